@@ -1,0 +1,39 @@
+// Baseline (2): node:http doing the minimum real work per request: a Map lookup and JSON.stringify.
+import type http from 'node:http'
+import { EVENTS_PATH, seed, serve } from '../seed.js'
+
+const { ids, paths, capture } = await seed()
+const events = new Map<number, unknown>()
+let singleHeaders: Record<string, string> = {}
+let listHeaders: Record<string, string> = {}
+let envelope: Record<string, unknown> = {}
+let pageIds: number[] = []
+
+function send(res: http.ServerResponse, headers: Record<string, string>, body: string) {
+  res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(body)) })
+  res.end(body)
+}
+
+function handler(req: http.IncomingMessage, res: http.ServerResponse) {
+  const url = req.url!
+  if (url.startsWith(EVENTS_PATH + '/')) {
+    const event = events.get(Number(url.slice(EVENTS_PATH.length + 1)))
+    if (event !== undefined) return send(res, singleHeaders, JSON.stringify(event))
+  } else if (url.startsWith(EVENTS_PATH + '?')) {
+    return send(res, listHeaders, JSON.stringify({ events: pageIds.map((id) => events.get(id)), ...envelope }))
+  }
+  res.writeHead(404, { 'content-length': '0' }).end()
+}
+
+await serve(handler, paths, async (origin) => {
+  for (const id of ids) {
+    const { headers, body } = await capture(origin, `${EVENTS_PATH}/${id}`)
+    events.set(id, JSON.parse(body))
+    singleHeaders = headers
+  }
+  const list = await capture(origin, paths[1])
+  const { events: page, ...rest } = JSON.parse(list.body) as { events: { id: number }[] }
+  listHeaders = list.headers
+  envelope = rest
+  pageIds = page.map((event) => event.id)
+})

@@ -1,0 +1,40 @@
+/**
+ * The router's own request/response shapes. `calendar.fetch` wraps standard Request/Response
+ * around them; the Node adapter builds them straight from `IncomingMessage`/`ServerResponse`,
+ * because constructing undici objects on Node costs more than the routing itself.
+ */
+
+export interface HeadersLike {
+  get(name: string): string | null
+}
+
+export interface RequestLike {
+  /** Upper-case HTTP method. */
+  readonly method: string
+  /** Absolute URL (scheme, host, path and query). */
+  readonly url: string
+  readonly headers: HeadersLike
+  /**
+   * The body as UTF-8 text, read at most once. Rejects with `PayloadTooLargeError` as soon as
+   * more than `limit` bytes arrived, without buffering the rest.
+   */
+  text(limit: number): Promise<string>
+  /** Aborted when the client went away. */
+  readonly signal?: AbortSignal
+}
+
+export interface RawResponse {
+  status: number
+  /** Header name → value; names in their canonical case. */
+  headers: Record<string, string>
+  /** Serialized body, or null for none (HEAD, 304). */
+  body: string | null
+}
+
+/** Thrown by `RequestLike.text` when the body exceeds the limit. */
+export class PayloadTooLargeError extends Error {
+  constructor(public readonly limit: number) {
+    super(`request body exceeds ${limit} bytes`)
+    this.name = 'PayloadTooLargeError'
+  }
+}

@@ -1,0 +1,94 @@
+/** Router options with their documented defaults. */
+import type { Principal } from './auth/principal.js'
+import type { ImageRef, PostRecord, TermRecord } from './storage/types.js'
+import type { HeadersLike } from './http/types.js'
+import { canonicalTimezone, isValidTimezone } from './time/zone.js'
+
+/** What `authenticate` sees: a standard Request under `fetch`, the adapter's lazy request on Node. */
+export interface AuthRequest {
+  readonly method: string
+  readonly url: string
+  readonly headers: HeadersLike
+}
+
+export type PermalinkKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag'
+
+export interface CalendarOptions {
+  /** REST prefix the host serves under. Default `/wp-json`. */
+  prefix?: string
+  /** Origin (and optional path) used in `url`, `rest_url` and `global_id`. Default: the request's origin. */
+  baseUrl?: string
+  /** Languages served. Default `['en', 'ja', 'ko', 'zh-hans']`. */
+  languages?: string[]
+  defaultLanguage?: string
+  /** Accept `/{lang}/{prefix}/...`. Default true. */
+  languagePathSegment?: boolean
+  /** Site time zone: default event zone and the zone of list date bounds. Default `UTC`. */
+  timezone?: string
+  /** Default page size of lists. Default 120. */
+  perPage?: number
+  /** Larger `per_page` values are capped to this, never an error. Default 120. */
+  maxPerPage?: number
+  /** Who is calling. No option: every caller is anonymous and every write is 401. */
+  authenticate?: (request: AuthRequest) => Principal | null | Promise<Principal | null>
+  /** Public page of a record. Default `{baseUrl}/event/{slug}/` and so on. */
+  permalink?: (kind: PermalinkKind, record: PostRecord | TermRecord, baseUrl: string) => string
+  /** Largest accepted request body in bytes. Default 1 MiB. */
+  maxBodyBytes?: number
+  /** Turns an integer `image` into image data; without it only URLs are accepted. */
+  resolveImage?: (id: number) => Omit<ImageRef, 'id'> | null | Promise<Omit<ImageRef, 'id'> | null>
+  /** Called with every unexpected error (the caller gets a JSON 500 or 503). */
+  onError?: (error: unknown, request: AuthRequest) => void
+  /** Clock, for tests and reproducible output. */
+  now?: () => Date
+}
+
+export interface ResolvedOptions {
+  prefix: string
+  baseUrl: string | null
+  languages: string[]
+  defaultLanguage: string
+  languagePathSegment: boolean
+  timezone: string
+  perPage: number
+  maxPerPage: number
+  authenticate: NonNullable<CalendarOptions['authenticate']> | null
+  permalink: CalendarOptions['permalink'] | null
+  maxBodyBytes: number
+  resolveImage: CalendarOptions['resolveImage'] | null
+  onError: CalendarOptions['onError'] | null
+  now: () => Date
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`calendar-events-router: ${name} must be a positive integer`)
+  return value
+}
+
+export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
+  const prefix = '/' + (o.prefix ?? '/wp-json').replace(/^\/+|\/+$/g, '')
+  const languages = o.languages ?? ['en', 'ja', 'ko', 'zh-hans']
+  if (!languages.length) throw new TypeError('calendar-events-router: languages must not be empty')
+  const defaultLanguage = o.defaultLanguage ?? (languages.includes('en') ? 'en' : (languages[0] as string))
+  if (!languages.includes(defaultLanguage)) throw new TypeError('calendar-events-router: defaultLanguage must be one of languages')
+  const timezone = o.timezone ?? 'UTC'
+  if (!isValidTimezone(timezone)) throw new TypeError(`calendar-events-router: unknown timezone ${timezone}`)
+  const perPage = positive('perPage', o.perPage, 120)
+  return {
+    prefix: prefix === '/' ? '' : prefix,
+    baseUrl: o.baseUrl ? o.baseUrl.replace(/\/+$/, '') : null,
+    languages,
+    defaultLanguage,
+    languagePathSegment: o.languagePathSegment ?? true,
+    timezone: canonicalTimezone(timezone),
+    perPage,
+    maxPerPage: positive('maxPerPage', o.maxPerPage, Math.max(120, perPage)),
+    authenticate: o.authenticate ?? null,
+    permalink: o.permalink ?? null,
+    maxBodyBytes: positive('maxBodyBytes', o.maxBodyBytes, 1024 * 1024),
+    resolveImage: o.resolveImage ?? null,
+    onError: o.onError ?? null,
+    now: o.now ?? (() => new Date()),
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Event cost: stored as the submitted entries; shown as TEC does (min–max of the numeric values,
+ * 0 as "Free", the currency symbol applied) with `cost_details` listing the values.
+ */
+
+export interface CostInput {
+  cost: string[]
+  currencySymbol: string
+  currencyPosition: '' | 'prefix' | 'postfix'
+}
+
+const SINGLE = /^\s*([^\d\s.,-]*)\s*(\d+(?:[.,]\d+)?)\s*([^\d\s.,-]*)\s*$/
+const NUMBER = /\d+(?:[.,]\d+)?/g
+/** The site's default currency, applied to numeric costs that carry no symbol of their own. */
+const DEFAULT_SYMBOL = '$'
+
+/** Normalises the `cost` parameter (string, number or list of them) into entries. */
+export function costEntries(input: unknown): string[] {
+  const list = Array.isArray(input) ? input : input === null || input === undefined || input === '' ? [] : [input]
+  return list
+    .filter((x): x is string | number => (typeof x === 'string' && x.trim() !== '') || (typeof x === 'number' && Number.isFinite(x)))
+    .map((x) => String(x).trim())
+}
+
+/** Derives symbol and position when every entry carries the same one (`20$` → `$`, postfix). */
+export function deriveCurrency(entries: string[]): Pick<CostInput, 'currencySymbol' | 'currencyPosition'> {
+  let found: { symbol: string; position: 'prefix' | 'postfix' } | null = null
+  for (const e of entries) {
+    const m = SINGLE.exec(e)
+    const before = m?.[1] ?? ''
+    const after = m?.[3] ?? ''
+    if (!m || (before && after) || (!before && !after)) return { currencySymbol: '', currencyPosition: '' }
+    const next = before ? { symbol: before, position: 'prefix' as const } : { symbol: after, position: 'postfix' as const }
+    if (found && (found.symbol !== next.symbol || found.position !== next.position)) return { currencySymbol: '', currencyPosition: '' }
+    found = next
+  }
+  return found ? { currencySymbol: found.symbol, currencyPosition: found.position } : { currencySymbol: '', currencyPosition: '' }
+}
+
+const toNumber = (s: string) => Number(s.replace(',', '.'))
+
+/** `cost_details.values`: numeric values ascending as strings, non-numeric entries lower-cased. */
+export function costValues(entries: string[]): string[] {
+  const numbers = new Set<string>()
+  const words = new Set<string>()
+  for (const e of entries) {
+    const found = e.match(NUMBER)
+    if (found) for (const n of found) numbers.add(String(toNumber(n)))
+    else words.add(e.toLowerCase())
+  }
+  return [...[...numbers].sort((a, b) => Number(a) - Number(b)), ...words]
+}
+
+export function formatCost(c: CostInput): string {
+  if (!c.cost.length) return ''
+  const values = costValues(c.cost).filter((x) => /^\d/.test(x))
+  if (!values.length) return c.cost[0] as string
+  const symbol = c.currencySymbol || DEFAULT_SYMBOL
+  const position = c.currencySymbol ? c.currencyPosition : 'prefix'
+  const show = (v: string) => (Number(v) === 0 ? 'Free' : position === 'postfix' ? `${v}${symbol}` : `${symbol}${v}`)
+  const min = values[0] as string
+  const max = values[values.length - 1] as string
+  return min === max ? show(min) : `${show(min)} \u2013 ${show(max)}`
+}

@@ -1,0 +1,72 @@
+/** schema.org JSON-LD for single reads (TEC §4.8). */
+import { permalink, type Context } from '../resources/context.js'
+import type { EventRecord, OrganizerRecord, VenueRecord } from '../storage/types.js'
+import { formatCost, costValues } from './cost.js'
+import { isoOffset } from '../time/zone.js'
+import type { Json } from './common.js'
+
+const iso = (wall: string, tz: string, utc: string) => `${wall.replace(' ', 'T')}${isoOffset(tz, utc)}`
+
+export function venueJsonLd(ctx: Context, v: VenueRecord): Json {
+  const address: Json = { '@type': 'PostalAddress' }
+  if (v.address) address.streetAddress = v.address
+  if (v.city) address.addressLocality = v.city
+  if (v.stateprovince || v.state || v.province) address.addressRegion = v.stateprovince || v.state || v.province
+  if (v.zip) address.postalCode = v.zip
+  if (v.country) address.addressCountry = v.country
+  const out: Json = {
+    '@type': 'Place',
+    name: v.title,
+    description: v.excerpt || v.description,
+    url: permalink(ctx, 'venue', v),
+    address,
+  }
+  if (v.geoLat !== null && v.geoLng !== null) out.geo = { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng }
+  out.telephone = v.phone
+  out.sameAs = v.website
+  return out
+}
+
+export function organizerJsonLd(_ctx: Context, o: OrganizerRecord): Json {
+  return {
+    '@type': 'Person',
+    name: o.title,
+    description: o.excerpt || o.description,
+    url: o.website,
+    telephone: o.phone,
+    email: o.email,
+    sameAs: o.website,
+  }
+}
+
+export function eventJsonLd(ctx: Context, e: EventRecord, venue: VenueRecord | undefined, organizer: OrganizerRecord | undefined): Json {
+  const url = permalink(ctx, 'event', e)
+  const out: Json = {
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: e.title,
+    description: e.excerpt,
+  }
+  if (e.image) out.image = e.image.url
+  out.url = url
+  out.eventAttendanceMode = 'https://schema.org/OfflineEventAttendanceMode'
+  out.eventStatus = 'https://schema.org/EventScheduled'
+  out.startDate = iso(e.startDate, e.timezone, e.startDateUtc)
+  out.endDate = iso(e.endDate, e.timezone, e.endDateUtc)
+  if (venue) out.location = venueJsonLd(ctx, venue)
+  if (organizer) out.organizer = organizerJsonLd(ctx, organizer)
+  if (e.cost.length) {
+    const values = costValues(e.cost).filter((x) => /^\d/.test(x))
+    out.offers = {
+      '@type': 'Offer',
+      price: values[0] ?? formatCost(e),
+      priceCurrency: e.currencyCode || 'USD',
+      url,
+      category: 'primary',
+      availability: 'inStock',
+      validFrom: iso(e.date, ctx.options.timezone, e.dateUtc),
+    }
+  }
+  out.performer = 'Organization'
+  return out
+}

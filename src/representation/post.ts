@@ -1,0 +1,144 @@
+/**
+ * Event, venue and organizer representations, field for field and in TEC's key order
+ * (reference §4.1–4.3). `single` adds `json_ld`, as single reads do.
+ */
+import { globalId, permalink, restUrl, type Context } from '../resources/context.js'
+import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
+import { dateDetails } from '../time/format.js'
+import { timezoneAbbr } from '../time/zone.js'
+import { image, languageFields, pruneEmpty, type Json } from './common.js'
+import { costValues, formatCost } from './cost.js'
+import { eventJsonLd, organizerJsonLd, venueJsonLd } from './json-ld.js'
+import { eventOrganizers, eventVenues, type Relations } from './relations.js'
+import { embeddedTerm } from './term.js'
+
+function header(ctx: Context, p: PostRecord): Json {
+  return {
+    id: p.id,
+    author: String(p.author),
+    status: p.status,
+    date: p.date,
+    date_utc: p.dateUtc,
+    modified: p.modified,
+    modified_utc: p.modifiedUtc,
+    url: permalink(ctx, p.type, p),
+  }
+}
+
+function terms(ctx: Context, ids: number[], rel: Relations): Json[] {
+  return ids
+    .map((id) => rel.terms.get(id))
+    .filter((t) => t !== undefined)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
+    .map((t) => embeddedTerm(ctx, t))
+}
+
+export function eventJson(ctx: Context, e: EventRecord, rel: Relations, single = false): Json {
+  const gid = globalId(ctx, e.id)
+  const { id, author, status, date, date_utc, modified, modified_utc, url } = header(ctx, e)
+  const venues = eventVenues(e, rel)
+  const organizers = eventOrganizers(e, rel)
+  const out: Json = {
+    id,
+    global_id: gid,
+    global_id_lineage: [gid],
+    author,
+    status,
+    date,
+    date_utc,
+    modified,
+    modified_utc,
+    url,
+    rest_url: restUrl(ctx, `events/${e.id}`),
+    title: e.title,
+    description: e.description,
+    excerpt: e.excerpt,
+    slug: e.slug,
+    image: image(e.image),
+    all_day: e.allDay,
+    start_date: e.startDate,
+    start_date_details: dateDetails(e.startDate),
+    end_date: e.endDate,
+    end_date_details: dateDetails(e.endDate),
+    utc_start_date: e.startDateUtc,
+    utc_start_date_details: dateDetails(e.startDateUtc),
+    utc_end_date: e.endDateUtc,
+    utc_end_date_details: dateDetails(e.endDateUtc),
+    timezone: e.timezone,
+    timezone_abbr: e.timezone ? timezoneAbbr(e.timezone, e.startDateUtc) : '',
+    cost: formatCost(e),
+    cost_details: {
+      currency_symbol: e.currencySymbol,
+      currency_code: e.currencyCode,
+      currency_position: e.currencyPosition,
+      values: costValues(e.cost),
+    },
+    website: e.website ?? url,
+    show_map: e.showMap,
+    show_map_link: e.showMapLink,
+    hide_from_listings: e.hideFromListings,
+    sticky: e.sticky,
+    featured: e.featured,
+    categories: terms(ctx, e.categoryIds, rel),
+    tags: terms(ctx, e.tagIds, rel),
+    venue: venues.length === 0 ? [] : venues.length === 1 ? venueJson(ctx, venues[0] as VenueRecord, rel, single) : venues.map((v) => venueJson(ctx, v, rel, single)),
+    organizer: organizers.map((o) => organizerJson(ctx, o, rel, single)),
+    custom_fields: [],
+    ...languageFields(ctx, e, rel),
+  }
+  if (single && e.status === 'publish') out.json_ld = eventJsonLd(ctx, e, venues[0], organizers[0])
+  return out
+}
+
+export function venueJson(ctx: Context, v: VenueRecord, rel: Relations, single = false): Json {
+  const gid = globalId(ctx, v.id)
+  const body = pruneEmpty({
+    ...header(ctx, v),
+    author: v.author ? String(v.author) : '',
+    venue: v.title,
+    description: v.description,
+    excerpt: v.excerpt,
+    slug: v.slug,
+    image: image(v.image),
+    address: v.address,
+    city: v.city,
+    country: v.country,
+    province: v.province,
+    state: v.state,
+    zip: v.zip,
+    phone: v.phone,
+    website: v.website,
+    stateprovince: v.stateprovince,
+  })
+  if (v.geoLat !== null && v.geoLng !== null) {
+    body.geo_lat = v.geoLat
+    body.geo_lng = v.geoLng
+  }
+  if (single && v.status === 'publish') body.json_ld = venueJsonLd(ctx, v)
+  return {
+    ...body,
+    show_map: v.showMap,
+    show_map_link: v.showMapLink,
+    global_id: gid,
+    global_id_lineage: [gid],
+    ...languageFields(ctx, v, rel),
+  }
+}
+
+export function organizerJson(ctx: Context, o: OrganizerRecord, rel: Relations, single = false): Json {
+  const gid = globalId(ctx, o.id)
+  const body = pruneEmpty({
+    ...header(ctx, o),
+    author: o.author ? String(o.author) : '',
+    organizer: o.title,
+    description: o.description,
+    excerpt: o.excerpt,
+    slug: o.slug,
+    image: image(o.image),
+    phone: o.phone,
+    website: o.website,
+    email: o.email,
+  })
+  if (single && o.status === 'publish') body.json_ld = organizerJsonLd(ctx, o)
+  return { ...body, global_id: gid, global_id_lineage: [gid], ...languageFields(ctx, o, rel) }
+}

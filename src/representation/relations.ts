@@ -1,0 +1,58 @@
+/**
+ * The linked records a batch of posts needs for its representation, loaded with one call per
+ * kind however many posts there are.
+ */
+import { canRead } from '../auth/principal.js'
+import type { Context } from '../resources/context.js'
+import type { EventRecord, OrganizerRecord, PostRecord, TermWithCount, VenueRecord } from '../storage/types.js'
+
+export interface Relations {
+  venues: Map<number, VenueRecord>
+  organizers: Map<number, OrganizerRecord>
+  terms: Map<number, TermWithCount>
+  translations: Map<number, Record<string, number>>
+}
+
+export async function loadRelations(ctx: Context, posts: readonly PostRecord[]): Promise<Relations> {
+  const linked = new Set<number>()
+  const termIds = new Set<number>()
+  const groups = new Set<number>()
+  for (const p of posts) {
+    groups.add(p.translationGroup)
+    if (p.type !== 'event') continue
+    for (const id of p.venueIds) linked.add(id)
+    for (const id of p.organizerIds) linked.add(id)
+    for (const id of p.categoryIds) termIds.add(id)
+    for (const id of p.tagIds) termIds.add(id)
+  }
+  const [records, terms] = await Promise.all([
+    linked.size ? ctx.storage.getPosts([...linked]) : Promise.resolve([]),
+    termIds.size ? ctx.storage.getTerms([...termIds]) : Promise.resolve([]),
+  ])
+  const venues = new Map<number, VenueRecord>()
+  const organizers = new Map<number, OrganizerRecord>()
+  for (const r of records) {
+    // Never embed a linked record the caller may not read, nor one in the trash.
+    if (r.status === 'trash' || !canRead(ctx.principal, r)) continue
+    if (r.type === 'venue') venues.set(r.id, r)
+    else if (r.type === 'organizer') organizers.set(r.id, r)
+    groups.add(r.translationGroup)
+  }
+  const translations = await ctx.storage.getTranslations([...groups])
+  return { venues, organizers, terms: new Map(terms.map((t) => [t.id, t])), translations }
+}
+
+export const emptyRelations = (): Relations => ({
+  venues: new Map(),
+  organizers: new Map(),
+  terms: new Map(),
+  translations: new Map(),
+})
+
+export function eventVenues(e: EventRecord, rel: Relations): VenueRecord[] {
+  return e.venueIds.map((id) => rel.venues.get(id)).filter((v): v is VenueRecord => v !== undefined)
+}
+
+export function eventOrganizers(e: EventRecord, rel: Relations): OrganizerRecord[] {
+  return e.organizerIds.map((id) => rel.organizers.get(id)).filter((v): v is OrganizerRecord => v !== undefined)
+}

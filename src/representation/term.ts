@@ -1,0 +1,60 @@
+/** Category and tag representations: embedded in events, and standalone. */
+import { permalink, restUrl, type Context } from '../resources/context.js'
+import type { TermWithCount } from '../storage/types.js'
+import type { Json } from './common.js'
+
+/** TEC's taxonomy names, kept so existing clients recognise the terms. */
+export const TAXONOMY_NAME = { category: 'tribe_events_cat', tag: 'post_tag' } as const
+const COLLECTION = { category: 'categories', tag: 'tags' } as const
+
+function urls(ctx: Context, t: TermWithCount): Json {
+  const collection = COLLECTION[t.taxonomy]
+  const out: Json = { self: restUrl(ctx, `${collection}/${t.id}`), collection: restUrl(ctx, collection) }
+  if (t.parent) out.up = restUrl(ctx, `${collection}/${t.parent}`)
+  return out
+}
+
+/** The raw term object TEC embeds in an event's `categories`/`tags`. */
+export function embeddedTerm(ctx: Context, t: TermWithCount): Json {
+  return {
+    name: t.name,
+    slug: t.slug,
+    term_group: 0,
+    term_taxonomy_id: t.id,
+    taxonomy: TAXONOMY_NAME[t.taxonomy],
+    description: t.description,
+    parent: t.parent,
+    count: t.count,
+    filter: 'raw',
+    id: t.id,
+    urls: urls(ctx, t),
+  }
+}
+
+/** A term from the category/tag endpoints; `_links` on single reads and writes only. */
+export function standaloneTerm(ctx: Context, t: TermWithCount, withLinks: boolean, translations?: Record<string, number>): Json {
+  const out: Json = {
+    id: t.id,
+    count: t.count,
+    description: t.description,
+    name: t.name,
+    slug: t.slug,
+    taxonomy: TAXONOMY_NAME[t.taxonomy],
+  }
+  if (t.taxonomy === 'category') out.parent = t.parent
+  out.meta = []
+  out.url = permalink(ctx, t.taxonomy, t)
+  out.urls = urls(ctx, t)
+  out.language = t.language
+  if (translations) out.translations = translations
+  if (withLinks) {
+    const collection = COLLECTION[t.taxonomy]
+    const links: Json = {
+      self: [{ href: restUrl(ctx, `${collection}/${t.id}`) }],
+      collection: [{ href: restUrl(ctx, collection) }],
+    }
+    if (t.parent) links.up = [{ embeddable: true, href: restUrl(ctx, `${collection}/${t.parent}`) }]
+    out._links = links
+  }
+  return out
+}

@@ -1,0 +1,107 @@
+/**
+ * Everything a resource handler needs about one request: who calls, in which language, the
+ * URLs to build links with, the clock, and the parameters as collected.
+ */
+import type { Principal } from '../auth/principal.js'
+import type { ResolvedOptions } from '../options.js'
+import type { Params } from '../http/params.js'
+import type { Storage, PostRecord, TermRecord } from '../storage/types.js'
+import type { PermalinkKind } from '../options.js'
+import { toUtcString } from '../time/format.js'
+import { utcToLocal } from '../time/zone.js'
+
+export const NAMESPACE = 'calendar/events/v1'
+
+export interface Context {
+  storage: Storage
+  options: ResolvedOptions
+  principal: Principal | null
+  language: string
+  /** The site address used for every generated link (no trailing slash). */
+  base: string
+  /** `{base}[/{lang}]{prefix}/calendar/events/v1`: links keep the request's language. */
+  restRoot: string
+  /** Query parameter to keep the language in links when it cannot travel in the path. */
+  languageQuery: string | null
+  /** Route parameters merged WordPress-style: JSON body > form body > query > path. */
+  params: Params
+  query: Params
+  /** Body parameters alone (a by-slug update tells the body's `slug` from the path's). */
+  body: Params
+  /** Current time, UTC and site-local wall clock. */
+  nowUtc: string
+  nowLocal: string
+  now: Date
+}
+
+export interface ContextInit {
+  storage: Storage
+  options: ResolvedOptions
+  principal: Principal | null
+  language: string
+  origin: string
+  pathLanguage: boolean
+  params: Params
+  query: Params
+  body: Params
+}
+
+export function createContext(init: ContextInit): Context {
+  const { options } = init
+  const base = options.baseUrl ?? init.origin
+  const nonDefault = init.language !== options.defaultLanguage
+  const segment = nonDefault && (init.pathLanguage || options.languagePathSegment) ? `/${init.language}` : ''
+  const now = options.now()
+  const nowUtc = toUtcString(now)
+  return {
+    storage: init.storage,
+    options,
+    principal: init.principal,
+    language: init.language,
+    base,
+    restRoot: `${base}${segment}${options.prefix}/${NAMESPACE}`,
+    languageQuery: nonDefault && !segment ? init.language : null,
+    params: init.params,
+    query: init.query,
+    body: init.body,
+    now,
+    nowUtc,
+    nowLocal: utcToLocal(nowUtc, options.timezone),
+  }
+}
+
+/** `{restRoot}/{path}` plus query parameters, properly percent-encoded. */
+export function restUrl(ctx: Context, path: string, query?: Array<[string, string]>): string {
+  const pairs = [...(query ?? [])]
+  if (ctx.languageQuery) pairs.push(['multilingual_language', ctx.languageQuery])
+  const url = `${ctx.restRoot}/${path}`
+  return pairs.length ? `${url}?${new URLSearchParams(pairs).toString()}` : url
+}
+
+const KIND_PATH: Record<PermalinkKind, string> = {
+  event: 'event',
+  venue: 'venue',
+  organizer: 'organizer',
+  category: 'events/category',
+  tag: 'events/tag',
+}
+
+/** Public page of a record; unpublished posts get the id form, as WordPress does. */
+export function permalink(ctx: Context, kind: PermalinkKind, record: PostRecord | TermRecord): string {
+  if (ctx.options.permalink) return ctx.options.permalink(kind, record, ctx.base)
+  const lang = record.language !== ctx.options.defaultLanguage ? `/${record.language}` : ''
+  if ('status' in record && record.status !== 'publish') return `${ctx.base}${lang}/?p=${record.id}`
+  return `${ctx.base}${lang}/${KIND_PATH[kind]}/${encodeURIComponent(record.slug)}/`
+}
+
+/** `host[/path]?id=N`: TEC's global id has neither scheme nor port. */
+export function globalId(ctx: Context, id: number): string {
+  let hostPath = ctx.base
+  try {
+    const u = new URL(ctx.base)
+    hostPath = u.hostname + u.pathname.replace(/\/+$/, '')
+  } catch {
+    // A baseUrl that is not a URL is used as given.
+  }
+  return `${hostPath}?id=${id}`
+}

@@ -1,0 +1,373 @@
+/**
+ * The events resource: list, read, create, update (partial), trash. Handlers receive a request
+ * context whose parameters are still raw; each validates with its operation's schema first.
+ */
+import { canEditOthers, canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
+import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
+import { costEntries, deriveCurrency } from '../representation/cost.js'
+import { eventJson } from '../representation/post.js'
+import { loadRelations } from '../representation/relations.js'
+import { validateParams } from '../schemas/operation.js'
+import type { EventRecord, EventListQuery, NewPost, PostPatch, PostStatus, StorageTx } from '../storage/types.js'
+import { addDays, addMonths, dayEnd, dayStart } from '../time/format.js'
+import { canonicalTimezone } from '../time/zone.js'
+import type { Context } from './context.js'
+import { publicationDates, schedule, wallClock } from './dates.js'
+import { resolveImage } from './image.js'
+import { resolveLinked, resolveTerms } from './links.js'
+import { created, ok, totals, type Reply } from './respond.js'
+import { sanitizeSlug, withFreeSlug } from './slug.js'
+import type { Schemas } from '../schemas/index.js'
+import { listStatuses, pageOf } from './lists.js'
+
+const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
+const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
+
+async function present(ctx: Context, events: EventRecord[], single = false) {
+  const rel = await loadRelations(ctx, events)
+  return events.map((e) => eventJson(ctx, e, rel, single))
+}
+
+/** The event an `{id}` names, or the TEC error for why not. */
+async function eventById(ctx: Context, id: number): Promise<EventRecord> {
+  const post = id > 0 ? await ctx.storage.getPost(id) : null
+  if (!post) throw notFound(id)
+  if (post.type !== 'event') throw notAnEvent()
+  return post
+}
+
+async function eventBySlug(ctx: Context, slug: string): Promise<EventRecord | null> {
+  return ctx.storage.findPostBySlug('event', ctx.language, sanitizeSlug(slug))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
+  let event: EventRecord
+  if (bySlug) {
+    const { slug } = validateParams(schemas.eventBySlug, ctx.params)
+    const found = await eventBySlug(ctx, slug as string)
+    if (!found) throw invalidParam('slug')
+    event = found
+  } else {
+    const { id } = validateParams(schemas.eventById, ctx.params)
+    event = await eventById(ctx, id as number)
+  }
+  if (event.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available')
+  if (!canRead(ctx.principal, event)) throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible')
+  const [body] = await present(ctx, [event], true)
+  return ok(body)
+}
+
+export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply> {
+  const q = validateParams(schemas.eventList, ctx.params)
+  const failures = new Map<string, ParamFailure>()
+  const fail = (name: string) => failures.set(name, { message: 'Invalid parameter.' })
+
+  const statuses = listStatuses(ctx, q.status, canEditPosts(ctx.principal))
+  if (!statuses) fail('status')
+  if ((q.geoloc_lat === undefined) !== (q.geoloc_lng === undefined)) fail(q.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng')
+
+  const perPage = Math.min(q.per_page as number, ctx.options.maxPerPage)
+  const page = q.page as number
+  const query: EventListQuery = {
+    language: ctx.language,
+    statuses: statuses ?? [],
+    orderBy: 'start',
+    offset: (page - 1) * perPage,
+    limit: perPage,
+  }
+  const canonical: Array<[string, string]> = [
+    ['page', String(page)],
+    ['per_page', String(perPage)],
+  ]
+
+  // Date window (reference §5.1.2). `include` ignores every date filter (spec §4.3).
+  const tz = ctx.options.timezone
+  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const
+  const strict = q.strict_dates === true
+  const bound = (name: string, value: unknown, inclusive: 'start' | 'end') => {
+    const local = wallClock(ctx, name, value, tz)
+    if (strict) return local
+    return inclusive === 'start' ? dayStart(local) : dayEnd(local)
+  }
+  if (q.include) {
+    query.include = q.include as number[]
+    query.orderBy = 'date'
+  } else {
+    const anyRelative = relative.some((r) => q[r] !== undefined)
+    const given = (name: string) => ctx.query[name] !== undefined || ctx.params[name] !== undefined
+    // Defaults: from yesterday (23:59, or the whole day when inclusive) to 24 months ahead.
+    if (given('start_date') || !anyRelative) {
+      const yesterday = `${addDays(ctx.nowLocal, -1).slice(0, 10)} 23:59:00`
+      const b = q.start_date !== undefined ? bound('start_date', q.start_date, 'start') : strict ? yesterday : dayStart(yesterday)
+      query.startGte = b
+      canonical.push(['start_date', b])
+    }
+    if (given('end_date') || !anyRelative) {
+      const ahead = addMonths(ctx.nowLocal, 24)
+      const b = q.end_date !== undefined ? bound('end_date', q.end_date, 'end') : strict ? ahead : dayEnd(ahead)
+      query.endLte = b
+      canonical.push(['end_date', b])
+    }
+    const rel: Record<(typeof relative)[number], keyof EventListQuery> = {
+      starts_before: 'startLt',
+      starts_after: 'startGt',
+      ends_before: 'endLt',
+      ends_after: 'endGt',
+    }
+    for (const r of relative) {
+      if (q[r] === undefined) continue
+      const b = bound(r, q[r], 'end')
+      ;(query as unknown as Record<string, unknown>)[rel[r]] = b
+    }
+  }
+  if (q.search !== undefined) {
+    query.search = q.search as string
+    canonical.push(['search', query.search])
+  }
+  canonical.push(['status', statusLabel(ctx, q.status, statuses)])
+  if (q.post_parent !== undefined) {
+    const parent = await ctx.storage.getPost(q.post_parent as number)
+    if (!parent || parent.type !== 'event') fail('post_parent')
+    query.parentId = q.post_parent as number
+    canonical.push(['post_parent', String(q.post_parent)])
+  }
+  if (q.include) canonical.push(['include', (q.include as number[]).join(',')])
+  for (const r of relative) if (q[r] !== undefined) canonical.push([r, String((query as unknown as Record<string, string>)[{ starts_before: 'startLt', starts_after: 'startGt', ends_before: 'endLt', ends_after: 'endGt' }[r]])])
+  if (strict) canonical.push(['strict_dates', '1'])
+
+  for (const type of ['venue', 'organizer'] as const) {
+    const ids = q[type] as number[] | undefined
+    if (!ids) continue
+    const found = await ctx.storage.getPosts(ids)
+    if (found.length !== ids.length || found.some((r) => r.type !== type)) fail(type)
+    if (type === 'venue') query.venueIds = ids
+    else query.organizerIds = ids
+    canonical.push([type, ids.join(',')])
+  }
+  if (q.featured !== undefined) {
+    query.featured = q.featured as boolean
+    if (query.featured) canonical.push(['featured', '1'])
+    else canonical.push(['featured', '0'])
+  }
+  for (const [param, taxonomy] of [['categories', 'category'], ['tags', 'tag']] as const) {
+    const refs = q[param] as Array<string | number> | undefined
+    if (!refs) continue
+    const ids: number[] = []
+    for (const ref of refs) {
+      const term =
+        typeof ref === 'number'
+          ? await ctx.storage.getTerm(ref)
+          : ((await ctx.storage.findTerm(taxonomy, ctx.language, { slug: ref })) ??
+            (await ctx.storage.findTerm(taxonomy, ctx.language, { slug: sanitizeSlug(ref) })) ??
+            (await ctx.storage.findTerm(taxonomy, ctx.language, { name: ref })))
+      if (!term || term.taxonomy !== taxonomy) {
+        fail(param)
+        break
+      }
+      ids.push(term.id)
+    }
+    if (taxonomy === 'category') query.categoryIds = [...ids, ...(await ctx.storage.termDescendants(ids))]
+    else query.tagIds = ids
+    canonical.push([param, refs.join(',')])
+  }
+  if (q.geoloc !== undefined) canonical.push(['geoloc', q.geoloc ? '1' : '0'])
+  if (q.geoloc_lat !== undefined) canonical.push(['geoloc_lat', String(q.geoloc_lat)], ['geoloc_lng', String(q.geoloc_lng)])
+  if (failures.size) throw invalidParams(failures)
+
+  const result = await ctx.storage.listEvents(query)
+  const { body, headers } = await pageOf(ctx, {
+    key: 'events',
+    path: 'events/',
+    page,
+    perPage,
+    total: result.total,
+    canonical,
+    items: await present(ctx, result.items),
+    notFound: () => new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
+  })
+  return ok(body, headers)
+}
+
+/** The `status` shown in `rest_url`: as asked, else `publish` or `any`. */
+function statusLabel(ctx: Context, asked: unknown, resolved: readonly PostStatus[] | null): string {
+  if (Array.isArray(asked)) return asked.join(',')
+  return canEditPosts(ctx.principal) ? 'any' : (resolved?.[0] ?? 'publish')
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+/** Fails with 401/403 before anything else is looked at (DESIGN §4.2). */
+export function requireEditor(ctx: Context): void {
+  if (!canEditPosts(ctx.principal)) throw forbidden(ctx.principal !== null)
+}
+
+type WriteInput = ReturnType<typeof validateParams<Schemas['eventCreate']>>
+
+const clearable = (x: unknown) => (x === null || x === undefined ? '' : (x as string))
+
+async function authorFor(ctx: Context, requested: unknown): Promise<number> {
+  const self = ctx.principal?.id ?? 0
+  if (requested === undefined || requested === self) return self
+  if (!canEditOthers(ctx.principal)) {
+    throw new ApiError(403, 'rest_cannot_edit_others', 'Sorry, you are not allowed to create or update records as this user.')
+  }
+  return requested as number
+}
+
+export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply> {
+  requireEditor(ctx)
+  const input = validateParams(schemas.eventCreate, ctx.params)
+  const tz = input.timezone ? canonicalTimezone(input.timezone as string) : ctx.options.timezone
+  const allDay = input.all_day === true
+  const sched = schedule(wallClock(ctx, 'start_date', input.start_date, tz), wallClock(ctx, 'end_date', input.end_date, tz), allDay, tz)
+  const pub = publicationDates(ctx, input.date, input.date_utc) ?? { date: ctx.nowLocal, dateUtc: ctx.nowUtc }
+  const author = await authorFor(ctx, input.author)
+  const image = await resolveImage(ctx, input.image)
+  const costs = costEntries(input.cost)
+  const status = scaleBackStatus(ctx.principal, input.status as string | undefined, 'event') as PostStatus
+
+  const event = await ctx.storage.transaction(async (tx) => {
+    const group = await translationGroup(ctx, tx, input.translation_of as number | undefined)
+    const record: Omit<NewPost<'event'>, 'slug'> = {
+      type: 'event',
+      language: ctx.language,
+      ...(group !== undefined ? { translationGroup: group } : {}),
+      author,
+      status,
+      title: input.title as string,
+      description: clearable(input.description),
+      excerpt: clearable(input.excerpt),
+      date: pub.date,
+      dateUtc: pub.dateUtc,
+      modified: ctx.nowLocal,
+      modifiedUtc: ctx.nowUtc,
+      image,
+      ...sched,
+      timezone: tz,
+      allDay,
+      cost: costs,
+      ...deriveCurrency(costs),
+      currencyCode: '',
+      website: input.website === undefined || input.website === null ? null : (input.website as string),
+      showMap: input.show_map === true,
+      showMapLink: input.show_map_link === true,
+      hideFromListings: input.hide_from_listings === true,
+      sticky: input.sticky === true,
+      featured: input.featured === true,
+      parentId: 0,
+      venueIds: await resolveLinked(tx, 'venue', input.venue ?? null),
+      organizerIds: await resolveLinked(tx, 'organizer', input.organizer ?? null),
+      categoryIds: await resolveTerms(ctx, tx, 'category', input.categories ?? null),
+      tagIds: await resolveTerms(ctx, tx, 'tag', input.tags ?? null),
+    }
+    const base = sanitizeSlug((input.slug as string | undefined) ?? (input.title as string)) || 'event'
+    return withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
+  })
+  const [body] = await present(ctx, [event])
+  return created(body)
+}
+
+/** The translation group a new record joins: the target's, if that language is still free. */
+export async function translationGroup(ctx: Context, tx: StorageTx, of: number | undefined, type: 'event' | 'venue' | 'organizer' = 'event') {
+  if (of === undefined) return undefined
+  const target = await tx.getPost(of)
+  if (!target || target.type !== type || target.status === 'trash') throw invalidParam('translation_of')
+  const group = (await tx.getTranslations([target.translationGroup])).get(target.translationGroup) ?? {}
+  if (group[ctx.language] !== undefined) {
+    throw invalidParam('translation_of', { message: `A ${ctx.language} translation of ${of} already exists.`, code: 'translation_exists' })
+  }
+  return target.translationGroup
+}
+
+async function targetForWrite(ctx: Context, schemas: Schemas, bySlug: boolean, forUpdate: boolean): Promise<EventRecord> {
+  if (bySlug) {
+    const { slug } = validateParams(schemas.eventBySlug, ctx.params)
+    const found = await eventBySlug(ctx, slug as string)
+    if (!found) {
+      if (forUpdate) throw new ApiError(404, 'rest-event-not-found', `Event with slug ${sanitizeSlug(slug as string)} does not exist.`)
+      throw invalidParam('slug')
+    }
+    return found
+  }
+  const { id } = validateParams(schemas.eventById, ctx.params)
+  return eventById(ctx, id as number)
+}
+
+export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
+  requireEditor(ctx)
+  const current = await targetForWrite(ctx, schemas, bySlug, true)
+  if (!canModify(ctx.principal, current)) throw forbidden(true)
+  // On the by-slug route the path names the event; a body `slug` renames it.
+  const params = bySlug ? { ...ctx.params, slug: ctx.body.slug } : ctx.params
+  if (params.slug === undefined) delete params.slug
+  const input: WriteInput = validateParams(schemas.eventUpdate, params)
+  const patch = await eventPatch(ctx, current, input)
+
+  const event = await ctx.storage.transaction(async (tx) => {
+    if (input.venue !== undefined) patch.venueIds = await resolveLinked(tx, 'venue', input.venue)
+    if (input.organizer !== undefined) patch.organizerIds = await resolveLinked(tx, 'organizer', input.organizer)
+    if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
+    if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)
+    if (input.slug !== undefined) {
+      const base = sanitizeSlug(input.slug as string) || 'event'
+      if (base === current.slug) return tx.updatePost(current.id, 'event', patch)
+      return withFreeSlug(tx, 'event', current.language, base, (slug) => tx.updatePost(current.id, 'event', { ...patch, slug }))
+    }
+    return tx.updatePost(current.id, 'event', patch)
+  })
+  const [body] = await present(ctx, [event])
+  return ok(body)
+}
+
+/** Only the fields sent change (DESIGN §4.1); `null`/`""` clears what can be cleared. */
+async function eventPatch(ctx: Context, current: EventRecord, input: WriteInput): Promise<PostPatch<'event'>> {
+  const patch: PostPatch<'event'> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
+  if (input.title !== undefined) patch.title = input.title as string
+  if (input.description !== undefined) patch.description = clearable(input.description)
+  if (input.excerpt !== undefined) patch.excerpt = clearable(input.excerpt)
+  if (input.status !== undefined) patch.status = scaleBackStatus(ctx.principal, input.status as string, 'event') as PostStatus
+  if (input.author !== undefined) patch.author = await authorFor(ctx, input.author)
+  const pub = publicationDates(ctx, input.date, input.date_utc)
+  if (pub) Object.assign(patch, pub)
+
+  const tz = input.timezone === undefined ? current.timezone : input.timezone ? canonicalTimezone(input.timezone as string) : ctx.options.timezone
+  const allDay = input.all_day === undefined ? current.allDay : (input.all_day as boolean)
+  const datesChange = input.start_date !== undefined || input.end_date !== undefined || tz !== current.timezone || allDay !== current.allDay
+  if (datesChange) {
+    const start = input.start_date !== undefined ? wallClock(ctx, 'start_date', input.start_date, tz) : current.startDate
+    const end = input.end_date !== undefined ? wallClock(ctx, 'end_date', input.end_date, tz) : current.endDate
+    Object.assign(patch, schedule(start, end, allDay, tz), { timezone: tz, allDay })
+  }
+  if (input.image !== undefined) patch.image = await resolveImage(ctx, input.image)
+  if (input.cost !== undefined) {
+    patch.cost = costEntries(input.cost)
+    Object.assign(patch, deriveCurrency(patch.cost))
+  }
+  if (input.website !== undefined) patch.website = clearable(input.website)
+  if (input.show_map !== undefined) patch.showMap = input.show_map as boolean
+  if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link as boolean
+  if (input.hide_from_listings !== undefined) patch.hideFromListings = input.hide_from_listings as boolean
+  if (input.sticky !== undefined) patch.sticky = input.sticky as boolean
+  if (input.featured !== undefined) patch.featured = input.featured as boolean
+  return patch
+}
+
+export async function deleteEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
+  requireEditor(ctx)
+  const current = await targetForWrite(ctx, schemas, bySlug, false)
+  if (!canModify(ctx.principal, current)) throw forbidden(true)
+  if (current.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed')
+  const trashed = await ctx.storage.transaction((tx) =>
+    // The `__trashed` suffix frees the slug for new events, as WordPress does.
+    withFreeSlug(tx, 'event', current.language, `${current.slug}__trashed`, (slug) =>
+      tx.updatePost(current.id, 'event', { status: 'trash', slug, modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }),
+    ),
+  )
+  const [body] = await present(ctx, [trashed])
+  return ok(body)
+}
+

@@ -1,0 +1,15 @@
+/** Successful responses of resource handlers, before the router adds the standard headers. */
+export interface Reply {
+  status: number
+  body: unknown
+  headers?: Record<string, string>
+}
+
+export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, ...(headers ? { headers } : {}) })
+export const created = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 201, body, ...(headers ? { headers } : {}) })
+
+/** Totals headers of every list. */
+export const totals = (total: number, totalPages: number) => ({
+  'X-TEC-Total': String(total),
+  'X-TEC-TotalPages': String(totalPages),
+})

@@ -1,0 +1,77 @@
+/** Parameters shared by many operations. */
+import * as v from 'valibot'
+import * as p from './primitives.js'
+import type { ParamDef } from './operation.js'
+
+export const languageParam = (languages: readonly string[]): ParamDef => ({
+  schema: p.oneOf(languages),
+  description: 'Language of the request: lists, slugs and new records are scoped to it.',
+})
+
+export const pageParam: ParamDef = {
+  schema: p.positiveInt(),
+  default: 1,
+  description: 'The archive page to return.',
+  in: 'query',
+}
+
+export const perPageParam = (perPage: number): ParamDef => ({
+  schema: p.positiveInt(),
+  default: String(perPage),
+  description: 'The number of items to return on each page (larger values are capped).',
+  in: 'query',
+})
+
+export const idParam = (what: string): ParamDef => ({
+  schema: p.integer(),
+  required: true,
+  description: `The ${what} ID.`,
+  in: 'path',
+})
+
+export const slugPathParam = (what: string): ParamDef => ({
+  schema: v.pipe(p.string(), v.minLength(1, p.INVALID), v.maxLength(400, p.INVALID)),
+  required: true,
+  description: `The ${what} slug.`,
+  in: 'path',
+})
+
+export const STATUS_VALUES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
+
+export const statusParam = (what: string): ParamDef => ({
+  schema: v.pipe(p.string(), v.picklist(STATUS_VALUES, p.INVALID)),
+  description: `The ${what} post status.`,
+})
+
+/** List filter: comma list or array of statuses; the resource decides what the caller may ask. */
+export const statusListParam = (what: string): ParamDef => ({
+  schema: v.pipe(
+    v.unknown(),
+    v.check((x) => {
+      const list = p.splitList(x)
+      return list !== null && list.length > 0 && list.length <= 10 && list.every((s) => typeof s === 'string' && (STATUS_VALUES as readonly string[]).includes(s))
+    }, p.INVALID),
+    v.transform((x) => [...new Set(p.splitList(x) as string[])] as Array<(typeof STATUS_VALUES)[number]>),
+  ),
+  description: `The ${what} post status; a comma-separated list or an array.`,
+  in: 'query',
+})
+
+export const imageParam: ParamDef = {
+  schema: v.pipe(
+    v.union([v.string(), v.number(), v.null()], p.failure('rest_invalid_type', '{name} is not of type string.')),
+    v.check((x) => x === null || x === '' || p.isPositiveIntLike(x) || (typeof x === 'string' && p.isHttpUrl(x)), p.INVALID),
+  ),
+  description: 'The featured image: an absolute http(s) URL, or an image ID the host can resolve.',
+}
+
+export const authorParam: ParamDef = {
+  schema: p.positiveInt(),
+  description: 'The author user ID.',
+}
+
+export const translationOfParam: ParamDef = {
+  schema: p.positiveInt(),
+  description: 'Create the record as a translation of this record (same kind, another language).',
+  in: 'body',
+}

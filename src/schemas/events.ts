@@ -1,0 +1,111 @@
+/** The event operations' parameters (spec §2.1, §4.3; reference §5.1, §7.1). */
+import * as v from 'valibot'
+import * as p from './primitives.js'
+import type { ParamDefs } from './operation.js'
+import {
+  authorParam,
+  idParam,
+  imageParam,
+  languageParam,
+  pageParam,
+  perPageParam,
+  slugPathParam,
+  statusListParam,
+  statusParam,
+  translationOfParam,
+} from './common.js'
+
+export interface SchemaConfig {
+  languages: readonly string[]
+  perPage: number
+}
+
+const untypedList = (description: string) => ({
+  schema: v.unknown(),
+  description,
+})
+
+export function eventListParams(c: SchemaConfig) {
+  return {
+    page: pageParam,
+    per_page: perPageParam(c.perPage),
+    start_date: { schema: p.dateInput(), description: 'Events that start on or after this date (default: yesterday).', in: 'query' },
+    end_date: { schema: p.dateInput(), description: 'Events that end on or before this date (default: 24 months ahead).', in: 'query' },
+    starts_before: { schema: p.dateInput(), description: 'Events that start before this date.', in: 'query' },
+    starts_after: { schema: p.dateInput(), description: 'Events that start after this date.', in: 'query' },
+    ends_before: { schema: p.dateInput(), description: 'Events that end before this date.', in: 'query' },
+    ends_after: { schema: p.dateInput(), description: 'Events that end after this date.', in: 'query' },
+    strict_dates: {
+      schema: p.boolean(),
+      description: 'Compare dates exactly instead of by whole days.',
+      in: 'query',
+    },
+    search: { schema: v.pipe(p.nonEmptyString(), v.maxLength(200, p.INVALID)), description: 'Events whose title, description or excerpt contain every word.', in: 'query' },
+    categories: { schema: p.termRefList(), description: 'Events in one of these categories (IDs or slugs, children included).', in: 'query' },
+    tags: { schema: p.termRefList(), description: 'Events with one of these tags (IDs or slugs).', in: 'query' },
+    venue: { schema: p.positiveIntList(), description: 'Events at one of these venue IDs.', in: 'query' },
+    organizer: { schema: p.positiveIntList(), description: 'Events by one of these organizer IDs.', in: 'query' },
+    featured: { schema: p.boolean(), description: 'Only featured (true) or only non-featured (false) events.', in: 'query' },
+    status: statusListParam('event'),
+    geoloc: { schema: p.boolean(), description: 'Whether the venue has geolocation data (needs a geo provider; otherwise accepted and ignored).', in: 'query' },
+    geoloc_lat: { schema: v.pipe(p.number(), v.minValue(-90, p.INVALID), v.maxValue(90, p.INVALID)), description: 'Venue latitude; must be given with geoloc_lng.', in: 'query' },
+    geoloc_lng: { schema: v.pipe(p.number(), v.minValue(-180, p.INVALID), v.maxValue(180, p.INVALID)), description: 'Venue longitude; must be given with geoloc_lat.', in: 'query' },
+    include: { schema: p.positiveIntList(), description: 'Only these event IDs (array or comma list); date filters are then ignored.', in: 'query' },
+    post_parent: { schema: p.positiveInt(), description: 'Events whose parent is this event ID.', in: 'query' },
+    multilingual_language: languageParam(c.languages),
+  } satisfies ParamDefs
+}
+
+/** Body fields of create and update; `required` marks what a create needs. */
+export function eventWriteParams(c: SchemaConfig, create: boolean) {
+  return {
+    author: authorParam,
+    date: { schema: p.dateInput(true), description: 'Publication date, site time.' },
+    date_utc: { schema: p.dateInput(true), description: 'Publication date, UTC.' },
+    title: { schema: v.pipe(p.nonEmptyString(), v.maxLength(1000, p.INVALID)), required: create, description: 'The event title.' },
+    description: { schema: v.nullable(p.text(1_000_000)), description: 'The event description (HTML allowed).' },
+    slug: { schema: v.pipe(p.nonEmptyString(), v.maxLength(400, p.INVALID)), description: 'The event slug.' },
+    excerpt: { schema: v.nullable(p.text()), description: 'The event excerpt.' },
+    status: statusParam('event'),
+    timezone: { schema: v.nullable(p.timezone()), description: 'The event time zone: an IANA name, UTC or UTC±H[:MM].' },
+    all_day: { schema: p.boolean(), ...(create ? { default: false } : {}), description: 'The event lasts the whole day.' },
+    start_date: { schema: p.dateInput(true), required: create, description: 'Start date and time, in the event time zone.' },
+    end_date: { schema: p.dateInput(true), required: create, description: 'End date and time, in the event time zone.' },
+    image: imageParam,
+    cost: {
+      schema: v.pipe(
+        v.unknown(),
+        v.check(
+          (x) =>
+            x === null ||
+            typeof x === 'string' ||
+            typeof x === 'number' ||
+            (Array.isArray(x) && x.length <= 50 && x.every((i) => typeof i === 'string' || typeof i === 'number')),
+          p.INVALID,
+        ),
+        v.check((x) => JSON.stringify(x ?? '').length <= 2000, p.INVALID),
+      ),
+      description: 'The event cost: a string, a number or a list of them.',
+    },
+    website: { schema: p.urlOrEmpty(), ...(create ? { default: null } : {}), description: 'The event website URL.' },
+    show_map: { schema: p.boolean(), description: 'Show a map.' },
+    show_map_link: { schema: p.boolean(), description: 'Show a map link.' },
+    hide_from_listings: { schema: p.boolean(), description: 'Hide the event from listings.' },
+    sticky: { schema: p.boolean(), description: 'Sticky in the calendar view.' },
+    featured: { schema: p.boolean(), description: 'Featured on the site.' },
+    categories: untypedList('Category IDs, slugs or names (array or comma list); new names create categories.'),
+    tags: untypedList('Tag IDs, slugs or names (array or comma list); new names create tags.'),
+    venue: untypedList('The venue: an ID, or venue data.'),
+    organizer: untypedList('Organizers: IDs or organizer data, a list or a single one.'),
+    ...(create ? { translation_of: translationOfParam } : {}),
+    multilingual_language: languageParam(c.languages),
+  } satisfies ParamDefs
+}
+
+export function eventIdParams(c: SchemaConfig) {
+  return { id: idParam('event'), multilingual_language: languageParam(c.languages) } satisfies ParamDefs
+}
+
+export function eventSlugParams(c: SchemaConfig) {
+  return { slug: slugPathParam('event'), multilingual_language: languageParam(c.languages) } satisfies ParamDefs
+}

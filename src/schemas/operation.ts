@@ -1,0 +1,52 @@
+/**
+ * One operation = the parameters it accepts, each a valibot schema plus what discovery and
+ * /doc show (description, required, default). `validateParams` applies WordPress's processing
+ * order: required check, then every present parameter validated, all failures reported together.
+ */
+import * as v from 'valibot'
+import { decodeFailure, type ParamFailure } from './failure.js'
+import { invalidParams, missingParams } from '../http/errors.js'
+
+export interface ParamDef {
+  schema: v.GenericSchema
+  description: string
+  required?: boolean
+  /** Raw default, applied before validation (WordPress counts it as present). */
+  default?: unknown
+  /** Where /doc documents it; body parameters of writes are also accepted in the query. */
+  in?: 'query' | 'path' | 'body'
+}
+
+export type ParamDefs = Record<string, ParamDef>
+
+export interface Operation<P extends ParamDefs = ParamDefs> {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  params: P
+}
+
+export type ParamsOutput<P extends ParamDefs> = {
+  [K in keyof P]?: v.InferOutput<P[K]['schema']>
+}
+
+export function validateParams<P extends ParamDefs>(defs: P, input: Record<string, unknown>): ParamsOutput<P> {
+  const missing: string[] = []
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.required && (input[name] === undefined || input[name] === null)) missing.push(name)
+  }
+  if (missing.length) throw missingParams(missing)
+
+  const out: Record<string, unknown> = {}
+  const failures = new Map<string, ParamFailure>()
+  for (const [name, def] of Object.entries(defs)) {
+    let value = Object.hasOwn(input, name) ? input[name] : undefined
+    if (value === undefined) {
+      if (def.default === undefined) continue
+      value = typeof def.default === 'function' ? (def.default as () => unknown)() : def.default
+    }
+    const result = v.safeParse(def.schema, value)
+    if (result.success) out[name] = result.output
+    else failures.set(name, decodeFailure(name, result.issues[0].message))
+  }
+  if (failures.size) throw invalidParams(failures)
+  return out as ParamsOutput<P>
+}

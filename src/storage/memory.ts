@@ -1,0 +1,443 @@
+/**
+ * In-memory storage: the zero-setup backend for tests, demos and small sites, with the same
+ * semantics as SQL. A transaction writes to a private overlay that is merged in one synchronous
+ * step on commit, so readers never see half of a write and a throw discards it whole.
+ */
+import type {
+  EventListQuery,
+  EventRecord,
+  LinkedListQuery,
+  NewPost,
+  NewTerm,
+  Page,
+  PostPatch,
+  PostRecord,
+  PostType,
+  RecordOf,
+  Storage,
+  StorageReader,
+  StorageTx,
+  Taxonomy,
+  TermListQuery,
+  TermPatch,
+  TermRecord,
+  TermWithCount,
+} from './types.js'
+import { SlugConflictError } from './types.js'
+
+const DELETED = Symbol('deleted')
+type Slot<T> = T | typeof DELETED
+
+function clonePost<T extends PostRecord>(p: T): T {
+  const c = { ...p }
+  if (c.image) c.image = { ...c.image }
+  if (c.type === 'event') {
+    const e = c as EventRecord
+    e.cost = [...e.cost]
+    e.venueIds = [...e.venueIds]
+    e.organizerIds = [...e.organizerIds]
+    e.categoryIds = [...e.categoryIds]
+    e.tagIds = [...e.tagIds]
+  }
+  return c
+}
+
+const includesAll = (haystack: string, needles: string[]) => needles.every((n) => haystack.includes(n))
+
+const SEARCH_FIELDS: Record<'venue' | 'organizer', string[]> = {
+  venue: ['title', 'description', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
+  organizer: ['title', 'description', 'excerpt', 'phone', 'email', 'website'],
+}
+
+interface State {
+  posts: Map<number, PostRecord>
+  terms: Map<number, TermRecord>
+  nextPostId: number
+  nextTermId: number
+}
+
+/** Read operations over a view of the data: the committed state, or a transaction's overlay on it. */
+class Reader implements StorageReader {
+  constructor(
+    protected readonly state: State,
+    protected readonly postOverlay: Map<number, Slot<PostRecord>> = new Map(),
+    protected readonly termOverlay: Map<number, Slot<TermRecord>> = new Map(),
+  ) {}
+
+  protected post(id: number): PostRecord | undefined {
+    const o = this.postOverlay.get(id)
+    if (o === DELETED) return undefined
+    return o ?? this.state.posts.get(id)
+  }
+
+  protected *allPosts(): Iterable<PostRecord> {
+    for (const [id, p] of this.state.posts) {
+      const o = this.postOverlay.get(id)
+      if (o === DELETED) continue
+      yield o ?? p
+    }
+    for (const [id, o] of this.postOverlay) if (o !== DELETED && !this.state.posts.has(id)) yield o
+  }
+
+  protected term(id: number): TermRecord | undefined {
+    const o = this.termOverlay.get(id)
+    if (o === DELETED) return undefined
+    return o ?? this.state.terms.get(id)
+  }
+
+  protected *allTerms(): Iterable<TermRecord> {
+    for (const [id, t] of this.state.terms) {
+      const o = this.termOverlay.get(id)
+      if (o === DELETED) continue
+      yield o ?? t
+    }
+    for (const [id, o] of this.termOverlay) if (o !== DELETED && !this.state.terms.has(id)) yield o
+  }
+
+  async getPost(id: number) {
+    const p = this.post(id)
+    return p ? clonePost(p) : null
+  }
+
+  async getPosts(ids: readonly number[]) {
+    const out: PostRecord[] = []
+    for (const id of new Set(ids)) {
+      const p = this.post(id)
+      if (p) out.push(clonePost(p))
+    }
+    return out
+  }
+
+  async findPostBySlug<T extends PostType>(type: T, language: string, slug: string) {
+    for (const p of this.allPosts()) {
+      if (p.type === type && p.language === language && p.slug === slug) return clonePost(p) as RecordOf<T>
+    }
+    return null
+  }
+
+  async slugsLike(kind: PostType | Taxonomy, language: string, base: string) {
+    const out: string[] = []
+    const matches = (slug: string) => slug === base || (slug.startsWith(base + '-') && /^\d+$/.test(slug.slice(base.length + 1)))
+    if (kind === 'category' || kind === 'tag') {
+      for (const t of this.allTerms()) if (t.taxonomy === kind && t.language === language && matches(t.slug)) out.push(t.slug)
+    } else {
+      for (const p of this.allPosts()) if (p.type === kind && p.language === language && matches(p.slug)) out.push(p.slug)
+    }
+    return out
+  }
+
+  protected matchesEvent(e: EventRecord, q: EventListQuery, words: string[], categories: Set<number> | null): boolean {
+    if (e.language !== q.language || !q.statuses.includes(e.status) || e.hideFromListings) return false
+    if (q.startGte !== undefined && !(e.startDate >= q.startGte)) return false
+    if (q.startGt !== undefined && !(e.startDate > q.startGt)) return false
+    if (q.startLt !== undefined && !(e.startDate < q.startLt)) return false
+    if (q.endLte !== undefined && !(e.endDate <= q.endLte)) return false
+    if (q.endGt !== undefined && !(e.endDate > q.endGt)) return false
+    if (q.endLt !== undefined && !(e.endDate < q.endLt)) return false
+    if (q.featured !== undefined && e.featured !== q.featured) return false
+    if (q.parentId !== undefined && e.parentId !== q.parentId) return false
+    if (q.include && !q.include.includes(e.id)) return false
+    if (categories && !e.categoryIds.some((id) => categories.has(id))) return false
+    if (q.tagIds && !e.tagIds.some((id) => q.tagIds!.includes(id))) return false
+    if (q.venueIds && !e.venueIds.some((id) => q.venueIds!.includes(id))) return false
+    if (q.organizerIds && !e.organizerIds.some((id) => q.organizerIds!.includes(id))) return false
+    if (words.length) {
+      const text = `${e.title}\n${e.description}\n${e.excerpt}`.toLowerCase()
+      if (!includesAll(text, words)) return false
+    }
+    return true
+  }
+
+  async listEvents(q: EventListQuery): Promise<Page<EventRecord>> {
+    const words = q.search ? q.search.toLowerCase().split(/\s+/).filter(Boolean) : []
+    const categories = q.categoryIds ? new Set(q.categoryIds) : null
+    const matched: EventRecord[] = []
+    for (const p of this.allPosts()) {
+      if (p.type === 'event' && this.matchesEvent(p, q, words, categories)) matched.push(p)
+    }
+    matched.sort(
+      q.orderBy === 'date'
+        ? (a, b) => (a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id)
+        : (a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id),
+    )
+    return { items: matched.slice(q.offset, q.offset + q.limit).map(clonePost), total: matched.length }
+  }
+
+  async listLinked<T extends 'venue' | 'organizer'>(type: T, q: LinkedListQuery): Promise<Page<RecordOf<T>>> {
+    const events: EventRecord[] = []
+    for (const p of this.allPosts()) if (p.type === 'event') events.push(p)
+    const linkedTo = (id: number, pred: (e: EventRecord) => boolean) =>
+      events.some((e) => (type === 'venue' ? e.venueIds : e.organizerIds).includes(id) && pred(e))
+    const matched: RecordOf<T>[] = []
+    for (const p of this.allPosts()) {
+      if (p.type !== type || p.language !== q.language || !q.statuses.includes(p.status)) continue
+      if (q.searchFragments?.length) {
+        const rec = p as unknown as Record<string, unknown>
+        const hit = SEARCH_FIELDS[type].some((f) => includesAll(String(rec[f] ?? '').toLowerCase(), q.searchFragments!))
+        if (!hit) continue
+      }
+      if (q.eventId !== undefined) {
+        const e = this.post(q.eventId)
+        if (!e || e.type !== 'event' || !(type === 'venue' ? e.venueIds : e.organizerIds).includes(p.id)) continue
+      }
+      if (q.hasEvents !== undefined) {
+        const has = linkedTo(p.id, (e) => e.status !== 'draft' && e.status !== 'pending')
+        if (has !== q.hasEvents) continue
+      }
+      if (q.upcomingAfterUtc !== undefined) {
+        const after = q.upcomingAfterUtc
+        const statuses = q.upcomingStatuses ?? ['publish']
+        if (!linkedTo(p.id, (e) => e.startDateUtc >= after && statuses.includes(e.status) && !e.hideFromListings)) continue
+      }
+      matched.push(p as RecordOf<T>)
+    }
+    matched.sort((a, b) => (a.dateUtc > b.dateUtc ? -1 : a.dateUtc < b.dateUtc ? 1 : b.id - a.id))
+    return { items: matched.slice(q.offset, q.offset + q.limit).map(clonePost), total: matched.length }
+  }
+
+  async findLinkedDuplicate<T extends 'venue' | 'organizer'>(type: T, language: string, fields: Partial<Record<string, string>>) {
+    const entries = Object.entries(fields)
+    for (const p of this.allPosts()) {
+      if (p.type !== type || p.language !== language || p.status === 'trash') continue
+      const rec = p as unknown as Record<string, unknown>
+      if (entries.every(([k, v]) => (rec[k] ?? '') === (v ?? ''))) return clonePost(p) as RecordOf<T>
+    }
+    return null
+  }
+
+  async getTranslations(groups: readonly number[]) {
+    const wanted = new Set(groups)
+    const out = new Map<number, Record<string, number>>()
+    const add = (group: number, language: string, id: number) => {
+      if (!wanted.has(group)) return
+      const entry = out.get(group) ?? {}
+      entry[language] = id
+      out.set(group, entry)
+    }
+    for (const p of this.allPosts()) if (p.status !== 'trash') add(p.translationGroup, p.language, p.id)
+    for (const t of this.allTerms()) add(t.translationGroup, t.language, t.id)
+    return out
+  }
+
+  /** Published events of the term's language carrying each term. */
+  protected counts(): Map<number, number> {
+    const counts = new Map<number, number>()
+    for (const p of this.allPosts()) {
+      if (p.type !== 'event' || p.status !== 'publish') continue
+      for (const id of [...p.categoryIds, ...p.tagIds]) counts.set(id, (counts.get(id) ?? 0) + 1)
+    }
+    return counts
+  }
+
+  protected withCount(t: TermRecord, counts: Map<number, number>): TermWithCount {
+    return { ...t, count: counts.get(t.id) ?? 0 }
+  }
+
+  async getTerm(id: number) {
+    const t = this.term(id)
+    return t ? this.withCount(t, this.counts()) : null
+  }
+
+  async getTerms(ids: readonly number[]) {
+    const counts = this.counts()
+    const out: TermWithCount[] = []
+    for (const id of new Set(ids)) {
+      const t = this.term(id)
+      if (t) out.push(this.withCount(t, counts))
+    }
+    return out
+  }
+
+  async findTerm(taxonomy: Taxonomy, language: string, by: { slug?: string; name?: string; parent?: number }) {
+    const candidates = [...this.allTerms()].filter((t) => t.taxonomy === taxonomy && t.language === language)
+    if (by.slug !== undefined) {
+      const hit = candidates.find((t) => t.slug === by.slug)
+      if (hit) return { ...hit }
+    }
+    if (by.name !== undefined) {
+      const name = by.name.toLowerCase()
+      const hit = candidates.find((t) => t.name.toLowerCase() === name && (by.parent === undefined || t.parent === by.parent))
+      if (hit) return { ...hit }
+    }
+    return null
+  }
+
+  async termDescendants(ids: readonly number[]) {
+    const all = [...this.allTerms()]
+    const found = new Set<number>()
+    let frontier = new Set(ids)
+    while (frontier.size) {
+      const next = new Set<number>()
+      for (const t of all) if (frontier.has(t.parent) && !found.has(t.id) && !ids.includes(t.id)) next.add(t.id)
+      for (const id of next) found.add(id)
+      frontier = next
+    }
+    return [...found]
+  }
+
+  async listTerms(q: TermListQuery): Promise<Page<TermWithCount>> {
+    const counts = this.counts()
+    const search = q.search?.toLowerCase()
+    let eventTerms: Set<number> | null = null
+    if (q.eventId !== undefined) {
+      const e = this.post(q.eventId)
+      eventTerms = new Set(e && e.type === 'event' ? [...e.categoryIds, ...e.tagIds] : [])
+    }
+    const matched: TermWithCount[] = []
+    for (const t of this.allTerms()) {
+      if (t.taxonomy !== q.taxonomy || t.language !== q.language) continue
+      if (q.include && !q.include.includes(t.id)) continue
+      if (q.exclude && q.exclude.includes(t.id)) continue
+      if (q.parent !== undefined && t.parent !== q.parent) continue
+      if (q.slug !== undefined && t.slug !== q.slug) continue
+      if (eventTerms && !eventTerms.has(t.id)) continue
+      if (search && !t.name.toLowerCase().includes(search) && !t.slug.includes(search)) continue
+      const withCount = this.withCount(t, counts)
+      if (q.hideEmpty && withCount.count === 0) continue
+      matched.push(withCount)
+    }
+    const dir = q.order === 'desc' ? -1 : 1
+    const key = (t: TermWithCount): string | number => {
+      switch (q.orderBy) {
+        case 'id':
+        case 'none':
+          return t.id
+        case 'count':
+          return t.count
+        case 'slug':
+          return t.slug
+        case 'description':
+          return t.description
+        case 'parent':
+          return t.parent
+        case 'include':
+          return q.include ? q.include.indexOf(t.id) : t.id
+        default:
+          return t.name.toLowerCase()
+      }
+    }
+    matched.sort((a, b) => {
+      const ka = key(a)
+      const kb = key(b)
+      return (ka < kb ? -1 : ka > kb ? 1 : a.id - b.id) * dir
+    })
+    return { items: matched.slice(q.offset, q.offset + q.limit), total: matched.length }
+  }
+}
+
+class Tx extends Reader implements StorageTx {
+  nextPostId: number
+  nextTermId: number
+
+  constructor(state: State) {
+    super(state, new Map(), new Map())
+    this.nextPostId = state.nextPostId
+    this.nextTermId = state.nextTermId
+  }
+
+  private assertFreeSlug(kind: PostType | Taxonomy, language: string, slug: string, selfId: number | null) {
+    if (kind === 'category' || kind === 'tag') {
+      for (const t of this.allTerms()) if (t.taxonomy === kind && t.language === language && t.slug === slug && t.id !== selfId) throw new SlugConflictError(slug)
+    } else {
+      for (const p of this.allPosts()) if (p.type === kind && p.language === language && p.slug === slug && p.id !== selfId) throw new SlugConflictError(slug)
+    }
+  }
+
+  async insertPost<T extends PostType>(record: NewPost<T>): Promise<RecordOf<T>> {
+    this.assertFreeSlug(record.type, record.language, record.slug, null)
+    const id = this.nextPostId++
+    const stored = clonePost({ ...record, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
+    this.postOverlay.set(id, stored)
+    return clonePost(stored) as RecordOf<T>
+  }
+
+  async updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>): Promise<RecordOf<T>> {
+    const current = this.post(id)
+    if (!current || current.type !== type) throw new Error(`no ${type} ${id}`)
+    const next = clonePost({ ...current, ...patch, id, type: current.type } as PostRecord)
+    if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(type, next.language, next.slug, id)
+    this.postOverlay.set(id, next)
+    return clonePost(next) as RecordOf<T>
+  }
+
+  async unlinkPost(id: number) {
+    for (const p of [...this.allPosts()]) {
+      if (p.type !== 'event' || (!p.venueIds.includes(id) && !p.organizerIds.includes(id))) continue
+      const next = clonePost(p)
+      next.venueIds = next.venueIds.filter((x) => x !== id)
+      next.organizerIds = next.organizerIds.filter((x) => x !== id)
+      this.postOverlay.set(p.id, next)
+    }
+  }
+
+  async insertTerm(term: NewTerm): Promise<TermRecord> {
+    this.assertFreeSlug(term.taxonomy, term.language, term.slug, null)
+    const id = this.nextTermId++
+    const stored: TermRecord = { ...term, id, translationGroup: term.translationGroup ?? id }
+    this.termOverlay.set(id, stored)
+    return { ...stored }
+  }
+
+  async updateTerm(id: number, patch: TermPatch): Promise<TermRecord> {
+    const current = this.term(id)
+    if (!current) throw new Error(`no term ${id}`)
+    const next: TermRecord = { ...current, ...patch, id, taxonomy: current.taxonomy }
+    if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(next.taxonomy, next.language, next.slug, id)
+    this.termOverlay.set(id, next)
+    return { ...next }
+  }
+
+  async deleteTerm(id: number) {
+    const current = this.term(id)
+    if (!current) return
+    this.termOverlay.set(id, DELETED)
+    for (const t of [...this.allTerms()]) if (t.parent === id) this.termOverlay.set(t.id, { ...t, parent: current.parent })
+    for (const p of [...this.allPosts()]) {
+      if (p.type !== 'event' || (!p.categoryIds.includes(id) && !p.tagIds.includes(id))) continue
+      const next = clonePost(p)
+      next.categoryIds = next.categoryIds.filter((x) => x !== id)
+      next.tagIds = next.tagIds.filter((x) => x !== id)
+      this.postOverlay.set(p.id, next)
+    }
+  }
+
+  commit() {
+    for (const [id, p] of this.postOverlay) {
+      if (p === DELETED) this.state.posts.delete(id)
+      else this.state.posts.set(id, p)
+    }
+    for (const [id, t] of this.termOverlay) {
+      if (t === DELETED) this.state.terms.delete(id)
+      else this.state.terms.set(id, t)
+    }
+    this.state.nextPostId = this.nextPostId
+    this.state.nextTermId = this.nextTermId
+  }
+}
+
+class MemoryStorage extends Reader implements Storage {
+  private queue: Promise<unknown> = Promise.resolve()
+
+  constructor() {
+    super({ posts: new Map(), terms: new Map(), nextPostId: 1, nextTermId: 1 })
+  }
+
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+    // Writers run one at a time so each sees the others' committed work (like SQLite's writer lock).
+    const run = this.queue.then(async () => {
+      const tx = new Tx(this.state)
+      const result = await fn(tx)
+      tx.commit()
+      return result
+    })
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  async close() {}
+}
+
+/** Creates an empty in-memory store. Data lives as long as the process. */
+export function createMemoryStorage(): Storage {
+  return new MemoryStorage()
+}

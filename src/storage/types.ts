@@ -1,0 +1,261 @@
+/**
+ * The storage contract. A backend implements `Storage` in one module and passes the contract
+ * suite in `src/testing`. Filtering, ordering, counting and paging are parameters of the
+ * storage calls so that SQL backends answer a list with one indexed query plus one count.
+ *
+ * Dates inside records are strings `YYYY-MM-DD HH:MM:SS`: wall-clock strings compare correctly
+ * as text, which keeps every backend's range filters simple and index-friendly.
+ */
+
+export type PostType = 'event' | 'venue' | 'organizer'
+export type Taxonomy = 'category' | 'tag'
+
+/** Post statuses a record may have (WordPress's registered post statuses that matter here). */
+export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
+export type PostStatus = (typeof POST_STATUSES)[number]
+
+/** An image reference as stored: a URL the caller gave, or the host's image id (see resolveImage). */
+export interface ImageRef {
+  url: string
+  id?: number
+  width?: number
+  height?: number
+  mime?: string
+  filesize?: number
+}
+
+/** Fields every post-like record (event, venue, organizer) carries. */
+export interface PostCommon {
+  id: number
+  type: PostType
+  language: string
+  /** Translation group: the id of the record this one translates, or its own id. */
+  translationGroup: number
+  author: number
+  status: PostStatus
+  slug: string
+  title: string
+  description: string
+  excerpt: string
+  /** Publication date, site-local and UTC. */
+  date: string
+  dateUtc: string
+  modified: string
+  modifiedUtc: string
+  image: ImageRef | null
+}
+
+export interface EventFields {
+  /** Wall-clock start/end in the event's time zone. */
+  startDate: string
+  endDate: string
+  /** The same instants in UTC. */
+  startDateUtc: string
+  endDateUtc: string
+  timezone: string
+  allDay: boolean
+  /** Cost values as submitted, one per entry ("$10 - $25" stays one entry). */
+  cost: string[]
+  currencySymbol: string
+  currencyPosition: '' | 'prefix' | 'postfix'
+  currencyCode: string
+  /** null: never set (the representation shows the permalink); "" cleared. */
+  website: string | null
+  showMap: boolean
+  showMapLink: boolean
+  hideFromListings: boolean
+  sticky: boolean
+  featured: boolean
+  parentId: number
+  /** Linked records, in link order. */
+  venueIds: number[]
+  organizerIds: number[]
+  categoryIds: number[]
+  tagIds: number[]
+}
+
+export interface VenueFields {
+  address: string
+  city: string
+  country: string
+  province: string
+  state: string
+  zip: string
+  phone: string
+  stateprovince: string
+  website: string
+  showMap: boolean
+  showMapLink: boolean
+  geoLat: number | null
+  geoLng: number | null
+}
+
+export interface OrganizerFields {
+  phone: string
+  website: string
+  email: string
+}
+
+export type EventRecord = PostCommon & EventFields & { type: 'event' }
+export type VenueRecord = PostCommon & VenueFields & { type: 'venue' }
+export type OrganizerRecord = PostCommon & OrganizerFields & { type: 'organizer' }
+export type PostRecord = EventRecord | VenueRecord | OrganizerRecord
+
+export type RecordOf<T extends PostType> = T extends 'event'
+  ? EventRecord
+  : T extends 'venue'
+    ? VenueRecord
+    : OrganizerRecord
+
+/** What a create stores: everything but the id (and the group, which defaults to the id). */
+export type NewPost<T extends PostType = PostType> = Omit<RecordOf<T>, 'id' | 'translationGroup'> & {
+  translationGroup?: number
+}
+export type PostPatch<T extends PostType = PostType> = Partial<Omit<RecordOf<T>, 'id' | 'type'>>
+
+export interface TermRecord {
+  id: number
+  taxonomy: Taxonomy
+  language: string
+  translationGroup: number
+  name: string
+  slug: string
+  description: string
+  parent: number
+}
+export type NewTerm = Omit<TermRecord, 'id' | 'translationGroup'> & { translationGroup?: number }
+export type TermPatch = Partial<Omit<TermRecord, 'id' | 'taxonomy'>>
+
+/** A term with its live count: published events in the term's language that carry it. */
+export interface TermWithCount extends TermRecord {
+  count: number
+}
+
+export interface Page<T> {
+  items: T[]
+  total: number
+}
+
+/** Event list filters, already resolved by the resource layer (IDs, bounds, visibility). */
+export interface EventListQuery {
+  language: string
+  statuses: readonly PostStatus[]
+  /** Bounds on wall-clock start/end: start >= startGte, end <= endLte, ... */
+  startGte?: string
+  startGt?: string
+  startLt?: string
+  endLte?: string
+  endGt?: string
+  endLt?: string
+  search?: string
+  /** OR within each list; lists combine with AND. Category lists include descendants. */
+  categoryIds?: number[]
+  tagIds?: number[]
+  venueIds?: number[]
+  organizerIds?: number[]
+  featured?: boolean
+  include?: number[]
+  parentId?: number
+  /** start: start date, then id. date: publication date, then id (used with include). */
+  orderBy: 'start' | 'date'
+  offset: number
+  limit: number
+}
+
+export interface LinkedListQuery {
+  language: string
+  statuses: readonly PostStatus[]
+  /** Lower-cased fragments; a record matches when one searched field contains all of them. */
+  searchFragments?: string[]
+  /** Only records linked to this event. */
+  eventId?: number
+  /** true: linked to an event whose status is not draft/pending; false: to no such event. */
+  hasEvents?: boolean
+  /** Only records linked to an event (of the given statuses) starting at or after this UTC time. */
+  upcomingAfterUtc?: string
+  upcomingStatuses?: readonly PostStatus[]
+  offset: number
+  limit: number
+}
+
+export type TermOrderBy = 'name' | 'id' | 'slug' | 'count' | 'description' | 'parent' | 'none' | 'include'
+
+export interface TermListQuery {
+  taxonomy: Taxonomy
+  language: string
+  search?: string
+  include?: number[]
+  exclude?: number[]
+  parent?: number
+  /** Only terms attached to this event. */
+  eventId?: number
+  slug?: string
+  hideEmpty: boolean
+  orderBy: TermOrderBy
+  order: 'asc' | 'desc'
+  offset: number
+  limit: number
+}
+
+/** Raised by insert/update when (type or taxonomy, language, slug) is already taken. */
+export class SlugConflictError extends Error {
+  constructor(public readonly slug: string) {
+    super(`slug "${slug}" is already taken`)
+    this.name = 'SlugConflictError'
+  }
+}
+
+/** Raised by a backend when its database cannot be reached; the router answers 503. */
+export class StorageUnavailableError extends Error {
+  constructor(message = 'The storage backend is unavailable', options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'StorageUnavailableError'
+  }
+}
+
+/** Read operations, available both outside and inside a transaction. */
+export interface StorageReader {
+  getPost(id: number): Promise<PostRecord | null>
+  /** Records for these ids, any type, in no particular order; unknown ids are left out. */
+  getPosts(ids: readonly number[]): Promise<PostRecord[]>
+  findPostBySlug<T extends PostType>(type: T, language: string, slug: string): Promise<RecordOf<T> | null>
+  /** Slugs of this type and language equal to `base` or of the form `base-N`. */
+  slugsLike(kind: PostType | Taxonomy, language: string, base: string): Promise<string[]>
+  listEvents(query: EventListQuery): Promise<Page<EventRecord>>
+  listLinked<T extends 'venue' | 'organizer'>(type: T, query: LinkedListQuery): Promise<Page<RecordOf<T>>>
+  /** A venue/organizer of this language whose listed fields all equal the given values. */
+  findLinkedDuplicate<T extends 'venue' | 'organizer'>(
+    type: T,
+    language: string,
+    fields: Partial<Record<string, string>>,
+  ): Promise<RecordOf<T> | null>
+  /** Language → id of every record in these translation groups. */
+  getTranslations(groups: readonly number[]): Promise<Map<number, Record<string, number>>>
+
+  getTerm(id: number): Promise<TermWithCount | null>
+  getTerms(ids: readonly number[]): Promise<TermWithCount[]>
+  /** Exact slug match, then exact (case-insensitive) name match, within taxonomy and language. */
+  findTerm(taxonomy: Taxonomy, language: string, by: { slug?: string; name?: string; parent?: number }): Promise<TermRecord | null>
+  /** All descendants of these categories (not including them). */
+  termDescendants(ids: readonly number[]): Promise<number[]>
+  listTerms(query: TermListQuery): Promise<Page<TermWithCount>>
+}
+
+/** Writes exist only inside a transaction: all of a request's writes commit or none do. */
+export interface StorageTx extends StorageReader {
+  insertPost<T extends PostType>(record: NewPost<T>): Promise<RecordOf<T>>
+  updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>): Promise<RecordOf<T>>
+  /** Remove every event link to this venue or organizer (it was trashed). */
+  unlinkPost(id: number): Promise<void>
+  insertTerm(term: NewTerm): Promise<TermRecord>
+  updateTerm(id: number, patch: TermPatch): Promise<TermRecord>
+  /** Delete the term and its event links; children move to the deleted term's parent. */
+  deleteTerm(id: number): Promise<void>
+}
+
+export interface Storage extends StorageReader {
+  /** Runs `fn` atomically. A throw rolls every write of `fn` back and rethrows. */
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>
+  /** Release connections. Optional for backends that hold none. */
+  close?(): Promise<void>
+}
