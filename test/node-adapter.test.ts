@@ -28,13 +28,14 @@ const json = (status: number, data: unknown): RawResponse => ({
   body: JSON.stringify(data),
 })
 
-const seen = { errors: [] as unknown[], abortEntered: deferred(), aborted: deferred<boolean>() }
+const seen = { errors: [] as unknown[], abortEntered: deferred(), aborted: deferred<boolean>(), signal: undefined as AbortSignal | undefined }
 
 const fake = {
   async handle(r: RequestLike): Promise<RawResponse> {
     const path = new URL(r.url).pathname
     if (path === '/throw') throw new Error('boom')
     if (path === '/empty') return { status: 204, headers: {}, body: null }
+    if (path === '/completes') return (seen.signal = r.signal), json(200, {})
     if (path === '/ignore-body') return json(404, { code: 'rest_no_route' })
     if (path === '/abort') {
       const signal = r.signal!
@@ -217,6 +218,12 @@ describe('toNodeHandler', () => {
     await within(seen.abortEntered.promise, 3000, 'handler start')
     req.destroy()
     expect(await within(seen.aborted.promise, 3000, 'abort')).toBe(true)
+  })
+
+  it('leaves the signal alone when the response completes', async () => {
+    await request(`${base}/completes`, {})
+    await new Promise((r) => setTimeout(r, 50))
+    expect(seen.signal?.aborted).toBe(false)
   })
 
   it('honours X-Forwarded-* only with trustProxy', async () => {

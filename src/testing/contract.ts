@@ -1,0 +1,450 @@
+/**
+ * The storage contract: what every backend must do, as a test suite any runner can execute.
+ * Pass your runner's `describe`/`it` (vitest, node:test, mocha) and a factory that returns an
+ * empty storage; assertions use node:assert so the suite depends on no test framework.
+ *
+ * ```ts
+ * import { describe, it } from 'vitest'
+ * import { storageContract } from 'calendar-events-router/testing'
+ * storageContract({ describe, it }, 'my backend', async () => createMyStorage())
+ * ```
+ */
+import assert from 'node:assert/strict'
+import type { EventListQuery, Storage, StorageTx } from '../storage/types.js'
+import { SlugConflictError } from '../storage/types.js'
+import { newEvent, newOrganizer, newTerm, newVenue } from './fixtures.js'
+
+export interface TestApi {
+  describe: (name: string, fn: () => void) => void
+  it: (name: string, fn: () => Promise<void>) => void
+}
+
+export type StorageFactory = () => Storage | Promise<Storage>
+
+const listAll = (o: Partial<EventListQuery> = {}): EventListQuery => ({
+  language: 'en',
+  statuses: ['publish'],
+  orderBy: 'start',
+  offset: 0,
+  limit: 1000,
+  ...o,
+})
+
+async function insert<T>(s: Storage, fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+  return s.transaction(fn)
+}
+
+export function storageContract(t: TestApi, name: string, make: StorageFactory): void {
+  const { describe, it } = t
+  const withStorage = (fn: (s: Storage) => Promise<void>) => async () => {
+    const s = await make()
+    try {
+      await fn(s)
+    } finally {
+      await s.close?.()
+    }
+  }
+
+  describe(`storage contract: ${name}`, () => {
+    describe('posts', () => {
+      it(
+        'inserts with fresh ids shared by all post types and reads them back',
+        withStorage(async (s) => {
+          const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'a', title: 'A' })))
+          const v = await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'a' })))
+          const o = await insert(s, (tx) => tx.insertPost(newOrganizer({ slug: 'a' })))
+          assert.equal(new Set([e.id, v.id, o.id]).size, 3)
+          assert.equal(e.translationGroup, e.id)
+          const back = await s.getPost(e.id)
+          assert.equal(back?.type, 'event')
+          assert.equal(back?.title, 'A')
+          assert.deepEqual((await s.getPosts([v.id, o.id, 999999])).map((p) => p.type).sort(), ['organizer', 'venue'])
+          assert.equal(await s.getPost(999999), null)
+        }),
+      )
+
+      it(
+        'round-trips every event field exactly',
+        withStorage(async (s) => {
+          const input = newEvent({
+            slug: 'full',
+            title: 'Ünïcode – “quotes” <b>html</b>',
+            description: '<p>Line\nbreak</p>',
+            cost: ['$10', '25'],
+            currencySymbol: '$',
+            currencyPosition: 'prefix',
+            website: 'https://example.com/x?y=1',
+            showMap: true,
+            featured: true,
+            sticky: true,
+            allDay: true,
+            image: { url: 'https://img.example.com/a.jpg', width: 10, height: 20 },
+            timezone: 'America/New_York',
+            status: 'draft',
+            language: 'ja',
+          })
+          const e = await insert(s, (tx) => tx.insertPost(input))
+          const back = await s.getPost(e.id)
+          assert.deepEqual(back, { ...input, id: e.id, translationGroup: e.id })
+        }),
+      )
+
+      it(
+        'returns copies: mutating a result does not change what is stored',
+        withStorage(async (s) => {
+          const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'copy', categoryIds: [] })))
+          const got = await s.getPost(e.id)
+          assert.ok(got && got.type === 'event')
+          got.title = 'changed'
+          got.categoryIds.push(99)
+          const again = await s.getPost(e.id)
+          assert.equal(again?.title, 'Event')
+          assert.deepEqual(again && again.type === 'event' ? again.categoryIds : null, [])
+        }),
+      )
+
+      it(
+        'keeps slugs unique per type and language',
+        withStorage(async (s) => {
+          await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'same' })))
+          await assert.rejects(insert(s, (tx) => tx.insertPost(newEvent({ slug: 'same' }))), SlugConflictError)
+          await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'same', language: 'ja' })))
+          await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'same' })))
+          assert.equal((await s.findPostBySlug('event', 'ja', 'same'))?.language, 'ja')
+          assert.equal((await s.findPostBySlug('venue', 'en', 'same'))?.type, 'venue')
+          assert.equal(await s.findPostBySlug('organizer', 'en', 'same'), null)
+          const other = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'other' })))
+          await assert.rejects(insert(s, (tx) => tx.updatePost(other.id, 'event', { slug: 'same' })), SlugConflictError)
+        }),
+      )
+
+      it(
+        'lists slugs of the form base and base-N only',
+        withStorage(async (s) => {
+          for (const slug of ['party', 'party-2', 'party-time', 'party-10', 'parts'])
+            await insert(s, (tx) => tx.insertPost(newEvent({ slug })))
+          assert.deepEqual((await s.slugsLike('event', 'en', 'party')).sort(), ['party', 'party-10', 'party-2'])
+          assert.deepEqual(await s.slugsLike('event', 'ja', 'party'), [])
+          assert.deepEqual(await s.slugsLike('venue', 'en', 'party'), [])
+        }),
+      )
+
+      it(
+        'treats LIKE and regex metacharacters in slugs literally',
+        withStorage(async (s) => {
+          await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'a_c' })))
+          await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'abc' })))
+          assert.deepEqual(await s.slugsLike('event', 'en', 'a_c'), ['a_c'])
+          assert.deepEqual(await s.slugsLike('event', 'en', 'a%'), [])
+          assert.equal((await s.findPostBySlug('event', 'en', 'a_c'))?.slug, 'a_c')
+        }),
+      )
+
+      it(
+        'updates only the given fields',
+        withStorage(async (s) => {
+          const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'u', title: 'Before', venueIds: [5] })))
+          const u = await insert(s, (tx) => tx.updatePost(e.id, 'event', { title: 'After', featured: true }))
+          assert.equal(u.title, 'After')
+          assert.equal(u.featured, true)
+          assert.deepEqual(u.venueIds, [5])
+          assert.equal(u.slug, 'u')
+        }),
+      )
+    })
+
+    describe('transactions', () => {
+      it(
+        'roll back every write when the function throws',
+        withStorage(async (s) => {
+          const kept = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'kept' })))
+          let insertedId = 0
+          await assert.rejects(
+            s.transaction(async (tx) => {
+              insertedId = (await tx.insertPost(newEvent({ slug: 'lost' }))).id
+              await tx.insertTerm(newTerm({ slug: 'lost-term' }))
+              await tx.updatePost(kept.id, 'event', { title: 'changed' })
+              throw new Error('boom')
+            }),
+            /boom/,
+          )
+          assert.equal(await s.getPost(insertedId), null)
+          assert.equal(await s.findPostBySlug('event', 'en', 'lost'), null)
+          assert.equal(await s.findTerm('category', 'en', { slug: 'lost-term' }), null)
+          assert.equal((await s.getPost(kept.id))?.title, 'Event')
+        }),
+      )
+
+      it(
+        'see their own writes, and readers outside never see uncommitted ones',
+        withStorage(async (s) => {
+          let release!: () => void
+          const gate = new Promise<void>((r) => (release = r))
+          let seenInside: unknown = null
+          const tx = s.transaction(async (t) => {
+            const e = await t.insertPost(newEvent({ slug: 'pending-write' }))
+            seenInside = (await t.getPost(e.id))?.slug
+            await gate
+            return e
+          })
+          // Let the transaction reach its gate before looking from outside.
+          for (let i = 0; i < 20 && seenInside === null; i++) await new Promise((r) => setTimeout(r, 5))
+          assert.equal(seenInside, 'pending-write')
+          assert.equal(await s.findPostBySlug('event', 'en', 'pending-write'), null)
+          release()
+          const e = await tx
+          assert.equal((await s.getPost(e.id))?.slug, 'pending-write')
+        }),
+      )
+
+      it(
+        'serialise concurrent writers: no lost update and unique slugs under contention',
+        withStorage(async (s) => {
+          const results = await Promise.all(
+            Array.from({ length: 20 }, () =>
+              s.transaction(async (tx) => {
+                for (let n = 1; ; n++) {
+                  const slug = n === 1 ? 'same-title' : `same-title-${n}`
+                  const taken = await tx.slugsLike('event', 'en', 'same-title')
+                  if (taken.includes(slug)) continue
+                  try {
+                    return await tx.insertPost(newEvent({ slug }))
+                  } catch (e) {
+                    if (!(e instanceof SlugConflictError)) throw e
+                  }
+                }
+              }),
+            ),
+          )
+          assert.equal(new Set(results.map((r) => r.slug)).size, 20)
+          assert.equal(new Set(results.map((r) => r.id)).size, 20)
+          const counter = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'counter', cost: [] })))
+          await Promise.all(
+            Array.from({ length: 10 }, () =>
+              s.transaction(async (tx) => {
+                const cur = await tx.getPost(counter.id)
+                assert.ok(cur && cur.type === 'event')
+                await tx.updatePost(counter.id, 'event', { cost: [...cur.cost, 'x'] })
+              }),
+            ),
+          )
+          const final = await s.getPost(counter.id)
+          assert.equal(final && final.type === 'event' ? final.cost.length : -1, 10)
+        }),
+      )
+    })
+
+    describe('event lists', () => {
+      const seed = async (s: Storage) => {
+        const ids: Record<string, number> = {}
+        await s.transaction(async (tx) => {
+          const cat = await tx.insertTerm(newTerm({ slug: 'music', name: 'Music' }))
+          const child = await tx.insertTerm(newTerm({ slug: 'jazz', name: 'Jazz', parent: cat.id }))
+          const tag = await tx.insertTerm(newTerm({ taxonomy: 'tag', slug: 'outdoor', name: 'Outdoor' }))
+          const venue = await tx.insertPost(newVenue({ slug: 'hall' }))
+          const org = await tx.insertPost(newOrganizer({ slug: 'acme' }))
+          Object.assign(ids, { cat: cat.id, jazz: child.id, tag: tag.id, venue: venue.id, org: org.id })
+          const ev = (slug: string, start: string, end: string, o: Parameters<typeof newEvent>[0] = {}) =>
+            tx.insertPost(newEvent({ slug, title: slug, startDate: start, endDate: end, startDateUtc: start, endDateUtc: end, ...o }))
+          ids.past = (await ev('past', '2026-10-01 10:00:00', '2026-10-01 11:00:00')).id
+          ids.b = (await ev('b', '2027-01-02 09:00:00', '2027-01-02 10:00:00', { categoryIds: [child.id], venueIds: [venue.id] })).id
+          ids.a = (await ev('a', '2027-01-01 09:00:00', '2027-01-03 10:00:00', { tagIds: [tag.id], organizerIds: [org.id], featured: true })).id
+          ids.a2 = (await ev('a2', '2027-01-01 09:00:00', '2027-01-01 10:00:00', { description: 'Find FOO here', categoryIds: [cat.id] })).id
+          ids.draft = (await ev('draft', '2027-01-05 09:00:00', '2027-01-05 10:00:00', { status: 'draft' })).id
+          ids.hidden = (await ev('hidden', '2027-01-05 09:00:00', '2027-01-05 10:00:00', { hideFromListings: true })).id
+          ids.ja = (await ev('ja', '2027-01-05 09:00:00', '2027-01-05 10:00:00', { language: 'ja' })).id
+          ids.child = (await ev('child', '2027-01-06 09:00:00', '2027-01-06 10:00:00', { parentId: 0 })).id
+          await tx.updatePost(ids.child, 'event', { parentId: ids.a })
+        })
+        return ids
+      }
+      const ids = (r: { items: Array<{ id: number }> }) => r.items.map((e) => e.id)
+
+      it(
+        'order by start date then id, scoped to language, status, and listing visibility',
+        withStorage(async (s) => {
+          const i = await seed(s)
+          const r = await s.listEvents(listAll())
+          assert.deepEqual(ids(r), [i.past, i.a, i.a2, i.b, i.child])
+          assert.equal(r.total, 5)
+          assert.deepEqual(ids(await s.listEvents(listAll({ statuses: ['draft'] }))), [i.draft])
+          assert.deepEqual(ids(await s.listEvents(listAll({ language: 'ja' }))), [i.ja])
+        }),
+      )
+
+      it(
+        'page with offset and limit while total counts every match',
+        withStorage(async (s) => {
+          const i = await seed(s)
+          const r = await s.listEvents(listAll({ offset: 1, limit: 2 }))
+          assert.deepEqual(ids(r), [i.a, i.a2])
+          assert.equal(r.total, 5)
+          const beyond = await s.listEvents(listAll({ offset: 50, limit: 2 }))
+          assert.deepEqual(ids(beyond), [])
+          assert.equal(beyond.total, 5)
+        }),
+      )
+
+      it(
+        'apply each date bound with its own comparison',
+        withStorage(async (s) => {
+          const i = await seed(s)
+          assert.deepEqual(ids(await s.listEvents(listAll({ startGte: '2027-01-01 09:00:00' }))), [i.a, i.a2, i.b, i.child])
+          assert.deepEqual(ids(await s.listEvents(listAll({ startGt: '2027-01-01 09:00:00' }))), [i.b, i.child])
+          assert.deepEqual(ids(await s.listEvents(listAll({ startLt: '2027-01-01 09:00:00' }))), [i.past])
+          assert.deepEqual(ids(await s.listEvents(listAll({ endLte: '2027-01-02 10:00:00' }))), [i.past, i.a2, i.b])
+          assert.deepEqual(ids(await s.listEvents(listAll({ endLt: '2027-01-02 10:00:00' }))), [i.past, i.a2])
+          assert.deepEqual(ids(await s.listEvents(listAll({ endGt: '2027-01-02 10:00:00' }))), [i.a, i.child])
+        }),
+      )
+
+      it(
+        'filter by search words, terms, venue, organizer, featured, include and parent',
+        withStorage(async (s) => {
+          const i = await seed(s)
+          assert.deepEqual(ids(await s.listEvents(listAll({ search: 'foo' }))), [i.a2])
+          assert.deepEqual(ids(await s.listEvents(listAll({ search: 'find here' }))), [i.a2])
+          assert.deepEqual(ids(await s.listEvents(listAll({ search: 'find nothing' }))), [])
+          assert.deepEqual(ids(await s.listEvents(listAll({ search: '%' }))), [])
+          assert.deepEqual(ids(await s.listEvents(listAll({ categoryIds: [i.cat as number, i.jazz as number] }))), [i.a2, i.b])
+          assert.deepEqual(ids(await s.listEvents(listAll({ categoryIds: [i.jazz as number] }))), [i.b])
+          assert.deepEqual(ids(await s.listEvents(listAll({ tagIds: [i.tag as number] }))), [i.a])
+          assert.deepEqual(ids(await s.listEvents(listAll({ venueIds: [i.venue as number] }))), [i.b])
+          assert.deepEqual(ids(await s.listEvents(listAll({ organizerIds: [i.org as number, 424242] }))), [i.a])
+          assert.deepEqual(ids(await s.listEvents(listAll({ featured: true }))), [i.a])
+          assert.equal((await s.listEvents(listAll({ featured: false }))).total, 4)
+          assert.deepEqual(ids(await s.listEvents(listAll({ parentId: i.a as number }))), [i.child])
+          assert.deepEqual(ids(await s.listEvents(listAll({ include: [i.b as number, i.past as number], orderBy: 'date' }))), [i.past, i.b])
+          assert.deepEqual(
+            ids(await s.listEvents(listAll({ categoryIds: [i.cat as number, i.jazz as number], venueIds: [i.venue as number] }))),
+            [i.b],
+          )
+        }),
+      )
+    })
+
+    describe('venues and organizers', () => {
+      it(
+        'list newest first with search fragments, event links and upcoming filters',
+        withStorage(async (s) => {
+          const ids: Record<string, number> = {}
+          await s.transaction(async (tx) => {
+            ids.v1 = (await tx.insertPost(newVenue({ slug: 'v1', title: 'First', address: '100, Avenue du Temple', dateUtc: '2026-01-01 10:00:00' }))).id
+            ids.v2 = (await tx.insertPost(newVenue({ slug: 'v2', title: 'Second', city: 'Springfield', dateUtc: '2026-01-02 10:00:00' }))).id
+            ids.v3 = (await tx.insertPost(newVenue({ slug: 'v3', title: 'Draft', status: 'draft', dateUtc: '2026-01-03 10:00:00' }))).id
+            ids.o1 = (await tx.insertPost(newOrganizer({ slug: 'o1', email: 'one@common.com' }))).id
+            ids.o2 = (await tx.insertPost(newOrganizer({ slug: 'o2', email: 'two@common.com', website: 'http://one.com' }))).id
+            ids.e1 = (await tx.insertPost(newEvent({ slug: 'e1', venueIds: [ids.v1], organizerIds: [ids.o1], startDateUtc: '2030-01-01 10:00:00' }))).id
+            ids.e2 = (await tx.insertPost(newEvent({ slug: 'e2', status: 'draft', venueIds: [ids.v2], startDateUtc: '2030-01-01 10:00:00' }))).id
+          })
+          const q = { language: 'en', statuses: ['publish'] as const, offset: 0, limit: 100 }
+          const venueIds = async (o: object) => (await s.listLinked('venue', { ...q, ...o })).items.map((v) => v.id)
+          assert.deepEqual(await venueIds({}), [ids.v2, ids.v1])
+          assert.deepEqual(await venueIds({ statuses: ['publish', 'draft'] }), [ids.v3, ids.v2, ids.v1])
+          assert.deepEqual(await venueIds({ searchFragments: ['temple', 'avenue'] }), [ids.v1])
+          assert.deepEqual(await venueIds({ searchFragments: ['temple', 'springfield'] }), [])
+          assert.deepEqual(await venueIds({ eventId: ids.e1 }), [ids.v1])
+          assert.deepEqual(await venueIds({ hasEvents: true }), [ids.v1])
+          assert.deepEqual(await venueIds({ hasEvents: false }), [ids.v2])
+          assert.deepEqual(await venueIds({ upcomingAfterUtc: '2029-01-01 00:00:00', upcomingStatuses: ['publish'] }), [ids.v1])
+          assert.deepEqual(await venueIds({ upcomingAfterUtc: '2031-01-01 00:00:00', upcomingStatuses: ['publish'] }), [])
+          const orgs = await s.listLinked('organizer', { ...q, searchFragments: ['common', 'com'] })
+          assert.deepEqual(orgs.items.map((o) => o.id).sort(), [ids.o1, ids.o2].sort())
+          assert.equal(orgs.total, 2)
+          assert.deepEqual((await s.listLinked('organizer', { ...q, searchFragments: ['http', 'one', 'com'] })).items.map((o) => o.id), [ids.o2])
+          assert.equal((await s.listLinked('venue', { ...q, offset: 1, limit: 1 })).total, 2)
+        }),
+      )
+
+      it(
+        'find an exact duplicate and unlink a trashed record from events',
+        withStorage(async (s) => {
+          const v = await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'dup', title: 'Hall', city: 'Paris' })))
+          const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'e', venueIds: [v.id], organizerIds: [] })))
+          assert.equal((await s.findLinkedDuplicate('venue', 'en', { title: 'Hall', city: 'Paris', address: '' }))?.id, v.id)
+          assert.equal(await s.findLinkedDuplicate('venue', 'en', { title: 'Hall', city: 'Lyon' }), null)
+          assert.equal(await s.findLinkedDuplicate('venue', 'ja', { title: 'Hall' }), null)
+          await s.transaction(async (tx) => {
+            await tx.updatePost(v.id, 'venue', { status: 'trash' })
+            await tx.unlinkPost(v.id)
+          })
+          const after = await s.getPost(e.id)
+          assert.deepEqual(after && after.type === 'event' ? after.venueIds : null, [])
+        }),
+      )
+
+      it(
+        'group translations across languages',
+        withStorage(async (s) => {
+          const en = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'x' })))
+          const ja = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'x', language: 'ja', translationGroup: en.id })))
+          const map = await s.getTranslations([en.translationGroup])
+          assert.deepEqual(map.get(en.id), { en: en.id, ja: ja.id })
+        }),
+      )
+    })
+
+    describe('terms', () => {
+      it(
+        'count published events of the term, and list with filters and order',
+        withStorage(async (s) => {
+          const t: Record<string, number> = {}
+          await s.transaction(async (tx) => {
+            t.b = (await tx.insertTerm(newTerm({ slug: 'b', name: 'Beta' }))).id
+            t.a = (await tx.insertTerm(newTerm({ slug: 'a', name: 'alpha' }))).id
+            t.c = (await tx.insertTerm(newTerm({ slug: 'c-foo', name: 'Gamma', parent: t.a }))).id
+            t.tag = (await tx.insertTerm(newTerm({ taxonomy: 'tag', slug: 'a', name: 'alpha' }))).id
+            await tx.insertPost(newEvent({ slug: 'p1', categoryIds: [t.a, t.c] }))
+            await tx.insertPost(newEvent({ slug: 'p2', categoryIds: [t.a] }))
+            await tx.insertPost(newEvent({ slug: 'd', status: 'draft', categoryIds: [t.b] }))
+          })
+          assert.equal((await s.getTerm(t.a as number))?.count, 2)
+          assert.equal((await s.getTerm(t.b as number))?.count, 0)
+          const base = { taxonomy: 'category' as const, language: 'en', hideEmpty: false, orderBy: 'name' as const, order: 'asc' as const, offset: 0, limit: 100 }
+          const names = async (o: object) => (await s.listTerms({ ...base, ...o })).items.map((x) => x.name)
+          assert.deepEqual(await names({}), ['alpha', 'Beta', 'Gamma'])
+          assert.deepEqual(await names({ order: 'desc' }), ['Gamma', 'Beta', 'alpha'])
+          assert.deepEqual(await names({ hideEmpty: true }), ['alpha', 'Gamma'])
+          assert.deepEqual(await names({ search: 'foo' }), ['Gamma'])
+          assert.deepEqual(await names({ search: 'ALP' }), ['alpha'])
+          assert.deepEqual(await names({ parent: t.a }), ['Gamma'])
+          assert.deepEqual(await names({ include: [t.b, t.c] }), ['Beta', 'Gamma'])
+          assert.deepEqual(await names({ exclude: [t.b] }), ['alpha', 'Gamma'])
+          assert.deepEqual(await names({ slug: 'a' }), ['alpha'])
+          assert.deepEqual(await names({ orderBy: 'count', order: 'desc' }), ['alpha', 'Gamma', 'Beta'])
+          assert.deepEqual(await names({ orderBy: 'id' }), ['Beta', 'alpha', 'Gamma'])
+          const paged = await s.listTerms({ ...base, offset: 1, limit: 1 })
+          assert.deepEqual([paged.items.map((x) => x.name), paged.total], [['Beta'], 3])
+          assert.deepEqual((await s.listTerms({ ...base, taxonomy: 'tag' })).items.map((x) => x.id), [t.tag])
+        }),
+      )
+
+      it(
+        'find by slug or case-insensitive name, list descendants, delete with re-parenting and unlinking',
+        withStorage(async (s) => {
+          const t: Record<string, number> = {}
+          await s.transaction(async (tx) => {
+            t.root = (await tx.insertTerm(newTerm({ slug: 'root', name: 'Root' }))).id
+            t.mid = (await tx.insertTerm(newTerm({ slug: 'mid', name: 'Mid', parent: t.root }))).id
+            t.leaf = (await tx.insertTerm(newTerm({ slug: 'leaf', name: 'Leaf', parent: t.mid }))).id
+            t.e = (await tx.insertPost(newEvent({ slug: 'e', categoryIds: [t.mid, t.leaf] }))).id
+          })
+          assert.equal((await s.findTerm('category', 'en', { slug: 'mid' }))?.id, t.mid)
+          assert.equal((await s.findTerm('category', 'en', { name: 'mID' }))?.id, t.mid)
+          assert.equal(await s.findTerm('category', 'ja', { name: 'Mid' }), null)
+          assert.equal(await s.findTerm('tag', 'en', { slug: 'mid' }), null)
+          assert.deepEqual((await s.termDescendants([t.root as number])).sort(), [t.mid, t.leaf].sort())
+          await s.transaction((tx) => tx.deleteTerm(t.mid as number))
+          assert.equal(await s.getTerm(t.mid as number), null)
+          assert.equal((await s.getTerm(t.leaf as number))?.parent, t.root)
+          const e = await s.getPost(t.e as number)
+          assert.deepEqual(e && e.type === 'event' ? e.categoryIds : null, [t.leaf])
+          await assert.rejects(s.transaction((tx) => tx.insertTerm(newTerm({ slug: 'root', name: 'Other' }))), SlugConflictError)
+          const renamed = await s.transaction((tx) => tx.updateTerm(t.leaf as number, { name: 'Leaf 2' }))
+          assert.equal(renamed.slug, 'leaf')
+          assert.equal(renamed.name, 'Leaf 2')
+        }),
+      )
+    })
+  })
+}
