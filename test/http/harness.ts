@@ -1,0 +1,154 @@
+/**
+ * HTTP-level test harness: a router over a fresh storage, callers identified by
+ * `Authorization: Bearer <role>`, and request helpers that go through `router.fetch` with real
+ * standard Request/Response objects. Nothing here looks inside the storage, so the same suites
+ * run against every backend.
+ */
+import { createCalendarRouter, type CalendarRouter } from '../../src/router.js'
+import type { CalendarOptions } from '../../src/options.js'
+import type { Principal } from '../../src/auth/principal.js'
+import type { Storage } from '../../src/storage/types.js'
+
+/** Saturday 2026-11-21 22:54:48 UTC: the moment the reference recordings were made. */
+export const NOW = new Date('2026-11-21T22:54:48Z')
+export const ORIGIN = 'http://127.0.0.1:8080'
+export const NS_PATH = '/wp-json/calendar/events/v1'
+export const API = `${ORIGIN}${NS_PATH}`
+
+/** Callers the harness knows; `author2`/`contributor2` are second users of those roles. */
+export const USERS = {
+  administrator: { id: 1, role: 'administrator' },
+  editor: { id: 2, role: 'editor' },
+  author: { id: 3, role: 'author' },
+  contributor: { id: 4, role: 'contributor' },
+  subscriber: { id: 5, role: 'subscriber' },
+  author2: { id: 6, role: 'author' },
+  contributor2: { id: 7, role: 'contributor' },
+} as const satisfies Record<string, Principal>
+
+export type Caller = keyof typeof USERS
+
+export interface RequestOptions {
+  /** Who calls; anonymous when omitted. */
+  as?: Caller
+  /** Send the body form-encoded (PHP bracket syntax for arrays) instead of JSON. */
+  form?: boolean
+  /** Language path segment: `/{lang}/wp-json/...`. */
+  lang?: string
+  headers?: Record<string, string>
+}
+
+export interface Res {
+  status: number
+  headers: Headers
+  /** Parsed JSON, or null for an empty body. */
+  body: any
+  text: string
+}
+
+export interface App {
+  router: CalendarRouter
+  storage: Storage
+  /** Any absolute URL (e.g. the `?rest_route=` form), with a caller. */
+  fetch(url: string, init?: RequestInit & { as?: Caller }): Promise<Res>
+  get(path: string, opts?: RequestOptions): Promise<Res>
+  head(path: string, opts?: RequestOptions): Promise<Res>
+  del(path: string, opts?: RequestOptions): Promise<Res>
+  /** `body` as a string is sent verbatim (as JSON unless `form`). */
+  post(path: string, body?: unknown, opts?: RequestOptions): Promise<Res>
+  put(path: string, body?: unknown, opts?: RequestOptions): Promise<Res>
+  patch(path: string, body?: unknown, opts?: RequestOptions): Promise<Res>
+  /** Creates an event as administrator (published, starting in a week unless overridden); fails loudly. */
+  seed(fields?: Record<string, unknown>, opts?: RequestOptions): Promise<any>
+  close(): Promise<void>
+}
+
+export function authenticate(request: { headers: { get(name: string): string | null } }): Principal | null {
+  const m = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')
+  if (!m) return null
+  const user = USERS[m[1] as Caller]
+  return user ? { ...user } : null
+}
+
+/** PHP-style form encoding: arrays as `k[]=v`, objects as `k[sub]=v`. */
+export function formEncode(data: Record<string, unknown>): string {
+  const pairs: string[] = []
+  const add = (key: string, value: unknown) => {
+    if (Array.isArray(value)) for (const v of value) add(`${key}[]`, v)
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v)
+    else pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value ?? ''))}`)
+  }
+  for (const [k, v] of Object.entries(data)) add(k, v)
+  return pairs.join('&')
+}
+
+async function toRes(response: Response): Promise<Res> {
+  const text = await response.text()
+  let body: unknown = null
+  if (text !== '') {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw new Error(`response is not JSON (status ${response.status}): ${text.slice(0, 200)}`)
+    }
+  }
+  return { status: response.status, headers: response.headers, body, text }
+}
+
+export async function makeApp(
+  makeStorage: () => Storage | Promise<Storage>,
+  options: CalendarOptions = {},
+): Promise<App> {
+  const storage = await makeStorage()
+  const router = createCalendarRouter(storage, { authenticate, now: () => new Date(NOW), ...options })
+
+  const send = async (method: string, path: string, body: unknown, opts: RequestOptions = {}): Promise<Res> => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) }
+    if (opts.as) headers.Authorization = `Bearer ${opts.as}`
+    let payload: string | undefined
+    if (body !== undefined) {
+      if (opts.form) {
+        payload = typeof body === 'string' ? body : formEncode(body as Record<string, unknown>)
+        headers['Content-Type'] ??= 'application/x-www-form-urlencoded'
+      } else {
+        payload = typeof body === 'string' ? body : JSON.stringify(body)
+        headers['Content-Type'] ??= 'application/json'
+      }
+    }
+    const url = `${ORIGIN}${opts.lang ? `/${opts.lang}` : ''}${NS_PATH}${path}`
+    const init: RequestInit = { method, headers }
+    if (payload !== undefined) init.body = payload
+    return toRes(await router.fetch(new Request(url, init)))
+  }
+
+  const app: App = {
+    router,
+    storage,
+    async fetch(url, init = {}) {
+      const { as, ...rest } = init
+      const headers = new Headers(rest.headers)
+      if (as) headers.set('Authorization', `Bearer ${as}`)
+      return toRes(await router.fetch(new Request(url, { ...rest, headers })))
+    },
+    get: (path, opts) => send('GET', path, undefined, opts),
+    head: (path, opts) => send('HEAD', path, undefined, opts),
+    del: (path, opts) => send('DELETE', path, undefined, opts),
+    post: (path, body, opts) => send('POST', path, body, opts),
+    put: (path, body, opts) => send('PUT', path, body, opts),
+    patch: (path, body, opts) => send('PATCH', path, body, opts),
+    async seed(fields = {}, opts = {}) {
+      const res = await send(
+        'POST',
+        '/events',
+        { title: 'Seeded event', start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 12:00:00', status: 'publish', ...fields },
+        { as: 'administrator', ...opts },
+      )
+      if (res.status !== 201) throw new Error(`seed failed: ${res.status} ${res.text}`)
+      return res.body
+    },
+    async close() {
+      await storage.close?.()
+    },
+  }
+  return app
+}
