@@ -22,21 +22,18 @@ export function venueJsonLd(ctx: Context, v: VenueRecord): Json {
     address,
   }
   if (v.geoLat !== null && v.geoLng !== null) out.geo = { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng }
-  out.telephone = v.phone
-  out.sameAs = v.website
+  if (v.phone) out.telephone = v.phone
+  if (v.website) out.sameAs = v.website
   return out
 }
 
 export function organizerJsonLd(_ctx: Context, o: OrganizerRecord): Json {
-  return {
-    '@type': 'Person',
-    name: o.title,
-    description: o.excerpt || o.description,
-    url: o.website,
-    telephone: o.phone,
-    email: o.email,
-    sameAs: o.website,
-  }
+  const out: Json = { '@type': 'Person', name: o.title, description: o.excerpt || o.description }
+  if (o.website) out.url = o.website
+  if (o.phone) out.telephone = o.phone
+  if (o.email) out.email = o.email
+  if (o.website) out.sameAs = o.website
+  return out
 }
 
 export function eventJsonLd(ctx: Context, e: EventRecord, venue: VenueRecord | undefined, organizer: OrganizerRecord | undefined): Json {

@@ -209,7 +209,7 @@ type WriteInput = ReturnType<typeof validateParams<Schemas['eventCreate']>>
 
 const clearable = (x: unknown) => (x === null || x === undefined ? '' : (x as string))
 
-async function authorFor(ctx: Context, requested: unknown): Promise<number> {
+export async function authorFor(ctx: Context, requested: unknown): Promise<number> {
   const self = ctx.principal?.id ?? 0
   if (requested === undefined || requested === self) return self
   if (!canEditOthers(ctx.principal)) {
@@ -259,8 +259,8 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
       sticky: input.sticky === true,
       featured: input.featured === true,
       parentId: 0,
-      venueIds: await resolveLinked(tx, 'venue', input.venue ?? null),
-      organizerIds: await resolveLinked(tx, 'organizer', input.organizer ?? null),
+      venueIds: await resolveLinked(ctx, schemas, tx, 'venue', input.venue ?? null),
+      organizerIds: await resolveLinked(ctx, schemas, tx, 'organizer', input.organizer ?? null),
       categoryIds: await resolveTerms(ctx, tx, 'category', input.categories ?? null),
       tagIds: await resolveTerms(ctx, tx, 'tag', input.tags ?? null),
     }
@@ -308,8 +308,8 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
   const patch = await eventPatch(ctx, current, input)
 
   const event = await ctx.storage.transaction(async (tx) => {
-    if (input.venue !== undefined) patch.venueIds = await resolveLinked(tx, 'venue', input.venue)
-    if (input.organizer !== undefined) patch.organizerIds = await resolveLinked(tx, 'organizer', input.organizer)
+    if (input.venue !== undefined) patch.venueIds = await resolveLinked(ctx, schemas, tx, 'venue', input.venue)
+    if (input.organizer !== undefined) patch.organizerIds = await resolveLinked(ctx, schemas, tx, 'organizer', input.organizer)
     if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
     if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)
     if (input.slug !== undefined) {

@@ -2,7 +2,11 @@
  * Resolving what an event write says about its venue, organizers, categories and tags into
  * record IDs, inside the write's transaction so that terms created by name commit with it.
  */
-import { invalidParam } from '../http/errors.js'
+import { canRead } from '../auth/principal.js'
+import { ApiError, invalidParam } from '../http/errors.js'
+import { validateParams } from '../schemas/operation.js'
+import type { Schemas } from '../schemas/index.js'
+import { insertLinked, newLinkedRecord, VENUE_ADDRESS_FIELDS, type LinkedType } from './linked.js'
 import type { StorageTx, Taxonomy } from '../storage/types.js'
 import { splitList, isPositiveIntLike } from '../schemas/primitives.js'
 import type { Context } from './context.js'
@@ -10,30 +14,76 @@ import { sanitizeSlug, withFreeSlug } from './slug.js'
 
 const isEmptyLink = (x: unknown) => x === null || x === '' || x === 0 || x === '0' || x === false || (Array.isArray(x) && x.length === 0)
 
-/** The IDs a venue/organizer value names: an ID, a comma list, `{id}`, or a list of those. */
-function linkedIds(value: unknown): number[] | null {
-  const items = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? [value] : splitList(value)
-  if (!items || items.length > 100) return null
-  const ids: number[] = []
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)
+
+/** One item of a venue/organizer value: an existing record's id, or data for a new (or reused) one. */
+type LinkItem = { id: number } | { data: Record<string, unknown> }
+
+/** Splits the value into items: an ID, a comma list, `{id}`, a data object, or a list of those. */
+function linkItems(value: unknown): LinkItem[] | null {
+  const items = Array.isArray(value) ? value : isObject(value) ? [value] : splitList(value)
+  if (!items || items.length > 50) return null
+  const out: LinkItem[] = []
   for (const item of items) {
-    const ref = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>).id : item
-    if (!isPositiveIntLike(ref)) return null
-    ids.push(Number(ref))
+    if (isObject(item)) {
+      if (item.id !== undefined && item.id !== null && item.id !== '') {
+        if (!isPositiveIntLike(item.id)) return null
+        out.push({ id: Number(item.id) })
+      } else out.push({ data: item })
+    } else if (isPositiveIntLike(item)) out.push({ id: Number(item) })
+    else return null
   }
-  return [...new Set(ids)]
+  return out
 }
 
-/** Venue or organizer IDs for an event; every one must be an existing, untrashed record of that type. */
-export async function resolveLinked(tx: StorageTx, type: 'venue' | 'organizer', value: unknown): Promise<number[]> {
+const couldNotCreate = (type: LinkedType, detail: string) =>
+  invalidParam(type, { code: `could-not-create-${type}`, message: `The ${type} could not be created from the provided data: ${detail}` })
+
+/**
+ * Venue or organizer IDs for an event write. IDs must name readable, untrashed records of the
+ * type; data objects are validated like a create (all of them before anything is written),
+ * then reuse an exact match in the request's language or create a new record.
+ */
+export async function resolveLinked(ctx: Context, schemas: Schemas, tx: StorageTx, type: LinkedType, value: unknown): Promise<number[]> {
   if (isEmptyLink(value)) return []
-  const ids = linkedIds(value)
-  if (!ids) throw invalidParam(type)
-  const found = await tx.getPosts(ids)
-  const ok = new Set(found.filter((r) => r.type === type && r.status !== 'trash').map((r) => r.id))
-  if (ids.some((id) => !ok.has(id))) throw invalidParam(type)
-  // TEC links a single venue; extra IDs would be silently lost there, so keep only the first.
-  return type === 'venue' ? ids.slice(0, 1) : ids
+  const items = linkItems(value)
+  if (!items) throw invalidParam(type)
+  const schema = type === 'venue' ? schemas.venueCreate : schemas.organizerCreate
+  const validated: Array<{ id: number } | { input: Record<string, unknown> }> = []
+  for (const item of items) {
+    if ('id' in item) {
+      validated.push(item)
+      continue
+    }
+    try {
+      validated.push({ input: validateParams(schema, item.data) as Record<string, unknown> })
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      throw couldNotCreate(type, e.message)
+    }
+  }
+  const ids: number[] = []
+  for (const item of validated) {
+    if ('id' in item) {
+      const rec = await tx.getPost(item.id)
+      if (!rec || rec.type !== type || rec.status === 'trash' || !canRead(ctx.principal, rec)) throw invalidParam(type)
+      ids.push(rec.id)
+      continue
+    }
+    const record = await newLinkedRecord(ctx, type, item.input)
+    const match: Record<string, string> = { title: record.title }
+    for (const f of type === 'venue' ? VENUE_ADDRESS_FIELDS : ORGANIZER_MATCH_FIELDS) match[f] = String((record as Record<string, unknown>)[f] ?? '')
+    const reused = await tx.findLinkedDuplicate(type, ctx.language, match)
+    if (reused && canRead(ctx.principal, reused)) ids.push(reused.id)
+    else ids.push((await insertLinked(ctx, tx, record)).id)
+  }
+  const unique = [...new Set(ids)]
+  // An event has one venue in TEC's model; more than one is a client error, not silently dropped.
+  if (type === 'venue' && unique.length > 1) throw invalidParam('venue', { message: 'An event has at most one venue.', code: 'rest_too_many_venues' })
+  return unique
 }
+
+const ORGANIZER_MATCH_FIELDS = ['phone', 'website', 'email'] as const
 
 /**
  * Term IDs for an event. Numbers name existing terms (unknown ones are ignored, as TEC does);

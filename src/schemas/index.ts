@@ -1,6 +1,8 @@
 /** Every operation's parameters, built once per router (languages and page size vary). */
 import { eventIdParams, eventListParams, eventSlugParams, eventWriteParams, type SchemaConfig } from './events.js'
 import { languageParam } from './common.js'
+import { linkedIdParams, linkedListParams, linkedSlugParams, organizerWriteParams, venueWriteParams } from './linked.js'
+import { termIdParams, termListParams, termWriteParams } from './terms.js'
 import * as v from 'valibot'
 import * as p from './primitives.js'
 
@@ -17,6 +19,23 @@ export function buildSchemas(c: SchemaConfig) {
     eventUpdate: eventWriteParams(c, false),
     eventById: eventIdParams(c),
     eventBySlug: eventSlugParams(c),
+    venueList: linkedListParams(c, 'venue'),
+    venueCreate: venueWriteParams(c, true),
+    venueUpdate: venueWriteParams(c, false),
+    venueById: linkedIdParams(c, 'venue'),
+    venueBySlug: linkedSlugParams(c, 'venue'),
+    organizerList: linkedListParams(c, 'organizer'),
+    organizerCreate: organizerWriteParams(c, true),
+    organizerUpdate: organizerWriteParams(c, false),
+    organizerById: linkedIdParams(c, 'organizer'),
+    organizerBySlug: linkedSlugParams(c, 'organizer'),
+    categoryList: termListParams(c, true),
+    categoryCreate: termWriteParams(c, true, true),
+    categoryUpdate: termWriteParams(c, false, true),
+    tagList: termListParams(c, false),
+    tagCreate: termWriteParams(c, true, false),
+    tagUpdate: termWriteParams(c, false, false),
+    termById: termIdParams(c),
   }
 }
 

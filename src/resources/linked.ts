@@ -1,0 +1,252 @@
+/**
+ * Venues and organizers: one module, two record types that differ only in their fields, the
+ * name parameter and their error codes.
+ */
+import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
+import { ApiError, forbidden, invalidParam } from '../http/errors.js'
+import type { Params } from '../http/params.js'
+import { organizerJson, venueJson } from '../representation/post.js'
+import { loadRelations } from '../representation/relations.js'
+import { validateParams } from '../schemas/operation.js'
+import type { Schemas } from '../schemas/index.js'
+import type { NewPost, OrganizerRecord, PostPatch, PostStatus, RecordOf, StorageTx, VenueRecord } from '../storage/types.js'
+import type { Context } from './context.js'
+import { publicationDates } from './dates.js'
+import { authorFor, translationGroup } from './events.js'
+import { resolveImage } from './image.js'
+import { pageOf, requireStatuses } from './lists.js'
+import { created, ok, type Reply } from './respond.js'
+import { sanitizeSlug, withFreeSlug } from './slug.js'
+
+export type LinkedType = 'venue' | 'organizer'
+type Rec<T extends LinkedType> = RecordOf<T>
+
+export const VENUE_ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'] as const
+const ORGANIZER_FIELDS = ['phone', 'website', 'email'] as const
+
+const FIELDS: Record<LinkedType, readonly string[]> = { venue: VENUE_ADDRESS_FIELDS, organizer: ORGANIZER_FIELDS }
+const PLURAL: Record<LinkedType, string> = { venue: 'venues', organizer: 'organizers' }
+
+function schemasOf(schemas: Schemas, type: LinkedType) {
+  return type === 'venue'
+    ? { list: schemas.venueList, create: schemas.venueCreate, update: schemas.venueUpdate, byId: schemas.venueById, bySlug: schemas.venueBySlug }
+    : {
+        list: schemas.organizerList,
+        create: schemas.organizerCreate,
+        update: schemas.organizerUpdate,
+        byId: schemas.organizerById,
+        bySlug: schemas.organizerBySlug,
+      }
+}
+
+export function linkedJson(ctx: Context, rec: VenueRecord | OrganizerRecord, rel: Awaited<ReturnType<typeof loadRelations>>, single = false) {
+  return rec.type === 'venue' ? venueJson(ctx, rec, rel, single) : organizerJson(ctx, rec, rel, single)
+}
+
+async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>, single = false) {
+  const rel = await loadRelations(ctx, recs)
+  return recs.map((r) => linkedJson(ctx, r, rel, single))
+}
+
+/** TEC derives `stateprovince`: the state in the US (or with no country), else the province. */
+export function stateProvince(country: string, state: string, province: string): string {
+  const c = country.trim().toLowerCase()
+  if ((c === '' || c === 'us' || c === 'usa' || c === 'united states') && state) return state
+  return province || state
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+async function byParam<T extends LinkedType>(ctx: Context, schemas: Schemas, type: T, bySlug: boolean): Promise<Rec<T>> {
+  const s = schemasOf(schemas, type)
+  if (bySlug) {
+    const { slug } = validateParams(s.bySlug, ctx.params)
+    const found = await ctx.storage.findPostBySlug(type, ctx.language, sanitizeSlug(slug as string))
+    if (!found) throw invalidParam('slug')
+    return found
+  }
+  const { id } = validateParams(s.byId, ctx.params)
+  const found = (id as number) > 0 ? await ctx.storage.getPost(id as number) : null
+  // TEC validates the id as an existing record of the type: anything else is a 400.
+  if (!found || found.type !== type) throw invalidParam('id')
+  return found as Rec<T>
+}
+
+export async function readLinked(ctx: Context, schemas: Schemas, type: LinkedType, bySlug: boolean): Promise<Reply> {
+  const rec = await byParam(ctx, schemas, type, bySlug)
+  if (!canRead(ctx.principal, rec)) throw new ApiError(403, `${type}-not-accessible`, `The requested ${type} is not accessible`)
+  const [body] = await present(ctx, [rec], true)
+  return ok(body)
+}
+
+/** Search fragments: runs of letters, digits and hyphens (any script), lower-cased. */
+export function searchFragments(search: string): string[] {
+  return search.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter(Boolean)
+}
+
+export async function listLinked(ctx: Context, schemas: Schemas, type: LinkedType): Promise<Reply> {
+  const q = validateParams(schemasOf(schemas, type).list, ctx.params)
+  const privileged = canEditPosts(ctx.principal)
+  const statuses = requireStatuses(ctx, q.status, privileged)
+  const perPage = Math.min(q.per_page as number, ctx.options.maxPerPage)
+  const page = q.page as number
+  const canonical: Array<[string, string]> = [
+    ['page', String(page)],
+    ['per_page', String(perPage)],
+  ]
+  if (q.event !== undefined) {
+    const e = await ctx.storage.getPost(q.event as number)
+    if (!e || e.type !== 'event') throw invalidParam('event')
+    canonical.push(['event', String(q.event)])
+  }
+  if (q.has_events !== undefined) canonical.push(['has_events', q.has_events ? 'true' : 'false'])
+  canonical.push(['status', Array.isArray(q.status) ? q.status.join(',') : privileged ? 'any' : 'publish'])
+  const fragments = q.search !== undefined ? searchFragments(q.search as string) : undefined
+  if (q.search !== undefined) canonical.push(['search', q.search as string])
+  if (q.only_with_upcoming) canonical.push(['only_with_upcoming', 'true'])
+
+  const result = await ctx.storage.listLinked(type, {
+    language: ctx.language,
+    statuses,
+    ...(fragments ? { searchFragments: fragments } : {}),
+    ...(q.event !== undefined ? { eventId: q.event as number } : {}),
+    ...(q.has_events !== undefined ? { hasEvents: q.has_events as boolean } : {}),
+    ...(q.only_with_upcoming ? { upcomingAfterUtc: ctx.nowUtc, upcomingStatuses: privileged ? statuses : (['publish'] as PostStatus[]) } : {}),
+    offset: (page - 1) * perPage,
+    limit: perPage,
+  })
+  const { body, headers } = await pageOf(ctx, {
+    key: PLURAL[type],
+    path: `${PLURAL[type]}/`,
+    page,
+    perPage,
+    total: result.total,
+    canonical,
+    items: await present(ctx, result.items),
+    notFound: () => new ApiError(404, `${type}-archive-page-not-found`, `The requested ${type} archive page does not exist`),
+  })
+  return ok(body, headers)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+type LinkedInput = Record<string, unknown>
+
+const str = (x: unknown) => (x === null || x === undefined ? '' : String(x))
+
+/** The stored fields of a new venue/organizer from validated input (also used for nested objects). */
+export async function newLinkedRecord<T extends LinkedType>(ctx: Context, type: T, input: LinkedInput): Promise<Omit<NewPost<T>, 'slug'>> {
+  const pub = publicationDates(ctx, input.date, input.date_utc) ?? { date: ctx.nowLocal, dateUtc: ctx.nowUtc }
+  const base = {
+    type,
+    language: ctx.language,
+    author: ctx.principal?.id ?? 0,
+    status: scaleBackStatus(ctx.principal, input.status as string | undefined, type) as PostStatus,
+    title: input[type] as string,
+    description: str(input.description),
+    excerpt: str(input.excerpt),
+    ...pub,
+    modified: ctx.nowLocal,
+    modifiedUtc: ctx.nowUtc,
+    image: await resolveImage(ctx, input.image),
+  }
+  if (type === 'venue') {
+    const country = str(input.country)
+    const state = str(input.state)
+    const province = str(input.province)
+    return {
+      ...base,
+      address: str(input.address),
+      city: str(input.city),
+      country,
+      province,
+      state,
+      zip: str(input.zip),
+      phone: str(input.phone),
+      stateprovince: input.stateprovince ? str(input.stateprovince) : stateProvince(country, state, province),
+      website: str(input.website),
+      showMap: input.show_map === undefined ? true : (input.show_map as boolean),
+      showMapLink: input.show_map_link === undefined ? true : (input.show_map_link as boolean),
+      geoLat: null,
+      geoLng: null,
+    } as unknown as Omit<NewPost<T>, 'slug'>
+  }
+  return { ...base, phone: str(input.phone), website: str(input.website), email: str(input.email) } as unknown as Omit<NewPost<T>, 'slug'>
+}
+
+export async function insertLinked<T extends LinkedType>(ctx: Context, tx: StorageTx, record: Omit<NewPost<T>, 'slug'>, slug?: string) {
+  const base = sanitizeSlug(slug ?? record.title) || record.type
+  return withFreeSlug(tx, record.type, record.language, base, (free) => tx.insertPost<T>({ ...record, slug: free } as NewPost<T>))
+}
+
+export async function createLinked(ctx: Context, schemas: Schemas, type: LinkedType): Promise<Reply> {
+  const input = validateParams(schemasOf(schemas, type).create, ctx.params) as LinkedInput
+  const record = await newLinkedRecord(ctx, type, input)
+  record.author = await authorFor(ctx, input.author)
+  // POST /venues and /organizers always create (DESIGN §4.6); only nested event data reuses.
+  const rec = await ctx.storage.transaction(async (tx) => {
+    const group = await translationGroup(ctx, tx, input.translation_of as number | undefined, type)
+    return insertLinked(ctx, tx, { ...record, ...(group !== undefined ? { translationGroup: group } : {}) }, input.slug as string | undefined)
+  })
+  const [body] = await present(ctx, [rec])
+  return created(body)
+}
+
+export async function updateLinked(ctx: Context, schemas: Schemas, type: LinkedType, bySlug: boolean): Promise<Reply> {
+  const current = await byParam(ctx, schemas, type, bySlug)
+  if (!canModify(ctx.principal, current)) throw forbidden(true)
+  const params: Params = bySlug ? { ...ctx.params, slug: ctx.body.slug } : ctx.params
+  if (params.slug === undefined) delete params.slug
+  const input = validateParams(schemasOf(schemas, type).update, params) as LinkedInput
+  const patch: PostPatch<LinkedType> & Record<string, unknown> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
+  if (input[type] !== undefined) patch.title = input[type] as string
+  if (input.description !== undefined) patch.description = str(input.description)
+  if (input.excerpt !== undefined) patch.excerpt = str(input.excerpt)
+  if (input.status !== undefined) patch.status = scaleBackStatus(ctx.principal, input.status as string, type) as PostStatus
+  if (input.image !== undefined) patch.image = await resolveImage(ctx, input.image)
+  if (input.author !== undefined) patch.author = await authorFor(ctx, input.author)
+  const pub = publicationDates(ctx, input.date, input.date_utc)
+  if (pub) Object.assign(patch, pub)
+  for (const f of FIELDS[type]) if (input[f] !== undefined) patch[f] = str(input[f])
+  if (type === 'venue') {
+    const v = current as VenueRecord
+    if (input.show_map !== undefined) patch.showMap = input.show_map as boolean
+    if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link as boolean
+    const located = ['country', 'state', 'province'].some((f) => input[f] !== undefined)
+    if (input.stateprovince === undefined && located) {
+      patch.stateprovince = stateProvince(
+        str(patch.country ?? v.country),
+        str(patch.state ?? v.state),
+        str(patch.province ?? v.province),
+      )
+    }
+  }
+  const rec = await ctx.storage.transaction(async (tx) => {
+    if (input.slug !== undefined) {
+      const base = sanitizeSlug(input.slug as string) || type
+      if (base !== current.slug) {
+        return withFreeSlug(tx, type, current.language, base, (slug) => tx.updatePost(current.id, type, { ...patch, slug } as PostPatch<typeof type>))
+      }
+    }
+    return tx.updatePost(current.id, type, patch as PostPatch<typeof type>)
+  })
+  const [body] = await present(ctx, [rec as VenueRecord | OrganizerRecord])
+  return ok(body)
+}
+
+export async function deleteLinked(ctx: Context, schemas: Schemas, type: LinkedType, bySlug: boolean): Promise<Reply> {
+  const current = await byParam(ctx, schemas, type, bySlug)
+  if (!canModify(ctx.principal, current)) throw forbidden(true)
+  if (current.status === 'trash') throw new ApiError(410, `${type}-is-in-trash`, `The ${type} is already trashed`)
+  const trashed = await ctx.storage.transaction(async (tx) => {
+    // Trashing unlinks it from every event, as TEC deletes the link meta.
+    await tx.unlinkPost(current.id)
+    return withFreeSlug(tx, type, current.language, `${current.slug}__trashed`, (slug) =>
+      tx.updatePost(current.id, type, { status: 'trash', slug, modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc } as PostPatch<typeof type>),
+    )
+  })
+  const [body] = await present(ctx, [trashed as VenueRecord | OrganizerRecord])
+  return ok(body)
+}

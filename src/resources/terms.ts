@@ -1,0 +1,207 @@
+/**
+ * Categories (hierarchical) and tags (flat): list, read, create, partial update, permanent
+ * delete. Counts are live: published events carrying the term.
+ */
+import { canManageTerms } from '../auth/principal.js'
+import { ApiError, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
+import { standaloneTerm } from '../representation/term.js'
+import { validateParams } from '../schemas/operation.js'
+import type { Schemas } from '../schemas/index.js'
+import type { Taxonomy, TermOrderBy, TermPatch, TermRecord, TermWithCount } from '../storage/types.js'
+import { restUrl, type Context } from './context.js'
+import { created, ok, totals, type Reply } from './respond.js'
+import { sanitizeSlug, withFreeSlug } from './slug.js'
+
+const COLLECTION: Record<Taxonomy, string> = { category: 'categories', tag: 'tags' }
+
+const ORDER_BY: Record<string, TermOrderBy> = {
+  id: 'id',
+  term_id: 'id',
+  name: 'name',
+  slug: 'slug',
+  count: 'count',
+  description: 'description',
+  parent: 'parent',
+  include: 'include',
+  none: 'none',
+  term_group: 'id',
+}
+
+function schemasOf(schemas: Schemas, taxonomy: Taxonomy) {
+  return taxonomy === 'category'
+    ? { list: schemas.categoryList, create: schemas.categoryCreate, update: schemas.categoryUpdate }
+    : { list: schemas.tagList, create: schemas.tagCreate, update: schemas.tagUpdate }
+}
+
+async function present(ctx: Context, t: TermWithCount, withLinks: boolean) {
+  const translations = (await ctx.storage.getTranslations([t.translationGroup])).get(t.translationGroup) ?? {}
+  const others: Record<string, number> = {}
+  for (const [lang, id] of Object.entries(translations)) if (id !== t.id) others[lang] = id
+  return standaloneTerm(ctx, t, withLinks, others)
+}
+
+async function termById(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<TermWithCount> {
+  const { id } = validateParams(schemas.termById, ctx.params)
+  const term = (id as number) > 0 ? await ctx.storage.getTerm(id as number) : null
+  if (!term || term.taxonomy !== taxonomy) throw invalidParam('id')
+  return term
+}
+
+/** IDs of the terms a list of IDs or slugs names; null when one does not exist. */
+async function resolveRefs(ctx: Context, taxonomy: Taxonomy, refs: Array<string | number>): Promise<number[] | null> {
+  const ids: number[] = []
+  for (const ref of refs) {
+    const t = typeof ref === 'number' ? await ctx.storage.getTerm(ref) : await ctx.storage.findTerm(taxonomy, ctx.language, { slug: ref })
+    if (!t || t.taxonomy !== taxonomy) return null
+    ids.push(t.id)
+  }
+  return ids
+}
+
+export async function listTerms(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
+  const q = validateParams(schemasOf(schemas, taxonomy).list, ctx.params) as Record<string, unknown>
+  const failures = new Map<string, ParamFailure>()
+  const fail = (name: string) => failures.set(name, { message: 'Invalid parameter.' })
+  const include = q.include ? await resolveRefs(ctx, taxonomy, q.include as Array<string | number>) : undefined
+  const exclude = q.exclude ? await resolveRefs(ctx, taxonomy, q.exclude as Array<string | number>) : undefined
+  if (include === null) fail('include')
+  if (exclude === null) fail('exclude')
+  if (q.parent !== undefined && q.parent !== 0) {
+    const parent = await ctx.storage.getTerm(q.parent as number)
+    if (!parent || parent.taxonomy !== taxonomy) fail('parent')
+  }
+  const eventId = (q.event ?? q.post) as number | undefined
+  if (eventId !== undefined) {
+    const e = await ctx.storage.getPost(eventId)
+    if (!e || e.type !== 'event') fail(q.event !== undefined ? 'event' : 'post')
+  }
+  if (failures.size) throw invalidParams(failures)
+
+  const perPage = Math.min(q.per_page as number, ctx.options.maxPerPage)
+  const page = q.page as number
+  const orderBy = ORDER_BY[String(q.orderby ?? 'name').toLowerCase()] ?? 'name'
+  const order = q.order === undefined || String(q.order).toLowerCase() === 'asc' ? 'asc' : 'desc'
+  const result = await ctx.storage.listTerms({
+    taxonomy,
+    language: ctx.language,
+    ...(q.search !== undefined ? { search: q.search as string } : {}),
+    ...(include ? { include } : {}),
+    ...(exclude ? { exclude } : {}),
+    ...(q.parent !== undefined ? { parent: q.parent as number } : {}),
+    ...(eventId !== undefined ? { eventId } : {}),
+    ...(q.slug !== undefined ? { slug: q.slug as string } : {}),
+    hideEmpty: q.hide_empty as boolean,
+    orderBy,
+    order,
+    offset: (page - 1) * perPage,
+    limit: perPage,
+  })
+  const totalPages = Math.ceil(result.total / perPage)
+  // Filters other than the page travel with next/previous links so paging stays consistent.
+  const filters: Array<[string, string]> = []
+  for (const key of ['per_page', 'search', 'include', 'exclude', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug']) {
+    const raw = ctx.query[key] ?? ctx.params[key]
+    if (raw === undefined) continue
+    filters.push([key, Array.isArray(raw) ? raw.join(',') : String(raw)])
+  }
+  const collection = COLLECTION[taxonomy]
+  const body: Record<string, unknown> = {
+    rest_url: restUrl(ctx, `${collection}/`, filters),
+    total: result.total,
+    total_pages: totalPages,
+    [collection]: await Promise.all(result.items.map((t) => present(ctx, t, false))),
+  }
+  if (page < totalPages) body.next_rest_url = restUrl(ctx, `${collection}/`, [...filters, ['page', String(page + 1)]])
+  if (page > 1) body.previous_rest_url = restUrl(ctx, `${collection}/`, page === 2 ? filters : [...filters, ['page', String(page - 1)]])
+  return ok(body, totals(result.total, totalPages))
+}
+
+export async function readTerm(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
+  const term = await termById(ctx, schemas, taxonomy)
+  return ok(await present(ctx, term, true))
+}
+
+export const termGate = (taxonomy: Taxonomy) => (p: Parameters<typeof canManageTerms>[0]) => canManageTerms(p, taxonomy)
+
+const exists = (term: TermRecord) =>
+  new ApiError(400, 'term_exists', 'A term with the name provided already exists with this parent.', { term_id: term.id })
+
+/** A category's parent must exist, and must not be the category itself or one of its descendants. */
+async function checkParent(ctx: Context, taxonomy: Taxonomy, parent: unknown, self?: number): Promise<number> {
+  if (parent === undefined || parent === 0) return 0
+  if (taxonomy !== 'category') {
+    throw new ApiError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.')
+  }
+  const term = await ctx.storage.getTerm(parent as number)
+  if (!term || term.taxonomy !== 'category') throw new ApiError(400, 'rest_term_invalid', 'Parent term does not exist.')
+  if (self !== undefined && (term.id === self || (await ctx.storage.termDescendants([self])).includes(term.id))) {
+    throw invalidParam('parent', { message: 'A category cannot be its own ancestor.', code: 'rest_term_invalid_parent' })
+  }
+  return term.id
+}
+
+export async function createTerm(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
+  const input = validateParams(schemasOf(schemas, taxonomy).create, ctx.params) as Record<string, unknown>
+  const parent = await checkParent(ctx, taxonomy, input.parent)
+  const name = input.name as string
+  const term = await ctx.storage.transaction(async (tx) => {
+    const duplicate = await tx.findTerm(taxonomy, ctx.language, { name, parent })
+    if (duplicate && duplicate.name.toLowerCase() === name.toLowerCase() && duplicate.parent === parent) throw exists(duplicate)
+    let group: number | undefined
+    if (input.translation_of !== undefined) {
+      const target = await tx.getTerm(input.translation_of as number)
+      if (!target || target.taxonomy !== taxonomy) throw invalidParam('translation_of')
+      const taken = (await tx.getTranslations([target.translationGroup])).get(target.translationGroup) ?? {}
+      if (taken[ctx.language] !== undefined) throw invalidParam('translation_of', { message: `A ${ctx.language} translation of ${target.id} already exists.`, code: 'translation_exists' })
+      group = target.translationGroup
+    }
+    const fields = { taxonomy, language: ctx.language, name, description: (input.description as string | null) ?? '', parent, ...(group !== undefined ? { translationGroup: group } : {}) }
+    if (input.slug !== undefined) {
+      const slug = sanitizeSlug(input.slug as string)
+      if (!slug) throw invalidParam('slug')
+      if (await tx.findTerm(taxonomy, ctx.language, { slug })) {
+        throw new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`)
+      }
+      return tx.insertTerm({ ...fields, slug })
+    }
+    return withFreeSlug(tx, taxonomy, ctx.language, sanitizeSlug(name) || taxonomy, (slug) => tx.insertTerm({ ...fields, slug }))
+  })
+  const full = (await ctx.storage.getTerm(term.id)) as TermWithCount
+  return created(await present(ctx, full, true), { Location: restUrl(ctx, `${COLLECTION[taxonomy]}/${term.id}`) })
+}
+
+export async function updateTerm(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
+  const current = await termById(ctx, schemas, taxonomy)
+  const input = validateParams(schemasOf(schemas, taxonomy).update, ctx.params) as Record<string, unknown>
+  const patch: TermPatch = {}
+  if (input.parent !== undefined) patch.parent = await checkParent(ctx, taxonomy, input.parent, current.id)
+  if (input.description !== undefined) patch.description = (input.description as string | null) ?? ''
+  if (input.name !== undefined) patch.name = input.name as string
+  await ctx.storage.transaction(async (tx) => {
+    const name = patch.name ?? current.name
+    const parent = patch.parent ?? current.parent
+    if (patch.name !== undefined || patch.parent !== undefined) {
+      const duplicate = await tx.findTerm(taxonomy, current.language, { name, parent })
+      if (duplicate && duplicate.id !== current.id && duplicate.parent === parent && duplicate.name.toLowerCase() === name.toLowerCase()) {
+        throw exists(duplicate)
+      }
+    }
+    if (input.slug !== undefined) {
+      const slug = sanitizeSlug(input.slug as string)
+      if (!slug) throw invalidParam('slug')
+      const owner = await tx.findTerm(taxonomy, current.language, { slug })
+      if (owner && owner.id !== current.id) throw new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`)
+      patch.slug = slug
+    }
+    return tx.updateTerm(current.id, patch)
+  })
+  const full = (await ctx.storage.getTerm(current.id)) as TermWithCount
+  return ok(await present(ctx, full, true))
+}
+
+export async function deleteTerm(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
+  const current = await termById(ctx, schemas, taxonomy)
+  const body = await present(ctx, current, false)
+  await ctx.storage.transaction((tx) => tx.deleteTerm(current.id))
+  return ok(body)
+}
