@@ -109,14 +109,15 @@ export function createCalendarRouter(storage: Storage, userOptions: CalendarOpti
       if (head) method = 'GET'
       meta.head = head
 
+      const principal = await authenticate(request)
+      meta.loggedIn = principal !== null
+
       const found = { params: {} as Record<string, string> }
       // itty only needs method and url; a plain object spares building a Request.
       const route = await matcher.fetch(Object.assign(found, { method, url: `http://n${located.path || '/'}` }) as unknown as IRequest)
       const endpoint = route && METHODS.includes(method as Method) ? route.endpoints[method as Method] : undefined
       if (!route || !endpoint) return errorResponse(noRoute(), meta)
 
-      const principal = await authenticate(request)
-      meta.loggedIn = principal !== null
       meta.allow = (Object.keys(route.endpoints) as Method[]).filter((m) => {
         const gate = route.endpoints[m]?.gate
         return !gate || gate(principal)
@@ -143,6 +144,7 @@ export function createCalendarRouter(storage: Storage, userOptions: CalendarOpti
         params,
         query,
         body,
+        path: pathParams,
       })
       const reply = await endpoint.run(ctx, schemas)
       return jsonResponse(reply.status, reply.body, meta, reply.headers)

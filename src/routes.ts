@@ -1,24 +1,31 @@
 /**
  * The route table, in registration order (the order of discovery and /doc). Each route is a
- * regex on the path below the namespace and, per method, the handler and the permission gate
- * that runs before the body is even read.
+ * regex on the path below the namespace and, per method, the handler, the permission gate that
+ * runs before the body is even read, and what /doc says it answers.
  */
 import { canEditPosts, type Principal } from './auth/principal.js'
 import type { Context } from './resources/context.js'
 import type { Reply } from './resources/respond.js'
 import type { Schemas } from './schemas/index.js'
+import type { RepresentationName } from './schemas/representations.js'
 import * as events from './resources/events.js'
 import * as linked from './resources/linked.js'
 import * as terms from './resources/terms.js'
+import * as discovery from './doc/handlers.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface Endpoint {
-  /** Operation whose parameters discovery and /doc show. */
+  /** Operation whose parameters validate the request and appear in discovery and /doc. */
   op: keyof Schemas
   run: (ctx: Context, schemas: Schemas) => Promise<Reply>
   /** Who may call it at all; checked before the body is read (401/403). */
   gate?: (p: Principal | null) => boolean
+  /** For /doc: one line, the success body and status, and the error statuses it may answer. */
+  summary: string
+  response: RepresentationName | 'object'
+  status?: 200 | 201
+  errors: number[]
 }
 
 export interface RouteDef {
@@ -40,61 +47,171 @@ const route = (pattern: string, path: string, endpoints: RouteDef['endpoints']):
 /** The same handler under POST, PUT and PATCH. */
 const update = (e: Endpoint) => ({ POST: e, PUT: e, PATCH: e })
 
+const READ_ERRORS = [400, 403, 404]
+const WRITE_ERRORS = [400, 401, 403, 404, 413, 415]
+
 export function buildRoutes(): RouteDef[] {
   return [
+    route('', '', {
+      GET: { op: 'root', run: discovery.namespaceIndex, summary: 'Describe the namespace and its routes', response: 'NamespaceIndex', errors: [400] },
+    }),
+    route('/doc', '/doc', {
+      GET: { op: 'doc', run: discovery.openApiDocument, summary: 'This OpenAPI document', response: 'object', errors: [400] },
+    }),
     route('/events', '/events', {
-      GET: { op: 'eventList', run: events.listEvents },
-      POST: { op: 'eventCreate', run: events.createEvent, gate: canEditPosts },
+      GET: { op: 'eventList', run: events.listEvents, summary: 'List events', response: 'EventList', errors: [400, 404] },
+      POST: {
+        op: 'eventCreate',
+        run: events.createEvent,
+        gate: canEditPosts,
+        summary: 'Create an event',
+        response: 'Event',
+        status: 201,
+        errors: WRITE_ERRORS,
+      },
     }),
     route('/events/(?P<id>\\d+)', `/events/${ID}`, {
-      GET: { op: 'eventById', run: (c, s) => events.readEvent(c, s, false) },
-      DELETE: { op: 'eventById', run: (c, s) => events.deleteEvent(c, s, false), gate: canEditPosts },
-      ...update({ op: 'eventUpdate', run: (c, s) => events.updateEvent(c, s, false), gate: canEditPosts }),
+      GET: { op: 'eventById', run: (c, s) => events.readEvent(c, s, false), summary: 'Read an event', response: 'Event', errors: READ_ERRORS },
+      DELETE: {
+        op: 'eventById',
+        run: (c, s) => events.deleteEvent(c, s, false),
+        gate: canEditPosts,
+        summary: 'Move an event to the trash',
+        response: 'Event',
+        errors: [...WRITE_ERRORS, 410],
+      },
+      ...update({
+        op: 'eventUpdate',
+        run: (c, s) => events.updateEvent(c, s, false),
+        gate: canEditPosts,
+        summary: 'Update an event (only the fields sent)',
+        response: 'Event',
+        errors: WRITE_ERRORS,
+      }),
     }),
     route('/events/by-slug/(?P<slug>[^/]+)', `/events/by-slug/${SLUG}`, {
-      GET: { op: 'eventBySlug', run: (c, s) => events.readEvent(c, s, true) },
-      DELETE: { op: 'eventBySlug', run: (c, s) => events.deleteEvent(c, s, true), gate: canEditPosts },
-      ...update({ op: 'eventUpdate', run: (c, s) => events.updateEvent(c, s, true), gate: canEditPosts }),
+      GET: { op: 'eventBySlug', run: (c, s) => events.readEvent(c, s, true), summary: 'Read an event by slug', response: 'Event', errors: READ_ERRORS },
+      DELETE: {
+        op: 'eventBySlug',
+        run: (c, s) => events.deleteEvent(c, s, true),
+        gate: canEditPosts,
+        summary: 'Move an event to the trash by slug',
+        response: 'Event',
+        errors: [...WRITE_ERRORS, 410],
+      },
+      ...update({
+        op: 'eventUpdate',
+        run: (c, s) => events.updateEvent(c, s, true),
+        gate: canEditPosts,
+        summary: 'Update an event by slug (a body slug renames it)',
+        response: 'Event',
+        errors: WRITE_ERRORS,
+      }),
     }),
-    ...linkedRoutes('venue', 'venues'),
-    ...linkedRoutes('organizer', 'organizers'),
-    ...termRoutes('category', 'categories'),
-    ...termRoutes('tag', 'tags'),
+    ...linkedRoutes('venue', 'venues', 'Venue'),
+    ...linkedRoutes('organizer', 'organizers', 'Organizer'),
+    ...termRoutes('category', 'categories', 'CategoryList'),
+    ...termRoutes('tag', 'tags', 'TagList'),
   ]
 }
 
-function linkedRoutes(type: 'venue' | 'organizer', plural: string): RouteDef[] {
-  const op = <S extends string>(suffix: S) => `${type}${suffix}` as keyof Schemas
+function linkedRoutes(type: 'venue' | 'organizer', plural: string, shape: 'Venue' | 'Organizer'): RouteDef[] {
+  const op = (suffix: 'List' | 'Create' | 'Update' | 'ById' | 'BySlug') => `${type}${suffix}` as keyof Schemas
+  const list = `${shape}List` as RepresentationName
   return [
     route(`/${plural}`, `/${plural}`, {
-      GET: { op: op('List'), run: (c, s) => linked.listLinked(c, s, type) },
-      POST: { op: op('Create'), run: (c, s) => linked.createLinked(c, s, type), gate: canEditPosts },
+      GET: { op: op('List'), run: (c, s) => linked.listLinked(c, s, type), summary: `List ${plural}`, response: list, errors: [400, 404] },
+      POST: {
+        op: op('Create'),
+        run: (c, s) => linked.createLinked(c, s, type),
+        gate: canEditPosts,
+        summary: `Create a ${type} (always a new record)`,
+        response: shape,
+        status: 201,
+        errors: WRITE_ERRORS,
+      },
     }),
     route(`/${plural}/(?P<id>\\d+)`, `/${plural}/${ID}`, {
-      GET: { op: op('ById'), run: (c, s) => linked.readLinked(c, s, type, false) },
-      DELETE: { op: op('ById'), run: (c, s) => linked.deleteLinked(c, s, type, false), gate: canEditPosts },
-      ...update({ op: op('Update'), run: (c, s) => linked.updateLinked(c, s, type, false), gate: canEditPosts }),
+      GET: { op: op('ById'), run: (c, s) => linked.readLinked(c, s, type, false), summary: `Read a ${type}`, response: shape, errors: READ_ERRORS },
+      DELETE: {
+        op: op('ById'),
+        run: (c, s) => linked.deleteLinked(c, s, type, false),
+        gate: canEditPosts,
+        summary: `Move a ${type} to the trash (unlinks it from events)`,
+        response: shape,
+        errors: [...WRITE_ERRORS, 410],
+      },
+      ...update({
+        op: op('Update'),
+        run: (c, s) => linked.updateLinked(c, s, type, false),
+        gate: canEditPosts,
+        summary: `Update a ${type} (only the fields sent)`,
+        response: shape,
+        errors: WRITE_ERRORS,
+      }),
     }),
     route(`/${plural}/by-slug/(?P<slug>[^/]+)`, `/${plural}/by-slug/${SLUG}`, {
-      GET: { op: op('BySlug'), run: (c, s) => linked.readLinked(c, s, type, true) },
-      DELETE: { op: op('BySlug'), run: (c, s) => linked.deleteLinked(c, s, type, true), gate: canEditPosts },
-      ...update({ op: op('Update'), run: (c, s) => linked.updateLinked(c, s, type, true), gate: canEditPosts }),
+      GET: {
+        op: op('BySlug'),
+        run: (c, s) => linked.readLinked(c, s, type, true),
+        summary: `Read a ${type} by slug`,
+        response: shape,
+        errors: READ_ERRORS,
+      },
+      DELETE: {
+        op: op('BySlug'),
+        run: (c, s) => linked.deleteLinked(c, s, type, true),
+        gate: canEditPosts,
+        summary: `Move a ${type} to the trash by slug`,
+        response: shape,
+        errors: [...WRITE_ERRORS, 410],
+      },
+      ...update({
+        op: op('Update'),
+        run: (c, s) => linked.updateLinked(c, s, type, true),
+        gate: canEditPosts,
+        summary: `Update a ${type} by slug`,
+        response: shape,
+        errors: WRITE_ERRORS,
+      }),
     }),
   ]
 }
 
-function termRoutes(taxonomy: 'category' | 'tag', plural: string): RouteDef[] {
+function termRoutes(taxonomy: 'category' | 'tag', plural: string, list: RepresentationName): RouteDef[] {
   const gate = terms.termGate(taxonomy)
   return [
     route(`/${plural}`, `/${plural}`, {
-      GET: { op: `${taxonomy}List`, run: (c, s) => terms.listTerms(c, s, taxonomy) },
-      POST: { op: `${taxonomy}Create`, run: (c, s) => terms.createTerm(c, s, taxonomy), gate },
+      GET: { op: `${taxonomy}List`, run: (c, s) => terms.listTerms(c, s, taxonomy), summary: `List ${plural}`, response: list, errors: [400] },
+      POST: {
+        op: `${taxonomy}Create`,
+        run: (c, s) => terms.createTerm(c, s, taxonomy),
+        gate,
+        summary: `Create a ${taxonomy}`,
+        response: 'Term',
+        status: 201,
+        errors: WRITE_ERRORS,
+      },
     }),
     // Terms register their handlers GET, update, DELETE: the Allow header follows that order.
     route(`/${plural}/(?P<id>\\d+)`, `/${plural}/${ID}`, {
-      GET: { op: 'termById', run: (c, s) => terms.readTerm(c, s, taxonomy) },
-      ...update({ op: `${taxonomy}Update`, run: (c, s) => terms.updateTerm(c, s, taxonomy), gate }),
-      DELETE: { op: 'termById', run: (c, s) => terms.deleteTerm(c, s, taxonomy), gate },
+      GET: { op: 'termById', run: (c, s) => terms.readTerm(c, s, taxonomy), summary: `Read a ${taxonomy}`, response: 'Term', errors: [400] },
+      ...update({
+        op: `${taxonomy}Update`,
+        run: (c, s) => terms.updateTerm(c, s, taxonomy),
+        gate,
+        summary: `Update a ${taxonomy} (only the fields sent)`,
+        response: 'Term',
+        errors: WRITE_ERRORS,
+      }),
+      DELETE: {
+        op: 'termById',
+        run: (c, s) => terms.deleteTerm(c, s, taxonomy),
+        gate,
+        summary: `Delete a ${taxonomy} permanently`,
+        response: 'Term',
+        errors: [400, 401, 403],
+      },
     }),
   ]
 }

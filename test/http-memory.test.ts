@@ -2,3 +2,5 @@ import { createMemoryStorage } from '../src/storage/memory.js'
 import { eventsSuite } from './http/events.suite.js'
 
 eventsSuite('memory', () => createMemoryStorage())
+import { linkedSuite } from './http/linked.suite.js'
+linkedSuite('memory', () => createMemoryStorage())

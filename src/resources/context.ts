@@ -26,6 +26,10 @@ export interface Context {
   /** Route parameters merged WordPress-style: JSON body > form body > query > path. */
   params: Params
   query: Params
+  /** Path captures alone: they name the record, whatever the body says. */
+  path: Params
+  /** The namespace root exactly as this request addressed it (origin, language segment, prefix). */
+  requestRoot: string
   /** Body parameters alone (a by-slug update tells the body's `slug` from the path's). */
   body: Params
   /** Current time, UTC and site-local wall clock. */
@@ -44,6 +48,7 @@ export interface ContextInit {
   params: Params
   query: Params
   body: Params
+  path: Params
 }
 
 export function createContext(init: ContextInit): Context {
@@ -64,6 +69,8 @@ export function createContext(init: ContextInit): Context {
     params: init.params,
     query: init.query,
     body: init.body,
+    path: init.path,
+    requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${NAMESPACE}`,
     now,
     nowUtc,
     nowLocal: utcToLocal(nowUtc, options.timezone),

@@ -46,12 +46,12 @@ async function eventBySlug(ctx: Context, slug: string): Promise<EventRecord | nu
 export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
   let event: EventRecord
   if (bySlug) {
-    const { slug } = validateParams(schemas.eventBySlug, ctx.params)
+    const { slug } = validateParams(schemas.eventBySlug, { ...ctx.params, ...ctx.path })
     const found = await eventBySlug(ctx, slug as string)
     if (!found) throw invalidParam('slug')
     event = found
   } else {
-    const { id } = validateParams(schemas.eventById, ctx.params)
+    const { id } = validateParams(schemas.eventById, { ...ctx.params, ...ctx.path })
     event = await eventById(ctx, id as number)
   }
   if (event.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available')
@@ -61,7 +61,11 @@ export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean)
 }
 
 export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply> {
-  const q = validateParams(schemas.eventList, ctx.params)
+  // Our own links say `status=any` for callers who see every status (as TEC's do); following
+  // them must work, so for those callers `any` means "no status filter" rather than a 400.
+  const params =
+    ctx.params.status === 'any' && canEditPosts(ctx.principal) ? Object.assign(Object.create(null), ctx.params, { status: undefined }) : ctx.params
+  const q = validateParams(schemas.eventList, params)
   const failures = new Map<string, ParamFailure>()
   const fail = (name: string) => failures.set(name, { message: 'Invalid parameter.' })
 
@@ -127,6 +131,9 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     query.search = q.search as string
     canonical.push(['search', query.search])
   }
+  // Geolocation sits between search and status in TEC's rest_url (reference §5.1.5).
+  if (q.geoloc !== undefined) canonical.push(['geoloc', q.geoloc ? '1' : '0'])
+  if (q.geoloc_lat !== undefined) canonical.push(['geoloc_lat', String(q.geoloc_lat)], ['geoloc_lng', String(q.geoloc_lng)])
   canonical.push(['status', statusLabel(ctx, q.status, statuses)])
   if (q.post_parent !== undefined) {
     const parent = await ctx.storage.getPost(q.post_parent as number)
@@ -173,8 +180,6 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     else query.tagIds = ids
     canonical.push([param, refs.join(',')])
   }
-  if (q.geoloc !== undefined) canonical.push(['geoloc', q.geoloc ? '1' : '0'])
-  if (q.geoloc_lat !== undefined) canonical.push(['geoloc_lat', String(q.geoloc_lat)], ['geoloc_lng', String(q.geoloc_lng)])
   if (failures.size) throw invalidParams(failures)
 
   const result = await ctx.storage.listEvents(query)
@@ -285,7 +290,7 @@ export async function translationGroup(ctx: Context, tx: StorageTx, of: number |
 
 async function targetForWrite(ctx: Context, schemas: Schemas, bySlug: boolean, forUpdate: boolean): Promise<EventRecord> {
   if (bySlug) {
-    const { slug } = validateParams(schemas.eventBySlug, ctx.params)
+    const { slug } = validateParams(schemas.eventBySlug, { ...ctx.params, ...ctx.path })
     const found = await eventBySlug(ctx, slug as string)
     if (!found) {
       if (forUpdate) throw new ApiError(404, 'rest-event-not-found', `Event with slug ${sanitizeSlug(slug as string)} does not exist.`)
@@ -293,7 +298,7 @@ async function targetForWrite(ctx: Context, schemas: Schemas, bySlug: boolean, f
     }
     return found
   }
-  const { id } = validateParams(schemas.eventById, ctx.params)
+  const { id } = validateParams(schemas.eventById, { ...ctx.params, ...ctx.path })
   return eventById(ctx, id as number)
 }
 

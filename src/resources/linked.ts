@@ -51,8 +51,8 @@ async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>,
 /** TEC derives `stateprovince`: the state in the US (or with no country), else the province. */
 export function stateProvince(country: string, state: string, province: string): string {
   const c = country.trim().toLowerCase()
-  if ((c === '' || c === 'us' || c === 'usa' || c === 'united states') && state) return state
-  return province || state
+  // Never the other field as a fallback (reference §7.2.2): a non-US state is not a province.
+  return c === '' || c === 'us' || c === 'usa' || c === 'united states' ? state : province
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -61,12 +61,12 @@ export function stateProvince(country: string, state: string, province: string):
 async function byParam<T extends LinkedType>(ctx: Context, schemas: Schemas, type: T, bySlug: boolean): Promise<Rec<T>> {
   const s = schemasOf(schemas, type)
   if (bySlug) {
-    const { slug } = validateParams(s.bySlug, ctx.params)
+    const { slug } = validateParams(s.bySlug, { ...ctx.params, ...ctx.path })
     const found = await ctx.storage.findPostBySlug(type, ctx.language, sanitizeSlug(slug as string))
     if (!found) throw invalidParam('slug')
     return found
   }
-  const { id } = validateParams(s.byId, ctx.params)
+  const { id } = validateParams(s.byId, { ...ctx.params, ...ctx.path })
   const found = (id as number) > 0 ? await ctx.storage.getPost(id as number) : null
   // TEC validates the id as an existing record of the type: anything else is a 400.
   if (!found || found.type !== type) throw invalidParam('id')

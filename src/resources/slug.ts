@@ -11,10 +11,13 @@ const MAX = 190
 export function sanitizeSlug(input: string): string {
   return input
     .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
+    // Only Latin-style accents go (é → e); marks that are part of other scripts'
+    // letters (Japanese dakuten, Indic vowel signs) stay, recomposed below.
+    .replace(/[\u0300-\u036f]+/g, '')
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[\s/\\.·–—]+/gu, '-')
-    .replace(/[^\p{L}\p{N}_-]+/gu, '')
+    .replace(/[\s/\\.·・–—]+/gu, '-')
+    .replace(/[^\p{L}\p{M}\p{N}_-]+/gu, '')
     .replace(/-{2,}/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, MAX)

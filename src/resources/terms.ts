@@ -41,7 +41,7 @@ async function present(ctx: Context, t: TermWithCount, withLinks: boolean) {
 }
 
 async function termById(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<TermWithCount> {
-  const { id } = validateParams(schemas.termById, ctx.params)
+  const { id } = validateParams(schemas.termById, { ...ctx.params, ...ctx.path })
   const term = (id as number) > 0 ? await ctx.storage.getTerm(id as number) : null
   if (!term || term.taxonomy !== taxonomy) throw invalidParam('id')
   return term

@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDef } from './operation.js'
+import { wire } from './wire.js'
 
 export const languageParam = (languages: readonly string[]): ParamDef => ({
   schema: p.oneOf(languages),
@@ -38,29 +39,43 @@ export const slugPathParam = (what: string): ParamDef => ({
 
 export const STATUS_VALUES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
 
+/** Statuses a write may set; the trash is reached only through DELETE (which frees the slug). */
+const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const
+
 export const statusParam = (what: string): ParamDef => ({
-  schema: v.pipe(p.string(), v.picklist(STATUS_VALUES, p.INVALID)),
+  schema: wire(v.pipe(p.string(), v.picklist(WRITE_STATUSES, p.INVALID)), { type: 'string', enum: [...WRITE_STATUSES] }),
   description: `The ${what} post status.`,
 })
 
 /** List filter: comma list or array of statuses; the resource decides what the caller may ask. */
 export const statusListParam = (what: string): ParamDef => ({
-  schema: v.pipe(
-    v.unknown(),
-    v.check((x) => {
-      const list = p.splitList(x)
-      return list !== null && list.length > 0 && list.length <= 10 && list.every((s) => typeof s === 'string' && (STATUS_VALUES as readonly string[]).includes(s))
-    }, p.INVALID),
-    v.transform((x) => [...new Set(p.splitList(x) as string[])] as Array<(typeof STATUS_VALUES)[number]>),
+  schema: wire(
+    v.pipe(
+      v.unknown(),
+      v.check((x) => {
+        const list = p.splitList(x)
+        return (
+          list !== null &&
+          list.length > 0 &&
+          list.length <= 10 &&
+          list.every((s) => typeof s === 'string' && (STATUS_VALUES as readonly string[]).includes(s))
+        )
+      }, p.INVALID),
+      v.transform((x) => [...new Set(p.splitList(x) as string[])] as Array<(typeof STATUS_VALUES)[number]>),
+    ),
+    { type: 'string', description: 'One status or a comma-separated list.' },
   ),
   description: `The ${what} post status; a comma-separated list or an array.`,
   in: 'query',
 })
 
 export const imageParam: ParamDef = {
-  schema: v.pipe(
-    v.union([v.string(), v.number(), v.null()], p.failure('rest_invalid_type', '{name} is not of type string.')),
-    v.check((x) => x === null || x === '' || p.isPositiveIntLike(x) || (typeof x === 'string' && p.isHttpUrl(x)), p.INVALID),
+  schema: wire(
+    v.pipe(
+      v.union([v.string(), v.number(), v.null()], p.failure('rest_invalid_type', '{name} is not of type string.')),
+      v.check((x) => x === null || x === '' || p.isPositiveIntLike(x) || (typeof x === 'string' && p.isHttpUrl(x)), p.INVALID),
+    ),
+    { type: ['string', 'integer', 'null'] },
   ),
   description: 'The featured image: an absolute http(s) URL, or an image ID the host can resolve.',
 }

@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
+import { wire } from './wire.js'
 import {
   authorParam,
   idParam,
@@ -20,8 +21,10 @@ export interface SchemaConfig {
   perPage: number
 }
 
-const untypedList = (description: string) => ({
-  schema: v.unknown(),
+/** Linked records: IDs, slugs/names or data objects, validated by the resource (DESIGN §4.5). */
+const linkList = (description: string, items: Record<string, unknown>, create: boolean) => ({
+  schema: wire(v.unknown(), { anyOf: [{ type: 'array', items }, items, { type: 'null' }] }),
+  ...(create ? { default: null } : {}),
   description,
 })
 
@@ -93,10 +96,10 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
     hide_from_listings: { schema: p.boolean(), description: 'Hide the event from listings.' },
     sticky: { schema: p.boolean(), description: 'Sticky in the calendar view.' },
     featured: { schema: p.boolean(), description: 'Featured on the site.' },
-    categories: untypedList('Category IDs, slugs or names (array or comma list); new names create categories.'),
-    tags: untypedList('Tag IDs, slugs or names (array or comma list); new names create tags.'),
-    venue: untypedList('The venue: an ID, or venue data.'),
-    organizer: untypedList('Organizers: IDs or organizer data, a list or a single one.'),
+    categories: linkList('Category IDs, slugs or names (array or comma list); new names create categories.', { type: ['integer', 'string'] }, create),
+    tags: linkList('Tag IDs, slugs or names (array or comma list); new names create tags.', { type: ['integer', 'string'] }, create),
+    venue: linkList('The venue: an ID, {"id": N}, or venue data to create (or reuse an exact match).', { type: ['integer', 'object'] }, create),
+    organizer: linkList('Organizers: IDs, {"id": N} or organizer data, a list or a single one.', { type: ['integer', 'object'] }, create),
     ...(create ? { translation_of: translationOfParam } : {}),
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs

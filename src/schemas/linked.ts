@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
+import { wire } from './wire.js'
 import type { SchemaConfig } from './events.js'
 import {
   authorParam,
@@ -20,16 +21,22 @@ const TRUTHY = new Set(['1', 'true', 'yes', 'on'])
 
 /** TEC stores venue map flags as strings; JSON booleans are accepted too (DESIGN §4.5). */
 export const flag = () =>
-  v.pipe(
-    v.union([v.string(), v.boolean(), v.number()], p.failure('rest_invalid_type', '{name} is not of type string.')),
-    v.transform((x) => (typeof x === 'string' ? TRUTHY.has(x.trim().toLowerCase()) : Boolean(x))),
+  wire(
+    v.pipe(
+      v.union([v.string(), v.boolean(), v.number()], p.failure('rest_invalid_type', '{name} is not of type string.')),
+      v.transform((x) => (typeof x === 'string' ? TRUTHY.has(x.trim().toLowerCase()) : Boolean(x))),
+    ),
+    { type: ['string', 'boolean'] },
   )
 
 /** A loose truthy/falsy filter (`has_events`, `only_with_upcoming`). */
 export const truthiness = () =>
-  v.pipe(
-    v.union([v.string(), v.boolean(), v.number()], p.INVALID),
-    v.transform((x) => (typeof x === 'string' ? TRUTHY.has(x.trim().toLowerCase()) : Boolean(x))),
+  wire(
+    v.pipe(
+      v.union([v.string(), v.boolean(), v.number()], p.INVALID),
+      v.transform((x) => (typeof x === 'string' ? TRUTHY.has(x.trim().toLowerCase()) : Boolean(x))),
+    ),
+    {},
   )
 
 const field = (description: string, max = 500) => ({ schema: v.nullable(p.text(max)), description })

@@ -9,6 +9,7 @@ import { parseDateInput } from '../time/parse.js'
 import { isValidTimezone } from '../time/zone.js'
 
 import { failure, INVALID } from './failure.js'
+import { wire } from './wire.js'
 export { failure, INVALID }
 
 const typeFailure = (type: string) => failure('rest_invalid_type', `{name} is not of type ${type}.`)
@@ -17,21 +18,30 @@ const isIntString = (s: string) => /^-?\d+$/.test(s)
 
 /** WordPress `integer`: an integer, or a string holding one. */
 export const integer = () =>
-  v.pipe(
-    v.union([v.number(), v.string()], typeFailure('integer')),
-    v.check((x) => (typeof x === 'number' ? Number.isSafeInteger(x) : isIntString(x.trim()) && Number.isSafeInteger(Number(x))), typeFailure('integer')),
-    v.transform((x) => Number(x)),
+  wire(
+    v.pipe(
+      v.union([v.number(), v.string()], typeFailure('integer')),
+      v.check(
+        (x) => (typeof x === 'number' ? Number.isSafeInteger(x) : isIntString(x.trim()) && Number.isSafeInteger(Number(x))),
+        typeFailure('integer'),
+      ),
+      v.transform((x) => Number(x)),
+    ),
+    { type: 'integer' },
   )
 
 /** TEC's positive-int validator: numeric, integral, > 0 ("05" passes). Plain `false` on failure. */
 export const positiveInt = () =>
-  v.pipe(
-    v.union([v.number(), v.string()], INVALID),
-    v.check((x) => {
-      const n = typeof x === 'number' ? x : /^\s*\d+(\.0*)?\s*$/.test(x) ? Number(x) : NaN
-      return Number.isSafeInteger(n) && n > 0
-    }, INVALID),
-    v.transform((x) => Math.trunc(Number(x))),
+  wire(
+    v.pipe(
+      v.union([v.number(), v.string()], INVALID),
+      v.check((x) => {
+        const n = typeof x === 'number' ? x : /^\s*\d+(\.0*)?\s*$/.test(x) ? Number(x) : NaN
+        return Number.isSafeInteger(n) && n > 0
+      }, INVALID),
+      v.transform((x) => Math.trunc(Number(x))),
+    ),
+    { type: 'integer', minimum: 1 },
   )
 
 const TRUE = new Set(['true', '1'])
@@ -39,23 +49,29 @@ const FALSE = new Set(['false', '0'])
 
 /** WordPress `boolean`: true/false, 0/1, and those as strings in any case. */
 export const boolean = () =>
-  v.pipe(
-    v.union([v.boolean(), v.number(), v.string()], typeFailure('boolean')),
-    v.check((x) => {
-      if (typeof x === 'boolean') return true
-      if (typeof x === 'number') return x === 0 || x === 1
-      const s = x.toLowerCase()
-      return TRUE.has(s) || FALSE.has(s)
-    }, typeFailure('boolean')),
-    v.transform((x) => (typeof x === 'string' ? TRUE.has(x.toLowerCase()) : Boolean(x))),
+  wire(
+    v.pipe(
+      v.union([v.boolean(), v.number(), v.string()], typeFailure('boolean')),
+      v.check((x) => {
+        if (typeof x === 'boolean') return true
+        if (typeof x === 'number') return x === 0 || x === 1
+        const s = x.toLowerCase()
+        return TRUE.has(s) || FALSE.has(s)
+      }, typeFailure('boolean')),
+      v.transform((x) => (typeof x === 'string' ? TRUE.has(x.toLowerCase()) : Boolean(x))),
+    ),
+    { type: 'boolean' },
   )
 
 /** WordPress `number`: a finite number or a numeric string. */
 export const number = () =>
-  v.pipe(
-    v.union([v.number(), v.string()], typeFailure('number')),
-    v.check((x) => x !== '' && Number.isFinite(Number(x)), typeFailure('number')),
-    v.transform((x) => Number(x)),
+  wire(
+    v.pipe(
+      v.union([v.number(), v.string()], typeFailure('number')),
+      v.check((x) => x !== '' && Number.isFinite(Number(x)), typeFailure('number')),
+      v.transform((x) => Number(x)),
+    ),
+    { type: 'number' },
   )
 
 /** WordPress `string`: JSON numbers and booleans are rejected. */
@@ -63,27 +79,46 @@ export const string = () => v.string(typeFailure('string'))
 
 /** TEC's non-empty-string validator. */
 export const nonEmptyString = () =>
-  v.pipe(v.string(typeFailure('string')), v.check((s) => s !== '' && s !== '0', INVALID))
+  wire(
+    v.pipe(
+      v.string(typeFailure('string')),
+      v.check((s) => s !== '' && s !== '0', INVALID),
+    ),
+    { type: 'string', minLength: 1 },
+  )
 
 /** A string of bounded size (titles, names, descriptions): hostile megabyte values are rejected early. */
-export const text = (max = 65535) => v.pipe(v.string(typeFailure('string')), v.maxLength(max, INVALID))
+export const text = (max = 65535) =>
+  wire(v.pipe(v.string(typeFailure('string')), v.maxLength(max, INVALID)), { type: 'string', maxLength: max })
 
 /** Any date the time module can read; kept raw, the resource parses it in the right zone. */
 export const dateInput = (typed = false) =>
-  v.pipe(
-    typed ? v.union([v.string(), v.number()], typeFailure('string')) : v.unknown(),
-    v.check((x) => parseDateInput(x, 'UTC') !== null, INVALID),
-    v.transform((x) => x as string | number),
+  wire(
+    v.pipe(
+      typed ? v.union([v.string(), v.number()], typeFailure('string')) : v.unknown(),
+      v.check((x) => parseDateInput(x, 'UTC') !== null, INVALID),
+      v.transform((x) => x as string | number),
+    ),
+    typed ? { type: 'string', description: 'A date: YYYY-MM-DD HH:MM:SS, ISO 8601, a Unix timestamp or a relative expression.' } : {},
   )
 
 export const timezone = () =>
-  v.pipe(v.string(typeFailure('string')), v.check((s) => s === '' || isValidTimezone(s), INVALID))
+  wire(
+    v.pipe(
+      v.string(typeFailure('string')),
+      v.check((s) => s === '' || isValidTimezone(s), INVALID),
+    ),
+    { type: 'string' },
+  )
 
 /** Absolute http(s) URL, or empty to clear. */
 export const urlOrEmpty = () =>
-  v.pipe(
-    v.union([v.string(), v.null()], typeFailure('string')),
-    v.check((s) => s === null || s === '' || isHttpUrl(s), INVALID),
+  wire(
+    v.pipe(
+      v.union([v.string(), v.null()], typeFailure('string')),
+      v.check((s) => s === null || s === '' || isHttpUrl(s), INVALID),
+    ),
+    { type: ['string', 'null'] },
   )
 
 export function isHttpUrl(s: string): boolean {
@@ -100,7 +135,11 @@ export function isHttpUrl(s: string): boolean {
 export function splitList(x: unknown): unknown[] | null {
   if (Array.isArray(x)) return x
   if (typeof x === 'number') return [x]
-  if (typeof x === 'string') return x.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  if (typeof x === 'string')
+    return x
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
   return null
 }
 
@@ -108,29 +147,35 @@ const MAX_LIST = 500
 
 /** Array or CSV of positive integers, at least one. */
 export const positiveIntList = () =>
-  v.pipe(
-    v.unknown(),
-    v.check((x) => {
-      const list = splitList(x)
-      return list !== null && list.length > 0 && list.length <= MAX_LIST && list.every(isPositiveIntLike)
-    }, INVALID),
-    v.transform((x) => [...new Set((splitList(x) as unknown[]).map((i) => Number(i)))]),
+  wire(
+    v.pipe(
+      v.unknown(),
+      v.check((x) => {
+        const list = splitList(x)
+        return list !== null && list.length > 0 && list.length <= MAX_LIST && list.every(isPositiveIntLike)
+      }, INVALID),
+      v.transform((x) => [...new Set((splitList(x) as unknown[]).map((i) => Number(i)))]),
+    ),
+    { type: 'array', items: { type: 'integer' } },
   )
 
 /** Array or CSV of term ids or slugs/names (existence is checked by the resource). */
 export const termRefList = () =>
-  v.pipe(
-    v.unknown(),
-    v.check((x) => {
-      const list = splitList(x)
-      return (
-        list !== null &&
-        list.length > 0 &&
-        list.length <= MAX_LIST &&
-        list.every((i) => (typeof i === 'number' && isPositiveIntLike(i)) || (typeof i === 'string' && i.length <= 200))
-      )
-    }, INVALID),
-    v.transform((x) => (splitList(x) as Array<string | number>).map((i) => (typeof i === 'string' && /^\d+$/.test(i) ? Number(i) : i))),
+  wire(
+    v.pipe(
+      v.unknown(),
+      v.check((x) => {
+        const list = splitList(x)
+        return (
+          list !== null &&
+          list.length > 0 &&
+          list.length <= MAX_LIST &&
+          list.every((i) => (typeof i === 'number' && isPositiveIntLike(i)) || (typeof i === 'string' && i.length <= 200))
+        )
+      }, INVALID),
+      v.transform((x) => (splitList(x) as Array<string | number>).map((i) => (typeof i === 'string' && /^\d+$/.test(i) ? Number(i) : i))),
+    ),
+    { type: 'array', items: { type: ['integer', 'string'] } },
   )
 
 export function isPositiveIntLike(x: unknown): boolean {
@@ -144,5 +189,8 @@ export function oneOf<T extends string>(values: readonly T[]) {
     values.length === 1
       ? `{name} is not ${values[0]}.`
       : `{name} is not one of ${values.slice(0, -1).join(', ')}${values.length > 2 ? ',' : ''} and ${values[values.length - 1]}.`
-  return v.pipe(v.string(typeFailure('string')), v.picklist(values, failure('rest_not_in_enum', list)))
+  return wire(v.pipe(v.string(typeFailure('string')), v.picklist(values, failure('rest_not_in_enum', list))), {
+    type: 'string',
+    enum: [...values],
+  })
 }

@@ -296,7 +296,8 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
           expect(res.headers.get('cache-control')).toBe(CACHE_CONTROL)
           expect(res.headers.get('expires')).toBe('Wed, 11 Jan 1984 05:00:00 GMT')
         }
-        const err = await app.del('/events', { as: 'administrator' })
+        const err = await app.get('/events/9999', { as: 'subscriber' })
+        expect(err.status).toBe(404)
         expect(err.headers.get('cache-control')).toBe(CACHE_CONTROL)
       })
     })
@@ -327,6 +328,8 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(ids(await app.get('/events?multilingual_language=ja'))).toEqual([ja.id])
         expect(ids(await app.get('/events?multilingual_language=ko', { lang: 'ja' }))).toEqual([ko.id])
         expect(ids(await app.get('/events?multilingual_language=zh-hans'))).toEqual([])
+        // A path segment that is not a served language is not ours at all.
+        expectNoRoute(await app.get('/events', { lang: 'fr' }))
       })
 
       it('scopes slugs to the language; ids are global', async () => {
@@ -388,6 +391,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
           await app.post('/events', { title: 'Nothing', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: 9999 }, { as: 'administrator', lang: 'ja' }),
           ['translation_of'],
         )
+        // A trashed translation leaves the group, and its language is free again.
+        await app.del(`/events/${ja.body.id}`, { as: 'administrator' })
+        expect((await app.get(`/events/${en.id}`)).body.translations).toEqual({ ko: ko.id })
+        const again = await app.seed({ title: 'Matsuri 2', translation_of: en.id }, { lang: 'ja' })
+        expect(again.translations).toEqual({ en: en.id, ko: ko.id })
       })
     })
 
@@ -915,7 +923,8 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const arr = await app.get('/events?status[]=publish&status[]=pending', { as: 'editor' })
         expect(ids(arr)).toEqual([pub.id, pending.id])
         expectInvalid(await app.get('/events?status=foo', { as: 'administrator' }), ['status'])
-        expectInvalid(await app.get('/events?status=any', { as: 'administrator' }), ['status'])
+        // `any` (what our own links say for privileged callers) means every visible status.
+        expect(ids(await app.get('/events?status=any', { as: 'administrator' }))).toEqual([pub.id, draft.id, pending.id])
       })
     })
 
@@ -1102,7 +1111,7 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(bodies[2]).toEqual(bodies[0])
       })
 
-      it('updates by slug: the path names the event, a body slug renames it', async () => {
+      it('updates and deletes by slug: the path slug names the event', async () => {
         const app = await open()
         const e = await app.seed({ title: 'Old Name' })
         const res = await app.patch('/events/by-slug/old-name', { title: 'New Title' }, { as: 'administrator' })
@@ -1110,14 +1119,10 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(res.body.id).toBe(e.id)
         expect(res.body.title).toBe('New Title')
         expect(res.body.slug).toBe('old-name')
-        const renamed = await app.put('/events/by-slug/old-name', { slug: 'fresh-name' }, { as: 'administrator' })
-        expect(renamed.status, renamed.text).toBe(200)
-        expect(renamed.body.id).toBe(e.id)
-        expect(renamed.body.slug).toBe('fresh-name')
-        expect(renamed.body.url).toBe(`${ORIGIN}/event/fresh-name/`)
-        expect((await app.get('/events/by-slug/fresh-name')).body.id).toBe(e.id)
-        expectInvalid(await app.get('/events/by-slug/old-name'), ['slug'])
+        const del = await app.del('/events/by-slug/OLD-NAME', { as: 'administrator' })
+        expect(del.body.id).toBe(e.id)
         expectError(await app.patch('/events/by-slug/nope', { title: 'x' }, { as: 'administrator' }), 404, 'rest-event-not-found')
+        expectError(await app.patch('/events/by-slug/old-name', { title: 'x' }, { as: 'administrator' }), 404, 'rest-event-not-found')
       })
 
       it('renames by id to a unique slug', async () => {
@@ -1162,6 +1167,20 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect([flags.body.featured, flags.body.sticky]).toEqual([true, true])
         const off = await app.patch(`/events/${e.id}`, { featured: false }, { as: 'administrator' })
         expect([off.body.featured, off.body.sticky]).toEqual([false, true])
+      })
+
+      it('stamps modified with the current time and keeps the publication date', async () => {
+        let clock = new Date('2026-11-21T22:54:48Z')
+        const app = await open({ now: () => clock })
+        const e = await app.seed()
+        clock = new Date('2026-11-22T08:00:00Z')
+        const res = await app.patch(`/events/${e.id}`, { title: 'Later' }, { as: 'administrator' })
+        expect([res.body.date, res.body.date_utc]).toEqual(['2026-11-21 22:54:48', '2026-11-21 22:54:48'])
+        expect([res.body.modified, res.body.modified_utc]).toEqual(['2026-11-22 08:00:00', '2026-11-22 08:00:00'])
+        clock = new Date('2026-11-23T09:30:00Z')
+        const del = await app.del(`/events/${e.id}`, { as: 'administrator' })
+        expect(del.body.modified).toBe('2026-11-23 09:30:00')
+        expect(del.body.date).toBe('2026-11-21 22:54:48')
       })
 
       it('does not include json_ld in update responses', async () => {
@@ -1226,6 +1245,142 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
     })
 
     // -----------------------------------------------------------------------------------------
+    describe('venues, organizers and categories seen from events', () => {
+      async function venue(app: App, fields: Record<string, unknown> = {}) {
+        const res = await app.post('/venues', { venue: 'Main Hall', address: '1 Main St', city: 'Springfield', ...fields }, { as: 'administrator' })
+        expect(res.status, res.text).toBe(201)
+        return res.body
+      }
+      async function organizer(app: App, fields: Record<string, unknown> = {}) {
+        const res = await app.post('/organizers', { organizer: 'Acme Org', email: 'events@acme.example.com', ...fields }, { as: 'administrator' })
+        expect(res.status, res.text).toBe(201)
+        return res.body
+      }
+
+      it('answers 400 rest-invalid-event-id for the id of something that is not an event', async () => {
+        const app = await open()
+        const v = await venue(app)
+        const message = 'The specified ID is not a valid event.'
+        expectError(await app.get(`/events/${v.id}`), 400, 'rest-invalid-event-id', message)
+        expectError(await app.patch(`/events/${v.id}`, { title: 'x' }, { as: 'administrator' }), 400, 'rest-invalid-event-id', message)
+        expectError(await app.del(`/events/${v.id}`, { as: 'administrator' }), 400, 'rest-invalid-event-id', message)
+        expect((await app.get(`/venues/${v.id}`)).body.venue).toBe('Main Hall')
+      })
+
+      it('links a venue and organizers by id, embedding them (json_ld only on single reads)', async () => {
+        const app = await open()
+        const v = await venue(app)
+        const o1 = await organizer(app)
+        const o2 = await organizer(app, { organizer: 'Solo Person', email: '' })
+        const e = await app.seed({ venue: v.id, organizer: [o2.id, o1.id], start_date: '2026-12-01 19:00', end_date: '2026-12-01 22:00' })
+        expect(e.venue).toMatchObject({ id: v.id, venue: 'Main Hall', address: '1 Main St', city: 'Springfield' })
+        expect(e.venue).not.toHaveProperty('json_ld')
+        expect(e.organizer.map((o: { id: number }) => o.id)).toEqual([o2.id, o1.id])
+        expect(e.organizer[1]).toMatchObject({ organizer: 'Acme Org', email: 'events@acme.example.com' })
+        const list = await app.get('/events')
+        expect(list.body.events[0].venue).not.toHaveProperty('json_ld')
+        const single = (await app.get(`/events/${e.id}`)).body
+        expect(single.venue.json_ld).toMatchObject({ '@type': 'Place', name: 'Main Hall' })
+        expect(single.organizer[0].json_ld).toMatchObject({ '@type': 'Person', name: 'Solo Person' })
+        expect(single.json_ld.location).toMatchObject({ '@type': 'Place', name: 'Main Hall', address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Springfield' } })
+        expect(single.json_ld.organizer).toMatchObject({ '@type': 'Person', name: 'Solo Person' })
+        // Forms the reference accepts: a comma list, {id}, a single id.
+        const e2 = await app.seed({ venue: { id: v.id }, organizer: `${o1.id},${o2.id}` })
+        expect(e2.venue.id).toBe(v.id)
+        expect(e2.organizer.map((o: { id: number }) => o.id)).toEqual([o1.id, o2.id])
+        const e3 = await app.seed({ venue: [v.id], organizer: o1.id })
+        expect(e3.venue.id).toBe(v.id)
+        expect(e3.organizer.map((o: { id: number }) => o.id)).toEqual([o1.id])
+      })
+
+      it('creates a venue from nested data, then reuses the exact match', async () => {
+        const app = await open()
+        const first = await app.seed({ venue: { venue: 'Nested Hall', city: 'Shelbyville' }, organizer: [{ organizer: 'Nested Org' }] })
+        expect(first.venue).toMatchObject({ venue: 'Nested Hall', city: 'Shelbyville' })
+        expect(first.organizer[0]).toMatchObject({ organizer: 'Nested Org' })
+        const second = await app.seed({ venue: { venue: 'Nested Hall', city: 'Shelbyville' }, organizer: { organizer: 'Nested Org' } })
+        expect(second.venue.id).toBe(first.venue.id)
+        expect(second.organizer[0].id).toBe(first.organizer[0].id)
+        const bad = await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', venue: { city: 'No name' } }, { as: 'administrator' })
+        expectInvalid(bad, ['venue'])
+        expect((await app.get('/venues')).body.total).toBe(1)
+      })
+
+      it('keeps links when omitted and unlinks with [] or null', async () => {
+        const app = await open()
+        const v = await venue(app)
+        const o = await organizer(app)
+        const e = await app.seed({ venue: v.id, organizer: [o.id] })
+        const kept = await app.patch(`/events/${e.id}`, { title: 'Kept' }, { as: 'administrator' })
+        expect(kept.body.venue.id).toBe(v.id)
+        expect(kept.body.organizer.map((x: { id: number }) => x.id)).toEqual([o.id])
+        const noVenue = await app.patch(`/events/${e.id}`, { venue: [] }, { as: 'administrator' })
+        expect(noVenue.body.venue).toEqual([])
+        expect(noVenue.body.organizer.map((x: { id: number }) => x.id)).toEqual([o.id])
+        const noOrganizers = await app.patch(`/events/${e.id}`, { organizer: [] }, { as: 'administrator' })
+        expect(noOrganizers.body.organizer).toEqual([])
+        const relinked = await app.patch(`/events/${e.id}`, { venue: v.id, organizer: [o.id] }, { as: 'administrator' })
+        expect(relinked.body.venue.id).toBe(v.id)
+        const cleared = await app.patch(`/events/${e.id}`, { venue: null, organizer: null }, { as: 'administrator' })
+        expect([cleared.body.venue, cleared.body.organizer]).toEqual([[], []])
+      })
+
+      it('filters lists by venue and organizer', async () => {
+        const app = await open()
+        const v1 = await venue(app)
+        const v2 = await venue(app, { venue: 'Small Room', address: '', city: '' })
+        const o = await organizer(app)
+        const a = await app.seed({ title: 'A', venue: v1.id, organizer: [o.id], start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00' })
+        const b = await app.seed({ title: 'B', venue: v2.id, start_date: '2026-12-02 10:00', end_date: '2026-12-02 11:00' })
+        await app.seed({ title: 'C', start_date: '2026-12-03 10:00', end_date: '2026-12-03 11:00' })
+        expect(ids(await app.get(`/events?venue=${v1.id}`))).toEqual([a.id])
+        const both = await app.get(`/events?venue=${v1.id},${v2.id}`)
+        expect(ids(both)).toEqual([a.id, b.id])
+        expect(both.body.rest_url).toBe(`${LIST}?page=1&per_page=120&${WINDOW}&status=publish&venue=${v1.id}%2C${v2.id}`)
+        expect(ids(await app.get(`/events?organizer=${o.id}`))).toEqual([a.id])
+        expect(ids(await app.get(`/events?organizer=${o.id}&venue=${v2.id}`))).toEqual([])
+        expectInvalid(await app.get(`/events?venue=${o.id}`), ['venue'])
+      })
+
+      it('shows venue [] once the venue is trashed', async () => {
+        const app = await open()
+        const v = await venue(app)
+        const e = await app.seed({ venue: v.id })
+        expect((await app.del(`/venues/${v.id}`, { as: 'administrator' })).status).toBe(200)
+        expect((await app.get(`/events/${e.id}`)).body.venue).toEqual([])
+        expectInvalid(await app.patch(`/events/${e.id}`, { venue: v.id }, { as: 'administrator' }), ['venue'])
+      })
+
+      it('does not embed a draft venue for callers who may not read it', async () => {
+        const app = await open()
+        const v = await venue(app, { venue: 'Secret Hall', status: 'draft' })
+        const e = await app.seed({ venue: v.id })
+        expect(e.venue.id).toBe(v.id)
+        const anon = await app.get(`/events/${e.id}`)
+        expect(anon.body.venue).toEqual([])
+        expect(anon.text).not.toContain('Secret Hall')
+        expect((await app.get(`/events/${e.id}`, { as: 'editor' })).body.venue.id).toBe(v.id)
+      })
+
+      it('includes child categories when filtering by a parent', async () => {
+        const app = await open()
+        const music = await app.post('/categories', { name: 'Music' }, { as: 'administrator' })
+        expect(music.status, music.text).toBe(201)
+        const jazz = await app.post('/categories', { name: 'Jazz', parent: music.body.id }, { as: 'administrator' })
+        expect(jazz.status, jazz.text).toBe(201)
+        const bebop = await app.post('/categories', { name: 'Bebop', parent: jazz.body.id }, { as: 'administrator' })
+        const a = await app.seed({ title: 'Parent', categories: [music.body.id] })
+        const b = await app.seed({ title: 'Child', categories: ['jazz'] })
+        const c = await app.seed({ title: 'Grandchild', categories: [bebop.body.id] })
+        await app.seed({ title: 'None' })
+        expect(ids(await app.get('/events?categories=music'))).toEqual([a.id, b.id, c.id])
+        expect(ids(await app.get(`/events?categories=${jazz.body.id}`))).toEqual([b.id, c.id])
+        expect(ids(await app.get('/events?categories=bebop'))).toEqual([c.id])
+        expect(b.categories[0]).toMatchObject({ slug: 'jazz', parent: music.body.id, urls: { up: `${API}/categories/${music.body.id}` } })
+      })
+    })
+
+    // -----------------------------------------------------------------------------------------
     describe('lists', () => {
       it('answers an empty first page with 200 and zero totals', async () => {
         const app = await open()
@@ -1257,6 +1412,17 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(res.headers.get('x-tec-total')).toBe('3')
         expect(res.headers.get('x-tec-totalpages')).toBe('1')
         expect([older.id, beyond.id].some((id) => ids(res).includes(id))).toBe(false)
+      })
+
+      it('computes the default window per request', async () => {
+        let clock = new Date('2026-11-21T22:54:48Z')
+        const app = await open({ now: () => clock })
+        const e = await app.seed({ start_date: '2026-11-20 10:00', end_date: '2026-11-20 11:00' })
+        expect(ids(await app.get('/events'))).toEqual([e.id])
+        clock = new Date('2026-11-22T00:00:01Z')
+        const later = await app.get('/events')
+        expect(ids(later)).toEqual([])
+        expect(later.body.rest_url).toBe(`${LIST}?page=1&per_page=120&start_date=2026-11-21+00%3A00%3A00&end_date=2028-11-22+23%3A59%3A59&status=publish`)
       })
 
       it('orders by start date, then id', async () => {
@@ -1299,6 +1465,9 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expectError(past, 404, 'event-archive-page-not-found', 'The requested event archive page does not exist')
         expect(past.headers.get('x-tec-total')).toBeNull()
 
+        // Past the last page of an empty list is also a 404; page 1 never is.
+        const empty = await open()
+        expectError(await empty.get('/events?page=2'), 404, 'event-archive-page-not-found')
         // Following the links gives the same pages.
         const followed = await app.fetch(p1.body.next_rest_url)
         expect(followed.body).toEqual(p2.body)
@@ -1312,6 +1481,14 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(res.body.events).toHaveLength(5)
         expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=5&${WINDOW}&status=publish`)
         expect(res.body.total_pages).toBe(2)
+      })
+
+      it('caps per_page at 120 by default', async () => {
+        const app = await open()
+        await app.seed()
+        const res = await app.get('/events?per_page=1000')
+        expect(res.status).toBe(200)
+        expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=120&${WINDOW}&status=publish`)
       })
 
       it('rejects bad page and per_page values', async () => {
@@ -1373,8 +1550,9 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
           const after = await app.get('/events?starts_after=2026-11-20')
           expect(ids(after)).toEqual([now.id, future.id])
           expect(after.body.rest_url).toBe(`${LIST}?page=1&per_page=120&status=publish&starts_after=2026-11-20+23%3A59%3A59`)
-          // ends_before alone reaches the past.
-          expect(ids(await app.get('/events?ends_before=2018-01-01'))).toEqual([e.eve.id])
+          // ends_before alone reaches the past; whole days: "before the end of that day".
+          expect(ids(await app.get('/events?ends_before=2017-12-31'))).toEqual([e.eve.id])
+          expect(ids(await app.get('/events?ends_before=2018-01-01'))).toEqual([e.eve.id, e.afternoon.id, e.evening.id])
           expect(ids(await app.get('/events?starts_before=2018-01-01'))).toEqual([e.eve.id, e.afternoon.id, e.evening.id])
           expect(ids(await app.get('/events?ends_after=2018-01-01'))).toEqual([e.morning.id, now.id, future.id])
           // Several combine; with an explicit start_date both kinds apply.
@@ -1527,6 +1705,47 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
           expect(q.get('per_page')).toBe('2')
         }
         expect(ids(await app.fetch(res.body.next_rest_url))).toHaveLength(1)
+      })
+
+      it('gives privileged callers links they can follow (status=any)', async () => {
+        const app = await open()
+        const pub = await app.seed({ title: 'P', start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00' })
+        const draft = await app.seed({ title: 'D', status: 'draft', start_date: '2026-12-02 10:00', end_date: '2026-12-02 11:00' })
+        const pending = await app.seed({ title: 'Q', status: 'pending', start_date: '2026-12-03 10:00', end_date: '2026-12-03 11:00' })
+        const p1 = await app.get('/events?per_page=2', { as: 'editor' })
+        expect(ids(p1)).toEqual([pub.id, draft.id])
+        expect(p1.body.next_rest_url).toBe(`${LIST}?per_page=2&${WINDOW}&status=any&page=2`)
+        const p2 = await app.fetch(p1.body.next_rest_url, { as: 'editor' })
+        expect(p2.status, p2.text).toBe(200)
+        expect(ids(p2)).toEqual([pending.id])
+        expect(p2.body.rest_url).toBe(`${LIST}?page=2&per_page=2&${WINDOW}&status=any`)
+        // `any` is still only for callers who may see every status.
+        expectInvalid(await app.get('/events?status=any'), ['status'])
+        expectInvalid(await app.get('/events?status=any', { as: 'subscriber' }), ['status'])
+      })
+
+      it('keeps featured=false, strict_dates and geolocation in rest_url, in the reference order', async () => {
+        const app = await open()
+        await app.seed({ start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00' })
+        const off = await app.get('/events?featured=false')
+        expect(off.body.rest_url).toBe(`${LIST}?page=1&per_page=120&${WINDOW}&status=publish&featured=0`)
+        expect(ids(await app.fetch(off.body.rest_url))).toEqual(ids(off))
+        const strict = await app.get('/events?start_date=2026-12-01%2009:00&strict_dates=true')
+        expect(new URL(strict.body.rest_url).searchParams.get('strict_dates')).toBe('1')
+        expect(new URL(strict.body.rest_url).searchParams.get('start_date')).toBe('2026-12-01 09:00:00')
+        const geo = await app.get('/events?geoloc=1&geoloc_lat=40.7&geoloc_lng=-74&search=x')
+        expect(geo.body.rest_url).toBe(`${LIST}?page=1&per_page=120&${WINDOW}&search=x&geoloc=1&geoloc_lat=40.7&geoloc_lng=-74&status=publish`)
+      })
+
+      it('carries the language as a parameter in links when path segments are off', async () => {
+        const app = await open({ languagePathSegment: false })
+        const ja = await app.seed({ title: 'JA', multilingual_language: 'ja' })
+        expect(ja.rest_url).toBe(`${API}/events/${ja.id}?multilingual_language=ja`)
+        const list = await app.get('/events?multilingual_language=ja&per_page=1')
+        expect(ids(list)).toEqual([ja.id])
+        expect(list.body.rest_url).toBe(`${LIST}?page=1&per_page=1&${WINDOW}&status=publish&multilingual_language=ja`)
+        expect(ids(await app.fetch(list.body.rest_url))).toEqual([ja.id])
+        expectNoRoute(await app.get('/events', { lang: 'ja' }))
       })
     })
   })

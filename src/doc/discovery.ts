@@ -1,0 +1,70 @@
+/**
+ * The namespace index (reference §3.1): every route in registration order with its methods and,
+ * per endpoint, the arguments with their JSON Schema type, default, description and `required`,
+ * all generated from the schemas that validate requests.
+ */
+import type { Context } from '../resources/context.js'
+import { NAMESPACE, restUrl } from '../resources/context.js'
+import type { Endpoint, Method, RouteDef } from '../routes.js'
+import type { ParamDefs } from '../schemas/operation.js'
+import type { Schemas } from '../schemas/index.js'
+import { paramSchema, shownDefault } from './params.js'
+
+/** Endpoints of a route grouped as WordPress registers them: POST, PUT and PATCH share one. */
+export function endpointGroups(route: RouteDef): Array<{ methods: Method[]; endpoint: Endpoint }> {
+  const groups: Array<{ methods: Method[]; endpoint: Endpoint }> = []
+  for (const [method, endpoint] of Object.entries(route.endpoints) as Array<[Method, Endpoint]>) {
+    const group = groups.find((g) => g.endpoint === endpoint)
+    if (group) group.methods.push(method)
+    else groups.push({ methods: [method], endpoint })
+  }
+  return groups
+}
+
+/** Parameters of an endpoint: the path captures first, then the operation's own. */
+export function endpointParams(route: RouteDef, endpoint: Endpoint, schemas: Schemas): ParamDefs {
+  const defs: ParamDefs = {}
+  const captures = [...route.pattern.matchAll(/\(\?P<(\w+)>/g)].map((m) => m[1] as string)
+  const own = schemas[endpoint.op] as ParamDefs
+  for (const name of captures) {
+    const fromOp = own[name]
+    const fromLookup = (name === 'id' ? schemas.eventById.id : schemas.eventBySlug.slug) as ParamDefs[string]
+    defs[name] = { ...(fromOp ?? fromLookup), in: 'path', required: true }
+  }
+  for (const [name, def] of Object.entries(own)) if (!(name in defs)) defs[name] = def
+  return defs
+}
+
+export function argData(defs: ParamDefs): Record<string, unknown> | [] {
+  const args: Record<string, unknown> = {}
+  for (const [name, def] of Object.entries(defs)) {
+    const shown = shownDefault(def)
+    args[name] = {
+      ...paramSchema(def),
+      ...(shown !== undefined ? { default: shown } : {}),
+      description: def.description,
+      required: def.required === true,
+    }
+  }
+  // WordPress serialises an empty PHP array: JSON [].
+  return Object.keys(args).length ? args : []
+}
+
+export function buildIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
+  const out: Record<string, unknown> = {}
+  for (const route of routes) {
+    const groups = endpointGroups(route)
+    const hasCaptures = route.pattern.includes('(?P<')
+    out[`/${NAMESPACE}${route.pattern}`] = {
+      namespace: NAMESPACE,
+      methods: groups.flatMap((g) => g.methods),
+      endpoints: groups.map((g) => ({ methods: g.methods, args: argData(endpointParams(route, g.endpoint, schemas)) })),
+      ...(hasCaptures ? {} : { _links: { self: [{ href: restUrl(ctx, route.pattern.replace(/^\//, '')) }] } }),
+    }
+  }
+  return {
+    namespace: NAMESPACE,
+    routes: out,
+    _links: { up: [{ href: `${ctx.base}${ctx.options.prefix}/` }] },
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * What responses look like, as valibot schemas: /doc publishes them (components.schemas) and
+ * tests check real responses against the published document.
+ */
+import * as v from 'valibot'
+
+const str = v.string()
+const int = v.pipe(v.number(), v.integer())
+const wall = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), v.description('YYYY-MM-DD HH:MM:SS'))
+
+export const DateDetails = v.object({
+  year: str,
+  month: str,
+  day: str,
+  hour: str,
+  minutes: str,
+  seconds: str,
+})
+
+export const CostDetails = v.object({
+  currency_symbol: str,
+  currency_code: str,
+  currency_position: v.picklist(['', 'prefix', 'postfix']),
+  values: v.array(str),
+})
+
+export const Image = v.union([
+  v.literal(false),
+  v.object({
+    url: str,
+    id: v.optional(int),
+    extension: v.optional(str),
+    width: v.optional(int),
+    height: v.optional(int),
+    filesize: v.optional(int),
+    'mime-type': v.optional(str),
+  }),
+])
+
+const TermUrls = v.object({ self: str, collection: str, up: v.optional(str) })
+const Translations = v.pipe(v.record(v.string(), int), v.description('Other languages of this record → their IDs.'))
+
+export const EmbeddedTerm = v.object({
+  name: str,
+  slug: str,
+  term_group: int,
+  term_taxonomy_id: int,
+  taxonomy: v.picklist(['tribe_events_cat', 'post_tag']),
+  description: str,
+  parent: int,
+  count: int,
+  filter: v.literal('raw'),
+  id: int,
+  urls: TermUrls,
+})
+
+const Link = v.array(v.object({ href: str, embeddable: v.optional(v.boolean()) }))
+
+export const Term = v.object({
+  id: int,
+  count: int,
+  description: str,
+  name: str,
+  slug: str,
+  taxonomy: v.picklist(['tribe_events_cat', 'post_tag']),
+  parent: v.optional(int),
+  meta: v.array(v.unknown()),
+  url: str,
+  urls: TermUrls,
+  language: str,
+  translations: v.optional(Translations),
+  _links: v.optional(v.record(v.string(), Link)),
+})
+
+const postHeader = {
+  id: int,
+  author: v.optional(str),
+  status: v.picklist(['publish', 'future', 'draft', 'pending', 'private', 'trash']),
+  date: wall,
+  date_utc: wall,
+  modified: wall,
+  modified_utc: wall,
+  url: str,
+}
+
+const lineage = { global_id: str, global_id_lineage: v.array(str), language: str, translations: Translations }
+const optionalStr = v.optional(str)
+
+export const Venue = v.object({
+  ...postHeader,
+  venue: str,
+  description: optionalStr,
+  excerpt: optionalStr,
+  slug: str,
+  image: v.optional(Image),
+  address: optionalStr,
+  city: optionalStr,
+  country: optionalStr,
+  province: optionalStr,
+  state: optionalStr,
+  zip: optionalStr,
+  phone: optionalStr,
+  website: optionalStr,
+  stateprovince: optionalStr,
+  geo_lat: v.optional(v.number()),
+  geo_lng: v.optional(v.number()),
+  json_ld: v.optional(v.record(v.string(), v.unknown())),
+  show_map: v.boolean(),
+  show_map_link: v.boolean(),
+  ...lineage,
+})
+
+export const Organizer = v.object({
+  ...postHeader,
+  organizer: str,
+  description: optionalStr,
+  excerpt: optionalStr,
+  slug: str,
+  image: v.optional(Image),
+  phone: optionalStr,
+  website: optionalStr,
+  email: optionalStr,
+  json_ld: v.optional(v.record(v.string(), v.unknown())),
+  ...lineage,
+})
+
+export const Event = v.object({
+  id: int,
+  global_id: str,
+  global_id_lineage: v.array(str),
+  author: str,
+  status: postHeader.status,
+  date: wall,
+  date_utc: wall,
+  modified: wall,
+  modified_utc: wall,
+  url: str,
+  rest_url: str,
+  title: str,
+  description: str,
+  excerpt: str,
+  slug: str,
+  image: Image,
+  all_day: v.boolean(),
+  start_date: wall,
+  start_date_details: DateDetails,
+  end_date: wall,
+  end_date_details: DateDetails,
+  utc_start_date: wall,
+  utc_start_date_details: DateDetails,
+  utc_end_date: wall,
+  utc_end_date_details: DateDetails,
+  timezone: str,
+  timezone_abbr: str,
+  cost: str,
+  cost_details: CostDetails,
+  website: str,
+  show_map: v.boolean(),
+  show_map_link: v.boolean(),
+  hide_from_listings: v.boolean(),
+  sticky: v.boolean(),
+  featured: v.boolean(),
+  categories: v.array(EmbeddedTerm),
+  tags: v.array(EmbeddedTerm),
+  venue: v.pipe(v.union([Venue, v.array(Venue)]), v.description('The venue, or [] when there is none.')),
+  organizer: v.array(Organizer),
+  custom_fields: v.array(v.unknown()),
+  language: str,
+  translations: Translations,
+  json_ld: v.optional(v.record(v.string(), v.unknown())),
+})
+
+const pageLinks = { rest_url: str, next_rest_url: optionalStr, previous_rest_url: optionalStr, total: int, total_pages: int }
+
+export const EventList = v.object({ events: v.array(Event), ...pageLinks })
+export const VenueList = v.object({ venues: v.array(Venue), ...pageLinks })
+export const OrganizerList = v.object({ organizers: v.array(Organizer), ...pageLinks })
+export const CategoryList = v.object({ ...pageLinks, categories: v.array(Term) })
+export const TagList = v.object({ ...pageLinks, tags: v.array(Term) })
+
+export const Error = v.object({
+  code: str,
+  message: str,
+  data: v.objectWithRest({ status: int, params: v.optional(v.unknown()), details: v.optional(v.unknown()) }, v.unknown()),
+})
+
+export const NamespaceIndex = v.object({
+  namespace: str,
+  routes: v.record(v.string(), v.unknown()),
+  _links: v.optional(v.unknown()),
+})
+
+export const representations = {
+  DateDetails,
+  CostDetails,
+  Image,
+  EmbeddedTerm,
+  Term,
+  Venue,
+  Organizer,
+  Event,
+  EventList,
+  VenueList,
+  OrganizerList,
+  CategoryList,
+  TagList,
+  Error,
+  NamespaceIndex,
+}
+export type RepresentationName = keyof typeof representations
