@@ -3,6 +3,9 @@ import type { Principal } from './auth/principal.js'
 import type { ImageRef, PostRecord, TermRecord } from './storage/types.js'
 import type { HeadersLike } from './http/types.js'
 import { canonicalTimezone, isValidTimezone } from './time/zone.js'
+import { resolveCors, type Cors, type CorsOptions } from './http/cors.js'
+import type { CacheOptions } from './cache.js'
+import type { Change } from './storage/observed.js'
 
 /** What `authenticate` sees: a standard Request under `fetch`, the adapter's lazy request on Node. */
 export interface AuthRequest {
@@ -41,6 +44,14 @@ export interface CalendarOptions {
   onError?: (error: unknown, request: AuthRequest) => void
   /** Clock, for tests and reproducible output. */
   now?: () => Date
+  /** CORS for browser clients; off by default. */
+  cors?: CorsOptions | false
+  /** LRU cache of anonymous GET responses; off by default. */
+  cache?: CacheOptions | false
+  /** `Cache-Control` of anonymous successful GETs (signed-in callers always get private, no-store). */
+  cacheControl?: string | false
+  /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
+  onChange?: (change: Change) => void | Promise<void>
 }
 
 export interface ResolvedOptions {
@@ -58,6 +69,10 @@ export interface ResolvedOptions {
   resolveImage: CalendarOptions['resolveImage'] | null
   onError: CalendarOptions['onError'] | null
   now: () => Date
+  cors: Cors | null
+  cache: CacheOptions | null
+  cacheControl: string | null
+  onChange: CalendarOptions['onChange'] | null
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -90,5 +105,9 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     resolveImage: o.resolveImage ?? null,
     onError: o.onError ?? null,
     now: o.now ?? (() => new Date()),
+    cors: resolveCors(o.cors),
+    cache: o.cache ? o.cache : null,
+    cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
+    onChange: o.onChange ?? null,
   }
 }

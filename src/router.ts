@@ -8,10 +8,15 @@ import { isRole, type Principal } from './auth/principal.js'
 import { ApiError, forbidden, internalError, noRoute, storageUnavailable } from './http/errors.js'
 import { effectiveMethod, parseFormEncoded, readBody, type Params } from './http/params.js'
 import { errorResponse, jsonResponse, type ResponseMeta } from './http/response.js'
+import { applyCors, appendVary, isPreflight, preflight } from './http/cors.js'
+import { ifNoneMatchHits, notModified, weakEtag } from './http/etag.js'
+import { ReadCache } from './cache.js'
+import { observeStorage, type Change } from './storage/observed.js'
+import { buildIndex } from './doc/discovery.js'
 import { fromRequest, toResponse } from './http/standard.js'
 import type { RawResponse, RequestLike } from './http/types.js'
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js'
-import { createContext, NAMESPACE } from './resources/context.js'
+import { createContext, NAMESPACE, type Context } from './resources/context.js'
 import { buildRoutes, type Method, type RouteDef } from './routes.js'
 import { buildSchemas, type Schemas } from './schemas/index.js'
 import { StorageUnavailableError, type Storage } from './storage/types.js'
@@ -78,7 +83,7 @@ function decodeParam(s: string): string {
   }
 }
 
-export function createCalendarRouter(storage: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
+export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
   const options = resolveOptions(userOptions)
   const schemas: Schemas = buildSchemas({ languages: options.languages, perPage: options.perPage })
   const routes = buildRoutes()
@@ -86,6 +91,18 @@ export function createCalendarRouter(storage: Storage, userOptions: CalendarOpti
   for (const r of routes) {
     matcher.routes.push(['ALL', r.regex, [() => r], r.pattern] as unknown as RouteEntry)
   }
+  const cache = options.cache ? new ReadCache(options.cache) : null
+  const onCommit = (changes: Change[]) => {
+    cache?.invalidate()
+    if (!options.onChange) return
+    for (const change of changes) {
+      // A failing hook must not turn a committed write into an error for the caller.
+      Promise.resolve()
+        .then(() => options.onChange?.(change))
+        .catch((error) => options.onError?.(error, { method: 'HOOK', url: '', headers: { get: () => null } }))
+    }
+  }
+  const storage = cache || options.onChange ? observeStorage(backend, onCommit) : backend
 
   async function authenticate(request: RequestLike): Promise<Principal | null> {
     if (!options.authenticate) return null
@@ -97,74 +114,114 @@ export function createCalendarRouter(storage: Storage, userOptions: CalendarOpti
     return p
   }
 
+  async function route(path: string, method: string) {
+    const found = { params: {} as Record<string, string> }
+    // itty only needs method and url; a plain object spares building a Request.
+    const def = await matcher.fetch(Object.assign(found, { method, url: `http://n${path || '/'}` }) as unknown as IRequest)
+    return { def, captures: found.params }
+  }
+
+  /** Routing, gates, parameters and the resource handler: the reply before HTTP niceties. */
+  async function dispatch(request: RequestLike, located: Located, method: string, query: Params, principal: Principal | null, meta: ResponseMeta): Promise<RawResponse> {
+    const { def, captures } = await route(located.path, method)
+    const endpoint = def && METHODS.includes(method as Method) ? def.endpoints[method as Method] : undefined
+    if (!def || !endpoint) return errorResponse(noRoute(), meta)
+    meta.allow = (Object.keys(def.endpoints) as Method[]).filter((m) => {
+      const gate = def.endpoints[m]?.gate
+      return !gate || gate(principal)
+    })
+    if (endpoint.gate && !endpoint.gate(principal)) throw forbidden(principal !== null)
+
+    const body: Params = method === 'GET' || method === 'DELETE' ? Object.create(null) : await readBody(request, options.maxBodyBytes)
+    const path: Params = Object.create(null)
+    for (const [k, v] of Object.entries(captures)) path[k] = decodeParam(v)
+    const params: Params = Object.assign(Object.create(null), path, query, body)
+    delete params._method
+    delete params.rest_route
+    const reply = await endpoint.run(context(located, principal, params, query, body, path), schemas)
+    return jsonResponse(reply.status, reply.body, meta, reply.headers)
+  }
+
+  function context(located: Located, principal: Principal | null, params: Params, query: Params, body: Params, path: Params): Context {
+    const asked = params.multilingual_language
+    const language = typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
+    return createContext({
+      storage,
+      options,
+      principal,
+      language,
+      origin: located.origin,
+      pathLanguage: located.pathLanguage !== null && language === located.pathLanguage,
+      params,
+      query,
+      body,
+      path,
+    })
+  }
+
+  /** OPTIONS: a CORS preflight, or (as WordPress does) the route's own description. */
+  async function options_(request: RequestLike, located: Located, query: Params, meta: ResponseMeta): Promise<RawResponse> {
+    const { def } = await route(located.path, 'GET')
+    if (!def) return errorResponse(noRoute(), meta)
+    const methods = Object.keys(def.endpoints)
+    if (options.cors && isPreflight(request, 'OPTIONS')) return preflight(options.cors, request, methods)
+    const index = buildIndex(context(located, null, query, query, Object.create(null), Object.create(null)), [def], schemas)
+    meta.allow = methods
+    return jsonResponse(200, Object.values(index.routes)[0], meta)
+  }
+
   async function handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }> {
     const located = locate(request.url, options)
-    const apiRoot = `${options.baseUrl ?? (located?.origin ?? '')}${options.prefix}/`
+    const apiRoot = `${options.baseUrl ?? located?.origin ?? ''}${options.prefix}/`
     const meta: ResponseMeta = { apiRoot, loggedIn: false }
     if (!located) return { ...errorResponse(noRoute(), meta), passthrough: true }
+    let raw: RawResponse
+    let method = request.method.toUpperCase()
     try {
       const query = parseFormEncoded(located.search)
-      let method = effectiveMethod(request, query)
-      const head = method === 'HEAD'
-      if (head) method = 'GET'
-      meta.head = head
-
-      const principal = await authenticate(request)
-      meta.loggedIn = principal !== null
-
-      const found = { params: {} as Record<string, string> }
-      // itty only needs method and url; a plain object spares building a Request.
-      const route = await matcher.fetch(Object.assign(found, { method, url: `http://n${located.path || '/'}` }) as unknown as IRequest)
-      const endpoint = route && METHODS.includes(method as Method) ? route.endpoints[method as Method] : undefined
-      if (!route || !endpoint) return errorResponse(noRoute(), meta)
-
-      meta.allow = (Object.keys(route.endpoints) as Method[]).filter((m) => {
-        const gate = route.endpoints[m]?.gate
-        return !gate || gate(principal)
-      })
-      if (endpoint.gate && !endpoint.gate(principal)) throw forbidden(principal !== null)
-
-      const body: Params = method === 'GET' || method === 'DELETE' ? Object.create(null) : await readBody(request, options.maxBodyBytes)
-      const pathParams: Params = Object.create(null)
-      for (const [k, v] of Object.entries(found.params)) pathParams[k] = decodeParam(v)
-      const params: Params = Object.assign(Object.create(null), pathParams, query, body)
-      delete params._method
-      delete params.rest_route
-
-      const asked = params.multilingual_language
-      const language =
-        typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
-      const ctx = createContext({
-        storage,
-        options,
-        principal,
-        language,
-        origin: located.origin,
-        pathLanguage: located.pathLanguage !== null && language === located.pathLanguage,
-        params,
-        query,
-        body,
-        path: pathParams,
-      })
-      const reply = await endpoint.run(ctx, schemas)
-      return jsonResponse(reply.status, reply.body, meta, reply.headers)
-    } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error, meta)
-      if (error instanceof StorageUnavailableError) {
-        options.onError?.(error, request)
-        return errorResponse(storageUnavailable(), meta)
+      method = effectiveMethod(request, query)
+      if (method === 'OPTIONS') {
+        raw = await options_(request, located, query, meta)
+      } else {
+        const principal = await authenticate(request)
+        meta.loggedIn = principal !== null
+        const read = method === 'GET' || method === 'HEAD'
+        // Only anonymous reads are shared: a signed-in caller may see drafts.
+        const cacheKey = cache && read && !principal ? cache.key(request.url, request.headers.get('accept') ?? '') : null
+        const hit = cacheKey ? cache!.get(cacheKey) : undefined
+        if (hit) raw = hit
+        else {
+          raw = await dispatch(request, located, read ? 'GET' : method, query, principal, meta)
+          if (read && raw.status >= 200 && raw.status < 300 && raw.body !== null) {
+            raw.headers.ETag = weakEtag(raw.body)
+            if (!principal && options.cacheControl) {
+              raw.headers['Cache-Control'] = options.cacheControl
+              appendVary(raw, 'Authorization')
+            }
+            if (cacheKey) cache!.set(cacheKey, raw)
+          }
+        }
+        if (read && raw.headers.ETag && ifNoneMatchHits(request.headers.get('if-none-match'), raw.headers.ETag)) raw = notModified(raw)
       }
-      options.onError?.(error, request)
-      return errorResponse(internalError(), meta)
+    } catch (error) {
+      raw = failure(error, request, meta)
     }
+    if (options.cors && !(method === 'OPTIONS' && raw.status === 204)) applyCors(options.cors, request, raw)
+    if (method === 'HEAD') raw.body = null
+    return raw
+  }
+
+  function failure(error: unknown, request: RequestLike, meta: ResponseMeta): RawResponse {
+    if (error instanceof ApiError) return errorResponse(error, meta)
+    options.onError?.(error, request)
+    return errorResponse(error instanceof StorageUnavailableError ? storageUnavailable() : internalError(), meta)
   }
 
   return {
     options,
     handle,
     async fetch(request: Request): Promise<Response> {
-      const raw = await handle(fromRequest(request))
-      return toResponse(raw)
+      return toResponse(await handle(fromRequest(request)))
     },
   }
 }

@@ -4,3 +4,7 @@ import { eventsSuite } from './http/events.suite.js'
 eventsSuite('memory', () => createMemoryStorage())
 import { linkedSuite } from './http/linked.suite.js'
 linkedSuite('memory', () => createMemoryStorage())
+import { docSuite } from './http/doc.suite.js'
+docSuite('memory', () => createMemoryStorage())
+import { termsSuite } from './http/terms.suite.js'
+termsSuite('memory', () => createMemoryStorage())

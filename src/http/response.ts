@@ -2,7 +2,7 @@
 import type { RawResponse } from './types.js'
 import type { ApiError } from './errors.js'
 
-const EXPOSE = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages'
+const EXPOSE = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag'
 const ALLOW_HEADERS = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type'
 
 export interface ResponseMeta {
@@ -10,7 +10,6 @@ export interface ResponseMeta {
   apiRoot: string
   loggedIn: boolean
   allow?: string[]
-  head?: boolean
 }
 
 export function jsonResponse(status: number, body: unknown, meta: ResponseMeta, extra?: Record<string, string>): RawResponse {
@@ -28,7 +27,7 @@ export function jsonResponse(status: number, body: unknown, meta: ResponseMeta, 
     headers['Cache-Control'] = 'no-cache, must-revalidate, max-age=0, no-store, private'
   }
   if (extra) Object.assign(headers, extra)
-  return { status, headers, body: meta.head ? null : JSON.stringify(body) }
+  return { status, headers, body: JSON.stringify(body) }
 }
 
 export function errorResponse(error: ApiError, meta: ResponseMeta): RawResponse {

@@ -99,7 +99,10 @@ export async function listTerms(ctx: Context, schemas: Schemas, taxonomy: Taxono
   const totalPages = Math.ceil(result.total / perPage)
   // Filters other than the page travel with next/previous links so paging stays consistent.
   const filters: Array<[string, string]> = []
+  const accepted = schemasOf(schemas, taxonomy).list
   for (const key of ['per_page', 'search', 'include', 'exclude', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug']) {
+    // Only parameters this list takes: tags have no `parent`, so an ignored one is not echoed.
+    if (!Object.hasOwn(accepted, key)) continue
     const raw = ctx.query[key] ?? ctx.params[key]
     if (raw === undefined) continue
     filters.push([key, Array.isArray(raw) ? raw.join(',') : String(raw)])

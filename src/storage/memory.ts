@@ -224,7 +224,11 @@ class Reader implements StorageReader {
     const counts = new Map<number, number>()
     for (const p of this.allPosts()) {
       if (p.type !== 'event' || p.status !== 'publish') continue
-      for (const id of [...p.categoryIds, ...p.tagIds]) counts.set(id, (counts.get(id) ?? 0) + 1)
+      for (const id of [...p.categoryIds, ...p.tagIds]) {
+        // IDs are global, so an event may carry a term of another language: it does not count there.
+        if (this.term(id)?.language !== p.language) continue
+        counts.set(id, (counts.get(id) ?? 0) + 1)
+      }
     }
     return counts
   }
