@@ -8,3 +8,5 @@ import { docSuite } from './http/doc.suite.js'
 docSuite('memory', () => createMemoryStorage())
 import { termsSuite } from './http/terms.suite.js'
 termsSuite('memory', () => createMemoryStorage())
+import { httpFeaturesSuite } from './http/http-features.suite.js'
+httpFeaturesSuite('memory', () => createMemoryStorage())

@@ -2,7 +2,7 @@
  * Resolving what an event write says about its venue, organizers, categories and tags into
  * record IDs, inside the write's transaction so that terms created by name commit with it.
  */
-import { canRead } from '../auth/principal.js'
+import { canManageTerms, canRead } from '../auth/principal.js'
 import { ApiError, invalidParam } from '../http/errors.js'
 import { validateParams } from '../schemas/operation.js'
 import type { Schemas } from '../schemas/index.js'
@@ -98,7 +98,8 @@ export async function resolveTerms(ctx: Context, tx: StorageTx, taxonomy: Taxono
   for (const item of items) {
     if (typeof item === 'number' || (typeof item === 'string' && /^\d+$/.test(item))) {
       const term = await tx.getTerm(Number(item))
-      if (term && term.taxonomy === taxonomy) ids.push(term.id)
+      // Unknown IDs, and terms of another taxonomy or language, are ignored as TEC ignores unknown IDs.
+      if (term && term.taxonomy === taxonomy && term.language === ctx.language) ids.push(term.id)
       continue
     }
     if (typeof item !== 'string' || item.trim() === '' || item.length > 200) throw invalidParam(param)
@@ -108,6 +109,13 @@ export async function resolveTerms(ctx: Context, tx: StorageTx, taxonomy: Taxono
     if (existing) {
       ids.push(existing.id)
       continue
+    }
+    // Naming a new term creates it, which needs the same right as POST /categories or /tags.
+    if (!canManageTerms(ctx.principal, taxonomy)) {
+      throw invalidParam(param, {
+        code: 'rest_cannot_create_term',
+        message: `"${name}" is not an existing ${taxonomy === 'category' ? 'category' : 'tag'}, and you may not create one.`,
+      })
     }
     const base = sanitizeSlug(name) || taxonomy
     const created = await withFreeSlug(tx, taxonomy, ctx.language, base, (slug) =>

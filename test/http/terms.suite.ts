@@ -627,9 +627,9 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
         expect(await count(app, 'category', music.id)).toBe(0)
         expect(await count(app, 'category', jazz.id)).toBe(1)
         expect(await count(app, 'category', jaMusic.id)).toBe(1)
-        // An English event carrying the Japanese term by ID does not count for it.
+        // An English event cannot carry the Japanese term: its ID is ignored like an unknown one.
         const en = await app.seed({ categories: [jaMusic.id, music.id] })
-        expect(en.categories.map((t: { id: number }) => t.id).sort()).toEqual([music.id, jaMusic.id].sort())
+        expect(en.categories.map((t: { id: number }) => t.id)).toEqual([music.id])
         expect(await count(app, 'category', jaMusic.id)).toBe(1)
         expect(await count(app, 'category', music.id)).toBe(1)
         expect((await app.get('/categories', { lang: 'ja' })).body.categories.map((t: { count: number }) => t.count)).toEqual([1])
@@ -668,6 +668,26 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
 
     // -----------------------------------------------------------------------------------------
     describe('permissions', () => {
+      it('lets an event write create terms by name only for callers who may create them', async () => {
+        const app = await open()
+        const existing = await category(app, { name: 'Music' })
+        const ev = { title: 'Gig', start_date: '2026-12-01 19:00', end_date: '2026-12-01 20:00' }
+        // A contributor may use existing terms by name, but not invent new ones.
+        const ok = await app.post('/events', { ...ev, categories: ['Music'] }, { as: 'contributor' })
+        expect(ok.status).toBe(201)
+        expect(ok.body.categories.map((t: { id: number }) => t.id)).toEqual([existing.id])
+        const denied = await app.post('/events', { ...ev, categories: ['Brand new'] }, { as: 'contributor' })
+        expect(denied.status).toBe(400)
+        expect(denied.body.data.details.categories.code).toBe('rest_cannot_create_term')
+        // Authors manage categories but not tags.
+        expect((await app.post('/events', { ...ev, categories: ['Brand new'] }, { as: 'author' })).status).toBe(201)
+        const tagDenied = await app.post('/events', { ...ev, tags: ['fresh-tag'] }, { as: 'author' })
+        expect(tagDenied.status).toBe(400)
+        expect(tagDenied.body.data.params.tags).toContain('fresh-tag')
+        expect((await app.post('/events', { ...ev, tags: ['fresh-tag'] }, { as: 'editor' })).status).toBe(201)
+        expect(names(await app.get('/categories?hide_empty=0'))).toEqual(['Brand new', 'Music'])
+      })
+
       const cases: Array<[Tax, Caller | undefined, number]> = [
         ['category', undefined, 401],
         ['category', 'subscriber', 403],

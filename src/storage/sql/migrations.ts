@@ -1,0 +1,167 @@
+/**
+ * Versioned schema migrations. Each migration is a list of single DDL statements, each
+ * idempotent (`IF NOT EXISTS`) and run on its own outside any explicit transaction (what
+ * CockroachDB asks of schema changes); a migration's version is recorded in
+ * `calendar_migrations` once all of its statements ran, so an interrupted run simply repeats
+ * them. Append new migrations; never edit a released one.
+ *
+ * Types are written as {id} {int} {text} {bool} {real} and filled in by the dialect. Dates are
+ * text 'YYYY-MM-DD HH:MM:SS' (they sort as text on both engines, byte-wise); image and cost are
+ * JSON text. Link tables reference their event with ON DELETE CASCADE; the linked venue,
+ * organizer or term id carries no foreign key because the storage contract stores link ids as
+ * given (the resource layer validates them), exactly like the memory backend.
+ */
+import type { Dialect } from './dialect.js'
+import type { SqlDriver } from './driver.js'
+import { classify } from './errors.js'
+
+export interface Migration {
+  version: number
+  name: string
+  statements: string[]
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'posts, terms, links, search',
+    statements: [
+      // Events, venues and organizers in one table: they share one id space.
+      `CREATE TABLE IF NOT EXISTS posts (
+        id {id},
+        type {text} NOT NULL,
+        language {text} NOT NULL,
+        translation_group {int} NOT NULL,
+        author {int} NOT NULL,
+        status {text} NOT NULL,
+        slug {text} NOT NULL,
+        title {text} NOT NULL,
+        description {text} NOT NULL,
+        excerpt {text} NOT NULL,
+        post_date {text} NOT NULL,
+        post_date_utc {text} NOT NULL,
+        modified {text} NOT NULL,
+        modified_utc {text} NOT NULL,
+        image {text},
+        search_text {text},
+        start_date {text},
+        end_date {text},
+        start_date_utc {text},
+        end_date_utc {text},
+        timezone_name {text},
+        all_day {bool},
+        cost {text},
+        currency_symbol {text},
+        currency_position {text},
+        currency_code {text},
+        website {text},
+        show_map {bool},
+        show_map_link {bool},
+        hide_from_listings {bool} NOT NULL DEFAULT FALSE,
+        sticky {bool},
+        featured {bool},
+        parent_id {int},
+        address {text},
+        city {text},
+        country {text},
+        province {text},
+        state {text},
+        zip {text},
+        phone {text},
+        stateprovince {text},
+        email {text},
+        geo_lat {real},
+        geo_lng {real}
+      )`,
+      `CREATE UNIQUE INDEX IF NOT EXISTS posts_slug ON posts (type, language, slug)`,
+      // The default event list: equality on type/language/status/visibility, range and order on start.
+      `CREATE INDEX IF NOT EXISTS posts_event_start ON posts (type, language, status, hide_from_listings, start_date, id)`,
+      // featured=true lists walk only the featured events (the query spells the same literals).
+      `CREATE INDEX IF NOT EXISTS posts_event_featured ON posts (language, status, start_date, id) WHERE type = 'event' AND featured = TRUE AND hide_from_listings = FALSE`,
+      // Venue and organizer lists: newest first.
+      `CREATE INDEX IF NOT EXISTS posts_linked_date ON posts (type, language, post_date_utc DESC, id DESC)`,
+      `CREATE INDEX IF NOT EXISTS posts_parent ON posts (parent_id)`,
+      `CREATE INDEX IF NOT EXISTS posts_translation ON posts (translation_group)`,
+      `CREATE TABLE IF NOT EXISTS terms (
+        id {id},
+        taxonomy {text} NOT NULL,
+        language {text} NOT NULL,
+        translation_group {int} NOT NULL,
+        name {text} NOT NULL,
+        name_lower {text} NOT NULL,
+        slug {text} NOT NULL,
+        description {text} NOT NULL,
+        parent {int} NOT NULL
+      )`,
+      `CREATE UNIQUE INDEX IF NOT EXISTS terms_slug ON terms (taxonomy, language, slug)`,
+      `CREATE INDEX IF NOT EXISTS terms_name ON terms (taxonomy, language, name_lower)`,
+      `CREATE INDEX IF NOT EXISTS terms_parent ON terms (parent)`,
+      `CREATE INDEX IF NOT EXISTS terms_translation ON terms (translation_group)`,
+      // Event -> venue/organizer, in link order (seq).
+      `CREATE TABLE IF NOT EXISTS event_links (
+        event_id {int} NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
+        kind {text} NOT NULL,
+        seq {int} NOT NULL,
+        linked_id {int} NOT NULL,
+        PRIMARY KEY (event_id, kind, seq)
+      )`,
+      `CREATE INDEX IF NOT EXISTS event_links_linked ON event_links (linked_id, kind, event_id)`,
+      // Event -> category/tag, in list order (seq).
+      `CREATE TABLE IF NOT EXISTS event_terms (
+        event_id {int} NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
+        kind {text} NOT NULL,
+        seq {int} NOT NULL,
+        term_id {int} NOT NULL,
+        PRIMARY KEY (event_id, kind, seq)
+      )`,
+      `CREATE INDEX IF NOT EXISTS event_terms_term ON event_terms (term_id, event_id)`,
+      // Lower-cased searchable fields of venues and organizers, one row per non-empty field:
+      // "one field contains every fragment" is then one EXISTS over a post's rows.
+      `CREATE TABLE IF NOT EXISTS post_search (
+        post_id {int} NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
+        field {text} NOT NULL,
+        value {text} NOT NULL,
+        PRIMARY KEY (post_id, field)
+      )`,
+    ],
+  },
+]
+
+export function renderDdl(dialect: Dialect, statement: string): string {
+  return statement.replace(/\{(id|int|text|bool|real)\}/g, (_, t: keyof Dialect['types']) => dialect.types[t])
+}
+
+/** Applies the migrations the database lacks, in order. Safe to run concurrently and repeatedly. */
+export async function runMigrations(driver: SqlDriver, dialect: Dialect, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applyPending(driver, dialect, migrations)
+    } catch (err) {
+      // Two processes creating the same table at once: PostgreSQL may report a duplicate
+      // catalog entry even with IF NOT EXISTS. The other process won; look again.
+      if (attempt < 3 && classify(err) === 'unique') continue
+      throw err
+    }
+  }
+}
+
+async function applyPending(driver: SqlDriver, dialect: Dialect, migrations: Migration[]): Promise<number[]> {
+  await driver.execute(
+    renderDdl(dialect, `CREATE TABLE IF NOT EXISTS calendar_migrations (version {int} PRIMARY KEY, applied_at {text} NOT NULL)`),
+  )
+  const rows = await driver.read((c) => c.query<{ version: unknown }>('SELECT version FROM calendar_migrations'))
+  const done = new Set(rows.map((r) => Number(r.version)))
+  const applied: number[] = []
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (done.has(m.version)) continue
+    for (const statement of m.statements) await driver.execute(renderDdl(dialect, statement))
+    await driver.transaction((c) =>
+      c.run(dialect.sql('INSERT INTO calendar_migrations (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING'), [
+        m.version,
+        new Date().toISOString(),
+      ]),
+    )
+    applied.push(m.version)
+  }
+  return applied
+}
