@@ -7,7 +7,7 @@ import { IttyRouter, type IRequest, type RouteEntry } from 'itty-router'
 import { isRole, type Principal } from './auth/principal.js'
 import { ApiError, forbidden, internalError, noRoute, storageUnavailable } from './http/errors.js'
 import { effectiveMethod, parseFormEncoded, readBody, type Params } from './http/params.js'
-import { errorResponse, jsonResponse, type ResponseMeta } from './http/response.js'
+import { errorResponse, jsonResponse, textResponse, type ResponseMeta } from './http/response.js'
 import { applyCors, appendVary, isPreflight, preflight } from './http/cors.js'
 import { ifNoneMatchHits, notModified, weakEtag } from './http/etag.js'
 import { ReadCache } from './cache.js'
@@ -138,11 +138,12 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     const params: Params = Object.assign(Object.create(null), path, query, body)
     delete params._method
     delete params.rest_route
-    const reply = await endpoint.run(context(located, principal, params, query, body, path), schemas)
+    const reply = await endpoint.run(context(request, located, principal, params, query, body, path), schemas)
+    if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
     return jsonResponse(reply.status, reply.body, meta, reply.headers)
   }
 
-  function context(located: Located, principal: Principal | null, params: Params, query: Params, body: Params, path: Params): Context {
+  function context(request: RequestLike, located: Located, principal: Principal | null, params: Params, query: Params, body: Params, path: Params): Context {
     const asked = params.multilingual_language
     const language = typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
     return createContext({
@@ -156,6 +157,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
       query,
       body,
       path,
+      accept: request.headers.get('accept') ?? '',
     })
   }
 
@@ -165,7 +167,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     if (!def) return errorResponse(noRoute(), meta)
     const methods = Object.keys(def.endpoints)
     if (options.cors && isPreflight(request, 'OPTIONS')) return preflight(options.cors, request, methods)
-    const index = buildIndex(context(located, null, query, query, Object.create(null), Object.create(null)), [def], schemas)
+    const index = buildIndex(context(request, located, null, query, query, Object.create(null), Object.create(null)), [def], schemas)
     meta.allow = methods
     return jsonResponse(200, Object.values(index.routes)[0], meta)
   }

@@ -10,3 +10,5 @@ import { termsSuite } from './http/terms.suite.js'
 termsSuite('memory', () => createMemoryStorage())
 import { httpFeaturesSuite } from './http/http-features.suite.js'
 httpFeaturesSuite('memory', () => createMemoryStorage())
+import { icalSuite } from './http/ical.suite.js'
+icalSuite('memory', () => createMemoryStorage())

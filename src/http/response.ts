@@ -33,3 +33,11 @@ export function jsonResponse(status: number, body: unknown, meta: ResponseMeta, 
 export function errorResponse(error: ApiError, meta: ResponseMeta): RawResponse {
   return jsonResponse(error.status, error.toBody(), meta)
 }
+
+/** A non-JSON body with the same standard headers. */
+export function textResponse(status: number, body: string, type: string, meta: ResponseMeta, extra?: Record<string, string>): RawResponse {
+  const raw = jsonResponse(status, null, meta, extra)
+  raw.headers['Content-Type'] = type
+  raw.body = body
+  return raw
+}

@@ -26,6 +26,8 @@ export interface Context {
   /** Route parameters merged WordPress-style: JSON body > form body > query > path. */
   params: Params
   query: Params
+  /** The request's Accept header ('' when absent). */
+  accept: string
   /** Path captures alone: they name the record, whatever the body says. */
   path: Params
   /** The namespace root exactly as this request addressed it (origin, language segment, prefix). */
@@ -49,6 +51,7 @@ export interface ContextInit {
   query: Params
   body: Params
   path: Params
+  accept: string
 }
 
 export function createContext(init: ContextInit): Context {
@@ -70,6 +73,7 @@ export function createContext(init: ContextInit): Context {
     query: init.query,
     body: init.body,
     path: init.path,
+    accept: init.accept,
     requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${NAMESPACE}`,
     now,
     nowUtc,

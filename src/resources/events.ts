@@ -7,6 +7,7 @@ import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } f
 import { costEntries, deriveCurrency } from '../representation/cost.js'
 import { eventJson } from '../representation/post.js'
 import { loadRelations } from '../representation/relations.js'
+import { icalendar } from '../representation/ical.js'
 import { validateParams } from '../schemas/operation.js'
 import type { EventRecord, EventListQuery, NewPost, PostPatch, PostStatus, StorageTx } from '../storage/types.js'
 import { addDays, addMonths, dayEnd, dayStart } from '../time/format.js'
@@ -56,9 +57,27 @@ export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean)
   }
   if (event.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available')
   if (!canRead(ctx.principal, event)) throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible')
+  if (wantsIcs(ctx)) {
+    return icsReply(icalendar(ctx, [event], await loadRelations(ctx, [event]), event.title))
+  }
   const [body] = await present(ctx, [event], true)
-  return ok(body)
+  return ok(body, { Vary: 'Accept' })
 }
+
+/** `?format=ics`, or an Accept header that prefers text/calendar over JSON. */
+function wantsIcs(ctx: Context): boolean {
+  const format = ctx.params.format
+  if (format === 'ics') return true
+  if (format === 'json') return false
+  return /\btext\/calendar\b/i.test(ctx.accept) && !/\bapplication\/json\b/i.test(ctx.accept)
+}
+
+const icsReply = (body: string, headers?: Record<string, string>): Reply => ({
+  status: 200,
+  body: null,
+  headers: { ...headers, Vary: 'Accept' },
+  text: { body, type: 'text/calendar; charset=UTF-8' },
+})
 
 export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply> {
   // Our own links say `status=any` for callers who see every status (as TEC's do); following
@@ -183,6 +202,11 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
   if (failures.size) throw invalidParams(failures)
 
   const result = await ctx.storage.listEvents(query)
+  if (wantsIcs(ctx)) {
+    if (page > 1 && result.items.length === 0) throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist')
+    const feed = icalendar(ctx, result.items, await loadRelations(ctx, result.items), 'Events')
+    return icsReply(feed, totals(result.total, Math.ceil(result.total / perPage)))
+  }
   const { body, headers } = await pageOf(ctx, {
     key: 'events',
     path: 'events/',
@@ -193,7 +217,7 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     items: await present(ctx, result.items),
     notFound: () => new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
   })
-  return ok(body, headers)
+  return ok(body, { ...headers, Vary: 'Accept' })
 }
 
 /** The `status` shown in `rest_url`: as asked, else `publish` or `any`. */

@@ -3,6 +3,8 @@ export interface Reply {
   status: number
   body: unknown
   headers?: Record<string, string>
+  /** A non-JSON body (an iCalendar feed) and its media type. */
+  text?: { body: string; type: string }
 }
 
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, ...(headers ? { headers } : {}) })

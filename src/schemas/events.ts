@@ -28,6 +28,12 @@ const linkList = (description: string, items: Record<string, unknown>, create: b
   description,
 })
 
+const formatParam = {
+  schema: wire(v.pipe(p.string(), v.picklist(['json', 'ics'], p.INVALID)), { type: 'string', enum: ['json', 'ics'] }),
+  description: 'ics answers an RFC 5545 iCalendar document (as does Accept: text/calendar).',
+  in: 'query' as const,
+} satisfies ParamDefs[string]
+
 export function eventListParams(c: SchemaConfig) {
   return {
     page: pageParam,
@@ -55,6 +61,7 @@ export function eventListParams(c: SchemaConfig) {
     geoloc_lng: { schema: v.pipe(p.number(), v.minValue(-180, p.INVALID), v.maxValue(180, p.INVALID)), description: 'Venue longitude; must be given with geoloc_lat.', in: 'query' },
     include: { schema: p.positiveIntList(), description: 'Only these event IDs (array or comma list); date filters are then ignored.', in: 'query' },
     post_parent: { schema: p.positiveInt(), description: 'Events whose parent is this event ID.', in: 'query' },
+    format: formatParam,
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }
@@ -105,10 +112,11 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
   } satisfies ParamDefs
 }
 
+
 export function eventIdParams(c: SchemaConfig) {
-  return { id: idParam('event'), multilingual_language: languageParam(c.languages) } satisfies ParamDefs
+  return { id: idParam('event'), format: formatParam, multilingual_language: languageParam(c.languages) } satisfies ParamDefs
 }
 
 export function eventSlugParams(c: SchemaConfig) {
-  return { slug: slugPathParam('event'), multilingual_language: languageParam(c.languages) } satisfies ParamDefs
+  return { slug: slugPathParam('event'), format: formatParam, multilingual_language: languageParam(c.languages) } satisfies ParamDefs
 }

@@ -85,7 +85,8 @@ export function formEncode(data: Record<string, unknown>): string {
 async function toRes(response: Response): Promise<Res> {
   const text = await response.text()
   let body: unknown = null
-  if (text !== '') {
+  // Only JSON responses are parsed (and must parse); calendars and the like stay text.
+  if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) {
     try {
       body = JSON.parse(text)
     } catch {

@@ -1,0 +1,46 @@
+/**
+ * A connection paired with its dialect: the query modules write portable SQL with `?` and this
+ * rewrites it for the engine. `Where` collects a filter's clauses and parameters side by side so
+ * the page query and the count query share them exactly.
+ */
+import type { Dialect } from './dialect.js'
+import type { SqlConnection, SqlParam } from './driver.js'
+import type { Row } from './records.js'
+
+export class Db {
+  constructor(
+    readonly conn: SqlConnection,
+    readonly dialect: Dialect,
+  ) {}
+
+  query<R extends object = Row>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
+    return this.conn.query<R>(this.dialect.sql(sql), params)
+  }
+
+  run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
+    return this.conn.run(this.dialect.sql(sql), params)
+  }
+}
+
+export class Where {
+  readonly clauses: string[] = []
+  readonly params: SqlParam[] = []
+
+  add(clause: string, ...params: SqlParam[]): this {
+    this.clauses.push(clause)
+    this.params.push(...params)
+    return this
+  }
+
+  /** `expr IN (?, ?, ...)` for a short list of values (statuses); FALSE when the list is empty. */
+  oneOf(expr: string, values: readonly string[]): this {
+    const unique = [...new Set(values)]
+    if (!unique.length) return this.add('FALSE')
+    // A single value is an equality, which lets an index deliver rows already in order.
+    return unique.length === 1 ? this.add(`${expr} = ?`, unique[0]!) : this.add(`${expr} IN (${unique.map(() => '?').join(', ')})`, ...unique)
+  }
+
+  toString(): string {
+    return this.clauses.length ? this.clauses.join(' AND ') : 'TRUE'
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Rows <-> records: which column holds each record field, and how values cross the boundary.
+ * pg returns bigint and count(*) as strings and SQLite returns booleans as 0/1; both are
+ * converted here, once, with a guard that refuses integers JavaScript cannot represent.
+ */
+import type { EventRecord, PostRecord, PostType, TermRecord } from '../types.js'
+
+export type Codec = 'text' | 'nullableText' | 'int' | 'bool' | 'json' | 'real'
+
+export interface FieldSpec {
+  field: string
+  column: string
+  codec: Codec
+}
+
+const f = (field: string, column: string, codec: Codec): FieldSpec => ({ field, column, codec })
+
+const COMMON: FieldSpec[] = [
+  f('language', 'language', 'text'),
+  f('translationGroup', 'translation_group', 'int'),
+  f('author', 'author', 'int'),
+  f('status', 'status', 'text'),
+  f('slug', 'slug', 'text'),
+  f('title', 'title', 'text'),
+  f('description', 'description', 'text'),
+  f('excerpt', 'excerpt', 'text'),
+  f('date', 'post_date', 'text'),
+  f('dateUtc', 'post_date_utc', 'text'),
+  f('modified', 'modified', 'text'),
+  f('modifiedUtc', 'modified_utc', 'text'),
+  f('image', 'image', 'json'),
+]
+
+/** Stored columns of each post type (links live in their own tables). */
+export const POST_FIELDS: Record<PostType, FieldSpec[]> = {
+  event: [
+    ...COMMON,
+    f('startDate', 'start_date', 'text'),
+    f('endDate', 'end_date', 'text'),
+    f('startDateUtc', 'start_date_utc', 'text'),
+    f('endDateUtc', 'end_date_utc', 'text'),
+    f('timezone', 'timezone_name', 'text'),
+    f('allDay', 'all_day', 'bool'),
+    f('cost', 'cost', 'json'),
+    f('currencySymbol', 'currency_symbol', 'text'),
+    f('currencyPosition', 'currency_position', 'text'),
+    f('currencyCode', 'currency_code', 'text'),
+    f('website', 'website', 'nullableText'),
+    f('showMap', 'show_map', 'bool'),
+    f('showMapLink', 'show_map_link', 'bool'),
+    f('hideFromListings', 'hide_from_listings', 'bool'),
+    f('sticky', 'sticky', 'bool'),
+    f('featured', 'featured', 'bool'),
+    f('parentId', 'parent_id', 'int'),
+  ],
+  venue: [
+    ...COMMON,
+    f('address', 'address', 'text'),
+    f('city', 'city', 'text'),
+    f('country', 'country', 'text'),
+    f('province', 'province', 'text'),
+    f('state', 'state', 'text'),
+    f('zip', 'zip', 'text'),
+    f('phone', 'phone', 'text'),
+    f('stateprovince', 'stateprovince', 'text'),
+    f('website', 'website', 'text'),
+    f('showMap', 'show_map', 'bool'),
+    f('showMapLink', 'show_map_link', 'bool'),
+    f('geoLat', 'geo_lat', 'real'),
+    f('geoLng', 'geo_lng', 'real'),
+  ],
+  organizer: [...COMMON, f('phone', 'phone', 'text'), f('website', 'website', 'text'), f('email', 'email', 'text')],
+}
+
+/** Every column a post row is read with (the union over types). */
+export const POST_COLUMNS = [
+  'id',
+  'type',
+  ...new Set(Object.values(POST_FIELDS).flatMap((specs) => specs.map((s) => s.column))),
+]
+export const POST_SELECT = POST_COLUMNS.map((c) => `p.${c}`).join(', ')
+
+/** Fields searched for venue and organizer lists (memory backend's SEARCH_FIELDS). */
+export const SEARCH_FIELDS: Record<'venue' | 'organizer', string[]> = {
+  venue: ['title', 'description', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
+  organizer: ['title', 'description', 'excerpt', 'phone', 'email', 'website'],
+}
+
+/** Event search haystack, built exactly like the memory backend's. */
+export const eventSearchText = (e: { title: string; description: string; excerpt: string }) =>
+  `${e.title}\n${e.description}\n${e.excerpt}`.toLowerCase()
+
+export const LINK_KINDS = { venueIds: 'venue', organizerIds: 'organizer' } as const
+export const TERM_KINDS = { categoryIds: 'category', tagIds: 'tag' } as const
+export type RefList = keyof typeof LINK_KINDS | keyof typeof TERM_KINDS
+export const REF_LISTS: Record<string, RefList> = { venue: 'venueIds', organizer: 'organizerIds', category: 'categoryIds', tag: 'tagIds' }
+
+/** An integer from the database: numbers pass, pg's bigint strings are parsed, unsafe values refused. */
+export function toInt(v: unknown): number {
+  const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : typeof v === 'string' ? Number(v) : NaN
+  if (!Number.isSafeInteger(n)) throw new RangeError(`not a safe integer from the database: ${String(v)}`)
+  return n
+}
+
+export function encode(codec: Codec, value: unknown): string | number | boolean | null {
+  switch (codec) {
+    case 'json':
+      return value === null || value === undefined ? null : JSON.stringify(value)
+    case 'bool':
+      return Boolean(value)
+    case 'real':
+    case 'nullableText':
+      return value === undefined ? null : (value as string | number | null)
+    case 'int':
+      return value as number
+    default:
+      return value === undefined || value === null ? '' : (value as string)
+  }
+}
+
+export function decode(codec: Codec, raw: unknown): unknown {
+  switch (codec) {
+    case 'json':
+      return raw === null || raw === undefined ? null : JSON.parse(String(raw))
+    case 'bool':
+      return raw === true || raw === 1 || raw === '1' || raw === 1n
+    case 'int':
+      return toInt(raw)
+    case 'real':
+      return raw === null || raw === undefined ? null : Number(raw)
+    case 'nullableText':
+      return raw === null || raw === undefined ? null : String(raw)
+    default:
+      return raw === null || raw === undefined ? '' : String(raw)
+  }
+}
+
+export type Row = Record<string, unknown>
+
+/** A post row to its record; an event's link lists come from `refs` (filled by the caller). */
+export function rowToPost(row: Row, refs?: Partial<Record<RefList, number[]>>): PostRecord {
+  const type = row.type as PostType
+  const rec: Record<string, unknown> = { id: toInt(row.id), type }
+  for (const s of POST_FIELDS[type]) rec[s.field] = decode(s.codec, row[s.column])
+  if (type === 'event') {
+    rec.venueIds = refs?.venueIds ?? []
+    rec.organizerIds = refs?.organizerIds ?? []
+    rec.categoryIds = refs?.categoryIds ?? []
+    rec.tagIds = refs?.tagIds ?? []
+  }
+  return rec as unknown as PostRecord
+}
+
+export const TERM_SELECT = 't.id, t.taxonomy, t.language, t.translation_group, t.name, t.slug, t.description, t.parent'
+
+export function rowToTerm(row: Row): TermRecord {
+  return {
+    id: toInt(row.id),
+    taxonomy: row.taxonomy as TermRecord['taxonomy'],
+    language: String(row.language),
+    translationGroup: toInt(row.translation_group),
+    name: String(row.name),
+    slug: String(row.slug),
+    description: String(row.description),
+    parent: toInt(row.parent),
+  }
+}
+
+/** A deep copy of a record (what the memory backend's clonePost does). */
+export function clonePost<T extends PostRecord>(p: T): T {
+  const c = { ...p }
+  if (c.image) c.image = { ...c.image }
+  if (c.type === 'event') {
+    const e = c as EventRecord
+    e.cost = [...e.cost]
+    e.venueIds = [...e.venueIds]
+    e.organizerIds = [...e.organizerIds]
+    e.categoryIds = [...e.categoryIds]
+    e.tagIds = [...e.tagIds]
+  }
+  return c
+}
