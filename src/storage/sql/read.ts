@@ -1,0 +1,325 @@
+/**
+ * The read queries, one function per StorageReader method, each the SQL twin of the memory
+ * backend's loop (`src/storage/memory.ts`): same filters, same order including ties, same
+ * paging. A list is one query for the page plus one count; an event page's link lists come
+ * from one more query for the whole page.
+ */
+import type {
+  EventListQuery,
+  EventRecord,
+  LinkedListQuery,
+  Page,
+  PostRecord,
+  PostType,
+  RecordOf,
+  Taxonomy,
+  TermListQuery,
+  TermRecord,
+  TermWithCount,
+} from '../types.js'
+import { Where, type Db } from './db.js'
+import type { SqlParam } from './driver.js'
+import { POST_FIELDS, POST_SELECT, REF_LISTS, TERM_SELECT, rowToPost, rowToTerm, toInt, type RefList, type Row } from './records.js'
+
+/** Attaches link lists to the events among `rows`, with one query for all of them. */
+async function toPosts(db: Db, rows: Row[]): Promise<PostRecord[]> {
+  const eventIds = rows.filter((r) => r.type === 'event').map((r) => toInt(r.id))
+  const refs = new Map<number, Partial<Record<RefList, number[]>>>()
+  if (eventIds.length) {
+    const d = db.dialect
+    const list = d.list(eventIds)
+    const refRows = await db.query<{ event_id: unknown; kind: string; ref: unknown }>(
+      `SELECT event_id, kind, seq, linked_id AS ref FROM event_links WHERE ${d.inList('event_id', 'int')}
+       UNION ALL
+       SELECT event_id, kind, seq, term_id AS ref FROM event_terms WHERE ${d.inList('event_id', 'int')}
+       ORDER BY event_id, kind, seq`,
+      [list, list],
+    )
+    for (const r of refRows) {
+      const id = toInt(r.event_id)
+      const entry = refs.get(id) ?? {}
+      const key = REF_LISTS[r.kind]
+      if (!key) continue
+      ;(entry[key] ??= []).push(toInt(r.ref))
+      refs.set(id, entry)
+    }
+  }
+  return rows.map((r) => rowToPost(r, refs.get(toInt(r.id))))
+}
+
+export async function getPosts(db: Db, ids: readonly number[]): Promise<PostRecord[]> {
+  const unique = [...new Set(ids)]
+  if (!unique.length) return []
+  const d = db.dialect
+  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE ${d.inList('p.id', 'int')}`, [d.list(unique)])
+  const byId = new Map((await toPosts(db, rows)).map((p) => [p.id, p]))
+  return unique.flatMap((id) => byId.get(id) ?? [])
+}
+
+export async function getPost(db: Db, id: number): Promise<PostRecord | null> {
+  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.id = ?`, [id])
+  return (await toPosts(db, rows))[0] ?? null
+}
+
+export async function findPostBySlug<T extends PostType>(db: Db, type: T, language: string, slug: string): Promise<RecordOf<T> | null> {
+  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.type = ? AND p.language = ? AND p.slug = ?`, [type, language, slug])
+  return ((await toPosts(db, rows))[0] as RecordOf<T> | undefined) ?? null
+}
+
+export async function slugsLike(db: Db, kind: PostType | Taxonomy, language: string, base: string): Promise<string[]> {
+  const isTerm = kind === 'category' || kind === 'tag'
+  // `base-...` is exactly the text range ['base-', 'base.') ('.' follows '-'): an index range
+  // scan, and no pattern syntax, so LIKE metacharacters in `base` cannot widen the match.
+  const rows = await db.query<{ slug: string }>(
+    `SELECT slug FROM ${isTerm ? 'terms' : 'posts'} WHERE ${isTerm ? 'taxonomy' : 'type'} = ? AND language = ?
+     AND (slug = ? OR (slug >= ? AND slug < ?))`,
+    [kind, language, base, `${base}-`, `${base}.`],
+  )
+  return rows.map((r) => String(r.slug)).filter((slug) => slug === base || /^\d+$/.test(slug.slice(base.length + 1)))
+}
+
+async function page(
+  db: Db,
+  select: string,
+  from: string,
+  where: Where,
+  orderBy: string,
+  offset: number,
+  limit: number,
+  extra: readonly SqlParam[] = [],
+): Promise<{ rows: Row[]; total: number }> {
+  // Both queries use the same WHERE and parameters; on PostgreSQL outside a transaction they
+  // run on two pooled connections at once.
+  const [rows, count] = await Promise.all([
+    db.query(`SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+      ...where.params,
+      ...extra,
+      limit,
+      offset,
+    ]),
+    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${from} WHERE ${where}`, where.params),
+  ])
+  return { rows, total: toInt(count[0]?.n ?? 0) }
+}
+
+export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventRecord>> {
+  const d = db.dialect
+  const w = new Where()
+  // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
+  w.add(`p.type = 'event'`).add('p.language = ?', q.language).oneOf('p.status', q.statuses).add('p.hide_from_listings = FALSE')
+  if (q.startGte !== undefined) w.add('p.start_date >= ?', q.startGte)
+  if (q.startGt !== undefined) w.add('p.start_date > ?', q.startGt)
+  if (q.startLt !== undefined) w.add('p.start_date < ?', q.startLt)
+  if (q.endLte !== undefined) w.add('p.end_date <= ?', q.endLte)
+  if (q.endGt !== undefined) w.add('p.end_date > ?', q.endGt)
+  if (q.endLt !== undefined) w.add('p.end_date < ?', q.endLt)
+  if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
+  if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
+  if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
+  const refFilter = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[]) =>
+    w.add(`p.id IN (SELECT x.event_id FROM ${table} x WHERE x.kind = '${kind}' AND ${d.inList(`x.${column}`, 'int')})`, d.list(ids))
+  if (q.categoryIds) refFilter('event_terms', 'term_id', 'category', q.categoryIds)
+  if (q.tagIds) refFilter('event_terms', 'term_id', 'tag', q.tagIds)
+  if (q.venueIds) refFilter('event_links', 'linked_id', 'venue', q.venueIds)
+  if (q.organizerIds) refFilter('event_links', 'linked_id', 'organizer', q.organizerIds)
+  // Every word must be a substring of the lower-cased title + description + excerpt.
+  const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
+  for (const word of words) w.add(d.contains('p.search_text'), word)
+  const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : 'p.start_date, p.id'
+  const { rows, total } = await page(db, POST_SELECT, 'posts p', w, order, q.offset, q.limit)
+  return { items: (await toPosts(db, rows)) as EventRecord[], total }
+}
+
+export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: T, q: LinkedListQuery): Promise<Page<RecordOf<T>>> {
+  const d = db.dialect
+  const w = new Where()
+  w.add('p.type = ?', type).add('p.language = ?', q.language).oneOf('p.status', q.statuses)
+  // One searched field must contain every fragment. An empty fragment is in every string, so it
+  // filters nothing (and a record has no rows for its empty fields).
+  const fragments = [...new Set(q.searchFragments ?? [])].filter(Boolean)
+  if (fragments.length) {
+    w.add(`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = p.id AND ${fragments.map(() => d.contains('s.value')).join(' AND ')})`, ...fragments)
+  }
+  if (q.eventId !== undefined) w.add('p.id IN (SELECT l.linked_id FROM event_links l WHERE l.event_id = ? AND l.kind = ?)', q.eventId, type)
+  if (q.hasEvents !== undefined) {
+    w.add(
+      `${q.hasEvents ? '' : 'NOT '}EXISTS (SELECT 1 FROM event_links l JOIN posts e ON e.id = l.event_id
+        WHERE l.linked_id = p.id AND l.kind = ? AND e.status <> 'draft' AND e.status <> 'pending')`,
+      type,
+    )
+  }
+  if (q.upcomingAfterUtc !== undefined) {
+    const statuses = new Where().oneOf('e.status', q.upcomingStatuses ?? ['publish'])
+    w.add(
+      `EXISTS (SELECT 1 FROM event_links l JOIN posts e ON e.id = l.event_id
+        WHERE l.linked_id = p.id AND l.kind = ? AND e.start_date_utc >= ? AND ${statuses} AND e.hide_from_listings = FALSE)`,
+      type,
+      q.upcomingAfterUtc,
+      ...statuses.params,
+    )
+  }
+  const { rows, total } = await page(db, POST_SELECT, 'posts p', w, 'p.post_date_utc DESC, p.id DESC', q.offset, q.limit)
+  return { items: (await toPosts(db, rows)) as RecordOf<T>[], total }
+}
+
+export async function findLinkedDuplicate<T extends 'venue' | 'organizer'>(
+  db: Db,
+  type: T,
+  language: string,
+  fields: Partial<Record<string, string>>,
+): Promise<RecordOf<T> | null> {
+  const w = new Where()
+  w.add('p.type = ?', type).add('p.language = ?', language).add(`p.status <> 'trash'`)
+  // The memory backend compares `(record[key] ?? '') === (value ?? '')`: text fields compare as
+  // text, a missing or null field equals '', and a number or boolean never equals a string.
+  for (const [key, value] of Object.entries(fields)) {
+    const want = value ?? ''
+    const spec = POST_FIELDS[type].find((s) => s.field === key)
+    if (key === 'type') {
+      if (want !== type) return null
+    } else if (!spec) {
+      if (key === 'id' || want !== '') return null
+    } else if (spec.codec === 'text' || spec.codec === 'nullableText') {
+      w.add(`COALESCE(p.${spec.column}, '') = ?`, want)
+    } else if (spec.codec === 'real' || spec.codec === 'json') {
+      if (want !== '') return null
+      w.add(`p.${spec.column} IS NULL`)
+    } else return null
+  }
+  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE ${w} ORDER BY p.id LIMIT 1`, w.params)
+  return ((await toPosts(db, rows))[0] as RecordOf<T> | undefined) ?? null
+}
+
+export async function getTranslations(db: Db, groups: readonly number[]): Promise<Map<number, Record<string, number>>> {
+  const out = new Map<number, Record<string, number>>()
+  const unique = [...new Set(groups)]
+  if (!unique.length) return out
+  const d = db.dialect
+  const list = d.list(unique)
+  // Posts first, then terms, each by id: the order in which the memory backend lets a later
+  // record of the same language win.
+  const rows = await db.query<{ id: unknown; language: string; translation_group: unknown }>(
+    `SELECT 0 AS src, id, language, translation_group FROM posts WHERE status <> 'trash' AND ${d.inList('translation_group', 'int')}
+     UNION ALL
+     SELECT 1 AS src, id, language, translation_group FROM terms WHERE ${d.inList('translation_group', 'int')}
+     ORDER BY src, id`,
+    [list, list],
+  )
+  for (const r of rows) {
+    const group = toInt(r.translation_group)
+    const entry = out.get(group) ?? {}
+    entry[String(r.language)] = toInt(r.id)
+    out.set(group, entry)
+  }
+  return out
+}
+
+/** Live count: published events carrying the term (an id listed twice counts twice, as in memory). */
+const TERM_COUNT = `(SELECT count(*) FROM event_terms et JOIN posts e ON e.id = et.event_id WHERE et.term_id = t.id AND e.status = 'publish')`
+const TERM_WITH_COUNT = `${TERM_SELECT}, ${TERM_COUNT} AS cnt`
+
+const rowToTermWithCount = (r: Row): TermWithCount => ({ ...rowToTerm(r), count: toInt(r.cnt) })
+
+export async function getTerms(db: Db, ids: readonly number[]): Promise<TermWithCount[]> {
+  const unique = [...new Set(ids)]
+  if (!unique.length) return []
+  const d = db.dialect
+  const rows = await db.query(`SELECT ${TERM_WITH_COUNT} FROM terms t WHERE ${d.inList('t.id', 'int')}`, [d.list(unique)])
+  const byId = new Map(rows.map((r) => [toInt(r.id), rowToTermWithCount(r)]))
+  return unique.flatMap((id) => byId.get(id) ?? [])
+}
+
+export async function getTerm(db: Db, id: number): Promise<TermWithCount | null> {
+  const rows = await db.query(`SELECT ${TERM_WITH_COUNT} FROM terms t WHERE t.id = ?`, [id])
+  return rows[0] ? rowToTermWithCount(rows[0]) : null
+}
+
+export async function getTermRecord(db: Db, id: number): Promise<TermRecord | null> {
+  const rows = await db.query(`SELECT ${TERM_SELECT} FROM terms t WHERE t.id = ?`, [id])
+  return rows[0] ? rowToTerm(rows[0]) : null
+}
+
+export async function findTerm(
+  db: Db,
+  taxonomy: Taxonomy,
+  language: string,
+  by: { slug?: string; name?: string; parent?: number },
+): Promise<TermRecord | null> {
+  const scope = `SELECT ${TERM_SELECT} FROM terms t WHERE t.taxonomy = ? AND t.language = ?`
+  if (by.slug !== undefined) {
+    const rows = await db.query(`${scope} AND t.slug = ? ORDER BY t.id LIMIT 1`, [taxonomy, language, by.slug])
+    if (rows[0]) return rowToTerm(rows[0])
+  }
+  if (by.name !== undefined) {
+    const parent = by.parent === undefined ? '' : ' AND t.parent = ?'
+    const params = [taxonomy, language, by.name.toLowerCase(), ...(by.parent === undefined ? [] : [by.parent])]
+    const rows = await db.query(`${scope} AND t.name_lower = ?${parent} ORDER BY t.id LIMIT 1`, params)
+    if (rows[0]) return rowToTerm(rows[0])
+  }
+  return null
+}
+
+/** Breadth-first, one indexed query per level (no recursive CTE: not every PostgreSQL-compatible engine has them). */
+export async function termDescendants(db: Db, ids: readonly number[]): Promise<number[]> {
+  const d = db.dialect
+  const start = new Set(ids)
+  const found = new Set<number>()
+  let frontier = [...start]
+  while (frontier.length) {
+    const rows = await db.query<{ id: unknown }>(`SELECT id FROM terms WHERE ${d.inList('parent', 'int')} ORDER BY id`, [d.list(frontier)])
+    const next: number[] = []
+    for (const r of rows) {
+      const id = toInt(r.id)
+      if (found.has(id) || start.has(id)) continue
+      found.add(id)
+      next.push(id)
+    }
+    frontier = next
+  }
+  return [...found]
+}
+
+export async function listTerms(db: Db, q: TermListQuery): Promise<Page<TermWithCount>> {
+  const d = db.dialect
+  const w = new Where()
+  w.add('t.taxonomy = ?', q.taxonomy).add('t.language = ?', q.language)
+  if (q.include) w.add(d.inList('t.id', 'int'), d.list(q.include))
+  if (q.exclude) w.add(`NOT (${d.inList('t.id', 'int')})`, d.list(q.exclude))
+  if (q.parent !== undefined) w.add('t.parent = ?', q.parent)
+  if (q.slug !== undefined) w.add('t.slug = ?', q.slug)
+  if (q.eventId !== undefined) w.add('t.id IN (SELECT et.term_id FROM event_terms et WHERE et.event_id = ?)', q.eventId)
+  const search = q.search?.toLowerCase()
+  if (search) w.add(`(${d.contains('t.name_lower')} OR ${d.contains('t.slug')})`, search, search)
+  if (q.hideEmpty) w.add(`EXISTS (SELECT 1 FROM event_terms et JOIN posts e ON e.id = et.event_id WHERE et.term_id = t.id AND e.status = 'publish')`)
+  const extra: SqlParam[] = []
+  let key: string
+  switch (q.orderBy) {
+    case 'id':
+    case 'none':
+      key = 't.id'
+      break
+    case 'count':
+      key = 'cnt'
+      break
+    case 'slug':
+      key = 't.slug'
+      break
+    case 'description':
+      key = 't.description'
+      break
+    case 'parent':
+      key = 't.parent'
+      break
+    case 'include':
+      if (q.include) {
+        key = d.listIndex('t.id')
+        extra.push(d.list(q.include))
+      } else key = 't.id'
+      break
+    default:
+      key = 't.name_lower'
+  }
+  const dir = q.order === 'desc' ? 'DESC' : 'ASC'
+  const { rows, total } = await page(db, TERM_WITH_COUNT, 'terms t', w, `${key} ${dir}, t.id ${dir}`, q.offset, q.limit, extra)
+  return { items: rows.map(rowToTermWithCount), total }
+}
