@@ -23,6 +23,7 @@ const SERVERS = [
   { name: '(1) node:http, precomputed bytes', entry: 'raw-bytes.ts' },
   { name: '(2) node:http, Map + stringify', entry: 'raw-map.ts' },
   { name: '(3) router via toNodeHandler', entry: 'router.ts' },
+  { name: '(4) router + read cache', entry: 'router-cached.ts' },
 ]
 
 interface Result {

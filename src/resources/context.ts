@@ -60,7 +60,8 @@ export function createContext(init: ContextInit): Context {
   const nonDefault = init.language !== options.defaultLanguage
   const segment = nonDefault && (init.pathLanguage || options.languagePathSegment) ? `/${init.language}` : ''
   const now = options.now()
-  const nowUtc = toUtcString(now)
+  let nowUtc: string | undefined
+  let nowLocal: string | undefined
   return {
     storage: init.storage,
     options,
@@ -76,8 +77,13 @@ export function createContext(init: ContextInit): Context {
     accept: init.accept,
     requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${NAMESPACE}`,
     now,
-    nowUtc,
-    nowLocal: utcToLocal(nowUtc, options.timezone),
+    // Reads rarely need the clock as text, and the zone conversion is not free: compute on demand.
+    get nowUtc() {
+      return (nowUtc ??= toUtcString(now))
+    },
+    get nowLocal() {
+      return (nowLocal ??= utcToLocal(this.nowUtc, options.timezone))
+    },
   }
 }
 
@@ -106,13 +112,21 @@ export function permalink(ctx: Context, kind: PermalinkKind, record: PostRecord 
 }
 
 /** `host[/path]?id=N`: TEC's global id has neither scheme nor port. */
+const hostPaths = new Map<string, string>()
+
 export function globalId(ctx: Context, id: number): string {
-  let hostPath = ctx.base
-  try {
-    const u = new URL(ctx.base)
-    hostPath = u.hostname + u.pathname.replace(/\/+$/, '')
-  } catch {
-    // A baseUrl that is not a URL is used as given.
+  let hostPath = hostPaths.get(ctx.base)
+  if (hostPath === undefined) {
+    hostPath = ctx.base
+    try {
+      const u = new URL(ctx.base)
+      hostPath = u.hostname + u.pathname.replace(/\/+$/, '')
+    } catch {
+      // A baseUrl that is not a URL is used as given.
+    }
+    // Bounded: a host-controlled set of origins, but Host headers are caller input.
+    if (hostPaths.size > 100) hostPaths.clear()
+    hostPaths.set(ctx.base, hostPath)
   }
   return `${hostPath}?id=${id}`
 }

@@ -54,6 +54,15 @@ interface State {
   terms: Map<number, TermRecord>
   nextPostId: number
   nextTermId: number
+  /** Derived views of the committed data, rebuilt lazily after each commit. */
+  derived: Derived
+}
+
+interface Derived {
+  /** Events by (start date, id): lists walk it instead of sorting every time. */
+  eventsByStart?: EventRecord[]
+  translations?: Map<number, Record<string, number>>
+  counts?: Map<number, number>
 }
 
 /** Read operations over a view of the data: the committed state, or a transaction's overlay on it. */
@@ -68,6 +77,11 @@ class Reader implements StorageReader {
     const o = this.postOverlay.get(id)
     if (o === DELETED) return undefined
     return o ?? this.state.posts.get(id)
+  }
+
+  /** Derived views are valid only for the committed state, not inside a transaction's overlay. */
+  protected derived(): Derived | null {
+    return this.postOverlay.size === 0 && this.termOverlay.size === 0 ? this.state.derived : null
   }
 
   protected *allPosts(): Iterable<PostRecord> {
@@ -151,15 +165,26 @@ class Reader implements StorageReader {
   async listEvents(q: EventListQuery): Promise<Page<EventRecord>> {
     const words = q.search ? q.search.toLowerCase().split(/\s+/).filter(Boolean) : []
     const categories = q.categoryIds ? new Set(q.categoryIds) : null
+    const byStart = (a: EventRecord, b: EventRecord) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id)
+    const derived = this.derived()
+    if (derived && q.orderBy === 'start') {
+      if (!derived.eventsByStart) {
+        derived.eventsByStart = [...this.state.posts.values()].filter((p): p is EventRecord => p.type === 'event').sort(byStart)
+      }
+      const items: EventRecord[] = []
+      let total = 0
+      for (const e of derived.eventsByStart) {
+        if (!this.matchesEvent(e, q, words, categories)) continue
+        if (total >= q.offset && items.length < q.limit) items.push(clonePost(e))
+        total++
+      }
+      return { items, total }
+    }
     const matched: EventRecord[] = []
     for (const p of this.allPosts()) {
       if (p.type === 'event' && this.matchesEvent(p, q, words, categories)) matched.push(p)
     }
-    matched.sort(
-      q.orderBy === 'date'
-        ? (a, b) => (a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id)
-        : (a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id),
-    )
+    matched.sort(q.orderBy === 'date' ? (a, b) => (a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id) : byStart)
     return { items: matched.slice(q.offset, q.offset + q.limit).map(clonePost), total: matched.length }
   }
 
@@ -206,21 +231,33 @@ class Reader implements StorageReader {
   }
 
   async getTranslations(groups: readonly number[]) {
-    const wanted = new Set(groups)
+    const derived = this.derived()
+    const all = derived?.translations ?? this.translationIndex()
+    if (derived) derived.translations = all
     const out = new Map<number, Record<string, number>>()
+    for (const group of groups) {
+      const entry = all.get(group)
+      if (entry) out.set(group, { ...entry })
+    }
+    return out
+  }
+
+  private translationIndex(): Map<number, Record<string, number>> {
+    const index = new Map<number, Record<string, number>>()
     const add = (group: number, language: string, id: number) => {
-      if (!wanted.has(group)) return
-      const entry = out.get(group) ?? {}
+      const entry = index.get(group) ?? {}
       entry[language] = id
-      out.set(group, entry)
+      index.set(group, entry)
     }
     for (const p of this.allPosts()) if (p.status !== 'trash') add(p.translationGroup, p.language, p.id)
     for (const t of this.allTerms()) add(t.translationGroup, t.language, t.id)
-    return out
+    return index
   }
 
   /** Published events of the term's language carrying each term. */
   protected counts(): Map<number, number> {
+    const derived = this.derived()
+    if (derived?.counts) return derived.counts
     const counts = new Map<number, number>()
     for (const p of this.allPosts()) {
       if (p.type !== 'event' || p.status !== 'publish') continue
@@ -230,6 +267,7 @@ class Reader implements StorageReader {
         counts.set(id, (counts.get(id) ?? 0) + 1)
       }
     }
+    if (derived) derived.counts = counts
     return counts
   }
 
@@ -416,6 +454,7 @@ class Tx extends Reader implements StorageTx {
     }
     this.state.nextPostId = this.nextPostId
     this.state.nextTermId = this.nextTermId
+    this.state.derived = {}
   }
 }
 
@@ -423,7 +462,7 @@ class MemoryStorage extends Reader implements Storage {
   private queue: Promise<unknown> = Promise.resolve()
 
   constructor() {
-    super({ posts: new Map(), terms: new Map(), nextPostId: 1, nextTermId: 1 })
+    super({ posts: new Map(), terms: new Map(), nextPostId: 1, nextTermId: 1, derived: {} })
   }
 
   transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {

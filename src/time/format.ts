@@ -139,7 +139,13 @@ export function requireWallClock(s: string): WallClockParts {
 }
 
 /** Throws a RangeError when `s` is not a valid wall-clock string. */
+const WALL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
+
 export function dateDetails(s: string): DateDetails {
+  // Stored values are already canonical: slicing is exact and keeps representations cheap.
+  if (WALL.test(s)) {
+    return { year: s.slice(0, 4), month: s.slice(5, 7), day: s.slice(8, 10), hour: s.slice(11, 13), minutes: s.slice(14, 16), seconds: s.slice(17, 19) }
+  }
   const p = requireWallClock(s)
   return {
     year: padYear(p.year),

@@ -135,9 +135,22 @@ function ianaWallSeconds(zone: Extract<Zone, { kind: 'iana' }>, epochSeconds: nu
   return partsToEpochSeconds(parts)
 }
 
+// Intl's formatToParts costs microseconds and every representation asks for the same few
+// instants again (an event's start, in each list it appears in): remember recent answers.
+const offsetMemo = new Map<string, number>()
+const OFFSET_MEMO_MAX = 20_000
+
 /** Offset in seconds east of UTC at an instant. */
 function offsetAt(zone: Zone, epochSeconds: number): number {
-  return zone.kind === 'fixed' ? zone.offset : ianaWallSeconds(zone, epochSeconds) - epochSeconds
+  if (zone.kind === 'fixed') return zone.offset
+  const key = `${zone.resolved}|${epochSeconds}`
+  let offset = offsetMemo.get(key)
+  if (offset === undefined) {
+    offset = ianaWallSeconds(zone, epochSeconds) - epochSeconds
+    if (offsetMemo.size >= OFFSET_MEMO_MAX) offsetMemo.clear()
+    offsetMemo.set(key, offset)
+  }
+  return offset
 }
 
 /**
@@ -209,7 +222,20 @@ function splitOffset(offsetSeconds: number): { sign: string; hours: string; minu
  * not used: they disagree with tzdata (en-IN calls Dubai "GST", en-AU calls Lord Howe "LHST")
  * and vary with the runtime's CLDR version.
  */
+const abbrMemo = new Map<string, string>()
+
 export function timezoneAbbr(tz: string, utcWall: string): string {
+  const key = `${tz}|${utcWall}`
+  let abbr = abbrMemo.get(key)
+  if (abbr === undefined) {
+    abbr = computeAbbr(tz, utcWall)
+    if (abbrMemo.size >= OFFSET_MEMO_MAX) abbrMemo.clear()
+    abbrMemo.set(key, abbr)
+  }
+  return abbr
+}
+
+function computeAbbr(tz: string, utcWall: string): string {
   const zone = requireZone(tz)
   if (zone.kind === 'fixed') return zone.name
   const epoch = partsToEpochSeconds(requireWallClock(utcWall))
