@@ -143,7 +143,7 @@ const WALL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 
 export function dateDetails(s: string): DateDetails {
   // Stored values are already canonical: slicing is exact and keeps representations cheap.
-  if (WALL.test(s)) {
+  if (WALL.test(s) && isValidDate(+s.slice(0, 4), +s.slice(5, 7), +s.slice(8, 10)) && s.slice(11) <= '23:59:59') {
     return { year: s.slice(0, 4), month: s.slice(5, 7), day: s.slice(8, 10), hour: s.slice(11, 13), minutes: s.slice(14, 16), seconds: s.slice(17, 19) }
   }
   const p = requireWallClock(s)
