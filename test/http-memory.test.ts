@@ -12,3 +12,5 @@ import { httpFeaturesSuite } from './http/http-features.suite.js'
 httpFeaturesSuite('memory', () => createMemoryStorage())
 import { icalSuite } from './http/ical.suite.js'
 icalSuite('memory', () => createMemoryStorage())
+import { hostileSuite } from './http/hostile.suite.js'
+hostileSuite('memory', () => createMemoryStorage())

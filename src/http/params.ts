@@ -76,6 +76,21 @@ function assign(target: Params, rawKey: string, value: string): void {
   }
 }
 
+/**
+ * True when a parsed value nests deeper than `max`. Iterative on purpose: recursive code
+ * further on (validation, serialisation) would overflow the stack on hostile nesting.
+ */
+function tooDeep(root: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 0]]
+  while (stack.length) {
+    const [node, depth] = stack.pop() as [unknown, number]
+    if (typeof node !== 'object' || node === null) continue
+    if (depth >= max) return true
+    for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+  }
+  return false
+}
+
 function mediaType(req: RequestLike): string {
   const ct = req.headers.get('content-type')
   return ct ? (ct.split(';')[0] ?? '').trim().toLowerCase() : ''
@@ -102,6 +117,7 @@ export async function readBody(req: RequestLike, maxBytes: number): Promise<Para
       throw invalidJson('Syntax error')
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return Object.create(null)
+    if (tooDeep(parsed, MAX_DEPTH)) throw invalidJson(`Nesting deeper than ${MAX_DEPTH} levels`)
     return parsed as Params
   }
   if (type === '' || type === 'application/x-www-form-urlencoded') return parseFormEncoded(text)
