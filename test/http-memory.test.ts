@@ -14,3 +14,5 @@ import { icalSuite } from './http/ical.suite.js'
 icalSuite('memory', () => createMemoryStorage())
 import { hostileSuite } from './http/hostile.suite.js'
 hostileSuite('memory', () => createMemoryStorage())
+import { concurrencySuite } from './http/concurrency.suite.js'
+concurrencySuite('memory', () => createMemoryStorage())
