@@ -1,7 +1,7 @@
 /**
  * The `npm start` server: the whole namespace on http://127.0.0.1:$PORT/wp-json/calendar/events/v1/.
  * Environment: PORT (8080), HOST (127.0.0.1), CALENDAR_STORAGE (memory), CALENDAR_API_TOKENS /
- * CALENDAR_API_TOKEN, CALENDAR_TIMEZONE (UTC).
+ * CALENDAR_API_TOKEN, CALENDAR_TIMEZONE (UTC), CALENDAR_CORS_ORIGINS (*).
  */
 import { createServer } from 'node:http'
 import { createCalendarRouter } from '../../src/index.js'
@@ -9,12 +9,20 @@ import { toNodeHandler } from '../../adapters/node/index.js'
 import { tokenAuth } from './auth.js'
 import { openStorage } from './storage.js'
 
+/** CALENDAR_CORS_ORIGINS: `*` (default) or a comma-separated list of origins. */
+export function corsOrigins(value: string | undefined): '*' | string[] {
+  if (value === undefined || value.trim() === '' || value.trim() === '*') return '*'
+  return value.split(',').map((s) => s.trim()).filter(Boolean)
+}
+
 export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const auth = tokenAuth(env)
   const storage = await openStorage(env)
   const calendar = createCalendarRouter(storage, {
     authenticate: auth.authenticate,
     timezone: env.CALENDAR_TIMEZONE ?? 'UTC',
+    // Browsers on other origins may read the API: any origin, never with credentials.
+    cors: { origins: corsOrigins(env.CALENDAR_CORS_ORIGINS) },
     onError: (error) => console.error('[calendar]', error),
   })
   const server = createServer(toNodeHandler(calendar))
