@@ -60,6 +60,14 @@ export function classify(err: unknown): ErrorKind {
   return 'other'
 }
 
+/** SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock (worth waiting for). */
+export function isBusy(err: unknown): boolean {
+  const { code, errno, errcode } = fields(err)
+  if (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code)) return true
+  const numeric = typeof errcode === 'number' ? errcode : typeof errno === 'number' ? errno : undefined
+  return numeric !== undefined && typeof code === 'string' && code.includes('SQLITE') && [5, 6].includes(numeric & 0xff)
+}
+
 /** A serialization failure seen inside a transaction: the storage re-runs the whole function. */
 export class RetryTransaction extends Error {
   constructor(cause: unknown) {

@@ -76,8 +76,9 @@ export const MIGRATIONS: Migration[] = [
       `CREATE UNIQUE INDEX IF NOT EXISTS posts_slug ON posts (type, language, slug)`,
       // The default event list: equality on type/language/status/visibility, range and order on start.
       `CREATE INDEX IF NOT EXISTS posts_event_start ON posts (type, language, status, hide_from_listings, start_date, id)`,
-      // featured=true lists walk only the featured events (the query spells the same literals).
-      `CREATE INDEX IF NOT EXISTS posts_event_featured ON posts (language, status, start_date, id) WHERE type = 'event' AND featured = TRUE AND hide_from_listings = FALSE`,
+      // featured=true lists walk only the (few) featured events; the query spells the same literal.
+      // All the equality columns again, so planners prefer it without statistics.
+      `CREATE INDEX IF NOT EXISTS posts_event_featured ON posts (type, language, status, hide_from_listings, featured, start_date, id) WHERE featured = TRUE`,
       // Venue and organizer lists: newest first.
       `CREATE INDEX IF NOT EXISTS posts_linked_date ON posts (type, language, post_date_utc DESC, id DESC)`,
       `CREATE INDEX IF NOT EXISTS posts_parent ON posts (parent_id)`,
@@ -131,22 +132,28 @@ export function renderDdl(dialect: Dialect, statement: string): string {
   return statement.replace(/\{(id|int|text|bool|real)\}/g, (_, t: keyof Dialect['types']) => dialect.types[t])
 }
 
-/** Applies the migrations the database lacks, in order. Safe to run concurrently and repeatedly. */
-export async function runMigrations(driver: SqlDriver, dialect: Dialect, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
+/**
+ * Two processes creating the same object at once: PostgreSQL can report a duplicate catalog
+ * entry (23505 on pg_type, 42P07, 42710) even with IF NOT EXISTS. The other process won; running
+ * the statement again finds the object and does nothing.
+ */
+async function executeDdl(driver: SqlDriver, sql: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await applyPending(driver, dialect, migrations)
+      return await driver.execute(sql)
     } catch (err) {
-      // Two processes creating the same table at once: PostgreSQL may report a duplicate
-      // catalog entry even with IF NOT EXISTS. The other process won; look again.
-      if (attempt < 3 && classify(err) === 'unique') continue
-      throw err
+      const code = (err as { code?: unknown } | null)?.code
+      const duplicate = classify(err) === 'unique' || code === '42P07' || code === '42710'
+      if (!duplicate || attempt >= 5) throw err
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt))
     }
   }
 }
 
-async function applyPending(driver: SqlDriver, dialect: Dialect, migrations: Migration[]): Promise<number[]> {
-  await driver.execute(
+/** Applies the migrations the database lacks, in order; returns their versions. Safe to run concurrently and repeatedly. */
+export async function runMigrations(driver: SqlDriver, dialect: Dialect, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
+  await executeDdl(
+    driver,
     renderDdl(dialect, `CREATE TABLE IF NOT EXISTS calendar_migrations (version {int} PRIMARY KEY, applied_at {text} NOT NULL)`),
   )
   const rows = await driver.read((c) => c.query<{ version: unknown }>('SELECT version FROM calendar_migrations'))
@@ -154,7 +161,7 @@ async function applyPending(driver: SqlDriver, dialect: Dialect, migrations: Mig
   const applied: number[] = []
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue
-    for (const statement of m.statements) await driver.execute(renderDdl(dialect, statement))
+    for (const statement of m.statements) await executeDdl(driver, renderDdl(dialect, statement))
     await driver.transaction((c) =>
       c.run(dialect.sql('INSERT INTO calendar_migrations (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING'), [
         m.version,

@@ -214,8 +214,12 @@ export async function getTranslations(db: Db, groups: readonly number[]): Promis
   return out
 }
 
-/** Live count: published events carrying the term (an id listed twice counts twice, as in memory). */
-const TERM_COUNT = `(SELECT count(*) FROM event_terms et JOIN posts e ON e.id = et.event_id WHERE et.term_id = t.id AND e.status = 'publish')`
+/**
+ * Live count: published events of the term's language carrying it (an event of another language
+ * that lists the term does not count; an id listed twice counts twice, as in memory).
+ */
+const TERM_EVENTS = `FROM event_terms et JOIN posts e ON e.id = et.event_id WHERE et.term_id = t.id AND e.status = 'publish' AND e.language = t.language`
+const TERM_COUNT = `(SELECT count(*) ${TERM_EVENTS})`
 const TERM_WITH_COUNT = `${TERM_SELECT}, ${TERM_COUNT} AS cnt`
 
 const rowToTermWithCount = (r: Row): TermWithCount => ({ ...rowToTerm(r), count: toInt(r.cnt) })
@@ -290,7 +294,7 @@ export async function listTerms(db: Db, q: TermListQuery): Promise<Page<TermWith
   if (q.eventId !== undefined) w.add('t.id IN (SELECT et.term_id FROM event_terms et WHERE et.event_id = ?)', q.eventId)
   const search = q.search?.toLowerCase()
   if (search) w.add(`(${d.contains('t.name_lower')} OR ${d.contains('t.slug')})`, search, search)
-  if (q.hideEmpty) w.add(`EXISTS (SELECT 1 FROM event_terms et JOIN posts e ON e.id = et.event_id WHERE et.term_id = t.id AND e.status = 'publish')`)
+  if (q.hideEmpty) w.add(`EXISTS (SELECT 1 ${TERM_EVENTS})`)
   const extra: SqlParam[] = []
   let key: string
   switch (q.orderBy) {

@@ -1,0 +1,86 @@
+/**
+ * Convenience openers for the two common setups. The drivers are optional peer dependencies and
+ * are loaded here with dynamic `import()` only when called, so importing the SQL storage never
+ * requires a driver that is not installed.
+ */
+import { StorageUnavailableError } from '../types.js'
+import type { SqlDriver } from './driver.js'
+import { translate } from './errors.js'
+import { pgDriver, type PgPool } from './pg-driver.js'
+import { sqliteDriver, type SqliteDatabase } from './sqlite-driver.js'
+
+async function load<T>(name: string, importer: () => Promise<T>): Promise<T> {
+  try {
+    return await importer()
+  } catch (err) {
+    throw new Error(`The SQL storage needs the "${name}" package for this: npm install ${name}`, { cause: err })
+  }
+}
+
+/**
+ * A SQLite database file through better-sqlite3 (Node): WAL mode, busy_timeout 5000 ms,
+ * foreign keys on, synchronous NORMAL (durable across process crashes; an OS crash may lose the
+ * last commits, which WAL still keeps consistent). Two connections: one writes, one reads, so
+ * readers never see a write transaction's uncommitted rows and never wait for it.
+ *
+ * ':memory:' cannot be shared by two connections of better-sqlite3 (it has no memdb/URI and no
+ * shared cache), and one connection would either show uncommitted writes to readers or make
+ * readers wait for writers. So ':memory:' opens a private temporary file instead (fsync off),
+ * removed on close: the same isolation as a file, and gone when the storage is.
+ */
+export async function openSqliteFile(path: string): Promise<SqlDriver> {
+  const { default: Database } = await load('better-sqlite3', () => import('better-sqlite3'))
+  let file = path
+  let cleanup: (() => Promise<void>) | undefined
+  const temporary = path === ':memory:' || path === ''
+  if (temporary) {
+    const [{ mkdtemp, rm }, { tmpdir }, { join }] = await Promise.all([import('node:fs/promises'), import('node:os'), import('node:path')])
+    const dir = await mkdtemp(join(tmpdir(), 'calendar-sqlite-'))
+    file = join(dir, 'memory.db')
+    cleanup = () => rm(dir, { recursive: true, force: true })
+  }
+  const open = (): SqliteDatabase => {
+    const db = new Database(file)
+    db.exec('PRAGMA busy_timeout = 5000')
+    db.exec('PRAGMA foreign_keys = ON')
+    db.exec(`PRAGMA synchronous = ${temporary ? 'OFF' : 'NORMAL'}`)
+    return db
+  }
+  let writer: SqliteDatabase | undefined
+  try {
+    writer = open()
+    // WAL is a property of the file: set once by the writer, the reader opens into it.
+    writer.exec('PRAGMA journal_mode = WAL')
+    const reader = open()
+    reader.exec('PRAGMA query_only = ON')
+    return sqliteDriver(writer, { reader, ...(cleanup ? { onClose: cleanup } : {}) })
+  } catch (err) {
+    writer?.close()
+    await cleanup?.()
+    // SQLITE_CANTOPEN (no permission, a directory), a lock, or better-sqlite3's own check for a
+    // missing directory: the storage is unavailable. Anything else (not a database) is a bug.
+    const e = translate(err)
+    if (e instanceof StorageUnavailableError) throw e
+    if (err instanceof TypeError && /directory does not exist/.test(err.message)) {
+      throw new StorageUnavailableError(`Cannot open the SQLite database ${file}: its directory does not exist`, { cause: err })
+    }
+    throw err
+  }
+}
+
+export interface OpenPostgresOptions {
+  /** Pool size (default 10). */
+  max?: number
+  /** How long to wait for a connection before failing with StorageUnavailableError (default 5000 ms). */
+  connectionTimeoutMillis?: number
+  /** Any other pg.Pool settings (ssl, statement_timeout, options...). */
+  [setting: string]: unknown
+}
+
+/** A PostgreSQL (or compatible) database through a new `pg.Pool` on this connection string. */
+export async function openPostgres(connectionString: string, options: OpenPostgresOptions = {}): Promise<SqlDriver> {
+  const pg = await load('pg', () => import('pg'))
+  const Pool = (pg as unknown as { default?: { Pool: typeof pg.Pool } }).default?.Pool ?? pg.Pool
+  const pool = new Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000, ...options })
+  return pgDriver(pool as unknown as PgPool)
+}

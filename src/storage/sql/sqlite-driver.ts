@@ -1,0 +1,192 @@
+/**
+ * SqlDriver over a synchronous SQLite client: better-sqlite3 (Node), `bun:sqlite` (Bun) and
+ * `node:sqlite` (Node >= 22.13, Deno) all have `prepare(sql).all(...)/.run(...)`, `exec(sql)` and
+ * `close()`, which is all this uses. Pragmas are set with `exec`, so better-sqlite3's `.pragma()`
+ * is not needed.
+ *
+ * Isolation. A SQLite transaction belongs to a connection, and the storage keeps a write
+ * transaction open across `await`s, so reads outside it must not run on that connection:
+ * - With `reader` (a second connection to the same file, WAL mode): reads outside transactions
+ *   run there, each storage read inside its own read transaction (one consistent snapshot for a
+ *   page, its count and its links), and never see the writer's uncommitted rows.
+ * - With one connection only: a read outside waits until the running write transaction ends.
+ *   That is sound, but a transaction function must then read through its `tx`, never through
+ *   the storage (which would wait for itself). `openSqliteFile` always opens two connections,
+ *   also for ':memory:' (see open.ts).
+ *
+ * Locking. Writers take the write lock up front (BEGIN IMMEDIATE) so a transaction never fails
+ * half-way on a lock upgrade. While the file is locked by another connection (another process, or
+ * another storage in this one), BEGIN is retried with timers until the connection's
+ * busy_timeout has passed, instead of letting SQLite sleep: a synchronous wait would block the
+ * event loop, and with it the other storage in this process that holds the lock.
+ */
+import type { SqlConnection, SqlDriver, SqlParam } from './driver.js'
+import { isBusy } from './errors.js'
+
+/** The part of a prepared statement this driver uses. */
+export interface SqliteStatement {
+  // `any` keeps every client's own (stricter) parameter types assignable.
+  all(...params: any[]): unknown[]
+  run(...params: any[]): { changes: number | bigint }
+}
+
+/** The part of a better-sqlite3 / bun:sqlite / node:sqlite database object this driver uses. */
+export interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement
+  exec(sql: string): unknown
+  close(): unknown
+}
+
+export interface SqliteDriverOptions {
+  /** A second connection to the same database file (WAL mode) for reads outside transactions. */
+  reader?: SqliteDatabase
+  /** Called after close() closed the connections (open.ts deletes its temporary file here). */
+  onClose?: () => void | Promise<void>
+}
+
+/** One connection with a cache of prepared statements (preparing costs more than running). */
+class Connection implements SqlConnection {
+  private readonly statements = new Map<string, SqliteStatement>()
+
+  constructor(readonly db: SqliteDatabase) {}
+
+  private prepare(sql: string): SqliteStatement {
+    let stmt = this.statements.get(sql)
+    if (!stmt) {
+      stmt = this.db.prepare(sql)
+      if (this.statements.size >= 500) this.statements.clear()
+      this.statements.set(sql, stmt)
+    }
+    return stmt
+  }
+
+  async query<R extends object>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
+    return this.prepare(sql).all(...params.map(bind)) as R[]
+  }
+
+  async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
+    return { changes: Number(this.prepare(sql).run(...params.map(bind)).changes) }
+  }
+
+  exec(sql: string): void {
+    this.db.exec(sql)
+  }
+
+  pragma(name: string): unknown {
+    const row = this.db.prepare(`PRAGMA ${name}`).all()[0] as Record<string, unknown> | undefined
+    return row ? Object.values(row)[0] : undefined
+  }
+
+  /** ROLLBACK after a failure; the transaction may already be gone, which is fine. */
+  rollback(): void {
+    try {
+      this.db.exec('ROLLBACK')
+    } catch {
+      // no transaction was open
+    }
+  }
+}
+
+/** SQLite has no boolean type; better-sqlite3 and node:sqlite refuse JavaScript booleans. */
+function bind(value: SqlParam): string | number | null {
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (typeof value === 'object' && value !== null) throw new TypeError('array parameters are not used with SQLite')
+  return value
+}
+
+/** A promise-chain mutex: one holder at a time, in arrival order. */
+class Mutex {
+  private tail: Promise<unknown> = Promise.resolve()
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn)
+    this.tail = result.catch(() => undefined)
+    return result
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Runs `op` (BEGIN IMMEDIATE, DDL) without SQLite's synchronous busy wait: on SQLITE_BUSY it is
+ * retried on timers until `timeoutMs` has passed; then the BUSY error is thrown (and becomes
+ * StorageUnavailableError in the storage).
+ */
+async function withoutBlocking(conn: Connection, timeoutMs: number, op: () => void): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  conn.exec('PRAGMA busy_timeout = 0')
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        op()
+        return
+      } catch (err) {
+        if (!isBusy(err) || Date.now() >= deadline) throw err
+        await sleep(Math.min(50, 1 + attempt * 2))
+      }
+    }
+  } finally {
+    conn.exec(`PRAGMA busy_timeout = ${timeoutMs}`)
+  }
+}
+
+export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = {}): SqlDriver {
+  const writer = new Connection(db)
+  const reader = options.reader ? new Connection(options.reader) : null
+  if (reader && String(writer.pragma('journal_mode')).toLowerCase() !== 'wal') {
+    // In rollback-journal mode a COMMIT waits for readers, and a read transaction held across an
+    // await on the same thread would make it wait for itself.
+    throw new Error('sqliteDriver: a separate reader connection needs the database in WAL mode (PRAGMA journal_mode = WAL)')
+  }
+  // Link rows cascade with their event; SQLite enforces foreign keys per connection, off by default.
+  writer.exec('PRAGMA foreign_keys = ON')
+  const busyTimeout = Number(writer.pragma('busy_timeout') ?? 0)
+  const writeLock = new Mutex()
+  const readLock = reader ? new Mutex() : writeLock
+
+  return {
+    dialect: 'sqlite',
+
+    read<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
+      if (!reader) return writeLock.run(() => fn(writer))
+      return readLock.run(async () => {
+        reader.exec('BEGIN')
+        try {
+          const result = await fn(reader)
+          reader.exec('COMMIT')
+          return result
+        } catch (err) {
+          reader.rollback()
+          throw err
+        }
+      })
+    },
+
+    transaction<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
+      return writeLock.run(async () => {
+        await withoutBlocking(writer, busyTimeout, () => writer.exec('BEGIN IMMEDIATE'))
+        let result: T
+        try {
+          result = await fn(writer)
+          writer.exec('COMMIT')
+        } catch (err) {
+          writer.rollback()
+          throw err
+        }
+        return result
+      })
+    },
+
+    execute(sql: string): Promise<void> {
+      return writeLock.run(() => withoutBlocking(writer, busyTimeout, () => writer.exec(sql)))
+    },
+
+    async close(): Promise<void> {
+      await writeLock.run(async () => {
+        if (reader) await readLock.run(async () => void reader.db.close())
+        writer.db.close()
+      })
+      await options.onClose?.()
+    },
+  }
+}

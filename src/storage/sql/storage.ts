@@ -1,0 +1,217 @@
+/**
+ * The SQL storage: StorageReader/StorageTx over the query modules, plus the transaction
+ * discipline.
+ * - One write transaction at a time per storage instance (an in-process queue), so writers in
+ *   one process never fight over locks and each sees the previous one's commit.
+ * - On PostgreSQL the driver begins SERIALIZABLE, so writers in other processes are kept
+ *   correct too; a serialization failure or deadlock (40001/40P01) re-runs the whole function
+ *   a bounded number of times. `fn` must therefore be safe to run again: keep side effects
+ *   outside the database out of it.
+ * - Database failures surface as StorageUnavailableError; nothing is cached across a failure, so
+ *   the next call tries the database again.
+ */
+import type {
+  EventListQuery,
+  LinkedListQuery,
+  NewPost,
+  NewTerm,
+  PostPatch,
+  PostType,
+  Storage,
+  StorageReader,
+  StorageTx,
+  Taxonomy,
+  TermListQuery,
+  TermPatch,
+} from '../types.js'
+import { StorageUnavailableError } from '../types.js'
+import { Db } from './db.js'
+import { dialectFor, type Dialect } from './dialect.js'
+import type { SqlConnection, SqlDriver } from './driver.js'
+import { RetryTransaction, translate } from './errors.js'
+import { runMigrations } from './migrations.js'
+import * as read from './read.js'
+import * as write from './write.js'
+
+export interface SqlStorageOptions {
+  driver: SqlDriver
+  /** Run pending migrations on first use (default true). With false, call `migrate()` yourself. */
+  migrate?: boolean
+  /** Attempts of a transaction that keeps hitting serialization failures (default 8). */
+  maxAttempts?: number
+}
+
+export type SqlStorage = Storage & {
+  /** Applies pending schema migrations (idempotent). */
+  migrate(): Promise<void>
+  close(): Promise<void>
+}
+
+abstract class Reader implements StorageReader {
+  protected abstract use<T>(fn: (db: Db) => Promise<T>): Promise<T>
+
+  getPost(id: number) {
+    return this.use((db) => read.getPost(db, id))
+  }
+  getPosts(ids: readonly number[]) {
+    return this.use((db) => read.getPosts(db, ids))
+  }
+  findPostBySlug<T extends PostType>(type: T, language: string, slug: string) {
+    return this.use((db) => read.findPostBySlug(db, type, language, slug))
+  }
+  slugsLike(kind: PostType | Taxonomy, language: string, base: string) {
+    return this.use((db) => read.slugsLike(db, kind, language, base))
+  }
+  listEvents(query: EventListQuery) {
+    return this.use((db) => read.listEvents(db, query))
+  }
+  listLinked<T extends 'venue' | 'organizer'>(type: T, query: LinkedListQuery) {
+    return this.use((db) => read.listLinked(db, type, query))
+  }
+  findLinkedDuplicate<T extends 'venue' | 'organizer'>(type: T, language: string, fields: Partial<Record<string, string>>) {
+    return this.use((db) => read.findLinkedDuplicate(db, type, language, fields))
+  }
+  getTranslations(groups: readonly number[]) {
+    return this.use((db) => read.getTranslations(db, groups))
+  }
+  getTerm(id: number) {
+    return this.use((db) => read.getTerm(db, id))
+  }
+  getTerms(ids: readonly number[]) {
+    return this.use((db) => read.getTerms(db, ids))
+  }
+  findTerm(taxonomy: Taxonomy, language: string, by: { slug?: string; name?: string; parent?: number }) {
+    return this.use((db) => read.findTerm(db, taxonomy, language, by))
+  }
+  termDescendants(ids: readonly number[]) {
+    return this.use((db) => read.termDescendants(db, ids))
+  }
+  listTerms(query: TermListQuery) {
+    return this.use((db) => read.listTerms(db, query))
+  }
+}
+
+/** Reads and writes on the transaction's own connection; unusable once the transaction ended. */
+class Tx extends Reader implements StorageTx {
+  finished = false
+
+  constructor(private readonly db: Db) {
+    super()
+  }
+
+  protected async use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    if (this.finished) throw new Error('This transaction has already finished')
+    try {
+      return await fn(this.db)
+    } catch (err) {
+      throw translate(err)
+    }
+  }
+
+  insertPost<T extends PostType>(record: NewPost<T>) {
+    return this.use((db) => write.insertPost(db, record))
+  }
+  updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>) {
+    return this.use((db) => write.updatePost(db, id, type, patch))
+  }
+  unlinkPost(id: number) {
+    return this.use((db) => write.unlinkPost(db, id))
+  }
+  insertTerm(term: NewTerm) {
+    return this.use((db) => write.insertTerm(db, term))
+  }
+  updateTerm(id: number, patch: TermPatch) {
+    return this.use((db) => write.updateTerm(db, id, patch))
+  }
+  deleteTerm(id: number) {
+    return this.use((db) => write.deleteTerm(db, id))
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+class SqlStorageImpl extends Reader implements SqlStorage {
+  private readonly dialect: Dialect
+  private queue: Promise<unknown> = Promise.resolve()
+  private migrated: Promise<void> | null = null
+
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly autoMigrate: boolean,
+    private readonly maxAttempts: number,
+  ) {
+    super()
+    this.dialect = dialectFor(driver.dialect)
+  }
+
+  async migrate(): Promise<void> {
+    try {
+      await runMigrations(this.driver, this.dialect)
+    } catch (err) {
+      throw translate(err)
+    }
+    this.migrated = Promise.resolve()
+  }
+
+  /** The first use migrates; a failed attempt is forgotten so the next call tries again. */
+  private ready(): Promise<void> {
+    if (!this.autoMigrate) return Promise.resolve()
+    this.migrated ??= this.migrate().catch((err: unknown) => {
+      this.migrated = null
+      throw err
+    })
+    return this.migrated
+  }
+
+  protected async use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    await this.ready()
+    try {
+      return await this.driver.read((conn) => fn(new Db(conn, this.dialect)))
+    } catch (err) {
+      throw translate(err)
+    }
+  }
+
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => this.runTransaction(fn))
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  private async runTransaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+    await this.ready()
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.driver.transaction(async (conn: SqlConnection) => {
+          const tx = new Tx(new Db(conn, this.dialect))
+          try {
+            return await fn(tx)
+          } finally {
+            tx.finished = true
+          }
+        })
+      } catch (err) {
+        const e = translate(err)
+        if (!(e instanceof RetryTransaction)) throw e
+        if (attempt >= this.maxAttempts) {
+          throw new StorageUnavailableError('The transaction kept conflicting with concurrent writers', { cause: e.cause })
+        }
+        // Jittered exponential backoff: concurrent losers should not collide again in lockstep.
+        await sleep(Math.random() * Math.min(200, 5 * 2 ** attempt))
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.queue
+    await this.driver.close()
+  }
+}
+
+/**
+ * Storage on a SQL database. `driver` is `sqliteDriver(db)`, `pgDriver(pool)`, or what
+ * `openSqliteFile(path)` / `openPostgres(url)` return.
+ */
+export function createSqlStorage(options: SqlStorageOptions): SqlStorage {
+  return new SqlStorageImpl(options.driver, options.migrate !== false, Math.max(1, options.maxAttempts ?? 8))
+}

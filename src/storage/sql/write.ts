@@ -1,0 +1,157 @@
+/**
+ * The write statements, one function per StorageTx method; they run inside the transaction the
+ * storage opened. Slug uniqueness is the database's job (unique indexes), never a read-then-
+ * write race: inserts say ON CONFLICT DO NOTHING and report a conflict when no row came back;
+ * updates that move a slug run inside a SAVEPOINT on PostgreSQL so the transaction survives the
+ * conflict and the caller can try another slug.
+ */
+import type { NewPost, NewTerm, PostPatch, PostRecord, PostType, RecordOf, TermPatch, TermRecord } from '../types.js'
+import { SlugConflictError } from '../types.js'
+import type { Db } from './db.js'
+import type { SqlParam } from './driver.js'
+import { classify } from './errors.js'
+import { getPost, getTermRecord } from './read.js'
+import { LINK_KINDS, POST_FIELDS, SEARCH_FIELDS, TERM_KINDS, clonePost, encode, eventSearchText, toInt, type RefList } from './records.js'
+
+/** Runs a write that may hit a unique slug index; a hit becomes SlugConflictError. */
+async function guardSlug<T>(db: Db, slug: string, write: () => Promise<T>): Promise<T> {
+  const savepoint = db.dialect.failedStatementAbortsTransaction
+  if (savepoint) await db.run('SAVEPOINT calendar_slug')
+  try {
+    const result = await write()
+    if (savepoint) await db.run('RELEASE SAVEPOINT calendar_slug')
+    return result
+  } catch (err) {
+    if (classify(err) !== 'unique') throw err
+    if (savepoint) await db.run('ROLLBACK TO SAVEPOINT calendar_slug')
+    throw new SlugConflictError(slug)
+  }
+}
+
+/** Multi-row INSERT in chunks that stay far below every engine's parameter limit. */
+async function insertRows(db: Db, table: string, columns: string[], rows: SqlParam[][]): Promise<void> {
+  const chunk = 200
+  for (let i = 0; i < rows.length; i += chunk) {
+    const part = rows.slice(i, i + chunk)
+    const tuple = `(${columns.map(() => '?').join(', ')})`
+    await db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${part.map(() => tuple).join(', ')}`, part.flat())
+  }
+}
+
+/** Replaces an event's rows for the given link lists, keeping list order in `seq`. */
+async function writeRefs(db: Db, eventId: number, lists: Partial<Record<RefList, number[]>>, replace: boolean): Promise<void> {
+  for (const [list, ids] of Object.entries(lists) as [RefList, number[] | undefined][]) {
+    if (!ids) continue
+    const isLink = list in LINK_KINDS
+    const table = isLink ? 'event_links' : 'event_terms'
+    const kind = isLink ? LINK_KINDS[list as keyof typeof LINK_KINDS] : TERM_KINDS[list as keyof typeof TERM_KINDS]
+    if (replace) await db.run(`DELETE FROM ${table} WHERE event_id = ? AND kind = ?`, [eventId, kind])
+    const rows = ids.map((id, seq) => [eventId, kind, seq, id])
+    await insertRows(db, table, ['event_id', 'kind', 'seq', isLink ? 'linked_id' : 'term_id'], rows)
+  }
+}
+
+/** Rewrites a venue's or organizer's lower-cased search rows (one per non-empty field). */
+async function writeSearch(db: Db, post: PostRecord, replace: boolean): Promise<void> {
+  if (post.type === 'event') return
+  if (replace) await db.run('DELETE FROM post_search WHERE post_id = ?', [post.id])
+  const rec = post as unknown as Record<string, unknown>
+  const rows = SEARCH_FIELDS[post.type]
+    .map((field) => [post.id, field, String(rec[field] ?? '').toLowerCase()] as SqlParam[])
+    .filter((row) => row[2] !== '')
+  await insertRows(db, 'post_search', ['post_id', 'field', 'value'], rows)
+}
+
+const REF_KEYS: RefList[] = ['venueIds', 'organizerIds', 'categoryIds', 'tagIds']
+const EVENT_TEXT = ['title', 'description', 'excerpt']
+
+export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
+  const rec = record as unknown as Record<string, unknown>
+  const specs = POST_FIELDS[record.type].filter((s) => s.field !== 'translationGroup')
+  const columns = ['type', 'translation_group', ...specs.map((s) => s.column)]
+  const params: SqlParam[] = [record.type, record.translationGroup ?? 0, ...specs.map((s) => encode(s.codec, rec[s.field]))]
+  if (record.type === 'event') {
+    columns.push('search_text')
+    params.push(eventSearchText(record as unknown as NewPost<'event'>))
+  }
+  const rows = await db.query<{ id: unknown }>(
+    `INSERT INTO posts (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+     ON CONFLICT (type, language, slug) DO NOTHING RETURNING id`,
+    params,
+  )
+  if (!rows[0]) throw new SlugConflictError(record.slug)
+  const id = toInt(rows[0].id)
+  // A record starts its own translation group: its id is known only now.
+  if (record.translationGroup === undefined) await db.run('UPDATE posts SET translation_group = ? WHERE id = ?', [id, id])
+  const stored = clonePost({ ...record, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
+  if (stored.type === 'event') {
+    await writeRefs(db, id, Object.fromEntries(REF_KEYS.map((k) => [k, stored[k]])), false)
+  } else await writeSearch(db, stored, false)
+  return clonePost(stored) as RecordOf<T>
+}
+
+export async function updatePost<T extends PostType>(db: Db, id: number, type: T, patch: PostPatch<T>): Promise<RecordOf<T>> {
+  const current = await getPost(db, id)
+  if (!current || current.type !== type) throw new Error(`no ${type} ${id}`)
+  // Only the given fields change (a key present with `undefined` is treated as absent).
+  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
+  const next = clonePost({ ...current, ...given, id, type: current.type } as PostRecord)
+  const rec = next as unknown as Record<string, unknown>
+  const changed = POST_FIELDS[type].filter((s) => s.field in given)
+  const sets = changed.map((s) => `${s.column} = ?`)
+  const params = changed.map((s) => encode(s.codec, rec[s.field]))
+  if (next.type === 'event' && EVENT_TEXT.some((f) => f in given)) {
+    sets.push('search_text = ?')
+    params.push(eventSearchText(next))
+  }
+  if (sets.length) {
+    const write = () => db.run(`UPDATE posts SET ${sets.join(', ')} WHERE id = ?`, [...params, id])
+    if (next.slug !== current.slug || next.language !== current.language) await guardSlug(db, next.slug, write)
+    else await write()
+  }
+  if (next.type === 'event') {
+    const lists = Object.fromEntries(REF_KEYS.filter((k) => k in given).map((k) => [k, next[k]]))
+    await writeRefs(db, id, lists, true)
+  } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
+  return clonePost(next) as RecordOf<T>
+}
+
+export async function unlinkPost(db: Db, id: number): Promise<void> {
+  await db.run('DELETE FROM event_links WHERE linked_id = ?', [id])
+}
+
+export async function insertTerm(db: Db, term: NewTerm): Promise<TermRecord> {
+  const rows = await db.query<{ id: unknown }>(
+    `INSERT INTO terms (taxonomy, language, translation_group, name, name_lower, slug, description, parent)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (taxonomy, language, slug) DO NOTHING RETURNING id`,
+    [term.taxonomy, term.language, term.translationGroup ?? 0, term.name, term.name.toLowerCase(), term.slug, term.description, term.parent],
+  )
+  if (!rows[0]) throw new SlugConflictError(term.slug)
+  const id = toInt(rows[0].id)
+  if (term.translationGroup === undefined) await db.run('UPDATE terms SET translation_group = ? WHERE id = ?', [id, id])
+  return { ...term, id, translationGroup: term.translationGroup ?? id }
+}
+
+export async function updateTerm(db: Db, id: number, patch: TermPatch): Promise<TermRecord> {
+  const current = await getTermRecord(db, id)
+  if (!current) throw new Error(`no term ${id}`)
+  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
+  const next: TermRecord = { ...current, ...given, id, taxonomy: current.taxonomy }
+  const write = () =>
+    db.run(
+      `UPDATE terms SET language = ?, translation_group = ?, name = ?, name_lower = ?, slug = ?, description = ?, parent = ? WHERE id = ?`,
+      [next.language, next.translationGroup, next.name, next.name.toLowerCase(), next.slug, next.description, next.parent, id],
+    )
+  if (next.slug !== current.slug || next.language !== current.language) await guardSlug(db, next.slug, write)
+  else await write()
+  return { ...next }
+}
+
+export async function deleteTerm(db: Db, id: number): Promise<void> {
+  const current = await getTermRecord(db, id)
+  if (!current) return
+  await db.run('DELETE FROM terms WHERE id = ?', [id])
+  // Children move up to the deleted term's parent; events lose the term.
+  await db.run('UPDATE terms SET parent = ? WHERE parent = ?', [current.parent, id])
+  await db.run('DELETE FROM event_terms WHERE term_id = ?', [id])
+}

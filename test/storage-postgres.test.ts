@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict'
+import pg from 'pg'
+import { afterAll, describe, inject, it } from 'vitest'
+import { createSqlStorage, openPostgres, pgDriver, type SqlStorage } from '../src/storage/sql/index.js'
+import { SlugConflictError, StorageUnavailableError, type Storage } from '../src/storage/types.js'
+import { newEvent, storageContract } from '../src/testing/index.js'
+import { findPostgresBin, startPostgres } from './support/postgres-server.js'
+import { inCi } from './support/postgres-setup.js'
+
+const { url, reason } = inject('postgres')
+if (!url) console.warn(`[storage-postgres] skipped: ${reason}`)
+const pgDescribe = url ? describe : describe.skip
+
+// Every storage gets its own schema (cheap to create and drop); its pool's connections put that
+// schema first on their search_path, so the unqualified table names land there.
+const admin = url ? new pg.Pool({ connectionString: url, max: 2 }) : null
+afterAll(() => admin?.end())
+let schemas = 0
+
+async function schemaStorage(existing?: string): Promise<SqlStorage & { schema: string }> {
+  const schema = existing ?? `s_${process.pid}_${++schemas}_${Math.random().toString(36).slice(2, 8)}`
+  if (!existing) await admin!.query(`CREATE SCHEMA ${schema}`)
+  const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${schema}` })
+  const storage = createSqlStorage({ driver: pgDriver(pool) })
+  const close = storage.close.bind(storage)
+  return Object.assign(storage, {
+    schema,
+    async close() {
+      await close()
+      if (!existing) await admin!.query(`DROP SCHEMA ${schema} CASCADE`)
+    },
+  })
+}
+
+storageContract({ describe: pgDescribe, it }, 'postgres', () => schemaStorage())
+
+const slugRace = (s: Storage, base: string) =>
+  s.transaction(async (tx) => {
+    for (let i = 1; ; i++) {
+      const slug = i === 1 ? base : `${base}-${i}`
+      if ((await tx.slugsLike('event', 'en', base)).includes(slug)) continue
+      try {
+        return await tx.insertPost(newEvent({ slug }))
+      } catch (e) {
+        if (!(e instanceof SlugConflictError)) throw e
+      }
+    }
+  })
+
+pgDescribe('postgres storage', () => {
+  it('runs migrations once, also when two instances migrate at the same time', async () => {
+    const a = await schemaStorage()
+    const b = await schemaStorage(a.schema)
+    await Promise.all([a.migrate(), b.migrate()])
+    await a.migrate()
+    const { rows } = await admin!.query(`SELECT version FROM ${a.schema}.calendar_migrations`)
+    assert.deepEqual(rows, [{ version: '1' }])
+    await b.close()
+    await a.close()
+  })
+
+  it('gives distinct slugs to concurrent creates from two storages on one database', async () => {
+    const a = await schemaStorage()
+    await a.migrate()
+    const b = await schemaStorage(a.schema)
+    const made = await Promise.all(Array.from({ length: 12 }, (_, i) => slugRace(i % 2 ? a : b, 'same')))
+    assert.equal(new Set(made.map((e) => e.slug)).size, 12)
+    assert.equal(new Set(made.map((e) => e.id)).size, 12)
+    assert.equal((await a.slugsLike('event', 'en', 'same')).length, 12)
+    await b.close()
+    await a.close()
+  })
+
+  it('keeps counters right under concurrent read-modify-write from two storages (serializable retries)', async () => {
+    const a = await schemaStorage()
+    const b = await schemaStorage(a.schema)
+    const counter = await a.transaction((tx) => tx.insertPost(newEvent({ slug: 'counter', cost: [] })))
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? a : b).transaction(async (tx) => {
+          const cur = await tx.getPost(counter.id)
+          assert.ok(cur && cur.type === 'event')
+          await tx.updatePost(counter.id, 'event', { cost: [...cur.cost, 'x'] })
+        }),
+      ),
+    )
+    const final = await a.getPost(counter.id)
+    assert.equal(final && final.type === 'event' ? final.cost.length : -1, 8)
+    await b.close()
+    await a.close()
+  })
+})
+
+// Stops and restarts a private server (never the shared one other test files use).
+const bin = findPostgresBin()
+const restartDescribe = bin ? describe : describe.skip
+if (!bin) console.warn('[storage-postgres] server restart test skipped: no PostgreSQL binaries (apt-get install -y postgresql)')
+if (!bin && inCi()) throw new Error('PostgreSQL binaries are required in CI (apt-get install -y postgresql)')
+
+restartDescribe('postgres outage', () => {
+  it('rejects with StorageUnavailableError while the server is down and recovers when it is back', async () => {
+    const server = await startPostgres(bin!)
+    const s = createSqlStorage({ driver: await openPostgres(server.url, { max: 3, connectionTimeoutMillis: 2000 }) })
+    try {
+      const e = await s.transaction((tx) => tx.insertPost(newEvent({ slug: 'before' })))
+
+      // A transaction in flight when the server goes away.
+      let release!: () => void
+      const gate = new Promise<void>((r) => (release = r))
+      let inside = false
+      const inFlight = s.transaction(async (tx) => {
+        await tx.insertPost(newEvent({ slug: 'in-flight' }))
+        inside = true
+        await gate
+        await tx.insertPost(newEvent({ slug: 'in-flight-2' }))
+      })
+      while (!inside) await new Promise((r) => setTimeout(r, 2))
+      await server.stop()
+      release()
+      await assert.rejects(inFlight, StorageUnavailableError)
+
+      await assert.rejects(s.getPost(e.id), StorageUnavailableError)
+      await assert.rejects(
+        s.transaction((tx) => tx.insertPost(newEvent({ slug: 'while-down' }))),
+        StorageUnavailableError,
+      )
+
+      await server.start()
+      assert.equal((await s.getPost(e.id))?.slug, 'before')
+      const after = await s.transaction((tx) => tx.insertPost(newEvent({ slug: 'after' })))
+      assert.equal((await s.findPostBySlug('event', 'en', 'after'))?.id, after.id)
+      assert.equal(await s.findPostBySlug('event', 'en', 'in-flight'), null)
+    } finally {
+      await s.close().catch(() => undefined)
+      await server.destroy()
+    }
+  })
+
+  it('migrates on first use once a server that was down at startup comes up', async () => {
+    const server = await startPostgres(bin!)
+    await server.stop()
+    const s = createSqlStorage({ driver: await openPostgres(server.url, { max: 2, connectionTimeoutMillis: 2000 }) })
+    try {
+      await assert.rejects(s.listEvents({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10 }), StorageUnavailableError)
+      await server.start()
+      assert.deepEqual(await s.listEvents({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10 }), { items: [], total: 0 })
+    } finally {
+      await s.close().catch(() => undefined)
+      await server.destroy()
+    }
+  })
+})

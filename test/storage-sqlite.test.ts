@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, describe, it } from 'vitest'
+import { createSqlStorage, openSqliteFile, sqliteDriver, type SqlDriver, type SqlParam } from '../src/storage/sql/index.js'
+import { StorageUnavailableError, SlugConflictError, type EventListQuery, type Storage } from '../src/storage/types.js'
+import { newEvent, newTerm, newVenue, storageContract } from '../src/testing/index.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'calendar-sqlite-test-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let n = 0
+const freshFile = () => join(dir, `db-${++n}.sqlite`)
+
+storageContract({ describe, it }, 'sqlite (file)', async () => createSqlStorage({ driver: await openSqliteFile(freshFile()) }))
+storageContract({ describe, it }, 'sqlite (:memory:)', async () => createSqlStorage({ driver: await openSqliteFile(':memory:') }))
+
+const slugRace = (s: Storage, base: string) =>
+  s.transaction(async (tx) => {
+    for (let i = 1; ; i++) {
+      const slug = i === 1 ? base : `${base}-${i}`
+      if ((await tx.slugsLike('event', 'en', base)).includes(slug)) continue
+      try {
+        return await tx.insertPost(newEvent({ slug }))
+      } catch (e) {
+        if (!(e instanceof SlugConflictError)) throw e
+      }
+    }
+  })
+
+describe('sqlite storage', () => {
+  it('runs migrations once: migrating again (and from a second instance) changes nothing', async () => {
+    const file = freshFile()
+    const a = createSqlStorage({ driver: await openSqliteFile(file), migrate: false })
+    await a.migrate()
+    await a.migrate()
+    const e = await a.transaction((tx) => tx.insertPost(newEvent({ slug: 'kept' })))
+    await a.close()
+    const b = createSqlStorage({ driver: await openSqliteFile(file) })
+    await b.migrate()
+    assert.equal((await b.getPost(e.id))?.slug, 'kept')
+    await b.close()
+    const raw = new Database(file)
+    assert.deepEqual(raw.prepare('SELECT version FROM calendar_migrations').all(), [{ version: 1 }])
+    raw.close()
+  })
+
+  it('keeps its data when the file is reopened', async () => {
+    const file = freshFile()
+    const a = createSqlStorage({ driver: await openSqliteFile(file) })
+    const { e, t } = await a.transaction(async (tx) => {
+      const t = await tx.insertTerm(newTerm({ slug: 'music', name: 'Music' }))
+      const v = await tx.insertPost(newVenue({ slug: 'hall' }))
+      const e = await tx.insertPost(newEvent({ slug: 'party', categoryIds: [t.id], venueIds: [v.id] }))
+      return { e, t }
+    })
+    await a.close()
+    const b = createSqlStorage({ driver: await openSqliteFile(file) })
+    assert.deepEqual(await b.getPost(e.id), e)
+    assert.equal((await b.getTerm(t.id))?.count, 1)
+    await b.close()
+  })
+
+  it('answers the default event list from an index, without scanning or sorting the posts table', async () => {
+    const file = freshFile()
+    // Record the statements the storage really sends, then ask SQLite how it runs them.
+    const inner = await openSqliteFile(file)
+    const seen: { sql: string; params: readonly SqlParam[] }[] = []
+    const recording: SqlDriver = {
+      ...inner,
+      read: (fn) =>
+        inner.read((conn) =>
+          fn({
+            query: (sql, params = []) => (seen.push({ sql, params }), conn.query(sql, params)),
+            run: (sql, params) => conn.run(sql, params),
+          }),
+        ),
+    }
+    const s = createSqlStorage({ driver: recording })
+    const db = new Database(file)
+    const plans = async (q: Partial<EventListQuery>) => {
+      seen.length = 0
+      // What GET /events asks for by default: published, from yesterday to 24 months ahead.
+      await s.listEvents({ language: 'en', statuses: ['publish'], startGte: '2027-01-01 00:00:00', endLte: '2029-01-01 23:59:59', orderBy: 'start', offset: 0, limit: 10, ...q })
+      const posts = seen.filter((x) => /FROM posts p WHERE/.test(x.sql))
+      assert.equal(posts.length, 2) // the page and the count
+      return posts.map((x) => (db.prepare(`EXPLAIN QUERY PLAN ${x.sql}`).all(...x.params) as { detail: string }[]).map((r) => r.detail).join('\n'))
+    }
+    const [page, count] = await plans({})
+    assert.match(page!, /SEARCH p USING INDEX posts_event_start \(type=\? AND language=\? AND status=\? AND hide_from_listings=\? AND start_date>\?\)/)
+    assert.doesNotMatch(page!, /SCAN p\b|TEMP B-TREE/)
+    assert.match(count!, /SEARCH p USING (COVERING )?INDEX posts_event_start/)
+    const [featured] = await plans({ featured: true })
+    assert.match(featured!, /SEARCH p USING INDEX posts_event_featured/)
+    assert.doesNotMatch(featured!, /SCAN p\b|TEMP B-TREE/)
+    const [venue] = await plans({ venueIds: [1, 2] })
+    assert.doesNotMatch(venue!, /SCAN p\b/)
+    db.close()
+    await s.close()
+  })
+
+  it('gives distinct slugs to concurrent creates from two storages on one file', async () => {
+    const file = freshFile()
+    const a = createSqlStorage({ driver: await openSqliteFile(file) })
+    await a.migrate()
+    const b = createSqlStorage({ driver: await openSqliteFile(file) })
+    const made = await Promise.all(Array.from({ length: 10 }, (_, i) => slugRace(i % 2 ? a : b, 'same')))
+    assert.equal(new Set(made.map((e) => e.slug)).size, 10)
+    assert.equal((await a.slugsLike('event', 'en', 'same')).length, 10)
+    await Promise.all([a.close(), b.close()])
+  })
+
+  it('reports a file locked beyond the busy timeout as StorageUnavailableError, and works once it is free', async () => {
+    const file = freshFile()
+    const s = createSqlStorage({ driver: await openSqliteFile(file) })
+    await s.migrate()
+    const locker = new Database(file)
+    locker.pragma('busy_timeout = 0')
+    // Shorten the wait: the storage's writer gives up after its busy_timeout.
+    const quick = new Database(file)
+    quick.pragma('journal_mode = WAL')
+    quick.pragma('busy_timeout = 200')
+    const q = createSqlStorage({ driver: sqliteDriver(quick) })
+    locker.exec('BEGIN IMMEDIATE')
+    const started = Date.now()
+    await assert.rejects(q.transaction((tx) => tx.insertPost(newEvent({ slug: 'blocked' }))), StorageUnavailableError)
+    assert.ok(Date.now() - started < 2000)
+    locker.exec('ROLLBACK')
+    locker.close()
+    const e = await q.transaction((tx) => tx.insertPost(newEvent({ slug: 'free' })))
+    assert.equal((await s.getPost(e.id))?.slug, 'free')
+    await Promise.all([q.close(), s.close()])
+  })
+
+  it('reports a database that cannot be opened as StorageUnavailableError', async () => {
+    await assert.rejects(openSqliteFile(join(dir, 'missing', 'dir', 'x.db')), StorageUnavailableError)
+    await assert.rejects(openSqliteFile(dir), StorageUnavailableError) // a directory: SQLITE_CANTOPEN
+  })
+
+  it('with a single connection, readers wait for the running write and never see it uncommitted', async () => {
+    const s = createSqlStorage({ driver: sqliteDriver(new Database(':memory:')) })
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let inside = false
+    const tx = s.transaction(async (t) => {
+      await t.insertPost(newEvent({ slug: 'pending' }))
+      inside = true
+      await gate
+    })
+    while (!inside) await new Promise((r) => setTimeout(r, 1))
+    let seen: unknown = 'not yet'
+    const read = s.findPostBySlug('event', 'en', 'pending').then((p) => (seen = p?.slug))
+    await new Promise((r) => setTimeout(r, 20))
+    assert.equal(seen, 'not yet')
+    release()
+    await tx
+    await read
+    assert.equal(seen, 'pending')
+    await s.close()
+  })
+
+  it('deletes the temporary file behind :memory: on close', async () => {
+    const driver = await openSqliteFile(':memory:')
+    const s = createSqlStorage({ driver })
+    await s.transaction((tx) => tx.insertPost(newEvent({ slug: 'x' })))
+    const files = (await import('node:fs')).readdirSync(tmpdir()).filter((f) => f.startsWith('calendar-sqlite-')).length
+    await s.close()
+    const after = (await import('node:fs')).readdirSync(tmpdir()).filter((f) => f.startsWith('calendar-sqlite-')).length
+    assert.equal(after, files - 1)
+  })
+})
