@@ -1,36 +1,17 @@
 import assert from 'node:assert/strict'
 import pg from 'pg'
-import { afterAll, describe, inject, it } from 'vitest'
+import { afterAll, describe, it } from 'vitest'
+import { admin, reason, schemaStorage, url } from './support/pg-schema.js'
 import { createSqlStorage, openPostgres, pgDriver, type SqlStorage } from '../src/storage/sql/index.js'
 import { SlugConflictError, StorageUnavailableError, type Storage } from '../src/storage/types.js'
 import { newEvent, storageContract } from '../src/testing/index.js'
 import { findPostgresBin, startPostgres } from './support/postgres-server.js'
 import { inCi } from './support/postgres-setup.js'
 
-const { url, reason } = inject('postgres')
 if (!url) console.warn(`[storage-postgres] skipped: ${reason}`)
 const pgDescribe = url ? describe : describe.skip
 
-// Every storage gets its own schema (cheap to create and drop); its pool's connections put that
-// schema first on their search_path, so the unqualified table names land there.
-const admin = url ? new pg.Pool({ connectionString: url, max: 2 }) : null
 afterAll(() => admin?.end())
-let schemas = 0
-
-async function schemaStorage(existing?: string): Promise<SqlStorage & { schema: string }> {
-  const schema = existing ?? `s_${process.pid}_${++schemas}_${Math.random().toString(36).slice(2, 8)}`
-  if (!existing) await admin!.query(`CREATE SCHEMA ${schema}`)
-  const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${schema}` })
-  const storage = createSqlStorage({ driver: pgDriver(pool) })
-  const close = storage.close.bind(storage)
-  return Object.assign(storage, {
-    schema,
-    async close() {
-      await close()
-      if (!existing) await admin!.query(`DROP SCHEMA ${schema} CASCADE`)
-    },
-  })
-}
 
 storageContract({ describe: pgDescribe, it }, 'postgres', () => schemaStorage())
 

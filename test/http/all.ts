@@ -1,0 +1,21 @@
+/** Every HTTP suite, run unchanged against one storage backend. */
+import type { Storage } from '../../src/storage/types.js'
+import { concurrencySuite } from './concurrency.suite.js'
+import { docSuite } from './doc.suite.js'
+import { eventsSuite } from './events.suite.js'
+import { hostileSuite } from './hostile.suite.js'
+import { httpFeaturesSuite } from './http-features.suite.js'
+import { icalSuite } from './ical.suite.js'
+import { linkedSuite } from './linked.suite.js'
+import { termsSuite } from './terms.suite.js'
+
+export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  eventsSuite(name, makeStorage)
+  linkedSuite(name, makeStorage)
+  termsSuite(name, makeStorage)
+  docSuite(name, makeStorage)
+  httpFeaturesSuite(name, makeStorage)
+  icalSuite(name, makeStorage)
+  hostileSuite(name, makeStorage)
+  concurrencySuite(name, makeStorage)
+}
