@@ -1,6 +1,7 @@
 /**
  * The `npm start` server: the whole namespace on http://127.0.0.1:$PORT/wp-json/calendar/events/v1/.
- * Environment: PORT (8080), HOST (127.0.0.1), CALENDAR_STORAGE (memory), CALENDAR_API_TOKENS /
+ * Environment: PORT (8080), HOST (127.0.0.1), CALENDAR_STORAGE (sqlite), CALENDAR_DB (./calendar.db),
+ * CALENDAR_DATABASE_URL (PostgreSQL), CALENDAR_API_TOKENS /
  * CALENDAR_API_TOKEN, CALENDAR_TIMEZONE (UTC), CALENDAR_CORS_ORIGINS (*).
  */
 import { createServer } from 'node:http'
@@ -17,7 +18,7 @@ export function corsOrigins(value: string | undefined): '*' | string[] {
 
 export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const auth = tokenAuth(env)
-  const storage = await openStorage(env)
+  const { storage, description } = await openStorage(env)
   const calendar = createCalendarRouter(storage, {
     authenticate: auth.authenticate,
     timezone: env.CALENDAR_TIMEZONE ?? 'UTC',
@@ -34,15 +35,16 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   })
   const address = server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
-  return { server, storage, port: actualPort, host, generatedToken: auth.generated }
+  return { server, storage, storageDescription: description, port: actualPort, host, generatedToken: auth.generated }
 }
 
 
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '')
 if (isMain) {
-  startServer().then(({ server, storage, port, host, generatedToken }) => {
+  startServer().then(({ server, storage, storageDescription, port, host, generatedToken }) => {
     const root = `http://${host}:${port}/wp-json/calendar/events/v1/`
     console.log(`calendar-events-router listening on ${root}`)
+    console.log(`storage: ${storageDescription}`)
     if (generatedToken) {
       console.log(`No CALENDAR_API_TOKENS set: administrator token for this run is ${generatedToken}`)
       console.log(`  curl -H 'Authorization: Bearer ${generatedToken}' -H 'Content-Type: application/json' \\`)

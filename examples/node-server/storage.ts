@@ -1,9 +1,33 @@
-/** Picks the storage backend from CALENDAR_STORAGE (memory until the SQL backends land). */
+/**
+ * Picks the example servers' storage from the environment:
+ * CALENDAR_STORAGE=sqlite (default) | postgres | memory,
+ * CALENDAR_DB (SQLite file, default ./calendar.db), CALENDAR_DATABASE_URL (postgres://...).
+ */
 import type { Storage } from '../../src/index.js'
 import { createMemoryStorage } from '../../src/storage/memory.js'
+import { createSqlStorage, openPostgres, openSqliteFile } from '../../src/storage/sql/index.js'
 
-export async function openStorage(env: NodeJS.ProcessEnv): Promise<Storage> {
-  const kind = (env.CALENDAR_STORAGE ?? 'memory').toLowerCase()
-  if (kind === 'memory') return createMemoryStorage()
-  throw new Error(`CALENDAR_STORAGE=${kind} is not available yet; use memory`)
+export interface OpenedStorage {
+  storage: Storage
+  /** Where the data lives, for the start-up message. */
+  description: string
+}
+
+export async function openStorage(env: NodeJS.ProcessEnv): Promise<OpenedStorage> {
+  const url = env.CALENDAR_DATABASE_URL
+  const kind = (env.CALENDAR_STORAGE ?? (url ? 'postgres' : 'sqlite')).toLowerCase()
+  if (kind === 'memory') return { storage: createMemoryStorage(), description: 'memory (data is lost on restart)' }
+  if (kind === 'sqlite') {
+    const file = env.CALENDAR_DB ?? './calendar.db'
+    const storage = createSqlStorage({ driver: await openSqliteFile(file) })
+    await storage.migrate()
+    return { storage, description: `SQLite file ${file}` }
+  }
+  if (kind === 'postgres' || kind === 'postgresql') {
+    if (!url) throw new Error('CALENDAR_STORAGE=postgres needs CALENDAR_DATABASE_URL=postgres://user:pass@host:5432/db')
+    const storage = createSqlStorage({ driver: await openPostgres(url) })
+    await storage.migrate()
+    return { storage, description: `PostgreSQL ${new URL(url).host}` }
+  }
+  throw new Error(`CALENDAR_STORAGE must be memory, sqlite or postgres (got "${kind}")`)
 }
