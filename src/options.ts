@@ -12,6 +12,12 @@ export interface AuthRequest {
   readonly method: string
   readonly url: string
   readonly headers: HeadersLike
+  /**
+   * The host's own request object: the standard `Request` under `fetch`, the `IncomingMessage`
+   * under the Node adapter, the Express `req` under the Express adapter (so a session set up by
+   * the host is `(request.raw as express.Request).session`).
+   */
+  readonly raw?: unknown
 }
 
 export type PermalinkKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag'

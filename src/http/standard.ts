@@ -7,6 +7,7 @@ export function fromRequest(request: Request): RequestLike {
     url: request.url,
     headers: request.headers,
     signal: request.signal,
+    raw: request,
     async text(limit: number) {
       if (!request.body) return ''
       const reader = request.body.getReader()

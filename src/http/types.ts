@@ -21,6 +21,12 @@ export interface RequestLike {
   text(limit: number): Promise<string>
   /** Aborted when the client went away. */
   readonly signal?: AbortSignal
+  /**
+   * The host's own request object, for `authenticate` to read a session from: the standard
+   * `Request` under `fetch` (Bun, Deno), the `IncomingMessage` under `calendar-events-router/node`,
+   * the Express `req` (with `req.session`, `req.user`...) under `calendar-events-router/express`.
+   */
+  readonly raw?: unknown
 }
 
 export interface RawResponse {

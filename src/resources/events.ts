@@ -97,6 +97,7 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
   const query: EventListQuery = {
     language: ctx.language,
     statuses: statuses ?? [],
+    ...ownDraftsOnly(ctx),
     orderBy: 'start',
     offset: (page - 1) * perPage,
     limit: perPage,
@@ -218,6 +219,11 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     notFound: () => new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
   })
   return ok(body, { ...headers, Vary: 'Accept' })
+}
+
+/** Contributors and authors list others' records only once published (DESIGN §5). */
+export function ownDraftsOnly(ctx: Context): { unpublishedAuthor?: number } {
+  return ctx.principal && !canEditOthers(ctx.principal) ? { unpublishedAuthor: ctx.principal.id } : {}
 }
 
 /** The `status` shown in `rest_url`: as asked, else `publish` or `any`. */

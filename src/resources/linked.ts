@@ -12,7 +12,7 @@ import type { Schemas } from '../schemas/index.js'
 import type { NewPost, OrganizerRecord, PostPatch, PostStatus, RecordOf, StorageTx, VenueRecord } from '../storage/types.js'
 import type { Context } from './context.js'
 import { publicationDates } from './dates.js'
-import { authorFor, translationGroup } from './events.js'
+import { authorFor, ownDraftsOnly, translationGroup } from './events.js'
 import { resolveImage } from './image.js'
 import { pageOf, requireStatuses } from './lists.js'
 import { created, ok, type Reply } from './respond.js'
@@ -109,6 +109,7 @@ export async function listLinked(ctx: Context, schemas: Schemas, type: LinkedTyp
   const result = await ctx.storage.listLinked(type, {
     language: ctx.language,
     statuses,
+    ...ownDraftsOnly(ctx),
     ...(fragments ? { searchFragments: fragments } : {}),
     ...(q.event !== undefined ? { eventId: q.event as number } : {}),
     ...(q.has_events !== undefined ? { hasEvents: q.has_events as boolean } : {}),

@@ -142,6 +142,7 @@ class Reader implements StorageReader {
 
   protected matchesEvent(e: EventRecord, q: EventListQuery, words: string[], categories: Set<number> | null): boolean {
     if (e.language !== q.language || !q.statuses.includes(e.status) || e.hideFromListings) return false
+    if (q.unpublishedAuthor !== undefined && e.status !== 'publish' && e.author !== q.unpublishedAuthor) return false
     if (q.startGte !== undefined && !(e.startDate >= q.startGte)) return false
     if (q.startGt !== undefined && !(e.startDate > q.startGt)) return false
     if (q.startLt !== undefined && !(e.startDate < q.startLt)) return false
@@ -196,6 +197,7 @@ class Reader implements StorageReader {
     const matched: RecordOf<T>[] = []
     for (const p of this.allPosts()) {
       if (p.type !== type || p.language !== q.language || !q.statuses.includes(p.status)) continue
+      if (q.unpublishedAuthor !== undefined && p.status !== 'publish' && p.author !== q.unpublishedAuthor) continue
       if (q.searchFragments?.length) {
         const rec = p as unknown as Record<string, unknown>
         const hit = SEARCH_FIELDS[type].some((f) => includesAll(String(rec[f] ?? '').toLowerCase(), q.searchFragments!))

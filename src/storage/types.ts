@@ -140,6 +140,8 @@ export interface Page<T> {
 export interface EventListQuery {
   language: string
   statuses: readonly PostStatus[]
+  /** When set, records not published are matched only if this user wrote them (own drafts). */
+  unpublishedAuthor?: number
   /** Bounds on wall-clock start/end: start >= startGte, end <= endLte, ... */
   startGte?: string
   startGt?: string
@@ -165,6 +167,8 @@ export interface EventListQuery {
 export interface LinkedListQuery {
   language: string
   statuses: readonly PostStatus[]
+  /** When set, records not published are matched only if this user wrote them (own drafts). */
+  unpublishedAuthor?: number
   /** Lower-cased fragments; a record matches when one searched field contains all of them. */
   searchFragments?: string[]
   /** Only records linked to this event. */

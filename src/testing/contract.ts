@@ -273,6 +273,26 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
       )
 
       it(
+        'show unpublished records only of their author when asked (a contributor sees own drafts, not others\')',
+        withStorage(async (s) => {
+          const ids = await s.transaction(async (tx) => ({
+            mineDraft: (await tx.insertPost(newEvent({ slug: 'mine', status: 'draft', author: 7 }))).id,
+            theirsDraft: (await tx.insertPost(newEvent({ slug: 'theirs', status: 'draft', author: 8 }))).id,
+            published: (await tx.insertPost(newEvent({ slug: 'pub', status: 'publish', author: 8 }))).id,
+            mineVenue: (await tx.insertPost(newVenue({ slug: 'mv', status: 'pending', author: 7 }))).id,
+            theirVenue: (await tx.insertPost(newVenue({ slug: 'tv', status: 'pending', author: 8 }))).id,
+          }))
+          const all = ['publish', 'draft', 'pending'] as const
+          const events = await s.listEvents(listAll({ statuses: all, unpublishedAuthor: 7 }))
+          assert.deepEqual(events.items.map((e) => e.id).sort(), [ids.mineDraft, ids.published].sort())
+          assert.equal(events.total, 2)
+          assert.equal((await s.listEvents(listAll({ statuses: all }))).total, 3)
+          const venues = await s.listLinked('venue', { language: 'en', statuses: all, unpublishedAuthor: 7, offset: 0, limit: 10 })
+          assert.deepEqual(venues.items.map((v) => v.id), [ids.mineVenue])
+        }),
+      )
+
+      it(
         'page with offset and limit while total counts every match',
         withStorage(async (s) => {
           const i = await seed(s)

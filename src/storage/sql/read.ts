@@ -107,6 +107,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   const w = new Where()
   // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
   w.add(`p.type = 'event'`).add('p.language = ?', q.language).oneOf('p.status', q.statuses).add('p.hide_from_listings = FALSE')
+  if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
   if (q.startGte !== undefined) w.add('p.start_date >= ?', q.startGte)
   if (q.startGt !== undefined) w.add('p.start_date > ?', q.startGt)
   if (q.startLt !== undefined) w.add('p.start_date < ?', q.startLt)
@@ -134,6 +135,7 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
   const d = db.dialect
   const w = new Where()
   w.add('p.type = ?', type).add('p.language = ?', q.language).oneOf('p.status', q.statuses)
+  if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
   // One searched field must contain every fragment. An empty fragment is in every string, so it
   // filters nothing (and a record has no rows for its empty fields).
   const fragments = [...new Set(q.searchFragments ?? [])].filter(Boolean)
