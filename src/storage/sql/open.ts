@@ -28,7 +28,13 @@ async function load<T>(name: string, importer: () => Promise<T>): Promise<T> {
  * readers wait for writers. So ':memory:' opens a private temporary file instead (fsync off),
  * removed on close: the same isolation as a file, and gone when the storage is.
  */
-export async function openSqliteFile(path: string): Promise<SqlDriver> {
+export interface OpenSqliteOptions {
+  /** How long a write waits for another process's lock before failing (503). Default 5000 ms. */
+  busyTimeoutMs?: number
+}
+
+export async function openSqliteFile(path: string, options: OpenSqliteOptions = {}): Promise<SqlDriver> {
+  const busyTimeout = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))
   const { default: Database } = await load('better-sqlite3', () => import('better-sqlite3'))
   let file = path
   let cleanup: (() => Promise<void>) | undefined
@@ -41,7 +47,7 @@ export async function openSqliteFile(path: string): Promise<SqlDriver> {
   }
   const open = (): SqliteDatabase => {
     const db = new Database(file)
-    db.exec('PRAGMA busy_timeout = 5000')
+    db.exec(`PRAGMA busy_timeout = ${busyTimeout}`)
     db.exec('PRAGMA foreign_keys = ON')
     db.exec(`PRAGMA synchronous = ${temporary ? 'OFF' : 'NORMAL'}`)
     return db
