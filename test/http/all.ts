@@ -6,6 +6,7 @@ import { eventsSuite } from './events.suite.js'
 import { hostileSuite } from './hostile.suite.js'
 import { httpFeaturesSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
+import { leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { termsSuite } from './terms.suite.js'
 
@@ -17,5 +18,6 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   httpFeaturesSuite(name, makeStorage)
   icalSuite(name, makeStorage)
   hostileSuite(name, makeStorage)
+  leaksSuite(name, makeStorage)
   concurrencySuite(name, makeStorage)
 }
