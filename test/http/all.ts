@@ -1,12 +1,13 @@
 /** Every HTTP suite, run unchanged against one storage backend. */
+import { afterAll } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { concurrencySuite } from './concurrency.suite.js'
+import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { docSuite } from './doc.suite.js'
 import { eventsSuite } from './events.suite.js'
-import { hostileSuite } from './hostile.suite.js'
+import { hostileStats, hostileSuite } from './hostile.suite.js'
 import { httpFeaturesSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
-import { leaksSuite } from './leaks.suite.js'
+import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { termsSuite } from './terms.suite.js'
 
@@ -20,4 +21,11 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   hostileSuite(name, makeStorage)
   leaksSuite(name, makeStorage)
   concurrencySuite(name, makeStorage)
+  // Figures for the reliability report (the assertions are in the suites).
+  afterAll(() => {
+    console.log(
+      `[reliability ${name}] hostile requests ${hostileStats.requests}, properties ${hostileStats.properties}, ` +
+        `concurrent operations ${concurrencyStats.operations}, leak checks ${leakStats.checks}`,
+    )
+  })
 }
