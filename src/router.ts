@@ -139,6 +139,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     delete params._method
     delete params.rest_route
     const reply = await endpoint.run(context(request, located, principal, params, query, body, path), schemas)
+    if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
     if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
     return jsonResponse(reply.status, reply.body, meta, reply.headers)
   }

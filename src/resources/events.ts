@@ -16,7 +16,7 @@ import type { Context } from './context.js'
 import { publicationDates, schedule, wallClock } from './dates.js'
 import { resolveImage } from './image.js'
 import { resolveLinked, resolveTerms } from './links.js'
-import { created, ok, totals, type Reply } from './respond.js'
+import { created, ok, recordAllow, totals, type Reply } from './respond.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Schemas } from '../schemas/index.js'
 import { listStatuses, pageOf } from './lists.js'
@@ -61,7 +61,7 @@ export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean)
     return icsReply(icalendar(ctx, [event], await loadRelations(ctx, [event]), event.title))
   }
   const [body] = await present(ctx, [event], true)
-  return ok(body, { Vary: 'Accept' })
+  return { ...ok(body, { Vary: 'Accept' }), allow: recordAllow(canModify(ctx.principal, event)) }
 }
 
 /** `?format=ics`, or an Accept header that prefers text/calendar over JSON. */

@@ -15,7 +15,7 @@ import { publicationDates } from './dates.js'
 import { authorFor, ownDraftsOnly, translationGroup } from './events.js'
 import { resolveImage } from './image.js'
 import { pageOf, requireStatuses } from './lists.js'
-import { created, ok, type Reply } from './respond.js'
+import { created, ok, recordAllow, type Reply } from './respond.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 
 export type LinkedType = 'venue' | 'organizer'
@@ -77,7 +77,7 @@ export async function readLinked(ctx: Context, schemas: Schemas, type: LinkedTyp
   const rec = await byParam(ctx, schemas, type, bySlug)
   if (!canRead(ctx.principal, rec)) throw new ApiError(403, `${type}-not-accessible`, `The requested ${type} is not accessible`)
   const [body] = await present(ctx, [rec], true)
-  return ok(body)
+  return { ...ok(body), allow: recordAllow(canModify(ctx.principal, rec)) }
 }
 
 /** Search fragments: runs of letters, digits and hyphens (any script), lower-cased. */

@@ -3,6 +3,8 @@ export interface Reply {
   status: number
   body: unknown
   headers?: Record<string, string>
+  /** Methods this caller may use on this very record, when narrower than the route's gates. */
+  allow?: string[]
   /** A non-JSON body (an iCalendar feed) and its media type. */
   text?: { body: string; type: string }
 }
@@ -15,3 +17,6 @@ export const totals = (total: number, totalPages: number) => ({
   'X-TEC-Total': String(total),
   'X-TEC-TotalPages': String(totalPages),
 })
+
+/** `Allow` for one post: reading for everyone who got this far, writing for who may modify it. */
+export const recordAllow = (mayModify: boolean) => (mayModify ? ['GET', 'DELETE', 'POST', 'PUT', 'PATCH'] : ['GET'])

@@ -5,7 +5,7 @@ import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { docSuite } from './doc.suite.js'
 import { eventsSuite } from './events.suite.js'
 import { hostileStats, hostileSuite } from './hostile.suite.js'
-import { httpFeaturesSuite } from './http-features.suite.js'
+import { allowSuite, httpFeaturesSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
@@ -17,6 +17,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   termsSuite(name, makeStorage)
   docSuite(name, makeStorage)
   httpFeaturesSuite(name, makeStorage)
+  allowSuite(name, makeStorage)
   icalSuite(name, makeStorage)
   hostileSuite(name, makeStorage)
   leaksSuite(name, makeStorage)

@@ -198,3 +198,20 @@ export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Pro
     })
   })
 }
+
+export function allowSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  describe(`Allow per record [${name}]`, () => {
+    it('lists write methods on a record only for callers who may modify that record', async () => {
+      const a = await makeApp(makeStorage)
+      onTestFinished(() => a.close())
+      const theirs = await a.post('/events', EVENT, { as: 'administrator' })
+      const mine = await a.post('/events', EVENT, { as: 'contributor' })
+      expect((await a.get(`/events/${theirs.body.id}`, { as: 'contributor' })).headers.get('allow')).toBe('GET')
+      expect((await a.get(`/events/${mine.body.id}`, { as: 'contributor' })).headers.get('allow')).toBe('GET, DELETE, POST, PUT, PATCH')
+      expect((await a.get(`/events/${theirs.body.id}`, { as: 'editor' })).headers.get('allow')).toBe('GET, DELETE, POST, PUT, PATCH')
+      expect((await a.get(`/events/${theirs.body.id}`)).headers.get('allow')).toBe('GET')
+      const venue = await a.post('/venues', { venue: 'V' }, { as: 'administrator' })
+      expect((await a.get(`/venues/${venue.body.id}`, { as: 'author' })).headers.get('allow')).toBe('GET')
+    })
+  })
+}
