@@ -1,11 +1,30 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-    // Starts a throwaway PostgreSQL server (or uses CALENDAR_TEST_DATABASE_URL) for the SQL storage tests.
-    globalSetup: ['test/support/postgres-setup.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/runtime/**'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+          // Starts a throwaway PostgreSQL server (or uses CALENDAR_TEST_DATABASE_URL) for the SQL storage tests.
+          globalSetup: ['test/support/postgres-setup.ts'],
+        },
+      },
+      {
+        // The built package (dist/) on Node, Bun and Deno, and packed for a consumer. Its
+        // globalSetup builds dist/ first; it runs only when a file of this project is selected.
+        test: {
+          name: 'runtime',
+          include: ['test/runtime/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          globalSetup: ['test/support/build-setup.ts'],
+        },
+      },
+    ],
   },
 })

@@ -75,6 +75,8 @@ function locate(url: string, options: ResolvedOptions): Located | null {
   return null
 }
 
+const isNamed = (e: unknown, name: string) => e instanceof Error && e.name === name && 'status' in e === (name === 'ApiError')
+
 function decodeParam(s: string): string {
   try {
     return decodeURIComponent(s)
@@ -215,9 +217,11 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
   }
 
   function failure(error: unknown, request: RequestLike, meta: ResponseMeta): RawResponse {
-    if (error instanceof ApiError) return errorResponse(error, meta)
+    // By name as well: an app mixing the ESM and CJS builds holds two copies of each class.
+    if (error instanceof ApiError || isNamed(error, 'ApiError')) return errorResponse(error as ApiError, meta)
     options.onError?.(error, request)
-    return errorResponse(error instanceof StorageUnavailableError ? storageUnavailable() : internalError(), meta)
+    const unavailable = error instanceof StorageUnavailableError || isNamed(error, 'StorageUnavailableError')
+    return errorResponse(unavailable ? storageUnavailable() : internalError(), meta)
   }
 
   return {

@@ -31,10 +31,11 @@ const json = (status: number, data: unknown): RawResponse => ({
 const seen = { errors: [] as unknown[], abortEntered: deferred(), aborted: deferred<boolean>(), signal: undefined as AbortSignal | undefined }
 
 const fake = {
-  async handle(r: RequestLike): Promise<RawResponse> {
+  async handle(r: RequestLike): Promise<RawResponse & { passthrough?: boolean }> {
     const path = new URL(r.url).pathname
     if (path === '/throw') throw new Error('boom')
     if (path === '/empty') return { status: 204, headers: {}, body: null }
+    if (path === '/outside') return { ...json(404, { code: 'rest_no_route' }), passthrough: true }
     if (path === '/completes') return (seen.signal = r.signal), json(200, {})
     if (path === '/ignore-body') return json(404, { code: 'rest_no_route' })
     if (path === '/abort') {
@@ -65,6 +66,7 @@ const fake = {
       contentType: r.headers.get('Content-Type'),
       custom: r.headers.get('x-CUSTOM-header'),
       missing: r.headers.get('x-missing'),
+      raw: typeof (r.raw as http.IncomingMessage | undefined)?.on === 'function',
       body,
     })
   },
@@ -232,6 +234,23 @@ describe('toNodeHandler', () => {
     expect(trusted.url).toBe('https://example.org/echo?a=1')
     const untrusted = JSON.parse((await request(`${base}/echo?a=1`, { headers })).body)
     expect(untrusted.url).toBe(`${base}/echo?a=1`)
+  })
+
+  it('hands requests outside the namespace to next() when mounted as middleware', async () => {
+    const handler = toNodeHandler(fake)
+    const host = http.createServer((req, res) => handler(req, res, () => res.writeHead(200, { 'content-type': 'text/plain' }).end('host')))
+    const hostBase = await listen(host)
+    try {
+      const outside = await request(`${hostBase}/outside`, {})
+      expect([outside.status, outside.body]).toEqual([200, 'host'])
+      const ours = await request(`${hostBase}/echo`, {})
+      expect(JSON.parse(ours.body).raw).toBe(true)
+      // Without next (plain http.createServer), the API's own 404 answers.
+      expect((await request(`${base}/outside`, {})).status).toBe(404)
+    } finally {
+      host.closeAllConnections()
+      await within(new Promise((resolve) => host.close(resolve)), 3000, 'close')
+    }
   })
 
   it('falls back to 127.0.0.1 without a Host header', async () => {

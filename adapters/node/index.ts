@@ -1,7 +1,12 @@
+/**
+ * @module calendar-events-router/node: `http.createServer(toNodeHandler(calendar))`. Translates
+ * IncomingMessage/ServerResponse to the router's own request/response shapes, nothing more.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { PayloadTooLargeError, type HeadersLike, type RawResponse, type RequestLike } from '../../src/http/types.js'
 
-type Handler = { handle(request: RequestLike): Promise<RawResponse> }
+/** What the adapters need of a `CalendarRouter`. */
+export type CalendarHandler = { handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }> }
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void
 export interface NodeAdapterOptions {
   /** Take scheme and host from `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a proxy you control). */
@@ -22,8 +27,11 @@ class NodeHeaders implements HeadersLike {
   }
 }
 
-// Plain fields and lazy getters: undici Request/URL/Headers would cost more than the routing itself.
-class NodeRequest implements RequestLike {
+/**
+ * The router's request over an IncomingMessage. Plain fields and lazy getters: undici
+ * Request/URL/Headers would cost more than the routing itself. Exported for the Express adapter.
+ */
+export class NodeRequest implements RequestLike {
   readonly method: string
   readonly url: string
   readonly headers: NodeHeaders
@@ -32,12 +40,21 @@ class NodeRequest implements RequestLike {
   bodyAbandoned = false
   #controller: AbortController | undefined
 
-  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, trustProxy: boolean) {
+  /**
+   * @param target Request target to use instead of `req.url` (Express: `req.originalUrl`).
+   * @param raw The host's request object, handed to `authenticate` as `request.raw`.
+   */
+  constructor(
+    protected readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    trustProxy: boolean,
+    target: string = req.url ?? '/',
+    readonly raw: unknown = req,
+  ) {
     const h = req.headers
     const https = (trustProxy && firstValue(h['x-forwarded-proto'])?.toLowerCase() === 'https') ||
       (req.socket as { encrypted?: boolean }).encrypted === true
     const origin = (https ? 'https://' : 'http://') + ((trustProxy && firstValue(h['x-forwarded-host'])) || h.host || '127.0.0.1')
-    const target = req.url ?? '/'
     this.method = req.method ?? 'GET'
     // Absolute-form targets are legal HTTP/1.1 and already complete; `*` (OPTIONS) has no path.
     this.url = target[0] === '/' ? origin + target : /^https?:\/\//i.test(target) ? target : origin + '/'
@@ -85,7 +102,8 @@ class NodeRequest implements RequestLike {
   }
 }
 
-function send(req: IncomingMessage, res: ServerResponse, request: NodeRequest, { status, headers, body }: RawResponse): void {
+/** Writes a RawResponse (Content-Length set, unread body drained or the connection closed). */
+export function send(req: IncomingMessage, res: ServerResponse, request: NodeRequest, { status, headers, body }: RawResponse): void {
   if (res.destroyed) return
   // An unread body (e.g. a 404 for a POST) is discarded so the keep-alive connection can carry on.
   if (!request.bodyRead && !req.complete) req.resume()
@@ -99,18 +117,25 @@ function send(req: IncomingMessage, res: ServerResponse, request: NodeRequest, {
 }
 
 /**
- * `http.createServer(toNodeHandler(calendar))`. `next` is accepted so the handler mounts as
- * Connect-style middleware, but never called: every request gets the API's own answer, errors included.
+ * Runs the router and writes its answer; a failure becomes a JSON 500 (or, once headers are
+ * out, a destroyed response). Requests outside the namespace go to `passthrough` when given.
  */
-export function toNodeHandler(calendar: Handler, options: NodeAdapterOptions = {}): NodeHandler {
+export function respond(calendar: CalendarHandler, request: NodeRequest, req: IncomingMessage, res: ServerResponse, passthrough?: () => void): void {
+  let pending: Promise<RawResponse & { passthrough?: boolean }>
+  try { pending = calendar.handle(request) } catch (error) { pending = Promise.reject(error) }
+  // The host's `next` runs in its own task: its errors are the host's, not turned into our 500.
+  pending.then((raw) => (raw.passthrough && passthrough ? queueMicrotask(passthrough) : send(req, res, request, raw))).catch(() => {
+    try { if (!res.headersSent) return send(req, res, request, INTERNAL_ERROR) } catch {}
+    res.destroy() // headers already out (or unwritable): a truncated response must not look complete
+  })
+}
+
+/**
+ * `http.createServer(toNodeHandler(calendar))`. Errors are answered as JSON, never thrown. Used as
+ * Connect-style middleware (called with `next`), requests outside the namespace go to `next()`;
+ * without `next` they get the API's JSON 404.
+ */
+export function toNodeHandler(calendar: CalendarHandler, options: NodeAdapterOptions = {}): NodeHandler {
   const trustProxy = options.trustProxy === true
-  return (req, res) => {
-    const request = new NodeRequest(req, res, trustProxy)
-    let pending: Promise<RawResponse>
-    try { pending = calendar.handle(request) } catch (error) { pending = Promise.reject(error) }
-    pending.then((raw) => send(req, res, request, raw)).catch(() => {
-      try { if (!res.headersSent) return send(req, res, request, INTERNAL_ERROR) } catch {}
-      res.destroy() // headers already out (or unwritable): a truncated response must not look complete
-    })
-  }
+  return (req, res, next) => respond(calendar, new NodeRequest(req, res, trustProxy), req, res, next && (() => next()))
 }

@@ -34,7 +34,19 @@ export function parseFormEncoded(input: string): Params {
     const value = eq === -1 ? '' : decode(pair.slice(eq + 1))
     assign(out, rawKey, value)
   }
+  for (const k of Object.keys(out)) out[k] = listify(out[k])
   return out
+}
+
+/** `a[0]=x&a[1]=y` is a list to PHP (and so to WordPress clients): objects keyed 0..n-1 become arrays. */
+function listify(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(listify)
+  if (typeof node !== 'object' || node === null) return node
+  const obj = node as Params
+  const keys = Object.keys(obj)
+  for (const k of keys) obj[k] = listify(obj[k])
+  if (keys.length && keys.every((k, i) => k === String(i))) return keys.map((k) => obj[k])
+  return obj
 }
 
 function assign(target: Params, rawKey: string, value: string): void {

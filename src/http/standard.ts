@@ -6,7 +6,10 @@ export function fromRequest(request: Request): RequestLike {
     method: request.method,
     url: request.url,
     headers: request.headers,
-    signal: request.signal,
+    // Lazy: reading `request.signal` makes Deno.serve warn about its legacy abort behaviour.
+    get signal() {
+      return request.signal
+    },
     raw: request,
     async text(limit: number) {
       if (!request.body) return ''

@@ -43,10 +43,31 @@ export function validateParams<P extends ParamDefs>(defs: P, input: Record<strin
       if (def.default === undefined) continue
       value = typeof def.default === 'function' ? (def.default as () => unknown)() : def.default
     }
+    // NUL cannot be stored by PostgreSQL and is never meaningful in calendar data.
+    if (containsNul(value)) {
+      failures.set(name, { message: 'Invalid parameter.' })
+      continue
+    }
     const result = v.safeParse(def.schema, value)
     if (result.success) out[name] = result.output
     else failures.set(name, decodeFailure(name, result.issues[0].message))
   }
   if (failures.size) throw invalidParams(failures)
   return out as ParamsOutput<P>
+}
+
+function containsNul(root: unknown): boolean {
+  const stack = [root]
+  while (stack.length) {
+    const x = stack.pop()
+    if (typeof x === 'string') {
+      if (x.includes('\u0000')) return true
+    } else if (typeof x === 'object' && x !== null) {
+      for (const [k, v] of Object.entries(x)) {
+        if (k.includes('\u0000')) return true
+        stack.push(v)
+      }
+    }
+  }
+  return false
 }

@@ -4,7 +4,7 @@ import type { Storage } from '../../src/storage/types.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { docSuite } from './doc.suite.js'
 import { eventsSuite } from './events.suite.js'
-import { hostileStats, hostileSuite } from './hostile.suite.js'
+import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, httpFeaturesSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
@@ -20,6 +20,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   allowSuite(name, makeStorage)
   icalSuite(name, makeStorage)
   hostileSuite(name, makeStorage)
+  formSyntaxSuite(name, makeStorage)
   leaksSuite(name, makeStorage)
   concurrencySuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).

@@ -241,3 +241,35 @@ export function hostileSuite(name: string, makeStorage: () => Storage | Promise<
     })
   })
 }
+
+export function formSyntaxSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  describe(`PHP form syntax [${name}]`, () => {
+    it('reads indexed brackets as lists, as PHP does: organizer[0][organizer]=A&organizer[1][organizer]=B', async () => {
+      const a = await makeApp(makeStorage)
+      onTestFinished(() => a.close())
+      const body = 'title=Form&start_date=2026-12-01+10%3A00&end_date=2026-12-01+11%3A00&organizer[0][organizer]=A&organizer[1][organizer]=B&categories[0]=Music'
+      const res = await a.router.fetch(
+        new Request(`${ORIGIN}${NS_PATH}/events`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer administrator', 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        }),
+      )
+      expect(res.status).toBe(201)
+      const json = (await res.json()) as { organizer: Array<{ organizer: string }>; categories: Array<{ name: string }> }
+      expect(json.organizer.map((o) => o.organizer)).toEqual(['A', 'B'])
+      expect(json.categories.map((c) => c.name)).toEqual(['Music'])
+    })
+
+    it('rejects NUL characters in any parameter with a 400, on every backend', async () => {
+      const a = await makeApp(makeStorage)
+      onTestFinished(() => a.close())
+      for (const body of [{ venue: 'Hall\u0000' }, { venue: 'Hall', city: ['x\u0000'] }]) {
+        const res = await a.post('/venues', body, { as: 'administrator' })
+        expect(res.status).toBe(400)
+        expect(res.body.code).toBe('rest_invalid_param')
+      }
+      expect((await a.get('/events?search=a%00b')).status).toBe(400)
+    })
+  })
+}

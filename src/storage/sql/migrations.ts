@@ -13,12 +13,19 @@
  */
 import type { Dialect } from './dialect.js'
 import type { SqlDriver } from './driver.js'
-import { classify } from './errors.js'
+import { classify, translate, RetryTransaction } from './errors.js'
+import { liveTermCount } from './records.js'
 
 export interface Migration {
   version: number
   name: string
   statements: string[]
+  /**
+   * Data statements run after `statements`, together in one write transaction (SERIALIZABLE on
+   * PostgreSQL, so a concurrent writer either sees their result or conflicts and is retried).
+   * Each must be safe to run again.
+   */
+  data?: string[]
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -126,6 +133,24 @@ export const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'maintained term counts',
+    statements: [
+      // A term's count (published events of its language carrying it) is embedded in every event
+      // representation; counted live it costs O(events with the term) per term, seconds per page
+      // at 1M events. The writes keep it here instead (write.ts), in the same transaction.
+      `CREATE TABLE IF NOT EXISTS term_counts (
+        term_id {int} PRIMARY KEY,
+        n {int} NOT NULL
+      )`,
+    ],
+    data: [
+      // WHERE TRUE: SQLite needs it to parse ON CONFLICT after INSERT ... SELECT.
+      `INSERT INTO term_counts (term_id, n) SELECT t.id, ${liveTermCount('t.id', 't.language')} FROM terms t WHERE TRUE
+       ON CONFLICT (term_id) DO NOTHING`,
+    ],
+  },
 ]
 
 export function renderDdl(dialect: Dialect, statement: string): string {
@@ -150,6 +175,20 @@ async function executeDdl(driver: SqlDriver, sql: string): Promise<void> {
   }
 }
 
+/** A migration's data statements in one transaction; two processes migrating at once may conflict, so retry. */
+async function runData(driver: SqlDriver, dialect: Dialect, statements: string[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await driver.transaction(async (c) => {
+        for (const statement of statements) await c.run(dialect.sql(statement))
+      })
+    } catch (err) {
+      if (!(translate(err) instanceof RetryTransaction) || attempt >= 8) throw err
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
+    }
+  }
+}
+
 /** Applies the migrations the database lacks, in order; returns their versions. Safe to run concurrently and repeatedly. */
 export async function runMigrations(driver: SqlDriver, dialect: Dialect, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
   await executeDdl(
@@ -162,6 +201,7 @@ export async function runMigrations(driver: SqlDriver, dialect: Dialect, migrati
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue
     for (const statement of m.statements) await executeDdl(driver, renderDdl(dialect, statement))
+    if (m.data?.length) await runData(driver, dialect, m.data)
     await driver.transaction((c) =>
       c.run(dialect.sql('INSERT INTO calendar_migrations (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING'), [
         m.version,

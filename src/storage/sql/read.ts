@@ -69,12 +69,20 @@ export async function findPostBySlug<T extends PostType>(db: Db, type: T, langua
 export async function slugsLike(db: Db, kind: PostType | Taxonomy, language: string, base: string): Promise<string[]> {
   const isTerm = kind === 'category' || kind === 'tag'
   // `base-...` is exactly the text range ['base-', 'base.') ('.' follows '-'): an index range
-  // scan, and no pattern syntax, so LIKE metacharacters in `base` cannot widen the match.
-  const rows = await db.query<{ slug: string }>(
-    `SELECT slug FROM ${isTerm ? 'terms' : 'posts'} WHERE ${isTerm ? 'taxonomy' : 'type'} = ? AND language = ?
-     AND (slug = ? OR (slug >= ? AND slug < ?))`,
-    [kind, language, base, `${base}-`, `${base}.`],
-  )
+  // scan, and no pattern syntax, so LIKE metacharacters in `base` cannot widen the match. Two
+  // branches, not `slug = ? OR (range)`: SQLite answers that OR by scanning every slug of the
+  // type and language (O(n) per create).
+  const table = isTerm ? 'terms' : 'posts'
+  const scope = `SELECT slug FROM ${table} WHERE ${isTerm ? 'taxonomy' : 'type'} = ? AND language = ?`
+  const rows = await db.query<{ slug: string }>(`${scope} AND slug = ? UNION ALL ${scope} AND slug >= ? AND slug < ?`, [
+    kind,
+    language,
+    base,
+    kind,
+    language,
+    `${base}-`,
+    `${base}.`,
+  ])
   return rows.map((r) => String(r.slug)).filter((slug) => slug === base || /^\d+$/.test(slug.slice(base.length + 1)))
 }
 
@@ -217,11 +225,12 @@ export async function getTranslations(db: Db, groups: readonly number[]): Promis
 }
 
 /**
- * Live count: published events of the term's language carrying it (an event of another language
- * that lists the term does not count; an id listed twice counts twice, as in memory).
+ * A term's count: published events of the term's language carrying it (an event of another
+ * language that lists the term does not count; an id listed twice counts twice, as in memory).
+ * The writes keep it in term_counts (see `liveTermCount` for its definition): one primary-key
+ * lookup, whatever the number of events.
  */
-const TERM_EVENTS = `FROM event_terms et JOIN posts e ON e.id = et.event_id WHERE et.term_id = t.id AND e.status = 'publish' AND e.language = t.language`
-const TERM_COUNT = `(SELECT count(*) ${TERM_EVENTS})`
+const TERM_COUNT = `COALESCE((SELECT c.n FROM term_counts c WHERE c.term_id = t.id), 0)`
 const TERM_WITH_COUNT = `${TERM_SELECT}, ${TERM_COUNT} AS cnt`
 
 const rowToTermWithCount = (r: Row): TermWithCount => ({ ...rowToTerm(r), count: toInt(r.cnt) })
@@ -296,7 +305,7 @@ export async function listTerms(db: Db, q: TermListQuery): Promise<Page<TermWith
   if (q.eventId !== undefined) w.add('t.id IN (SELECT et.term_id FROM event_terms et WHERE et.event_id = ?)', q.eventId)
   const search = q.search?.toLowerCase()
   if (search) w.add(`(${d.contains('t.name_lower')} OR ${d.contains('t.slug')})`, search, search)
-  if (q.hideEmpty) w.add(`EXISTS (SELECT 1 ${TERM_EVENTS})`)
+  if (q.hideEmpty) w.add(`${TERM_COUNT} > 0`)
   const extra: SqlParam[] = []
   let key: string
   switch (q.orderBy) {

@@ -151,6 +151,14 @@ export function rowToPost(row: Row, refs?: Partial<Record<RefList, number[]>>): 
   return rec as unknown as PostRecord
 }
 
+/**
+ * SQL for a term's count computed from the links: published events of `language` carrying `term`
+ * (both SQL expressions); an id listed twice counts twice, as in memory. `term_counts` keeps this
+ * value up to date; this is how it is (re)computed.
+ */
+export const liveTermCount = (term: string, language: string) =>
+  `(SELECT count(*) FROM event_terms et JOIN posts e ON e.id = et.event_id WHERE et.term_id = ${term} AND e.status = 'publish' AND e.language = ${language})`
+
 export const TERM_SELECT = 't.id, t.taxonomy, t.language, t.translation_group, t.name, t.slug, t.description, t.parent'
 
 export function rowToTerm(row: Row): TermRecord {

@@ -5,13 +5,13 @@
  * updates that move a slug run inside a SAVEPOINT on PostgreSQL so the transaction survives the
  * conflict and the caller can try another slug.
  */
-import type { NewPost, NewTerm, PostPatch, PostRecord, PostType, RecordOf, TermPatch, TermRecord } from '../types.js'
+import type { EventRecord, NewPost, NewTerm, PostPatch, PostRecord, PostType, RecordOf, TermPatch, TermRecord } from '../types.js'
 import { SlugConflictError } from '../types.js'
 import type { Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
 import { getPost, getTermRecord } from './read.js'
-import { LINK_KINDS, POST_FIELDS, SEARCH_FIELDS, TERM_KINDS, clonePost, encode, eventSearchText, toInt, type RefList } from './records.js'
+import { LINK_KINDS, POST_FIELDS, SEARCH_FIELDS, TERM_KINDS, clonePost, encode, eventSearchText, liveTermCount, toInt, type RefList } from './records.js'
 
 /** Runs a write that may hit a unique slug index; a hit becomes SlugConflictError. */
 async function guardSlug<T>(db: Db, slug: string, write: () => Promise<T>): Promise<T> {
@@ -63,6 +63,42 @@ async function writeSearch(db: Db, post: PostRecord, replace: boolean): Promise<
 }
 
 const REF_KEYS: RefList[] = ['venueIds', 'organizerIds', 'categoryIds', 'tagIds']
+
+type Counted = Pick<EventRecord, 'status' | 'language' | 'categoryIds' | 'tagIds'>
+
+/**
+ * Keeps term_counts right when an event changes from `before` (null: new) to `after`: a
+ * published event adds one to each term it lists (twice listed, twice counted) if the term is of
+ * the event's language. Only the net changes are written, in term order (no lock-order cycles
+ * between concurrent transactions).
+ */
+async function adjustTermCounts(db: Db, before: Counted | null, after: Counted): Promise<void> {
+  const deltas = new Map<string, { id: number; language: string; k: number }>()
+  const add = (e: Counted, sign: number) => {
+    if (e.status !== 'publish') return
+    for (const id of [...e.categoryIds, ...e.tagIds]) {
+      const key = `${id} ${e.language}`
+      const d = deltas.get(key) ?? { id, language: e.language, k: 0 }
+      d.k += sign
+      deltas.set(key, d)
+    }
+  }
+  if (before) add(before, -1)
+  add(after, 1)
+  const changes = [...deltas.values()].filter((d) => d.k !== 0).sort((a, b) => a.id - b.id || (a.language < b.language ? -1 : 1))
+  for (const d of changes) {
+    await db.run('UPDATE term_counts SET n = n + ? WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = ? AND t.language = ?)', [d.k, d.id, d.language])
+  }
+}
+
+/** Sets a term's counter from the links (a new term, or one whose language changed). */
+async function recountTerm(db: Db, id: number, language: string): Promise<void> {
+  await db.run(`INSERT INTO term_counts (term_id, n) VALUES (?, ${liveTermCount('?', '?')}) ON CONFLICT (term_id) DO UPDATE SET n = excluded.n`, [
+    id,
+    id,
+    language,
+  ])
+}
 const EVENT_TEXT = ['title', 'description', 'excerpt']
 
 export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
@@ -86,6 +122,7 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
   const stored = clonePost({ ...record, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
   if (stored.type === 'event') {
     await writeRefs(db, id, Object.fromEntries(REF_KEYS.map((k) => [k, stored[k]])), false)
+    await adjustTermCounts(db, null, stored)
   } else await writeSearch(db, stored, false)
   return clonePost(stored) as RecordOf<T>
 }
@@ -112,6 +149,7 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
   if (next.type === 'event') {
     const lists = Object.fromEntries(REF_KEYS.filter((k) => k in given).map((k) => [k, next[k]]))
     await writeRefs(db, id, lists, true)
+    if (['status', 'language', 'categoryIds', 'tagIds'].some((k) => k in given)) await adjustTermCounts(db, current as EventRecord, next)
   } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
   return clonePost(next) as RecordOf<T>
 }
@@ -129,6 +167,8 @@ export async function insertTerm(db: Db, term: NewTerm): Promise<TermRecord> {
   if (!rows[0]) throw new SlugConflictError(term.slug)
   const id = toInt(rows[0].id)
   if (term.translationGroup === undefined) await db.run('UPDATE terms SET translation_group = ? WHERE id = ?', [id, id])
+  // Usually 0; an event may already list this id (the storage keeps link ids as given).
+  await recountTerm(db, id, term.language)
   return { ...term, id, translationGroup: term.translationGroup ?? id }
 }
 
@@ -144,6 +184,8 @@ export async function updateTerm(db: Db, id: number, patch: TermPatch): Promise<
     )
   if (next.slug !== current.slug || next.language !== current.language) await guardSlug(db, next.slug, write)
   else await write()
+  // Events of the new language count now, those of the old one no longer.
+  if (next.language !== current.language) await recountTerm(db, id, next.language)
   return { ...next }
 }
 
@@ -154,4 +196,5 @@ export async function deleteTerm(db: Db, id: number): Promise<void> {
   // Children move up to the deleted term's parent; events lose the term.
   await db.run('UPDATE terms SET parent = ? WHERE parent = ?', [current.parent, id])
   await db.run('DELETE FROM event_terms WHERE term_id = ?', [id])
+  await db.run('DELETE FROM term_counts WHERE term_id = ?', [id])
 }

@@ -1,0 +1,132 @@
+/**
+ * The package as published: `npm pack`, publint, arethetypeswrong (node16), and a consumer
+ * project that installs the tarball and imports every subpath in ESM, CJS and TypeScript.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BIN, ROOT, run } from './smoke.js'
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; version: string }
+const SUBPATHS = Object.keys(pkg.exports).filter((s) => s !== './package.json')
+/** The consumers' module variable for each subpath. */
+const alias = (subpath: string) => (subpath === '.' ? 'root' : subpath.slice(2).replace(/\W/g, '_'))
+/** A named export each subpath must have (a function). */
+const EXPECTED: Record<string, string[]> = {
+  '.': ['createCalendarRouter', 'ApiError', 'PayloadTooLargeError'],
+  './storage/memory': ['createMemoryStorage'],
+  './storage/sql': ['createSqlStorage', 'sqliteDriver', 'pgDriver', 'openSqliteFile', 'openPostgres'],
+  './testing': ['storageContract'],
+  './node': ['toNodeHandler'],
+  './express': ['calendarMiddleware'],
+  './bun': ['serveCalendar', 'toBunHandler'],
+}
+const specifier = (subpath: string) => `calendar-events-router${subpath.slice(1)}`
+
+const dir = mkdtempSync(join(tmpdir(), 'calendar-consumer-'))
+let tarball = ''
+
+beforeAll(async () => {
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir, '--no-audit', '--no-fund'])
+  expect(packed.code, packed.stderr).toBe(0)
+  tarball = join(dir, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename)
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }))
+  // The registry (or npm's cache, which `npm ci` filled) provides the package's dependencies.
+  const installed = await run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, timeout: 120_000 })
+  expect(installed.code, installed.stderr).toBe(0)
+}, 180_000)
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('the published package', () => {
+  it('lists every public entry in exports, types first, ESM and CJS', () => {
+    expect([...SUBPATHS].sort()).toEqual(Object.keys(EXPECTED).sort())
+    for (const subpath of SUBPATHS) {
+      const entry = pkg.exports[subpath] as Record<'import' | 'require', Record<string, string>>
+      expect(Object.keys(entry)).toEqual(['import', 'require'])
+      expect(Object.keys(entry.import)).toEqual(['types', 'default'])
+      expect(Object.keys(entry.require)).toEqual(['types', 'default'])
+      expect(entry.require.types).toMatch(/\.d\.cts$/)
+    }
+  })
+
+  it('passes publint (strict)', async () => {
+    const result = await run(BIN('publint'), ['--strict'])
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).toContain('All good')
+  })
+
+  it('passes arethetypeswrong for node16 (ESM and CJS) and bundlers', async () => {
+    const result = await run(BIN('attw'), [tarball, '--profile', 'node16', '--format', 'ascii'])
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+  })
+
+  it('keeps node: modules out of the root entry (it must load on Bun, Deno and workers)', () => {
+    const seen = new Set<string>()
+    const builtins: string[] = []
+    const visit = (file: string) => {
+      if (seen.has(file)) return
+      seen.add(file)
+      const code = readFileSync(file, 'utf8')
+      for (const [, spec] of code.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+        if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!))
+        else if (spec!.startsWith('node:') || /^(fs|path|os|http|crypto|stream|buffer|util|events|url)(\/|$)/.test(spec!)) builtins.push(`${file}: ${spec}`)
+      }
+    }
+    visit(join(ROOT, 'dist/index.js'))
+    expect(seen.size).toBeGreaterThan(1)
+    expect(builtins).toEqual([])
+  })
+
+  it('imports every subpath from an ESM consumer', async () => {
+    const lines = SUBPATHS.map((s) => `import * as ${alias(s)} from '${specifier(s)}'`)
+    lines.push(`const found = { ${SUBPATHS.map((s) => `'${s}': Object.keys(${alias(s)})`).join(', ')} }`)
+    lines.push(`const calendar = root.createCalendarRouter(storage_memory.createMemoryStorage())`)
+    lines.push(`const res = await calendar.fetch(new Request('http://x/wp-json/calendar/events/v1/events'))`)
+    lines.push(`console.log(JSON.stringify({ found, status: res.status }))`)
+    writeFileSync(join(dir, 'esm.mjs'), lines.join('\n'))
+    const result = await run(process.execPath, ['esm.mjs'], { cwd: dir })
+    expect(result.code, result.stderr).toBe(0)
+    const { found, status } = JSON.parse(result.stdout) as { found: Record<string, string[]>; status: number }
+    for (const [subpath, names] of Object.entries(EXPECTED)) expect(found[subpath]).toEqual(expect.arrayContaining(names))
+    expect(status).toBe(200)
+  })
+
+  it('requires every subpath from a CJS consumer', async () => {
+    const lines = [`const found = {}`]
+    for (const s of SUBPATHS) lines.push(`found['${s}'] = Object.keys(require('${specifier(s)}'))`)
+    lines.push(`const { createCalendarRouter } = require('calendar-events-router')`)
+    lines.push(`const { createMemoryStorage } = require('calendar-events-router/storage/memory')`)
+    lines.push(`createCalendarRouter(createMemoryStorage()).fetch(new Request('http://x/wp-json/calendar/events/v1/events'))`)
+    lines.push(`  .then((res) => console.log(JSON.stringify({ found, status: res.status })))`)
+    writeFileSync(join(dir, 'cjs.cjs'), lines.join('\n'))
+    const result = await run(process.execPath, ['cjs.cjs'], { cwd: dir })
+    expect(result.code, result.stderr).toBe(0)
+    const { found, status } = JSON.parse(result.stdout) as { found: Record<string, string[]>; status: number }
+    for (const [subpath, names] of Object.entries(EXPECTED)) expect(found[subpath]).toEqual(expect.arrayContaining(names))
+    expect(status).toBe(200)
+  })
+
+  it('type-checks every subpath from TypeScript consumers (node16, ESM and CJS)', async () => {
+    const body = (from: (name: string, spec: string) => string) => [
+      ...SUBPATHS.map((s) => from(alias(s), specifier(s))),
+      `const calendar = root.createCalendarRouter(storage_memory.createMemoryStorage(), { prefix: '/api' })`,
+      `const handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void = node.toNodeHandler(calendar)`,
+      `const [api, errors] = express.calendarMiddleware(calendar)`,
+      `const fetchHandler: (request: Request) => Promise<Response> = bun.toBunHandler(calendar)`,
+      `const sql: typeof storage_sql.createSqlStorage = storage_sql.createSqlStorage`,
+      `const contract: typeof testing.storageContract = testing.storageContract`,
+      `export { handler, api, errors, fetchHandler, sql, contract }`,
+    ].join('\n')
+    const esm = (name: string, spec: string) => `import * as ${name} from '${spec}'`
+    const cjs = (name: string, spec: string) => `import ${name} = require('${spec}')`
+    writeFileSync(join(dir, 'consumer.mts'), body(esm))
+    writeFileSync(join(dir, 'consumer.cts'), body(cjs))
+    const result = await run(BIN('tsc'), [
+      '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022',
+      '--lib', 'es2023,dom', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'),
+      'consumer.mts', 'consumer.cts',
+    ], { cwd: dir })
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+  })
+})
