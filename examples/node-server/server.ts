@@ -2,7 +2,7 @@
  * The `npm start` server: the whole namespace on http://127.0.0.1:$PORT/wp-json/calendar/events/v1/.
  * Environment: PORT (8080), HOST (127.0.0.1), CALENDAR_STORAGE (sqlite), CALENDAR_DB (./calendar.db),
  * CALENDAR_DATABASE_URL (PostgreSQL), CALENDAR_API_TOKENS /
- * CALENDAR_API_TOKEN, CALENDAR_TIMEZONE (UTC), CALENDAR_CORS_ORIGINS (*).
+ * CALENDAR_API_TOKEN, CALENDAR_TIMEZONE (UTC), CALENDAR_CORS_ORIGINS (*), CALENDAR_CACHE (on; `off`).
  */
 import { createServer } from 'node:http'
 import { createCalendarRouter } from '../../src/index.js'
@@ -24,6 +24,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
     timezone: env.CALENDAR_TIMEZONE ?? 'UTC',
     // Browsers on other origins may read the API: any origin, never with credentials.
     cors: { origins: corsOrigins(env.CALENDAR_CORS_ORIGINS) },
+    // One process owns a memory or SQLite store, so every write invalidates the read cache at
+    // once; with PostgreSQL other instances may write too, so cached reads live 2 s at most.
+    cache: env.CALENDAR_CACHE === 'off' ? false : { ttlMs: description.startsWith('PostgreSQL') ? 2000 : 60_000 },
     onError: (error) => console.error('[calendar]', error),
   })
   const server = createServer(toNodeHandler(calendar))
