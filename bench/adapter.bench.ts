@@ -24,6 +24,10 @@ const SERVERS = [
   { name: '(2) node:http, Map + stringify', entry: 'raw-map.ts' },
   { name: '(3) router via toNodeHandler', entry: 'router.ts' },
   { name: '(4) router + read cache', entry: 'router-cached.ts' },
+  { name: '(5) hono + node-server', entry: 'hono.ts' },
+  { name: '(6) fastify', entry: 'fastify.ts' },
+  { name: '(7) router, SQLite', entry: 'router-sqlite.ts' },
+  { name: '(8) router, SQLite + cache', entry: 'router-sqlite-cached.ts' },
 ]
 
 interface Result {

@@ -2,7 +2,7 @@
  * Shared by the bench servers: the same 1000 published events, created through the router's
  * public API so every server answers with exactly what the router would.
  */
-import { createCalendarRouter, type CalendarOptions } from '../src/index.js'
+import { createCalendarRouter, type CalendarOptions, type Storage } from '../src/index.js'
 import { createMemoryStorage } from '../src/storage/memory.js'
 import type { HeadersLike } from '../src/http/types.js'
 import http from 'node:http'
@@ -26,8 +26,8 @@ export interface Captured {
 const HOUR = 3_600_000
 const wallClock = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
 
-export async function seed(extra: CalendarOptions = {}) {
-  const router = createCalendarRouter(createMemoryStorage(), {
+export async function seed(extra: CalendarOptions = {}, storage: Storage = createMemoryStorage()) {
+  const router = createCalendarRouter(storage, {
     ...extra,
     authenticate: (req: { headers: HeadersLike }) =>
       req.headers.get('authorization') === 'Bearer bench' ? { id: 1, role: 'administrator' } : null,

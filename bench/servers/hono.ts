@@ -1,0 +1,19 @@
+// Peer (5): hono 4 with @hono/node-server, its own router (digit-only :id) serving the same data.
+import { getRequestListener } from '@hono/node-server'
+import { Hono } from 'hono'
+import { EVENTS_PATH, seed, serve } from '../seed.js'
+import { pageData, type PageData } from './page-data.js'
+
+const { ids, paths, capture } = await seed()
+let data: PageData
+const app = new Hono()
+app.get(`${EVENTS_PATH}/:id{[0-9]+}`, (c) => {
+  const event = data.events.get(Number(c.req.param('id')))
+  if (event === undefined) return c.json({ code: 'rest-event-not-found' }, 404)
+  return c.json(event, 200, data.singleHeaders)
+})
+app.get(EVENTS_PATH, (c) => c.json({ events: data.pageIds.map((id) => data.events.get(id)), ...data.envelope }, 200, data.listHeaders))
+
+await serve(getRequestListener(app.fetch), paths, async (origin) => {
+  data = await pageData(ids, paths[1], capture, origin)
+})

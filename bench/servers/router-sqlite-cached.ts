@@ -1,0 +1,12 @@
+// Subject (8): as (7), with the read cache.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { toNodeHandler } from '../../adapters/node/index.js'
+import { createSqlStorage, openSqliteFile } from '../../src/storage/sql/index.js'
+import { seed, serve } from '../seed.js'
+
+const file = join(mkdtempSync(join(tmpdir(), 'calendar-bench-')), 'bench.db')
+const storage = createSqlStorage({ driver: await openSqliteFile(file) })
+const { router, paths } = await seed({ cache: { ttlMs: 60_000 } }, storage)
+await serve(toNodeHandler(router), paths)
