@@ -35,10 +35,10 @@ export function endpointParams(route: RouteDef, endpoint: Endpoint, schemas: Sch
   return defs
 }
 
-export function argData(defs: ParamDefs): Record<string, unknown> | [] {
+export function argData(defs: ParamDefs, now?: { local: string }): Record<string, unknown> | [] {
   const args: Record<string, unknown> = {}
   for (const [name, def] of Object.entries(defs)) {
-    const shown = shownDefault(def)
+    const shown = shownDefault(def, now)
     args[name] = {
       ...paramSchema(def),
       ...(shown !== undefined ? { default: shown } : {}),
@@ -58,7 +58,7 @@ export function buildIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
     out[`/${NAMESPACE}${route.pattern}`] = {
       namespace: NAMESPACE,
       methods: groups.flatMap((g) => g.methods),
-      endpoints: groups.map((g) => ({ methods: g.methods, args: argData(endpointParams(route, g.endpoint, schemas)) })),
+      endpoints: groups.map((g) => ({ methods: g.methods, args: argData(endpointParams(route, g.endpoint, schemas), { local: ctx.nowLocal }) })),
       ...(hasCaptures ? {} : { _links: { self: [{ href: restUrl(ctx, route.pattern.replace(/^\//, '')) }] } }),
     }
   }

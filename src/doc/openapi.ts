@@ -52,7 +52,7 @@ function operationId(method: Method, pattern: string): string {
   return `${method.toLowerCase()}${name || 'Root'}`
 }
 
-function operation(route: RouteDef, methods: Method[], method: Method, endpoint: Endpoint, schemas: Schemas, bodies: Record<string, unknown>) {
+function operation(route: RouteDef, methods: Method[], method: Method, endpoint: Endpoint, schemas: Schemas, bodies: Record<string, unknown>, now: { local: string }) {
   const defs = endpointParams(route, endpoint, schemas)
   const write = method === 'POST' || method === 'PUT' || method === 'PATCH'
   const parameters: unknown[] = []
@@ -63,7 +63,7 @@ function operation(route: RouteDef, methods: Method[], method: Method, endpoint:
       body[name] = def
       continue
     }
-    const shown = shownDefault(def)
+    const shown = shownDefault(def, now)
     const schema: JsonSchema = { ...paramSchema(def), ...(shown !== undefined ? { default: shown } : {}) }
     const list = schema.type === 'array'
     parameters.push({
@@ -86,7 +86,7 @@ function operation(route: RouteDef, methods: Method[], method: Method, endpoint:
     const properties: Record<string, unknown> = {}
     const required: string[] = []
     for (const [name, def] of Object.entries(body)) {
-      const shown = shownDefault(def)
+      const shown = shownDefault(def, now)
       properties[name] = { ...paramSchema(def), ...(shown !== undefined && shown !== null ? { default: shown } : {}), description: def.description }
       if (def.required) required.push(name)
     }
@@ -120,7 +120,7 @@ export function buildOpenApi(ctx: Context, routes: RouteDef[], schemas: Schemas,
   for (const route of routes) {
     const item: Record<string, unknown> = {}
     for (const { methods, endpoint } of endpointGroups(route)) {
-      for (const method of methods) item[method.toLowerCase()] = operation(route, methods, method, endpoint, schemas, bodies)
+      for (const method of methods) item[method.toLowerCase()] = operation(route, methods, method, endpoint, schemas, bodies, { local: ctx.nowLocal })
     }
     paths[openApiPath(route.pattern)] = item
   }

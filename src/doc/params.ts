@@ -27,7 +27,8 @@ export function paramSchema(def: ParamDef): JsonSchema {
 }
 
 /** The default as shown to clients (functions are evaluated per request, as WordPress does). */
-export function shownDefault(def: ParamDef): unknown {
+export function shownDefault(def: ParamDef, now?: { local: string }): unknown {
+  if (def.shownDefault && now) return def.shownDefault(now)
   return typeof def.default === 'function' ? (def.default as () => unknown)() : def.default
 }
 

@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
 import { wire } from './wire.js'
+import { addDays, addMonths } from '../time/format.js'
 import {
   authorParam,
   idParam,
@@ -38,8 +39,18 @@ export function eventListParams(c: SchemaConfig) {
   return {
     page: pageParam,
     per_page: perPageParam(c.perPage),
-    start_date: { schema: p.dateInput(), description: 'Events that start on or after this date (default: yesterday).', in: 'query' },
-    end_date: { schema: p.dateInput(), description: 'Events that end on or before this date (default: 24 months ahead).', in: 'query' },
+    start_date: {
+      schema: p.dateInput(),
+      shownDefault: ({ local }) => `${addDays(local, -1).slice(0, 10)} 23:59:00`,
+      description: 'Events that start on or after this date (whole days unless strict_dates).',
+      in: 'query',
+    },
+    end_date: {
+      schema: p.dateInput(),
+      shownDefault: ({ local }) => addMonths(local, 24),
+      description: 'Events that end on or before this date (whole days unless strict_dates).',
+      in: 'query',
+    },
     starts_before: { schema: p.dateInput(), description: 'Events that start before this date.', in: 'query' },
     starts_after: { schema: p.dateInput(), description: 'Events that start after this date.', in: 'query' },
     ends_before: { schema: p.dateInput(), description: 'Events that end before this date.', in: 'query' },

@@ -13,6 +13,11 @@ export interface ParamDef {
   required?: boolean
   /** Raw default, applied before validation (WordPress counts it as present). */
   default?: unknown
+  /**
+   * A default computed per request that discovery and /doc show but validation does not apply
+   * (the handler derives it itself, e.g. the list window from the site clock).
+   */
+  shownDefault?: (now: { local: string }) => unknown
   /** Where /doc documents it; body parameters of writes are also accepted in the query. */
   in?: 'query' | 'path' | 'body'
 }

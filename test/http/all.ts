@@ -2,7 +2,7 @@
 import { afterAll } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
-import { docSuite } from './doc.suite.js'
+import { docDefaultsSuite, docSuite } from './doc.suite.js'
 import { eventsSuite } from './events.suite.js'
 import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, httpFeaturesSuite } from './http-features.suite.js'
@@ -16,6 +16,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   linkedSuite(name, makeStorage)
   termsSuite(name, makeStorage)
   docSuite(name, makeStorage)
+  docDefaultsSuite(name, makeStorage)
   httpFeaturesSuite(name, makeStorage)
   allowSuite(name, makeStorage)
   icalSuite(name, makeStorage)

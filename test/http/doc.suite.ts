@@ -190,3 +190,19 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
     })
   })
 }
+
+export function docDefaultsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  describe(`discovery defaults [${name}]`, () => {
+    it('shows the list window defaults as computed for this request, as WordPress does', async () => {
+      const a = await makeApp(makeStorage)
+      onTestFinished(() => a.close())
+      const list = (await a.get('')).body.routes['/calendar/events/v1/events'].endpoints[0].args
+      // The harness clock is 2026-11-21 22:54:48 UTC (site time zone UTC).
+      expect(list.start_date.default).toBe('2026-11-20 23:59:00')
+      expect(list.end_date.default).toBe('2028-11-21 22:54:48')
+      const doc = (await a.get('/doc')).body
+      const start = doc.paths['/events'].get.parameters.find((p: { name: string }) => p.name === 'start_date')
+      expect(start.schema.default).toBe('2026-11-20 23:59:00')
+    })
+  })
+}
