@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import pg from 'pg'
 import { afterAll, describe, it } from 'vitest'
 import { admin, reason, schemaStorage, url } from './support/pg-schema.js'
-import { createSqlStorage, openPostgres, pgDriver, type SqlStorage } from '../src/storage/sql/index.js'
+import { MIGRATIONS, createSqlStorage, openPostgres, pgDriver, type SqlStorage } from '../src/storage/sql/index.js'
 import { SlugConflictError, StorageUnavailableError, type Storage } from '../src/storage/types.js'
-import { newEvent, storageContract } from '../src/testing/index.js'
+import { newEvent, newTerm, storageContract } from '../src/testing/index.js'
 import { findPostgresBin, startPostgres } from './support/postgres-server.js'
 import { inCi } from './support/postgres-setup.js'
 
@@ -34,8 +34,34 @@ pgDescribe('postgres storage', () => {
     const b = await schemaStorage(a.schema)
     await Promise.all([a.migrate(), b.migrate()])
     await a.migrate()
-    const { rows } = await admin!.query(`SELECT version FROM ${a.schema}.calendar_migrations`)
-    assert.deepEqual(rows, [{ version: '1' }])
+    const { rows } = await admin!.query(`SELECT version FROM ${a.schema}.calendar_migrations ORDER BY version`)
+    assert.deepEqual(rows, MIGRATIONS.map((m) => ({ version: String(m.version) })))
+    await b.close()
+    await a.close()
+  })
+
+  it('fills the term counts when it migrates a version-1 database (no term_counts yet)', async () => {
+    const a = await schemaStorage()
+    const t = await a.transaction(async (tx) => {
+      const t = await tx.insertTerm(newTerm({ slug: 'music', name: 'Music' }))
+      await tx.insertPost(newEvent({ slug: 'a', categoryIds: [t.id, t.id] }))
+      await tx.insertPost(newEvent({ slug: 'b', categoryIds: [t.id], status: 'draft' }))
+      await tx.insertPost(newEvent({ slug: 'c', tagIds: [t.id], language: 'ja' }))
+      return t
+    })
+    await admin!.query(`DROP TABLE ${a.schema}.term_counts; DELETE FROM ${a.schema}.calendar_migrations WHERE version >= 2`)
+    const b = await schemaStorage(a.schema)
+    assert.equal((await b.getTerm(t.id))?.count, 2)
+    await b.close()
+    await a.close()
+  })
+
+  it('keeps a term count exact when two storages create events with it at the same time', async () => {
+    const a = await schemaStorage()
+    const b = await schemaStorage(a.schema)
+    const t = await a.transaction((tx) => tx.insertTerm(newTerm({ slug: 'hot', name: 'Hot' })))
+    await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).transaction((tx) => tx.insertPost(newEvent({ slug: `hot-${i}`, categoryIds: [t.id] })))))
+    assert.equal((await a.getTerm(t.id))?.count, 12)
     await b.close()
     await a.close()
   })

@@ -102,6 +102,17 @@ async function seed(s: Storage, seedValue: number) {
     await tx.deleteTerm(terms[3]!)
     await tx.deleteTerm(terms[10]!)
     await tx.updateTerm(terms[5]!, { name: 'Renamed Ünï', parent: terms[0]! })
+    // Language moves change which events a term counts (SQL keeps the counts on writes).
+    const moved = await tx.getTerm(terms[7]!)
+    if (moved) await tx.updateTerm(moved.id, { language: moved.language === 'en' ? 'ja' : 'en' })
+    const e = await tx.getPost(33)
+    if (e?.type === 'event') await tx.updatePost(33, 'event', { language: e.language === 'en' ? 'ja' : 'en', status: 'publish', tagIds: [...e.tagIds, terms[0]!, terms[0]!] })
+    for (let id = 40; id < 80; id++) {
+      const p = await tx.getPost(id)
+      if (p?.type !== 'event' || p.status !== 'publish' || !p.categoryIds.length) continue
+      await tx.updatePost(id, 'event', { language: p.language === 'en' ? 'ja' : 'en' })
+      break
+    }
   })
   return { terms: terms.filter((t) => t !== terms[3] && t !== terms[10]), venues, organizers }
 }

@@ -32,6 +32,13 @@ export class Where {
     return this
   }
 
+  /** Adds every clause of `other`, with its parameters. */
+  and(other: Where): this {
+    this.clauses.push(...other.clauses)
+    this.params.push(...other.params)
+    return this
+  }
+
   /** `expr IN (?, ?, ...)` for a short list of values (statuses); FALSE when the list is empty. */
   oneOf(expr: string, values: readonly string[]): this {
     const unique = [...new Set(values)]

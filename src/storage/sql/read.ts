@@ -86,26 +86,34 @@ export async function slugsLike(db: Db, kind: PostType | Taxonomy, language: str
   return rows.map((r) => String(r.slug)).filter((slug) => slug === base || /^\d+$/.test(slug.slice(base.length + 1)))
 }
 
+/** What a list reads: a FROM clause (with the parameters it holds, if any) and a WHERE. */
+interface Source {
+  from: string
+  fromParams?: readonly SqlParam[]
+  where: Where
+}
+
 async function page(
   db: Db,
   select: string,
-  from: string,
-  where: Where,
+  source: Source,
   orderBy: string,
   offset: number,
   limit: number,
   extra: readonly SqlParam[] = [],
+  counted: Source = source,
 ): Promise<{ rows: Row[]; total: number }> {
-  // Both queries use the same WHERE and parameters; on PostgreSQL outside a transaction they
-  // run on two pooled connections at once.
+  // The page and the count select the same rows (`counted` may only be another way to write
+  // `source`); on PostgreSQL outside a transaction they run on two pooled connections at once.
+  const params = (s: Source) => [...(s.fromParams ?? []), ...s.where.params]
   const [rows, count] = await Promise.all([
-    db.query(`SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
-      ...where.params,
+    db.query(`SELECT ${select} FROM ${source.from} WHERE ${source.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+      ...params(source),
       ...extra,
       limit,
       offset,
     ]),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${from} WHERE ${where}`, where.params),
+    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counted.from} WHERE ${counted.where}`, params(counted)),
   ])
   return { rows, total: toInt(count[0]?.n ?? 0) }
 }
@@ -125,17 +133,45 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
   if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
-  const refFilter = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[]) =>
-    w.add(`p.id IN (SELECT x.event_id FROM ${table} x WHERE x.kind = '${kind}' AND ${d.inList(`x.${column}`, 'int')})`, d.list(ids))
-  if (q.categoryIds) refFilter('event_terms', 'term_id', 'category', q.categoryIds)
-  if (q.tagIds) refFilter('event_terms', 'term_id', 'tag', q.tagIds)
-  if (q.venueIds) refFilter('event_links', 'linked_id', 'venue', q.venueIds)
-  if (q.organizerIds) refFilter('event_links', 'linked_id', 'organizer', q.organizerIds)
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
   for (const word of words) w.add(d.contains('p.search_text'), word)
   const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : 'p.start_date, p.id'
-  const { rows, total } = await page(db, POST_SELECT, 'posts p', w, order, q.offset, q.limit)
+
+  // Link filters, shaped for an engine that plans without statistics (SQLite); PostgreSQL plans
+  // each form from its statistics either way. All forms select the same rows:
+  // - A venue or organizer has a small share of the events: the first such filter drives the
+  //   query (its DISTINCT event ids, then each post by primary key), so a rare venue costs as
+  //   many lookups as it has events, not a walk through the whole date window.
+  // - A category or tag may be on most events: probed per candidate row (EXISTS), so a page
+  //   stops after `limit` matches instead of first collecting every event of the term; a count
+  //   without a driving filter instead collects them once (IN), cheaper than probing every
+  //   event of the window.
+  const refs = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[] | undefined) =>
+    ids ? [{ list: d.list(ids), sql: `FROM ${table} x WHERE x.kind = '${kind}' AND ${d.inList(`x.${column}`, 'int')}` }] : []
+  type Ref = ReturnType<typeof refs>[number]
+  const linked = [...refs('event_links', 'linked_id', 'venue', q.venueIds), ...refs('event_links', 'linked_id', 'organizer', q.organizerIds)]
+  const terms = [...refs('event_terms', 'term_id', 'category', q.categoryIds), ...refs('event_terms', 'term_id', 'tag', q.tagIds)]
+  const inList = (where: Where, r: Ref) => where.add(`p.id IN (SELECT x.event_id ${r.sql})`, r.list)
+  const probe = (where: Where, r: Ref) => where.add(`EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
+  const [driver, ...others] = linked
+  const filters = (termFilter: typeof inList) => {
+    const f = new Where().and(w)
+    for (const r of others) inList(f, r)
+    for (const r of terms) termFilter(f, r)
+    return f
+  }
+  let source: Source
+  let counted: Source
+  if (driver) {
+    // CROSS JOIN: SQLite keeps this join order (the venue's events first); others plan freely.
+    const from = `(SELECT DISTINCT x.event_id ${driver.sql}) v CROSS JOIN posts p`
+    source = counted = { from, fromParams: [driver.list], where: new Where().add('p.id = v.event_id').and(filters(probe)) }
+  } else {
+    source = { from: 'posts p', where: filters(probe) }
+    counted = { from: 'posts p', where: filters(inList) }
+  }
+  const { rows, total } = await page(db, POST_SELECT, source, order, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
 
@@ -168,7 +204,7 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
       ...statuses.params,
     )
   }
-  const { rows, total } = await page(db, POST_SELECT, 'posts p', w, 'p.post_date_utc DESC, p.id DESC', q.offset, q.limit)
+  const { rows, total } = await page(db, POST_SELECT, { from: 'posts p', where: w }, 'p.post_date_utc DESC, p.id DESC', q.offset, q.limit)
   return { items: (await toPosts(db, rows)) as RecordOf<T>[], total }
 }
 
@@ -335,6 +371,6 @@ export async function listTerms(db: Db, q: TermListQuery): Promise<Page<TermWith
       key = 't.name_lower'
   }
   const dir = q.order === 'desc' ? 'DESC' : 'ASC'
-  const { rows, total } = await page(db, TERM_WITH_COUNT, 'terms t', w, `${key} ${dir}, t.id ${dir}`, q.offset, q.limit, extra)
+  const { rows, total } = await page(db, TERM_WITH_COUNT, { from: 'terms t', where: w }, `${key} ${dir}, t.id ${dir}`, q.offset, q.limit, extra)
   return { items: rows.map(rowToTermWithCount), total }
 }

@@ -63,6 +63,7 @@ async function writeSearch(db: Db, post: PostRecord, replace: boolean): Promise<
 }
 
 const REF_KEYS: RefList[] = ['venueIds', 'organizerIds', 'categoryIds', 'tagIds']
+const EVENT_TEXT = ['title', 'description', 'excerpt']
 
 type Counted = Pick<EventRecord, 'status' | 'language' | 'categoryIds' | 'tagIds'>
 
@@ -99,7 +100,6 @@ async function recountTerm(db: Db, id: number, language: string): Promise<void> 
     language,
   ])
 }
-const EVENT_TEXT = ['title', 'description', 'excerpt']
 
 export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
   const rec = record as unknown as Record<string, unknown>

@@ -1,0 +1,798 @@
+/**
+ * How do the SQL storages hold up at 10k, 100k and 1M events? Latency of the main requests
+ * through the router, in process (no HTTP), on SQLite (a better-sqlite3 file in a temporary
+ * directory) and PostgreSQL (a throwaway server, or CALENDAR_BENCH_DATABASE_URL).
+ *
+ *   node --import tsx bench/scale.bench.ts
+ *
+ * Settings (environment):
+ *   SCALE_SIZES=10000,100000,1000000   event counts for SQLite (one database, grown from size to size)
+ *   SCALE_PG_SIZES=...                 event counts for PostgreSQL (default: SCALE_SIZES)
+ *   SCALE_ENGINES=sqlite,postgres      which engines to run
+ *   SCALE_REQUESTS=500                 measured requests per operation, after SCALE_WARMUP=50
+ *   SCALE_OP_SECONDS=60                an operation stops early after this long (the table says how many ran)
+ *   SCALE_SEED_SQLITE=api|bulk         seeding path; default api (storage.transaction + tx.insertPost)
+ *   SCALE_SEED_PG=api|bulk             default bulk (INSERT ... SELECT FROM unnest(arrays) through pg)
+ *   SCALE_BATCH=5000                   events per seeding transaction
+ *   SCALE_SEARCH=0                     skip the (informational) search list
+ *   SCALE_TRACE=1                      print each statement's time for one request of each operation
+ *   SCALE_PLANS=0                      skip the query plans at the largest size
+ *   SCALE_KEEP=1                       keep the SQLite database file (its path is printed)
+ *   CALENDAR_BENCH_DATABASE_URL        use this PostgreSQL server (in a schema of its own, dropped after)
+ *   CALENDAR_TEST_PG_BIN               where initdb/pg_ctl live (else the newest /usr/lib/postgresql/N/bin)
+ *   SCALE_PG_SHARED_BUFFERS=1GB        shared_buffers of the throwaway server
+ *
+ * Requests run one at a time: this measures latency, not throughput. The data: events spread
+ * from 9 months ago to 27 months ahead (the default window, yesterday to +24 months, holds two
+ * thirds of them); 100 venues with ~1% of the events each, plus a rare venue with 20 events; 20
+ * organizers on 60% of the events; 50 categories, ~5 per event (the most common on ~45% of the
+ * events, the rarest on ~5%); 30 tags, 0-3 per event; 2% drafts, 5% all-day, 3% featured;
+ * titles and descriptions made of words (for search).
+ *
+ * Seeding paths, measured here (2 cores): through the storage API SQLite takes 6,000-10,000
+ * events/s (bulk: ~11,000/s, so the API is the default) and PostgreSQL ~380 events/s (a dozen
+ * round trips per event), hence bulk (~8,500 events/s, bound by generating the data in JS). The
+ * bulk path writes exactly the rows insertPost writes, term_counts included.
+ */
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import pg from 'pg'
+import { createCalendarRouter, type CalendarRouter } from '../src/index.js'
+import type { RequestLike } from '../src/http/types.js'
+import { createSqlStorage, openSqliteFile, pgDriver, type SqlConnection, type SqlDriver, type SqlParam, type SqlStorage } from '../src/storage/sql/index.js'
+import { POST_FIELDS, encode, eventSearchText, type Codec } from '../src/storage/sql/records.js'
+import type { NewPost, PostStatus } from '../src/storage/types.js'
+import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+const env = process.env
+const sizes = (s: string | undefined, fallback: number[]) =>
+  (s ? s.split(',').map((x) => Number(x.trim().replace(/_/g, ''))) : fallback).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b)
+const SQLITE_SIZES = sizes(env.SCALE_SIZES, [10_000, 100_000, 1_000_000])
+const PG_SIZES = sizes(env.SCALE_PG_SIZES, SQLITE_SIZES)
+const ENGINES = (env.SCALE_ENGINES ?? 'sqlite,postgres').split(',').map((s) => s.trim())
+const REQUESTS = Number(env.SCALE_REQUESTS ?? 500)
+const WARMUP = Number(env.SCALE_WARMUP ?? 50)
+const OP_SECONDS = Number(env.SCALE_OP_SECONDS ?? 60)
+const BATCH = Number(env.SCALE_BATCH ?? 5000)
+const SEARCH = env.SCALE_SEARCH !== '0'
+const TRACE = env.SCALE_TRACE === '1'
+const PLANS = env.SCALE_PLANS !== '0'
+const KEEP = env.SCALE_KEEP === '1'
+const SEED_SQLITE = env.SCALE_SEED_SQLITE === 'bulk' ? 'bulk' : 'api'
+const SEED_PG = env.SCALE_SEED_PG === 'api' ? 'api' : 'bulk'
+
+// ---------------------------------------------------------------------------------------------
+// Small utilities
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+const MONTH = 30.44 * DAY
+const NOW = Date.now()
+const wall = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
+const fmtInt = (n: number) => n.toLocaleString('en-US')
+const fmtMs = (n: number) => (Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : n.toFixed(0))
+const fmtBytes = (n: number) => (n >= 1 << 30 ? `${(n / 2 ** 30).toFixed(2)} GiB` : `${(n / 2 ** 20).toFixed(1)} MiB`)
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const rss = () => fmtBytes(process.memoryUsage().rss)
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length))
+const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s)
+const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim()
+
+/** mulberry32: a small deterministic PRNG, so every run builds the same data. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const stages: Array<[string, number]> = []
+async function stage<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now()
+  try {
+    return await fn()
+  } finally {
+    const ms = performance.now() - t0
+    stages.push([name, ms])
+    console.log(`  [${secs(ms)}] ${name}  (rss ${rss()})`)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+const ADJECTIVES = ['midnight', 'summer', 'winter', 'grand', 'open', 'family', 'community', 'late', 'early', 'annual', 'weekly', 'spring', 'autumn', 'little', 'great', 'urban', 'rural', 'sunday', 'friday', 'silent', 'vintage', 'modern', 'classic', 'wild', 'quiet', 'local', 'global', 'secret', 'golden', 'northern']
+const NOUNS = ['jazz', 'poetry', 'pottery', 'film', 'chess', 'yoga', 'wine', 'coffee', 'robotics', 'gardening', 'history', 'science', 'theatre', 'dance', 'cycling', 'photography', 'cooking', 'astronomy', 'knitting', 'blues', 'opera', 'comedy', 'harvest', 'book', 'craft', 'salsa', 'tango', 'folk', 'piano', 'violin', 'drawing', 'running']
+const KINDS = ['night', 'festival', 'workshop', 'meetup', 'concert', 'market', 'fair', 'class', 'talk', 'tour', 'screening', 'reading', 'session', 'party', 'brunch', 'walk', 'lecture', 'exhibition', 'contest', 'jam']
+const FILLER = ['join', 'us', 'for', 'an', 'evening', 'of', 'music', 'and', 'friends', 'with', 'local', 'artists', 'tickets', 'at', 'the', 'door', 'bring', 'your', 'own', 'snacks', 'free', 'entry', 'all', 'ages', 'welcome', 'parking', 'nearby', 'drinks', 'available', 'limited', 'seats', 'register', 'early', 'hosted', 'by', 'volunteers', 'in', 'partnership', 'city', 'library', 'museum', 'park', 'hall', 'garden', 'river', 'harbor', 'square', 'center']
+const cap = (w: string) => w[0]!.toUpperCase() + w.slice(1)
+
+const VENUES = 100
+const RARE_VENUE_EVENTS = 20
+const ORGANIZERS = 20
+const CATEGORIES = 50
+const TAGS = 30
+/** Category k is on an event with probability 0.45 / (k+1)^0.55: ~5 per event, from 45% down to ~5%. */
+const CATEGORY_P = Array.from({ length: CATEGORIES }, (_, k) => 0.45 / (k + 1) ** 0.55)
+
+interface Refs {
+  venues: number[]
+  rareVenue: number
+  organizers: number[]
+  categories: number[]
+  tags: number[]
+}
+
+/** Event `i` of the data set, the same on every run and engine. */
+function makeEvent(i: number, refs: Refs): NewPost<'event'> {
+  const r = prng(0x5eed + i * 7919)
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!
+  const startMs = Math.floor((NOW - 9 * MONTH + r() * 36 * MONTH) / (15 * MINUTE)) * 15 * MINUTE
+  const allDay = r() < 0.05
+  let start: string
+  let end: string
+  if (allDay) {
+    const day = wall(startMs).slice(0, 10)
+    start = `${day} 00:00:00`
+    end = `${day} 23:59:59`
+  } else {
+    start = wall(startMs)
+    end = wall(startMs + (1 + Math.floor(r() * 4)) * HOUR)
+  }
+  const status: PostStatus = r() < 0.02 ? 'draft' : 'publish'
+  const venue = i < RARE_VENUE_EVENTS ? refs.rareVenue : pick(refs.venues)
+  const organizerIds = r() < 0.6 ? [pick(refs.organizers)] : []
+  const categoryIds = refs.categories.filter((_, k) => r() < CATEGORY_P[k]!)
+  if (!categoryIds.length) categoryIds.push(pick(refs.categories))
+  const tagIds = [...new Set(Array.from({ length: Math.floor(r() * 4) }, () => pick(refs.tags)))]
+  const title = `${cap(pick(ADJECTIVES))} ${cap(pick(NOUNS))} ${cap(pick(KINDS))}`
+  const words = Array.from({ length: 20 + Math.floor(r() * 30) }, () => (r() < 0.1 ? pick(NOUNS) : pick(FILLER)))
+  const description = `<p>${cap(words.join(' '))}.</p>`
+  const created = wall(Math.min(NOW, startMs - Math.floor(r() * 120) * DAY))
+  return {
+    type: 'event',
+    language: 'en',
+    author: 1,
+    status,
+    slug: `${title.toLowerCase().replace(/ /g, '-')}-${i}`,
+    title,
+    description,
+    excerpt: '',
+    date: created,
+    dateUtc: created,
+    modified: created,
+    modifiedUtc: created,
+    image: null,
+    startDate: start,
+    endDate: end,
+    startDateUtc: start,
+    endDateUtc: end,
+    timezone: 'UTC',
+    allDay,
+    cost: r() < 0.3 ? [String(5 + Math.floor(r() * 50))] : [],
+    currencySymbol: '',
+    currencyPosition: '',
+    currencyCode: '',
+    website: null,
+    showMap: true,
+    showMapLink: true,
+    hideFromListings: false,
+    sticky: false,
+    featured: r() < 0.03,
+    parentId: 0,
+    venueIds: [venue],
+    organizerIds,
+    categoryIds,
+    tagIds,
+  }
+}
+
+async function seedRefs(storage: SqlStorage): Promise<Refs> {
+  const base = { language: 'en', author: 1, status: 'publish' as const, excerpt: '', image: null, date: wall(NOW), dateUtc: wall(NOW), modified: wall(NOW), modifiedUtc: wall(NOW) }
+  return storage.transaction(async (tx) => {
+    const venue = async (n: number, title: string) =>
+      (
+        await tx.insertPost<'venue'>({
+          ...base,
+          type: 'venue',
+          slug: `venue-${n}`,
+          title,
+          description: `A venue in ${pick0(FILLER, n)} street`,
+          address: `${n} Main Street`,
+          city: `City ${n % 17}`,
+          country: 'Countryland',
+          province: '',
+          state: '',
+          zip: String(10000 + n),
+          phone: '',
+          stateprovince: '',
+          website: '',
+          showMap: true,
+          showMapLink: true,
+          geoLat: null,
+          geoLng: null,
+        })
+      ).id
+    const venues: number[] = []
+    for (let n = 0; n < VENUES; n++) venues.push(await venue(n, `${cap(pick0(ADJECTIVES, n))} ${cap(pick0(FILLER, n))} Hall ${n}`))
+    const rareVenue = await venue(VENUES, 'The Tiny Chapel')
+    const organizers: number[] = []
+    for (let n = 0; n < ORGANIZERS; n++) {
+      organizers.push((await tx.insertPost<'organizer'>({ ...base, type: 'organizer', slug: `organizer-${n}`, title: `Organizer ${n}`, description: '', phone: '', website: '', email: `o${n}@example.com` })).id)
+    }
+    const term = async (taxonomy: 'category' | 'tag', n: number, name: string) =>
+      (await tx.insertTerm({ taxonomy, language: 'en', name, slug: `${taxonomy}-${n}`, description: '', parent: 0 })).id
+    const categories: number[] = []
+    for (let n = 0; n < CATEGORIES; n++) categories.push(await term('category', n, `${cap(pick0(NOUNS, n))} ${n}`))
+    const tags: number[] = []
+    for (let n = 0; n < TAGS; n++) tags.push(await term('tag', n, `${pick0(ADJECTIVES, n)}-${n}`))
+    return { venues, rareVenue, organizers, categories, tags }
+  })
+}
+const pick0 = <T>(xs: readonly T[], n: number) => xs[n % xs.length]!
+
+// ---------------------------------------------------------------------------------------------
+// Engines
+
+interface Recorded {
+  sql: string
+  params: readonly SqlParam[]
+  ms: number
+}
+
+/** Wraps a driver so the statements of chosen requests can be recorded (SQL as sent, params, time). */
+class Recorder {
+  on = false
+  seen: Recorded[] = []
+  sync = false
+
+  private wrap(conn: SqlConnection): SqlConnection {
+    // SQLite clients are synchronous: the statement's own time is the call, not the await (the
+    // storage runs a page and its count with Promise.all, so awaiting would add the other one).
+    const record = async <T>(sql: string, params: readonly SqlParam[], run: () => Promise<T>): Promise<T> => {
+      const t0 = performance.now()
+      const promise = run()
+      const called = performance.now()
+      try {
+        return await promise
+      } finally {
+        this.seen.push({ sql, params, ms: (this.sync ? called : performance.now()) - t0 })
+      }
+    }
+    return {
+      query: (sql, params = []) => record(sql, params, () => conn.query(sql, params)),
+      run: (sql, params = []) => record(sql, params, () => conn.run(sql, params)),
+    }
+  }
+
+  driver(inner: SqlDriver): SqlDriver {
+    this.sync = inner.dialect === 'sqlite'
+    return {
+      dialect: inner.dialect,
+      read: (fn) => inner.read((c) => fn(this.on ? this.wrap(c) : c)),
+      transaction: (fn) => inner.transaction((c) => fn(this.on ? this.wrap(c) : c)),
+      execute: (sql) => inner.execute(sql),
+      close: () => inner.close(),
+    }
+  }
+}
+
+interface Engine {
+  name: string
+  storage: SqlStorage
+  recorder: Recorder
+  seedMethod: 'api' | 'bulk'
+  /** Inserts the events (ids assigned by the database) outside the storage API; returns their ids in order. */
+  bulkInsert(events: NewPost<'event'>[]): Promise<number[]>
+  /** After seeding: checkpoint (SQLite) / VACUUM ANALYZE (PostgreSQL). */
+  settle(): Promise<string>
+  dbSize(): Promise<number>
+  explain(sql: string, params: readonly SqlParam[]): Promise<string>
+  close(): Promise<void>
+}
+
+const EVENT_SPECS = POST_FIELDS.event.filter((s) => s.field !== 'translationGroup')
+const POST_COLUMNS = ['id', 'type', 'translation_group', ...EVENT_SPECS.map((s) => s.column), 'search_text']
+
+/** A posts row exactly as the storage's insertPost writes it. */
+function postRow(id: number, e: NewPost<'event'>): SqlParam[] {
+  const rec = e as unknown as Record<string, unknown>
+  return [id, 'event', id, ...EVENT_SPECS.map((s) => encode(s.codec, rec[s.field])), eventSearchText(e)]
+}
+
+function refRows(id: number, e: NewPost<'event'>) {
+  const links: SqlParam[][] = []
+  const terms: SqlParam[][] = []
+  e.venueIds.forEach((v, seq) => links.push([id, 'venue', seq, v]))
+  e.organizerIds.forEach((v, seq) => links.push([id, 'organizer', seq, v]))
+  e.categoryIds.forEach((v, seq) => terms.push([id, 'category', seq, v]))
+  e.tagIds.forEach((v, seq) => terms.push([id, 'tag', seq, v]))
+  return { links, terms }
+}
+
+/**
+ * What the events add to term counts, for databases that keep them in term_counts (the storage
+ * does this in insertPost): +1 per listed term of the event's language, published events only.
+ */
+function termDeltas(events: NewPost<'event'>[]): Array<[id: number, language: string, k: number]> {
+  const deltas = new Map<string, [number, string, number]>()
+  for (const e of events) {
+    if (e.status !== 'publish') continue
+    for (const id of [...e.categoryIds, ...e.tagIds]) {
+      const d = deltas.get(`${id} ${e.language}`) ?? [id, e.language, 0]
+      d[2]++
+      deltas.set(`${id} ${e.language}`, d)
+    }
+  }
+  return [...deltas.values()].sort((a, b) => a[0] - b[0])
+}
+const TERM_COUNT_UPDATE = 'UPDATE term_counts SET n = n + ? WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = ? AND t.language = ?)'
+const TERM_COUNT_UPDATE_PG = 'UPDATE term_counts SET n = n + $1 WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = $2 AND t.language = $3)'
+
+const bindSqlite = (v: SqlParam) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)
+
+async function openSqliteEngine(): Promise<Engine> {
+  const dir = mkdtempSync(join(tmpdir(), 'calendar-scale-'))
+  const file = join(dir, 'calendar.db')
+  const recorder = new Recorder()
+  const storage = createSqlStorage({ driver: recorder.driver(await openSqliteFile(file)) })
+  await storage.migrate()
+  // A side connection for bulk inserts, checkpoints and EXPLAIN (the storage's own are private).
+  const side = new Database(file)
+  side.pragma('busy_timeout = 5000')
+  return {
+    name: 'SQLite',
+    storage,
+    recorder,
+    seedMethod: SEED_SQLITE,
+    async bulkInsert(events) {
+      const next = (side.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'posts'`).get() as { seq: number } | undefined)?.seq ?? 0
+      const insertPost = side.prepare(`INSERT INTO posts (${POST_COLUMNS.join(', ')}) VALUES (${POST_COLUMNS.map(() => '?').join(', ')})`)
+      const insertLink = side.prepare('INSERT INTO event_links (event_id, kind, seq, linked_id) VALUES (?, ?, ?, ?)')
+      const insertTerm = side.prepare('INSERT INTO event_terms (event_id, kind, seq, term_id) VALUES (?, ?, ?, ?)')
+      const ids = events.map((_, k) => next + 1 + k)
+      const counted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'term_counts'`).get() !== undefined
+      side.transaction(() => {
+        if (counted) for (const [id, language, k] of termDeltas(events)) side.prepare(TERM_COUNT_UPDATE).run(k, id, language)
+        events.forEach((e, k) => {
+          const id = ids[k]!
+          insertPost.run(...postRow(id, e).map(bindSqlite))
+          const { links, terms } = refRows(id, e)
+          for (const l of links) insertLink.run(...l.map(bindSqlite))
+          for (const t of terms) insertTerm.run(...t.map(bindSqlite))
+        })
+      }).immediate()
+      return ids
+    },
+    async settle() {
+      side.pragma('wal_checkpoint(TRUNCATE)')
+      return 'WAL checkpoint (no ANALYZE: the storage never runs it, so plans are what users get)'
+    },
+    async dbSize() {
+      const wal = `${file}-wal`
+      return statSync(file).size + (existsSync(wal) ? statSync(wal).size : 0)
+    },
+    async explain(sql, params) {
+      const rows = side.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params.map((p) => bindSqlite(p))) as { id: number; parent: number; detail: string }[]
+      const depth = new Map<number, number>([[0, 0]])
+      return rows
+        .map((r) => {
+          const d = (depth.get(r.parent) ?? 0) + 1
+          depth.set(r.id, d)
+          return `${'  '.repeat(d - 1)}${r.detail}`
+        })
+        .join('\n')
+    },
+    async close() {
+      side.close()
+      await storage.close()
+      if (KEEP) console.log(`  kept the SQLite database: ${file}`)
+      else rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+const PG_ARRAY_TYPE: Record<Codec, string> = { text: 'text', nullableText: 'text', json: 'text', int: 'bigint', bool: 'boolean', real: 'float8' }
+const POST_ARRAY_TYPES = ['bigint', 'text', 'bigint', ...EVENT_SPECS.map((s) => PG_ARRAY_TYPE[s.codec]), 'text']
+
+async function openPostgresEngine(): Promise<Engine | string> {
+  let server: PgServer | null = null
+  let url = env.CALENDAR_BENCH_DATABASE_URL ?? ''
+  if (!url) {
+    const bin = findPostgresBin()
+    if (!bin) return 'no PostgreSQL binaries (apt-get install -y postgresql, or CALENDAR_TEST_PG_BIN) and CALENDAR_BENCH_DATABASE_URL is not set'
+    server = await stage('PostgreSQL: start a throwaway server', async () => {
+      const s = await startPostgres(bin)
+      // The test server's defaults (shared_buffers 128MB) are too small for 1M events; restart with more.
+      const admin = new pg.Client({ connectionString: s.url })
+      await admin.connect()
+      await admin.query(`ALTER SYSTEM SET shared_buffers = '${env.SCALE_PG_SHARED_BUFFERS ?? '1GB'}'`)
+      await admin.end()
+      await s.stop()
+      await s.start()
+      return s
+    })
+    url = server.url
+    // Ctrl-C must not leave the server running.
+    const started = server
+    process.once('SIGINT', () => void started.destroy().finally(() => process.exit(130)))
+  }
+  const schema = `calendar_scale_${process.pid}`
+  const admin = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` })
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  const version = (await admin.query('SHOW server_version')).rows[0]?.server_version
+  const buffers = (await admin.query('SHOW shared_buffers')).rows[0]?.shared_buffers
+  console.log(`  PostgreSQL ${version}, shared_buffers ${buffers}, schema ${schema}${server ? ' (throwaway server, fsync off)' : ''}`)
+  const recorder = new Recorder()
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` })
+  const storage = createSqlStorage({ driver: recorder.driver(pgDriver(pool)) })
+  await storage.migrate()
+  const column = (rows: SqlParam[][], i: number) => rows.map((r) => r[i])
+  const unnestInsert = (table: string, columns: string[], types: string[]) =>
+    `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`
+  const postsSql = unnestInsert('posts', POST_COLUMNS, POST_ARRAY_TYPES)
+  const linksSql = unnestInsert('event_links', ['event_id', 'kind', 'seq', 'linked_id'], ['bigint', 'text', 'bigint', 'bigint'])
+  const termsSql = unnestInsert('event_terms', ['event_id', 'kind', 'seq', 'term_id'], ['bigint', 'text', 'bigint', 'bigint'])
+  return {
+    name: 'PostgreSQL',
+    storage,
+    recorder,
+    seedMethod: SEED_PG,
+    async bulkInsert(events) {
+      const client = await admin.connect()
+      try {
+        await client.query('BEGIN')
+        // Ids from the table's own identity sequence, so later inserts through the storage continue after them.
+        const { rows } = await client.query(`SELECT nextval(pg_get_serial_sequence('posts', 'id')) AS id FROM generate_series(1, $1)`, [events.length])
+        const ids = rows.map((r: { id: string }) => Number(r.id))
+        const posts = events.map((e, k) => postRow(ids[k]!, e))
+        const links: SqlParam[][] = []
+        const terms: SqlParam[][] = []
+        events.forEach((e, k) => {
+          const refs = refRows(ids[k]!, e)
+          links.push(...refs.links)
+          terms.push(...refs.terms)
+        })
+        await client.query(postsSql, POST_COLUMNS.map((_, i) => column(posts, i)))
+        await client.query(linksSql, [0, 1, 2, 3].map((i) => column(links, i)))
+        await client.query(termsSql, [0, 1, 2, 3].map((i) => column(terms, i)))
+        const counted = (await client.query(`SELECT to_regclass('term_counts') IS NOT NULL AS ok`)).rows[0]?.ok === true
+        if (counted) {
+          for (const [id, language, k] of termDeltas(events)) await client.query(TERM_COUNT_UPDATE_PG, [k, id, language])
+        }
+        await client.query('COMMIT')
+        return ids
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined)
+        throw err
+      } finally {
+        client.release()
+      }
+    },
+    async settle() {
+      // With synchronous_commit off (the throwaway server) the last commits may not be flushed
+      // yet, and VACUUM then leaves their pages out of the visibility map: index-only scans would
+      // fetch half the heap. A checkpoint first (needs a superuser or pg_checkpoint; best effort).
+      await admin.query('CHECKPOINT').catch(() => undefined)
+      for (const table of ['posts', 'event_links', 'event_terms', 'terms', 'post_search']) await admin.query(`VACUUM ANALYZE ${table}`)
+      const { rows } = await admin.query(`SELECT relpages, relallvisible FROM pg_class WHERE oid = 'posts'::regclass`)
+      return `CHECKPOINT + VACUUM ANALYZE (what autovacuum does after a bulk load); posts pages all-visible ${rows[0]?.relallvisible}/${rows[0]?.relpages}`
+    },
+    async dbSize() {
+      const { rows } = await admin.query(
+        `SELECT sum(pg_total_relation_size(c.oid))::bigint AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind = 'r'`,
+        [schema],
+      )
+      return Number(rows[0]?.n ?? 0)
+    },
+    async explain(sql, params) {
+      const { rows } = await admin.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params as unknown[])
+      return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')
+    },
+    async close() {
+      await storage.close()
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined)
+      await admin.end()
+      await server?.destroy()
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+const ORIGIN = 'http://bench.local'
+const API = '/wp-json/calendar/events/v1'
+
+function request(method: string, target: string, body?: unknown): RequestLike {
+  const text = body === undefined ? '' : JSON.stringify(body)
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json', authorization: 'Bearer bench' }
+  return { method, url: ORIGIN + API + target, headers: { get: (name) => headers[name.toLowerCase()] ?? null }, text: async () => text }
+}
+
+interface Operation {
+  key: string
+  label: string
+  /** Fewer requests for informational operations that are expected to be slow. */
+  requests?: number
+  next(): RequestLike
+}
+
+interface Stats {
+  n: number
+  p50: number
+  p95: number
+  p99: number
+  mean: number
+  /** `total` of a list's first answer, or null. */
+  matches: number | null
+}
+
+const quantile = (sorted: Float64Array, q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))] ?? NaN
+
+async function call(router: CalendarRouter, req: RequestLike) {
+  const res = await router.handle(req)
+  if (res.status >= 300) throw new Error(`${req.method} ${req.url}: ${res.status} ${res.body?.slice(0, 300)}`)
+  return res
+}
+
+async function measure(router: CalendarRouter, op: Operation): Promise<Stats> {
+  const first = await call(router, op.next())
+  const body = first.body ? (JSON.parse(first.body) as { total?: number }) : {}
+  // Warm-up takes at most a quarter of the time budget; at least 5 requests are measured.
+  const warm = performance.now() + (OP_SECONDS * 1000) / 4
+  for (let i = 1; i < WARMUP && performance.now() < warm; i++) await call(router, op.next())
+  const deadline = performance.now() + OP_SECONDS * 1000
+  const times: number[] = []
+  const want = op.requests ?? REQUESTS
+  while (times.length < want && (performance.now() < deadline || times.length < 5)) {
+    const req = op.next()
+    const t0 = performance.now()
+    await call(router, req)
+    times.push(performance.now() - t0)
+  }
+  const sorted = Float64Array.from(times).sort()
+  return {
+    n: sorted.length,
+    p50: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    p99: quantile(sorted, 0.99),
+    mean: times.reduce((a, b) => a + b, 0) / Math.max(1, times.length),
+    matches: typeof body.total === 'number' ? body.total : null,
+  }
+}
+
+function operations(refs: Refs, published: number[]): Operation[] {
+  const r = prng(42)
+  const day = (ms: number) => wall(ms).slice(0, 10)
+  const window = `start_date=${day(NOW)}&end_date=${day(NOW + 12 * MONTH)}`
+  const common = refs.venues[7]!
+  const category = refs.categories[0]!
+  let created = 0
+  const ops: Operation[] = [
+    { key: 'list', label: 'GET /events?per_page=10', next: () => request('GET', '/events?per_page=10') },
+    {
+      key: 'filtered',
+      label: 'filtered: venue(1%)+category(45%)+12 months',
+      next: () => request('GET', `/events?per_page=10&venue=${common}&categories=${category}&${window}`),
+    },
+    {
+      key: 'filtered-rare',
+      label: 'filtered: rare venue(20 events)+category+12 months',
+      next: () => request('GET', `/events?per_page=10&venue=${refs.rareVenue}&categories=${category}&${window}`),
+    },
+    { key: 'single', label: 'GET /events/{random id}', next: () => request('GET', `/events/${published[Math.floor(r() * published.length)]}`) },
+    {
+      key: 'create',
+      label: 'POST /events (administrator)',
+      next: () => {
+        const n = ++created
+        const start = Math.floor((NOW + r() * 24 * MONTH) / HOUR) * HOUR
+        return request('POST', '/events', {
+          title: `Bench ${cap(NOUNS[n % NOUNS.length]!)} Night ${n}`,
+          description: 'Created by the scale benchmark with a few words to search for',
+          start_date: wall(start),
+          end_date: wall(start + 2 * HOUR),
+          status: 'publish',
+          venue: refs.venues[n % VENUES],
+          organizer: refs.organizers[n % ORGANIZERS],
+          categories: [refs.categories[n % 5], refs.categories[10 + (n % 40)]],
+          tags: [refs.tags[n % TAGS]],
+        })
+      },
+    },
+  ]
+  if (SEARCH) {
+    ops.push({ key: 'search', label: 'search=jazz (informational)', requests: Math.min(REQUESTS, 100), next: () => request('GET', '/events?per_page=10&search=jazz') })
+  }
+  return ops
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+interface Row {
+  size: number
+  op: Operation
+  stats: Stats
+}
+
+interface EngineReport {
+  name: string
+  rows: Row[]
+  seeding: Array<{ size: number; method: string; ms: number; rate: number; bytes: number }>
+  plans: string[]
+  skipped?: string
+}
+
+async function seedTo(engine: Engine, refs: Refs, from: number, to: number, published: number[]): Promise<void> {
+  for (let start = from; start < to; start += BATCH) {
+    const events = Array.from({ length: Math.min(BATCH, to - start) }, (_, k) => makeEvent(start + k, refs))
+    let ids: number[]
+    if (engine.seedMethod === 'bulk') ids = await engine.bulkInsert(events)
+    else ids = await engine.storage.transaction(async (tx) => {
+      const out: number[] = []
+      for (const e of events) out.push((await tx.insertPost(e)).id)
+      return out
+    })
+    events.forEach((e, k) => {
+      if (e.status === 'publish') published.push(ids[k]!)
+    })
+  }
+}
+
+async function trace(engine: Engine, router: CalendarRouter, op: Operation) {
+  engine.recorder.seen = []
+  engine.recorder.on = true
+  const t0 = performance.now()
+  try {
+    await call(router, op.next())
+  } finally {
+    engine.recorder.on = false
+  }
+  const total = performance.now() - t0
+  console.log(`    trace ${op.key}: ${fmtMs(total)} ms, ${engine.recorder.seen.length} statements`)
+  for (const s of engine.recorder.seen) console.log(`      ${lpad(fmtMs(s.ms), 7)} ms  ${oneLine(s.sql).slice(0, 150)}`)
+}
+
+async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]): Promise<string[]> {
+  const out: string[] = []
+  let termsExplained = false
+  for (const op of ops.filter((o) => ['list', 'filtered', 'filtered-rare', 'search'].includes(o.key))) {
+    engine.recorder.seen = []
+    engine.recorder.on = true
+    try {
+      await call(router, op.next())
+    } finally {
+      engine.recorder.on = false
+    }
+    for (const s of engine.recorder.seen) {
+      const isList = /\bposts p WHERE/.test(s.sql) && /(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'/.test(s.sql)
+      const isTerms = !termsExplained && /FROM terms t WHERE/.test(s.sql) && /term_counts|count\(\*\)/.test(s.sql)
+      if (!isList && !isTerms) continue
+      if (isTerms) termsExplained = true
+      const kind = isTerms ? 'term counts (embedded categories/tags of the page)' : /count\(\*\) AS n/.test(s.sql) ? 'count' : 'page'
+      const params = s.params.map((p) => (Array.isArray(p) ? `[${p.length} ids]` : JSON.stringify(p))).join(', ')
+      out.push(
+        `--- ${engine.name}: ${op.label} — ${kind} (${fmtMs(s.ms)} ms in the request)\n` +
+          `SQL: ${oneLine(s.sql).replace(/SELECT p\.id, p\.type, .*? FROM/, 'SELECT p.id, p.type, ... FROM').slice(0, 700)}\n` +
+          `params: ${params.slice(0, 300)}\n` +
+          (await engine.explain(s.sql, s.params)),
+      )
+    }
+  }
+  return out
+}
+
+async function runEngine(name: string, open: () => Promise<Engine | string>, engineSizes: number[]): Promise<EngineReport> {
+  console.log(`\n=== ${name}: sizes ${engineSizes.map(fmtInt).join(', ')} ===`)
+  const report: EngineReport = { name, rows: [], seeding: [], plans: [] }
+  const opened = await open()
+  if (typeof opened === 'string') {
+    console.log(`  skipped: ${opened}`)
+    return { ...report, skipped: opened }
+  }
+  const engine = opened
+  try {
+    const refs = await seedRefs(engine.storage)
+    const router = createCalendarRouter(engine.storage, {
+      authenticate: (req) => (req.headers.get('authorization') === 'Bearer bench' ? { id: 1, role: 'administrator' } : null),
+    })
+    const published: number[] = []
+    const ops = operations(refs, published)
+    let count = 0
+    for (const size of engineSizes) {
+      const t0 = performance.now()
+      await stage(`${name}: seed ${fmtInt(count)} -> ${fmtInt(size)} events (${engine.seedMethod})`, () => seedTo(engine, refs, count, size, published))
+      const seedMs = performance.now() - t0
+      const added = size - count
+      count = size
+      const settled = await stage(`${name}: settle at ${fmtInt(size)}`, () => engine.settle())
+      const bytes = await engine.dbSize()
+      report.seeding.push({ size, method: engine.seedMethod, ms: seedMs, rate: added / (seedMs / 1000), bytes })
+      console.log(`  ${fmtInt(added)} events in ${secs(seedMs)} = ${fmtInt(Math.round(added / (seedMs / 1000)))} events/s; database ${fmtBytes(bytes)}; ${settled}`)
+      await stage(`${name}: measure at ${fmtInt(size)}`, async () => {
+        for (const op of ops) {
+          if (TRACE) await trace(engine, router, op)
+          const stats = await measure(router, op)
+          report.rows.push({ size, op, stats })
+          console.log(
+            `    ${pad(op.label, 52)} n=${lpad(String(stats.n), 4)}  p50 ${lpad(fmtMs(stats.p50), 6)}  p95 ${lpad(fmtMs(stats.p95), 6)}  p99 ${lpad(fmtMs(stats.p99), 6)} ms` +
+              (stats.matches === null ? '' : `  total=${fmtInt(stats.matches)}`),
+          )
+        }
+      })
+    }
+    if (PLANS) report.plans = await stage(`${name}: query plans at ${fmtInt(count)}`, () => plansFor(engine, router, ops))
+  } finally {
+    await engine.close()
+  }
+  return report
+}
+
+function printReport(report: EngineReport) {
+  console.log(`\n## ${report.name}`)
+  if (report.skipped) {
+    console.log(`skipped: ${report.skipped}`)
+    return
+  }
+  console.log('\nSeeding:')
+  console.log(`  ${pad('events', 12)}${pad('method', 8)}${lpad('time', 10)}${lpad('events/s', 12)}${lpad('db size', 12)}`)
+  for (const s of report.seeding) console.log(`  ${pad(fmtInt(s.size), 12)}${pad(s.method, 8)}${lpad(secs(s.ms), 10)}${lpad(fmtInt(Math.round(s.rate)), 12)}${lpad(fmtBytes(s.bytes), 12)}`)
+  console.log('\nLatency (ms, one request at a time, in process):')
+  console.log(`  ${pad('events', 12)}${pad('operation', 54)}${lpad('n', 5)}${lpad('p50', 8)}${lpad('p95', 8)}${lpad('p99', 8)}${lpad('total', 10)}`)
+  for (const { size, op, stats } of report.rows) {
+    console.log(
+      `  ${pad(fmtInt(size), 12)}${pad(op.label, 54)}${lpad(String(stats.n), 5)}${lpad(fmtMs(stats.p50), 8)}${lpad(fmtMs(stats.p95), 8)}${lpad(fmtMs(stats.p99), 8)}${lpad(stats.matches === null ? '' : fmtInt(stats.matches), 10)}`,
+    )
+  }
+  const sizesSeen = [...new Set(report.rows.map((r) => r.size))]
+  if (sizesSeen.length < 2) return
+  const lo = sizesSeen[0]!
+  const hi = sizesSeen[sizesSeen.length - 1]!
+  console.log(`\nGrowth from ${fmtInt(lo)} to ${fmtInt(hi)} events (target for lists: at most 1.5x):`)
+  for (const op of [...new Set(report.rows.map((r) => r.op))]) {
+    const a = report.rows.find((r) => r.op === op && r.size === lo)?.stats
+    const b = report.rows.find((r) => r.op === op && r.size === hi)?.stats
+    if (!a || !b) continue
+    const p50 = b.p50 / a.p50
+    const p95 = b.p95 / a.p95
+    const isList = op.key.startsWith('list') || op.key.startsWith('filtered')
+    const verdict = op.key === 'search' ? '(informational)' : p50 <= 1.5 ? 'flat' : isList ? 'GROWS (over target)' : 'grows'
+    console.log(`  ${pad(op.label, 54)} p50 x${lpad(p50.toFixed(2), 6)}   p95 x${lpad(p95.toFixed(2), 6)}   ${verdict}`)
+  }
+}
+
+async function main() {
+  console.log(`calendar-events-router scale benchmark — Node ${process.version}, ${new Date(NOW).toISOString()}`)
+  console.log(`requests per operation ${REQUESTS} after ${WARMUP} warm-up (at most ${OP_SECONDS} s each), seeding batches of ${fmtInt(BATCH)}`)
+  const t0 = performance.now()
+  const reports: EngineReport[] = []
+  if (ENGINES.includes('sqlite')) reports.push(await runEngine('SQLite', openSqliteEngine, SQLITE_SIZES))
+  if (ENGINES.includes('postgres')) reports.push(await runEngine('PostgreSQL', openPostgresEngine, PG_SIZES))
+
+  console.log('\n\n================================ SUMMARY ================================')
+  for (const r of reports) printReport(r)
+  if (reports.some((r) => r.plans.length)) {
+    console.log('\n## Query plans at the largest size (the exact SQL and parameters the storage sent)\n')
+    for (const r of reports) for (const p of r.plans) console.log(`${p}\n`)
+  }
+  console.log('## Stages')
+  for (const [name, ms] of stages) console.log(`  ${lpad(secs(ms), 9)}  ${name}`)
+  console.log(`  ${lpad(secs(performance.now() - t0), 9)}  total`)
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exitCode = 1
+})
