@@ -77,6 +77,7 @@ describe('durability under SIGKILL', () => {
     const byId = new Map(found.map((p) => [p.id, p]))
     const lost = [...acknowledged.keys()].filter((id) => !byId.has(id))
     durabilityStats.lost += lost.length
+    console.log(`[durability] attempted ${durabilityStats.attempted}, acknowledged ${acknowledged.size}, lost ${lost.length}`)
     expect(lost).toEqual([])
     for (const [id, sent] of acknowledged) {
       const rec = byId.get(id)
