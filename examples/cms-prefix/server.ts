@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { createCalendarRouter } from '../../src/index.js'
 import { toNodeHandler } from '../../adapters/node/index.js'
 import { openStorage } from '../node-server/storage.js'
-import { exampleOptions } from '../shared/options.js'
+import { exampleOptions, stopOnSignals } from '../shared/options.js'
 
 const LANGUAGES = ['en', 'ja', 'ko']
 const SECTION = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'events/category', tag: 'events/tag' }
@@ -63,11 +63,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.log(`Japanese: ${site}/ja/api/rest/calendar/events/v1/events; the CMS's own API: ${site}/api/rest/cms/v1/pages`)
     if (generatedToken) console.log(`No CALENDAR_API_TOKENS set: administrator token for this run is ${generatedToken}`)
   })
-  const stop = () => {
-    server.close()
-    void storage.close?.()
-    process.exit(0)
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  stopOnSignals(server, storage)
 }

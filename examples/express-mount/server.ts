@@ -19,7 +19,7 @@ import express, { type Request } from 'express'
 import { createCalendarRouter, ROLES, type Principal, type Role } from '../../src/index.js'
 import { calendarMiddleware } from '../../adapters/express/index.js'
 import { openStorage } from '../node-server/storage.js'
-import { exampleOptions } from '../shared/options.js'
+import { exampleOptions, stopOnSignals } from '../shared/options.js'
 
 interface Session { user: string; principal: Principal; nonce: string }
 /** What the host's session middleware adds to every request. */
@@ -116,11 +116,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     if (generatedPassword) console.log(`No CALENDAR_USERS set: sign in as admin / ${generatedPassword}`)
     if (generatedToken) console.log(`No CALENDAR_API_TOKENS set: administrator token for this run is ${generatedToken}`)
   })
-  const stop = () => {
-    server.close()
-    void storage.close?.()
-    process.exit(0)
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  stopOnSignals(server, storage)
 }

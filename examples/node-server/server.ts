@@ -8,7 +8,7 @@ import { createServer } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import { createCalendarRouter } from '../../src/index.js'
 import { toNodeHandler } from '../../adapters/node/index.js'
-import { announce, exampleOptions } from '../shared/options.js'
+import { announce, exampleOptions, stopOnSignals } from '../shared/options.js'
 import { openStorage } from './storage.js'
 
 export { corsOrigins } from '../shared/options.js'
@@ -38,13 +38,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   startServer().then(
     ({ server, storage, storageDescription, port, host, generatedToken }) => {
       announce(`http://${host}:${port}/wp-json/calendar/events/v1/`, storageDescription, generatedToken)
-      const stop = () => {
-        server.close()
-        void storage.close?.()
-        process.exit(0)
-      }
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
+      stopOnSignals(server, storage)
     },
     (error) => {
       console.error(error instanceof Error ? error.message : error)

@@ -36,3 +36,14 @@ export function announce(root: string, storage: string, generatedToken: string |
     console.log(`    -d '{"title":"Launch party","start_date":"tomorrow 7pm","end_date":"tomorrow 10pm"}' ${root}events`)
   }
 }
+
+/** Close the server and the storage on Ctrl-C or a stop signal. */
+export function stopOnSignals(server: { close(): unknown }, storage: { close?(): Promise<void> }): void {
+  const stop = () => {
+    server.close()
+    void storage.close?.()
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}

@@ -24,23 +24,11 @@ import type {
   TermWithCount,
 } from './types.js'
 import { SlugConflictError } from './types.js'
+import { clonePost } from './clone.js'
 
 const DELETED = Symbol('deleted')
 type Slot<T> = T | typeof DELETED
 
-function clonePost<T extends PostRecord>(p: T): T {
-  const c = { ...p }
-  if (c.image) c.image = { ...c.image }
-  if (c.type === 'event') {
-    const e = c as EventRecord
-    e.cost = [...e.cost]
-    e.venueIds = [...e.venueIds]
-    e.organizerIds = [...e.organizerIds]
-    e.categoryIds = [...e.categoryIds]
-    e.tagIds = [...e.tagIds]
-  }
-  return c
-}
 
 const includesAll = (haystack: string, needles: string[]) => needles.every((n) => haystack.includes(n))
 

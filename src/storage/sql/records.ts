@@ -159,6 +159,15 @@ export function rowToPost(row: Row, refs?: Partial<Record<RefList, number[]>>): 
 export const liveTermCount = (term: string, language: string) =>
   `(SELECT count(*) FROM event_terms et JOIN posts e ON e.id = et.event_id WHERE et.term_id = ${term} AND e.status = 'publish' AND e.language = ${language})`
 
+/**
+ * The day of an event's wall-clock start/end as kept in event_day_counts: the first 10
+ * characters ('YYYY-MM-DD') of the stored 'YYYY-MM-DD HH:MM:SS'. `dayOf` is the same in
+ * JavaScript, for the writes.
+ */
+export const DAY_OF_START = `COALESCE(substr(start_date, 1, 10), '')`
+export const DAY_OF_END = `COALESCE(substr(end_date, 1, 10), '')`
+export const dayOf = (date: string | null | undefined) => (date ?? '').slice(0, 10)
+
 export const TERM_SELECT = 't.id, t.taxonomy, t.language, t.translation_group, t.name, t.slug, t.description, t.parent'
 
 export function rowToTerm(row: Row): TermRecord {
@@ -174,17 +183,4 @@ export function rowToTerm(row: Row): TermRecord {
   }
 }
 
-/** A deep copy of a record (what the memory backend's clonePost does). */
-export function clonePost<T extends PostRecord>(p: T): T {
-  const c = { ...p }
-  if (c.image) c.image = { ...c.image }
-  if (c.type === 'event') {
-    const e = c as EventRecord
-    e.cost = [...e.cost]
-    e.venueIds = [...e.venueIds]
-    e.organizerIds = [...e.organizerIds]
-    e.categoryIds = [...e.categoryIds]
-    e.tagIds = [...e.tagIds]
-  }
-  return c
-}
+export { clonePost } from '../clone.js'
