@@ -42,7 +42,7 @@ import pg from 'pg'
 import { createCalendarRouter, type CalendarRouter } from '../src/index.js'
 import type { RequestLike } from '../src/http/types.js'
 import { createSqlStorage, openSqliteFile, pgDriver, type SqlConnection, type SqlDriver, type SqlParam, type SqlStorage } from '../src/storage/sql/index.js'
-import { POST_FIELDS, encode, eventSearchText, type Codec } from '../src/storage/sql/records.js'
+import { POST_FIELDS, dayOf, encode, eventSearchText, type Codec } from '../src/storage/sql/records.js'
 import type { NewPost, PostStatus } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 
@@ -336,6 +336,26 @@ function termDeltas(events: NewPost<'event'>[]): Array<[id: number, language: st
   }
   return [...deltas.values()].sort((a, b) => a[0] - b[0])
 }
+/**
+ * What the events add to event_day_counts (the storage does this in insertPost): +1 per listed
+ * (not hidden) event in the row of its language, status, start day and end day.
+ */
+function dayDeltas(events: NewPost<'event'>[]): Array<[language: string, status: string, startDay: string, endDay: string, k: number]> {
+  const deltas = new Map<string, [string, string, string, string, number]>()
+  for (const e of events) {
+    if (e.hideFromListings) continue
+    const key: [string, string, string, string, number] = [e.language, e.status, dayOf(e.startDate), dayOf(e.endDate), 0]
+    const id = key.slice(0, 4).join(' ')
+    const d = deltas.get(id) ?? key
+    d[4]++
+    deltas.set(id, d)
+  }
+  return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d)
+}
+const DAY_COUNT_UPSERT = `INSERT INTO event_day_counts (language, status, start_day, end_day, n) VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (language, status, start_day, end_day) DO UPDATE SET n = event_day_counts.n + excluded.n`
+const DAY_COUNT_UPSERT_PG = `INSERT INTO event_day_counts (language, status, start_day, end_day, n) VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (language, status, start_day, end_day) DO UPDATE SET n = event_day_counts.n + excluded.n`
 const TERM_COUNT_UPDATE = 'UPDATE term_counts SET n = n + ? WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = ? AND t.language = ?)'
 const TERM_COUNT_UPDATE_PG = 'UPDATE term_counts SET n = n + $1 WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = $2 AND t.language = $3)'
 
@@ -362,8 +382,10 @@ async function openSqliteEngine(): Promise<Engine> {
       const insertTerm = side.prepare('INSERT INTO event_terms (event_id, kind, seq, term_id) VALUES (?, ?, ?, ?)')
       const ids = events.map((_, k) => next + 1 + k)
       const counted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'term_counts'`).get() !== undefined
+      const dayCounted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_day_counts'`).get() !== undefined
       side.transaction(() => {
         if (counted) for (const [id, language, k] of termDeltas(events)) side.prepare(TERM_COUNT_UPDATE).run(k, id, language)
+        if (dayCounted) for (const d of dayDeltas(events)) side.prepare(DAY_COUNT_UPSERT).run(...d)
         events.forEach((e, k) => {
           const id = ids[k]!
           insertPost.run(...postRow(id, e).map(bindSqlite))
@@ -470,6 +492,10 @@ async function openPostgresEngine(): Promise<Engine | string> {
         if (counted) {
           for (const [id, language, k] of termDeltas(events)) await client.query(TERM_COUNT_UPDATE_PG, [k, id, language])
         }
+        const dayCounted = (await client.query(`SELECT to_regclass('event_day_counts') IS NOT NULL AS ok`)).rows[0]?.ok === true
+        if (dayCounted) {
+          for (const d of dayDeltas(events)) await client.query(DAY_COUNT_UPSERT_PG, d)
+        }
         await client.query('COMMIT')
         return ids
       } catch (err) {
@@ -484,7 +510,7 @@ async function openPostgresEngine(): Promise<Engine | string> {
       // yet, and VACUUM then leaves their pages out of the visibility map: index-only scans would
       // fetch half the heap. A checkpoint first (needs a superuser or pg_checkpoint; best effort).
       await admin.query('CHECKPOINT').catch(() => undefined)
-      for (const table of ['posts', 'event_links', 'event_terms', 'terms', 'post_search']) await admin.query(`VACUUM ANALYZE ${table}`)
+      for (const table of ['posts', 'event_links', 'event_terms', 'terms', 'post_search', 'event_day_counts']) await admin.query(`VACUUM ANALYZE ${table}`)
       const { rows } = await admin.query(`SELECT relpages, relallvisible FROM pg_class WHERE oid = 'posts'::regclass`)
       return `CHECKPOINT + VACUUM ANALYZE (what autovacuum does after a bulk load); posts pages all-visible ${rows[0]?.relallvisible}/${rows[0]?.relpages}`
     },
@@ -677,11 +703,18 @@ async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]
       engine.recorder.on = false
     }
     for (const s of engine.recorder.seen) {
-      const isList = /\bposts p WHERE/.test(s.sql) && /(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'/.test(s.sql)
+      const isDayCount = /FROM event_day_counts c WHERE/.test(s.sql)
+      const isList = isDayCount || (/\bposts p WHERE/.test(s.sql) && /(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'/.test(s.sql))
       const isTerms = !termsExplained && /FROM terms t WHERE/.test(s.sql) && /term_counts|count\(\*\)/.test(s.sql)
       if (!isList && !isTerms) continue
       if (isTerms) termsExplained = true
-      const kind = isTerms ? 'term counts (embedded categories/tags of the page)' : /count\(\*\) AS n/.test(s.sql) ? 'count' : 'page'
+      const kind = isTerms
+        ? 'term counts (embedded categories/tags of the page)'
+        : isDayCount
+          ? 'count (event_day_counts)'
+          : /count\(\*\) AS n/.test(s.sql)
+            ? 'count'
+            : 'page'
       const params = s.params.map((p) => (Array.isArray(p) ? `[${p.length} ids]` : JSON.stringify(p))).join(', ')
       out.push(
         `--- ${engine.name}: ${op.label} — ${kind} (${fmtMs(s.ms)} ms in the request)\n` +

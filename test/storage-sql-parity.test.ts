@@ -9,7 +9,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, inject, it } from 'vitest'
 import { createMemoryStorage } from '../src/storage/memory.js'
 import { createSqlStorage, openSqliteFile, pgDriver } from '../src/storage/sql/index.js'
-import type { EventListQuery, LinkedListQuery, PostStatus, Storage, TermListQuery, TermOrderBy } from '../src/storage/types.js'
+import type { EventListQuery, LinkedListQuery, PostPatch, PostStatus, Storage, TermListQuery, TermOrderBy } from '../src/storage/types.js'
 import { newEvent, newOrganizer, newTerm, newVenue } from '../src/testing/index.js'
 
 /** mulberry32: a small deterministic PRNG, so every backend gets the same data. */
@@ -114,6 +114,42 @@ async function seed(s: Storage, seedValue: number) {
       break
     }
   })
+  // Moves that change which day-counter row an event is in (SQL keeps event_day_counts on
+  // writes): new start/end dates (also exactly on the day boundaries the whole-day windows
+  // compare with), status changes including trash, language moves, hide_from_listings toggles,
+  // several at once, and writes of an unchanged value.
+  const day = () => `2027-0${1 + Math.floor(r() * 3)}-1${Math.floor(r() * 3)}`
+  const moveDate = () => `${day()} ${pick(['00:00:00', '10:00:00', '23:59:59', '23:59:58', '00:00:01'])}`
+  for (let round = 0; round < 3; round++) {
+    await s.transaction(async (tx) => {
+      for (let i = 0; i < 25; i++) {
+        const id = 1 + Math.floor(r() * 160)
+        const p = await tx.getPost(id)
+        if (p?.type !== 'event') continue
+        const patch: PostPatch<'event'> = {}
+        if (r() < 0.4) patch.startDate = moveDate()
+        if (r() < 0.4) patch.endDate = moveDate()
+        if (r() < 0.3) patch.status = pick([...STATUSES, 'trash'])
+        if (r() < 0.2) patch.language = p.language === 'en' ? 'ja' : 'en'
+        if (r() < 0.2) patch.hideFromListings = !p.hideFromListings
+        if (r() < 0.1) Object.assign(patch, { status: p.status, startDate: p.startDate, hideFromListings: p.hideFromListings })
+        await tx.updatePost(id, 'event', patch)
+      }
+      // New events straight on the boundaries.
+      for (let i = 0; i < 5; i++) {
+        await tx.insertPost(
+          newEvent({
+            language: pick(LANGS),
+            status: pick(STATUSES),
+            slug: `b-${round}-${i}`,
+            startDate: `${day()} 00:00:00`,
+            endDate: `${day()} 23:59:59`,
+            hideFromListings: r() < 0.2,
+          }),
+        )
+      }
+    })
+  }
   return { terms: terms.filter((t) => t !== terms[3] && t !== terms[10]), venues, organizers }
 }
 
@@ -143,6 +179,21 @@ async function answers(s: Storage, ids: Awaited<ReturnType<typeof seed>>) {
     organizers: { organizerIds: ids.organizers.slice(0, 2), categoryIds: ids.terms },
     combined: { categoryIds: ids.terms.slice(0, 8), venueIds: ids.venues, search: 'e', featured: false },
     byDate: { orderBy: 'date', statuses: ['publish', 'draft'] },
+    // Whole-day windows: the SQL count comes from event_day_counts for these.
+    dayWindow: { startGte: '2027-01-11 00:00:00', endLte: '2027-03-10 23:59:59' },
+    dayWindowJa: { language: 'ja', startGte: '2027-02-10 00:00:00', endLte: '2027-02-12 23:59:59' },
+    dayFrom: { startGte: '2027-02-11 00:00:00', statuses: ['publish', 'draft', 'pending'] },
+    dayTo: { endLte: '2027-02-11 23:59:59', statuses: ['publish', 'future'] },
+    daySingle: { startGte: '2027-02-11 00:00:00', endLte: '2027-02-11 23:59:59', statuses: ['publish', 'draft', 'pending', 'private', 'future', 'trash'] },
+    dayTrash: { statuses: ['trash'], startGte: '2027-01-10 00:00:00', endLte: '2027-03-12 23:59:59' },
+    dayEmpty: { startGte: '2027-03-12 00:00:00', endLte: '2027-01-10 23:59:59' },
+    dayNoStatus: { statuses: [], startGte: '2027-01-10 00:00:00' },
+    dayPage: { startGte: '2027-01-12 00:00:00', endLte: '2027-03-11 23:59:59', offset: 3, limit: 4 },
+    // Near misses that must keep the row count.
+    notDayStart: { startGte: '2027-01-11 00:00:01', endLte: '2027-03-10 23:59:59' },
+    notDayEnd: { startGte: '2027-01-11 00:00:00', endLte: '2027-03-10 23:59:58' },
+    dayAndStrict: { startGte: '2027-01-11 00:00:00', endLte: '2027-03-10 23:59:59', startLt: '2027-02-11 00:00:00' },
+    dayOwnDrafts: { startGte: '2027-01-11 00:00:00', statuses: ['publish', 'draft'], unpublishedAuthor: 1 },
   }
   for (const [name, q] of Object.entries(eventQueries)) out[`events:${name}`] = await s.listEvents(ev(q))
 

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, it } from 'vitest'
 import { MIGRATIONS, createSqlStorage, openSqliteFile, sqliteDriver, type SqlDriver, type SqlParam } from '../src/storage/sql/index.js'
-import { StorageUnavailableError, SlugConflictError, type EventListQuery, type Storage } from '../src/storage/types.js'
+import { StorageUnavailableError, SlugConflictError, type EventListQuery, type Storage, type StorageTx } from '../src/storage/types.js'
 import { newEvent, newTerm, newVenue, storageContract } from '../src/testing/index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'calendar-sqlite-test-'))
@@ -15,6 +15,40 @@ const freshFile = () => join(dir, `db-${++n}.sqlite`)
 
 storageContract({ describe, it }, 'sqlite (file)', async () => createSqlStorage({ driver: await openSqliteFile(freshFile()) }))
 storageContract({ describe, it }, 'sqlite (:memory:)', async () => createSqlStorage({ driver: await openSqliteFile(':memory:') }))
+
+/** Events for the migration-3 test: languages, statuses (one moved to trash), hidden ones, boundary dates. */
+async function dayCountEvents(tx: StorageTx): Promise<void> {
+  await tx.insertPost(newEvent({ slug: 'a' }))
+  await tx.insertPost(newEvent({ slug: 'b', startDate: '2027-01-11 00:00:00', endDate: '2027-01-12 23:59:59' }))
+  await tx.insertPost(newEvent({ slug: 'c', status: 'draft', startDate: '2027-01-11 10:00:00', endDate: '2027-01-11 12:00:00' }))
+  await tx.insertPost(newEvent({ slug: 'd', hideFromListings: true, startDate: '2027-01-11 10:00:00', endDate: '2027-01-11 12:00:00' }))
+  await tx.insertPost(newEvent({ slug: 'e', language: 'ja', startDate: '2027-01-11 10:00:00', endDate: '2027-01-11 12:00:00' }))
+  const f = await tx.insertPost(newEvent({ slug: 'f' }))
+  await tx.updatePost(f.id, 'event', { status: 'trash' })
+  await tx.insertPost(newEvent({ slug: 'g', startDate: '2027-02-01 10:00:00', endDate: '2027-03-01 10:00:00' }))
+  const h = await tx.insertPost(newEvent({ slug: 'h', status: 'draft', hideFromListings: true }))
+  await tx.updatePost(h.id, 'event', { status: 'publish', hideFromListings: false, startDate: '2027-01-20 00:00:00', endDate: '2027-01-20 23:59:59' })
+}
+
+/** Whole-day list totals (counted from event_day_counts) against known values and the row count. */
+async function checkDayCounts(s: Storage): Promise<void> {
+  const cases: Array<[Partial<EventListQuery>, number]> = [
+    [{}, 4],
+    [{ startGte: '2027-01-11 00:00:00', endLte: '2027-01-12 23:59:59' }, 1],
+    [{ startGte: '2027-01-11 00:00:00' }, 3],
+    [{ endLte: '2027-01-10 23:59:59' }, 1],
+    [{ statuses: ['publish', 'draft'], startGte: '2027-01-11 00:00:00' }, 4],
+    [{ language: 'ja', startGte: '2027-01-01 00:00:00', endLte: '2027-12-31 23:59:59' }, 1],
+    [{ statuses: ['trash'], startGte: '2027-01-01 00:00:00' }, 1],
+    [{ startGte: '2027-01-20 00:00:00', endLte: '2027-01-20 23:59:59' }, 1],
+  ]
+  for (const [q, want] of cases) {
+    const query: EventListQuery = { language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 1, ...q }
+    assert.equal((await s.listEvents(query)).total, want, JSON.stringify(q))
+    // startGt '' filters nothing here but is not a whole-day shape: the rows are counted.
+    assert.equal((await s.listEvents({ ...query, startGt: '' })).total, want, `${JSON.stringify(q)} (row count)`)
+  }
+}
 
 const slugRace = (s: Storage, base: string) =>
   s.transaction(async (tx) => {
@@ -81,6 +115,22 @@ describe('sqlite storage', () => {
     await b.close()
   })
 
+  it('fills the event day counters when it migrates a version-2 database (no event_day_counts yet)', async () => {
+    const file = freshFile()
+    const a = createSqlStorage({ driver: await openSqliteFile(file) })
+    await a.transaction((tx) => dayCountEvents(tx))
+    await a.close()
+    const raw = new Database(file)
+    raw.exec('DROP TABLE event_day_counts; DELETE FROM calendar_migrations WHERE version >= 3')
+    raw.close()
+    const b = createSqlStorage({ driver: await openSqliteFile(file) })
+    await checkDayCounts(b)
+    const check = new Database(file)
+    assert.deepEqual(check.prepare('SELECT sum(n) AS n FROM event_day_counts').get(), { n: 7 }) // every event not hidden
+    check.close()
+    await b.close()
+  })
+
   it('answers the default event list from an index, without scanning or sorting the posts table', async () => {
     const file = freshFile()
     // Record the statements the storage really sends, then ask SQLite how it runs them.
@@ -102,14 +152,17 @@ describe('sqlite storage', () => {
       seen.length = 0
       // What GET /events asks for by default: published, from yesterday to 24 months ahead.
       await s.listEvents({ language: 'en', statuses: ['publish'], startGte: '2027-01-01 00:00:00', endLte: '2029-01-01 23:59:59', orderBy: 'start', offset: 0, limit: 10, ...q })
-      const posts = seen.filter((x) => /\bposts p WHERE/.test(x.sql))
-      assert.equal(posts.length, 2) // the page and the count
+      // The page, and the count: from the day counters for whole-day windows, else from posts.
+      const posts = seen.filter((x) => /\b(posts p|event_day_counts c) WHERE/.test(x.sql))
+      assert.equal(posts.length, 2)
       return posts.map((x) => (db.prepare(`EXPLAIN QUERY PLAN ${x.sql}`).all(...x.params) as { detail: string }[]).map((r) => r.detail).join('\n'))
     }
     const [page, count] = await plans({})
     assert.match(page!, /SEARCH p USING INDEX posts_event_start \(type=\? AND language=\? AND status=\? AND hide_from_listings=\? AND start_date>\?\)/)
     assert.doesNotMatch(page!, /SCAN p\b|TEMP B-TREE/)
-    assert.match(count!, /SEARCH p USING (COVERING )?INDEX posts_event_start/)
+    assert.match(count!, /SEARCH c USING INDEX sqlite_autoindex_event_day_counts_1 \(language=\? AND status=\? AND start_day>\?\)/)
+    const [, rowCount] = await plans({ startGte: '2027-01-01 09:00:00' })
+    assert.match(rowCount!, /SEARCH p USING (COVERING )?INDEX posts_event_start/)
     const [featured] = await plans({ featured: true })
     assert.match(featured!, /SEARCH p USING INDEX posts_event_featured/)
     assert.doesNotMatch(featured!, /SCAN p\b|TEMP B-TREE/)

@@ -93,6 +93,12 @@ interface Source {
   where: Where
 }
 
+/** A ready count statement (its one row's `n` is the total; NULL counts as 0). */
+interface CountQuery {
+  sql: string
+  params: readonly SqlParam[]
+}
+
 async function page(
   db: Db,
   select: string,
@@ -101,21 +107,51 @@ async function page(
   offset: number,
   limit: number,
   extra: readonly SqlParam[] = [],
-  counted: Source = source,
+  counted: Source | CountQuery = source,
 ): Promise<{ rows: Row[]; total: number }> {
   // The page and the count select the same rows (`counted` may only be another way to write
-  // `source`); on PostgreSQL outside a transaction they run on two pooled connections at once.
+  // `source`, or a statement that counts them another way); on PostgreSQL outside a
+  // transaction they run on two pooled connections at once.
   const params = (s: Source) => [...(s.fromParams ?? []), ...s.where.params]
-  const [rows, count] = await Promise.all([
+  const count: CountQuery =
+    'sql' in counted ? counted : { sql: `SELECT count(*) AS n FROM ${counted.from} WHERE ${counted.where}`, params: params(counted) }
+  const [rows, n] = await Promise.all([
     db.query(`SELECT ${select} FROM ${source.from} WHERE ${source.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
       ...params(source),
       ...extra,
       limit,
       offset,
     ]),
-    db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counted.from} WHERE ${counted.where}`, params(counted)),
+    db.query<{ n: unknown }>(count.sql, count.params),
   ])
-  return { rows, total: toInt(count[0]?.n ?? 0) }
+  return { rows, total: toInt(n[0]?.n ?? 0) }
+}
+
+const DAY_START = /^(\d{4}-\d{2}-\d{2}) 00:00:00$/
+const DAY_END = /^(\d{4}-\d{2}-\d{2}) 23:59:59$/
+
+/**
+ * The count of an event list from event_day_counts, when the query is a shape it answers
+ * exactly: language, statuses (listed events only, which every event list is) and whole-day
+ * bounds, nothing else. Stored dates are 'YYYY-MM-DD HH:MM:SS', so with D a day
+ * start_date >= 'D 00:00:00' exactly when its day >= D, and end_date <= 'D 23:59:59' exactly
+ * when its day <= D. O(days in the window) rows, read through the primary key. null: count the
+ * rows instead.
+ */
+function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | null {
+  const other =
+    words.length > 0 ||
+    [q.categoryIds, q.tagIds, q.venueIds, q.organizerIds, q.featured, q.include, q.parentId, q.unpublishedAuthor, q.startGt, q.startLt, q.endGt, q.endLt].some(
+      (v) => v !== undefined,
+    )
+  if (other) return null
+  const from = q.startGte === undefined ? undefined : DAY_START.exec(q.startGte)?.[1]
+  const to = q.endLte === undefined ? undefined : DAY_END.exec(q.endLte)?.[1]
+  if ((q.startGte !== undefined && from === undefined) || (q.endLte !== undefined && to === undefined)) return null
+  const w = new Where().add('c.language = ?', q.language).oneOf('c.status', q.statuses)
+  if (from !== undefined) w.add('c.start_day >= ?', from)
+  if (to !== undefined) w.add('c.end_day <= ?', to)
+  return { sql: `SELECT COALESCE(SUM(c.n), 0) AS n FROM event_day_counts c WHERE ${w}`, params: w.params }
 }
 
 export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventRecord>> {
@@ -162,14 +198,14 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     return f
   }
   let source: Source
-  let counted: Source
+  let counted: Source | CountQuery
   if (driver) {
     // CROSS JOIN: SQLite keeps this join order (the venue's events first); others plan freely.
     const from = `(SELECT DISTINCT x.event_id ${driver.sql}) v CROSS JOIN posts p`
     source = counted = { from, fromParams: [driver.list], where: new Where().add('p.id = v.event_id').and(filters(probe)) }
   } else {
     source = { from: 'posts p', where: filters(probe) }
-    counted = { from: 'posts p', where: filters(inList) }
+    counted = dayCount(q, words) ?? { from: 'posts p', where: filters(inList) }
   }
   const { rows, total } = await page(db, POST_SELECT, source, order, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }

@@ -11,7 +11,7 @@ import type { Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
 import { getPost, getTermRecord } from './read.js'
-import { LINK_KINDS, POST_FIELDS, SEARCH_FIELDS, TERM_KINDS, clonePost, encode, eventSearchText, liveTermCount, toInt, type RefList } from './records.js'
+import { LINK_KINDS, POST_FIELDS, SEARCH_FIELDS, TERM_KINDS, clonePost, dayOf, encode, eventSearchText, liveTermCount, toInt, type RefList } from './records.js'
 
 /** Runs a write that may hit a unique slug index; a hit becomes SlugConflictError. */
 async function guardSlug<T>(db: Db, slug: string, write: () => Promise<T>): Promise<T> {
@@ -92,6 +92,37 @@ async function adjustTermCounts(db: Db, before: Counted | null, after: Counted):
   }
 }
 
+type DayCounted = Pick<EventRecord, 'status' | 'language' | 'startDate' | 'endDate' | 'hideFromListings'>
+
+/**
+ * Keeps event_day_counts right when an event changes from `before` (null: new) to `after`: a
+ * listed event (not hidden) counts one in the row of its language, status, start day and end
+ * day. Only net changes are written, in key order (no lock-order cycles between concurrent
+ * transactions); a row that drops to zero stays (it costs one index entry, and keeps the
+ * upsert a single statement).
+ */
+async function adjustDayCounts(db: Db, before: DayCounted | null, after: DayCounted): Promise<void> {
+  const deltas = new Map<string, { key: string[]; k: number }>()
+  const add = (e: DayCounted, sign: number) => {
+    if (e.hideFromListings) return
+    const key = [e.language, e.status, dayOf(e.startDate), dayOf(e.endDate)]
+    const id = JSON.stringify(key)
+    const d = deltas.get(id) ?? { key, k: 0 }
+    d.k += sign
+    deltas.set(id, d)
+  }
+  if (before) add(before, -1)
+  add(after, 1)
+  const changes = [...deltas.entries()].filter(([, d]) => d.k !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  for (const [, d] of changes) {
+    await db.run(
+      `INSERT INTO event_day_counts (language, status, start_day, end_day, n) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (language, status, start_day, end_day) DO UPDATE SET n = event_day_counts.n + excluded.n`,
+      [...d.key, d.k],
+    )
+  }
+}
+
 /** Sets a term's counter from the links (a new term, or one whose language changed). */
 async function recountTerm(db: Db, id: number, language: string): Promise<void> {
   await db.run(`INSERT INTO term_counts (term_id, n) VALUES (?, ${liveTermCount('?', '?')}) ON CONFLICT (term_id) DO UPDATE SET n = excluded.n`, [
@@ -123,6 +154,7 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
   if (stored.type === 'event') {
     await writeRefs(db, id, Object.fromEntries(REF_KEYS.map((k) => [k, stored[k]])), false)
     await adjustTermCounts(db, null, stored)
+    await adjustDayCounts(db, null, stored)
   } else await writeSearch(db, stored, false)
   return clonePost(stored) as RecordOf<T>
 }
@@ -150,6 +182,7 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
     const lists = Object.fromEntries(REF_KEYS.filter((k) => k in given).map((k) => [k, next[k]]))
     await writeRefs(db, id, lists, true)
     if (['status', 'language', 'categoryIds', 'tagIds'].some((k) => k in given)) await adjustTermCounts(db, current as EventRecord, next)
+    if (['status', 'language', 'startDate', 'endDate', 'hideFromListings'].some((k) => k in given)) await adjustDayCounts(db, current as EventRecord, next)
   } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
   return clonePost(next) as RecordOf<T>
 }
