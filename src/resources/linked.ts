@@ -4,7 +4,6 @@
  */
 import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
 import { ApiError, forbidden, invalidParam } from '../http/errors.js'
-import type { Params } from '../http/params.js'
 import { organizerJson, venueJson } from '../representation/post.js'
 import { loadRelations } from '../representation/relations.js'
 import { validateParams } from '../schemas/operation.js'
@@ -177,8 +176,8 @@ export async function newLinkedRecord<T extends LinkedType>(ctx: Context, type: 
   return { ...base, phone: str(input.phone), website: str(input.website), email: str(input.email) } as unknown as Omit<NewPost<T>, 'slug'>
 }
 
-export async function insertLinked<T extends LinkedType>(ctx: Context, tx: StorageTx, record: Omit<NewPost<T>, 'slug'>, slug?: string) {
-  const base = sanitizeSlug(slug ?? record.title) || record.type
+export async function insertLinked<T extends LinkedType>(ctx: Context, tx: StorageTx, record: Omit<NewPost<T>, 'slug'>) {
+  const base = sanitizeSlug(record.title) || record.type
   return withFreeSlug(tx, record.type, record.language, base, (free) => tx.insertPost<T>({ ...record, slug: free } as NewPost<T>))
 }
 
@@ -189,7 +188,7 @@ export async function createLinked(ctx: Context, schemas: Schemas, type: LinkedT
   // POST /venues and /organizers always create (DESIGN §4.6); only nested event data reuses.
   const rec = await ctx.storage.transaction(async (tx) => {
     const group = await translationGroup(ctx, tx, input.translation_of as number | undefined, type)
-    return insertLinked(ctx, tx, { ...record, ...(group !== undefined ? { translationGroup: group } : {}) }, input.slug as string | undefined)
+    return insertLinked(ctx, tx, { ...record, ...(group !== undefined ? { translationGroup: group } : {}) })
   })
   const [body] = await present(ctx, [rec])
   return created(body)
@@ -198,9 +197,7 @@ export async function createLinked(ctx: Context, schemas: Schemas, type: LinkedT
 export async function updateLinked(ctx: Context, schemas: Schemas, type: LinkedType, bySlug: boolean): Promise<Reply> {
   const current = await byParam(ctx, schemas, type, bySlug)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
-  const params: Params = bySlug ? { ...ctx.params, slug: ctx.body.slug } : ctx.params
-  if (params.slug === undefined) delete params.slug
-  const input = validateParams(schemasOf(schemas, type).update, params) as LinkedInput
+  const input = validateParams(schemasOf(schemas, type).update, ctx.params) as LinkedInput
   const patch: PostPatch<LinkedType> & Record<string, unknown> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
   if (input[type] !== undefined) patch.title = input[type] as string
   if (input.description !== undefined) patch.description = str(input.description)
@@ -224,15 +221,8 @@ export async function updateLinked(ctx: Context, schemas: Schemas, type: LinkedT
       )
     }
   }
-  const rec = await ctx.storage.transaction(async (tx) => {
-    if (input.slug !== undefined) {
-      const base = sanitizeSlug(input.slug as string) || type
-      if (base !== current.slug) {
-        return withFreeSlug(tx, type, current.language, base, (slug) => tx.updatePost(current.id, type, { ...patch, slug } as PostPatch<typeof type>))
-      }
-    }
-    return tx.updatePost(current.id, type, patch as PostPatch<typeof type>)
-  })
+  // Venues and organizers have no slug parameter (spec §2.2/2.3): renaming keeps the slug.
+  const rec = await ctx.storage.transaction((tx) => tx.updatePost(current.id, type, patch as PostPatch<typeof type>))
   const [body] = await present(ctx, [rec as VenueRecord | OrganizerRecord])
   return ok(body)
 }

@@ -3,7 +3,7 @@
  * pg returns bigint and count(*) as strings and SQLite returns booleans as 0/1; both are
  * converted here, once, with a guard that refuses integers JavaScript cannot represent.
  */
-import type { EventRecord, PostRecord, PostType, TermRecord } from '../types.js'
+import type { PostRecord, PostType, TermRecord } from '../types.js'
 
 export type Codec = 'text' | 'nullableText' | 'int' | 'bool' | 'json' | 'real'
 
