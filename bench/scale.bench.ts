@@ -45,6 +45,7 @@ import { createSqlStorage, openSqliteFile, pgDriver, type SqlConnection, type Sq
 import { POST_FIELDS, dayOf, encode, eventSearchText, type Codec } from '../src/storage/sql/records.js'
 import type { NewPost, PostStatus } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
+import { newVenue } from '../src/testing/fixtures.js'
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -202,26 +203,18 @@ async function seedRefs(storage: SqlStorage): Promise<Refs> {
   return storage.transaction(async (tx) => {
     const venue = async (n: number, title: string) =>
       (
-        await tx.insertPost<'venue'>({
-          ...base,
-          type: 'venue',
-          slug: `venue-${n}`,
-          title,
-          description: `A venue in ${pick0(FILLER, n)} street`,
-          address: `${n} Main Street`,
-          city: `City ${n % 17}`,
-          country: 'Countryland',
-          province: '',
-          state: '',
-          zip: String(10000 + n),
-          phone: '',
-          stateprovince: '',
-          website: '',
-          showMap: true,
-          showMapLink: true,
-          geoLat: null,
-          geoLng: null,
-        })
+        await tx.insertPost(
+          newVenue({
+            ...base,
+            slug: `venue-${n}`,
+            title,
+            description: `A venue in ${pick0(FILLER, n)} street`,
+            address: `${n} Main Street`,
+            city: `City ${n % 17}`,
+            country: 'Countryland',
+            zip: String(10000 + n),
+          }),
+        )
       ).id
     const venues: number[] = []
     for (let n = 0; n < VENUES; n++) venues.push(await venue(n, `${cap(pick0(ADJECTIVES, n))} ${cap(pick0(FILLER, n))} Hall ${n}`))
