@@ -58,6 +58,20 @@ export interface CalendarOptions {
   cacheControl?: string | false
   /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
   onChange?: (change: Change) => void | Promise<void>
+  /** iCalendar feeds (`/events?format=ics` or `Accept: text/calendar`). */
+  ical?: IcalOptions
+}
+
+export interface IcalOptions {
+  /**
+   * Most events one feed without `page`/`per_page` carries (the whole date window up to this).
+   * Past it the feed and the response say it was cut short. Default 2000.
+   */
+  maxEvents?: number
+  /** How often calendar apps should refetch, in seconds (REFRESH-INTERVAL, X-PUBLISHED-TTL). Default 3600. */
+  refreshSeconds?: number
+  /** X-WR-CALNAME of list feeds (a single event's feed is named after it). Default `Events`. */
+  name?: string
 }
 
 export interface ResolvedOptions {
@@ -79,6 +93,7 @@ export interface ResolvedOptions {
   cache: CacheOptions | null
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
+  ical: Required<IcalOptions>
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -115,5 +130,10 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     cache: o.cache ? o.cache : null,
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
+    ical: {
+      maxEvents: positive('ical.maxEvents', o.ical?.maxEvents, 2000),
+      refreshSeconds: positive('ical.refreshSeconds', o.ical?.refreshSeconds, 3600),
+      name: o.ical?.name ?? 'Events',
+    },
   }
 }
