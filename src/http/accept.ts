@@ -82,7 +82,8 @@ function quality(ranges: Range[], mediaType: string): number {
     // Media-type parameters (e.g. charset) narrow a range; we serve none of our own, so a range
     // naming some still matches and simply counts as more specific.
     specificity = specificity * 100 + Object.keys(r.params).length
-    if (specificity > best) {
+    // The same range twice: the higher weight counts (as the `negotiator` package has it).
+    if (specificity > best || (specificity === best && r.q > q)) {
       best = specificity
       q = r.q
     }
