@@ -25,27 +25,33 @@ const EMAIL = /^[^\s@<>"(),;:\\[\]]+@[^\s@<>"(),;:\\[\]]+$/
 const utcStamp = (wall: string) => `${wall.replace(/[-:]/g, '').replace(' ', 'T')}Z`
 const dateValue = (wall: string) => wall.slice(0, 10).replace(/-/g, '')
 
-const utf8Length = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4)
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\u0000-\u007f]*$/
 
 /** Folds a content line at 75 octets without splitting a UTF-8 sequence (RFC 5545 §3.1). */
 function fold(line: string): string {
-  // At most 3 octets per UTF-16 unit: short lines need no counting.
-  if (line.length <= 25) return line
-  let out = ''
+  if (line.length <= 75 && (line.length <= 25 || ASCII.test(line))) return line
+  const parts: string[] = []
+  let start = 0
   let size = 0
   let limit = 75
-  for (const ch of line) {
-    const n = utf8Length(ch.codePointAt(0) as number)
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i)
+    // UTF-8 octets of this code point; a surrogate pair is one 4-octet code point.
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < line.length
+    const n = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3
     if (size + n > limit) {
-      out += '\r\n '
+      parts.push(line.slice(start, i))
+      start = i
       size = 0
-      // The continuation line's leading space counts towards its 75 octets.
+      // A continuation line's leading space counts towards its 75 octets.
       limit = 74
     }
-    out += ch
     size += n
+    if (pair) i++
   }
-  return out
+  parts.push(line.slice(start))
+  return parts.join('\r\n ')
 }
 
 /** Accumulates folded CRLF-terminated content lines. */
