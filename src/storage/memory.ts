@@ -420,8 +420,8 @@ class Tx extends Reader implements StorageTx {
     if (!current) throw new Error(`no term ${id}`)
     const next: TermRecord = { ...current, ...patch, id, taxonomy: current.taxonomy }
     if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(next.taxonomy, next.language, next.slug, id)
-    // Category names are the feed's CATEGORIES.
-    if (next.taxonomy === 'category' && next.name !== current.name) this.bumpEvents((e) => e.categoryIds.includes(id))
+    // The names of the terms an event lists as categories are the feed's CATEGORIES.
+    if (next.name !== current.name) this.bumpEvents((e) => e.categoryIds.includes(id))
     this.termOverlay.set(id, next)
     return { ...next }
   }

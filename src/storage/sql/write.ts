@@ -230,8 +230,8 @@ export async function updateTerm(db: Db, id: number, patch: TermPatch): Promise<
     )
   if (next.slug !== current.slug || next.language !== current.language) await guardSlug(db, next.slug, write)
   else await write()
-  // Category names are the feed's CATEGORIES.
-  if (next.taxonomy === 'category' && next.name !== current.name) await bumpEvents(db, "SELECT event_id FROM event_terms WHERE term_id = ? AND kind = 'category'", id)
+  // The names of the terms an event lists as categories are the feed's CATEGORIES.
+  if (next.name !== current.name) await bumpEvents(db, "SELECT event_id FROM event_terms WHERE term_id = ? AND kind = 'category'", id)
   // Events of the new language count now, those of the old one no longer.
   if (next.language !== current.language) await recountTerm(db, id, next.language)
   return { ...next }
@@ -240,7 +240,7 @@ export async function updateTerm(db: Db, id: number, patch: TermPatch): Promise<
 export async function deleteTerm(db: Db, id: number): Promise<void> {
   const current = await getTermRecord(db, id)
   if (!current) return
-  if (current.taxonomy === 'category') await bumpEvents(db, "SELECT event_id FROM event_terms WHERE term_id = ? AND kind = 'category'", id)
+  await bumpEvents(db, "SELECT event_id FROM event_terms WHERE term_id = ? AND kind = 'category'", id)
   await db.run('DELETE FROM terms WHERE id = ?', [id])
   // Children move up to the deleted term's parent; events lose the term.
   await db.run('UPDATE terms SET parent = ? WHERE parent = ?', [current.parent, id])
