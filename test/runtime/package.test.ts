@@ -48,7 +48,7 @@ describe('the published package', () => {
       expect(Object.keys(entry.import)).toEqual(['types', 'default'])
       expect(Object.keys(entry.require)).toEqual(['types', 'default'])
       expect(entry.require.types).toMatch(/\.d\.cts$/)
-      if (subpath !== '.') expect(pkg.typesVersions['*'][subpath.slice(2)]).toEqual([entry.require.types])
+      if (subpath !== '.') expect(pkg.typesVersions['*']?.[subpath.slice(2)]).toEqual([entry.require.types])
     }
   })
 
