@@ -49,6 +49,8 @@ interface State {
   dayOf?: 'first' | 'last'
   /** "first monday of", "last friday of": counted from the month's start or end. */
   weekdayOf?: 'first' | 'last'
+  /** The N of "Nth monday of". */
+  weekdayOfCount?: number
   /** "+N weekdays": business days, Monday to Friday. */
   businessDays?: number
   /** A year or month offset was written ("next year", "+2 months"), however small. */
@@ -170,6 +172,7 @@ const RULES: readonly Rule[] = [
     if (st.dayOf || st.weekdayOf) return false
     const amount = amountOf(m[1])
     st.weekdayOf = amount > 0 ? 'first' : 'last'
+    st.weekdayOfCount = amount
     // From the 1st (today counts), or back from the 1st of the next month (strictly before).
     return setWeekday(st, m[2], amount, amount > 0 ? 1 : 0)
   }),
@@ -346,6 +349,10 @@ function wallClockOf(st: State, here: WallClockParts): WallClockParts | null {
   }
   const start = civilFromDays(daysFromCivil(year + Math.floor((month - 1) / 12), ((((month - 1) % 12) + 12) % 12) + 1, day))
   const shifted = civilFromDays(toWeekday(daysFromCivil(start.year, start.month, start.day), st))
+  // "fifth friday of february": PHP runs on into March; a month without one is refused.
+  if (st.weekdayOf === 'first' && shifted.day + ((st.weekdayOfCount ?? 1) - 1) * 7 > daysInMonth(shifted.year, shifted.month)) {
+    return null
+  }
 
   // Months clamp to the month's end: Jan 31 "+1 month" is Feb 28 (PHP says March 3).
   const index = shifted.year * 12 + (shifted.month - 1) + months

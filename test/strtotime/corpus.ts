@@ -186,6 +186,8 @@ const ORDINALS = [
   'second tuesday of december',
   'third thursday of this month',
   'fourth thursday of november 2026',
+  'fifth friday of january 2027',
+  'fifth friday of february 2026',
   'first saturday of next month 10am',
   'last day of next month 18:00',
   'second monday',

@@ -39,6 +39,11 @@ export const DIFFERENCES: readonly Difference[] = [
     expressions: ['november'],
   },
   {
+    reason: 'An Nth weekday the month does not have: PHP runs on into the next month ("fifth friday of february 2026" is March 6). Refused.',
+    instead: rejected,
+    expressions: ['fifth friday of february 2026'],
+  },
+  {
     reason: 'Two weekdays: PHP silently keeps the last one. Refused.',
     instead: rejected,
     expressions: ['monday friday'],
