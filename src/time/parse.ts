@@ -58,6 +58,8 @@ interface State {
   monthWord: boolean
 }
 
+const emptyState = (): State => ({ resetTime: false, months: 0, days: 0, seconds: 0, isoWeek: false, yearWord: false, monthWord: false })
+
 type Rule = readonly [RegExp, (m: RegExpExecArray, st: State) => boolean]
 
 const END = String.raw`(?=$|[\s,])`
@@ -244,7 +246,7 @@ const RULES: readonly Rule[] = [
 const SEPARATORS = /(?:[\s,]|at(?=[\s,]))*/y
 
 function tokenize(text: string): State | null {
-  const st: State = { resetTime: false, months: 0, days: 0, seconds: 0, isoWeek: false, yearWord: false, monthWord: false }
+  const st = emptyState()
   let tokens = 0
   let i = 0
   for (;;) {
@@ -392,7 +394,7 @@ export function parseDateInput(input: unknown, tz: string, now: Date = new Date(
   const timestamp = /^@?(-?\d+)$/.exec(text)
   let st: State | null
   if (ymd) {
-    st = { resetTime: false, months: 0, days: 0, seconds: 0, isoWeek: false, yearWord: false, monthWord: false }
+    st = emptyState()
     setDate(st, Number(ymd[1]), Number(ymd[2]), Number(ymd[3]))
   } else if (timestamp) {
     return timestampToWall(Number(timestamp[1]), tz)
