@@ -299,7 +299,7 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
       categoryIds: await resolveTerms(ctx, tx, 'category', input.categories ?? null),
       tagIds: await resolveTerms(ctx, tx, 'tag', input.tags ?? null),
     }
-    const base = sanitizeSlug((input.slug as string | undefined) ?? (input.title as string)) || 'event'
+    const base = sanitizeSlug((input.slug as string | undefined) ?? (input.title as string), ctx.language) || 'event'
     return withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
   })
   const [body] = await present(ctx, [event])

@@ -177,7 +177,7 @@ export async function newLinkedRecord<T extends LinkedType>(ctx: Context, type: 
 }
 
 export async function insertLinked<T extends LinkedType>(ctx: Context, tx: StorageTx, record: Omit<NewPost<T>, 'slug'>) {
-  const base = sanitizeSlug(record.title) || record.type
+  const base = sanitizeSlug(record.title, record.language) || record.type
   return withFreeSlug(tx, record.type, record.language, base, (free) => tx.insertPost<T>({ ...record, slug: free } as NewPost<T>))
 }
 
