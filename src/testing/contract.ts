@@ -263,8 +263,9 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
             await gate
             return e
           })
-          // Let the transaction reach its gate before looking from outside.
-          for (let i = 0; i < 20 && seenInside === null; i++) await new Promise((r) => setTimeout(r, 5))
+          // Let the transaction reach its gate before looking from outside (a first use also
+          // migrates, which takes a while on a busy machine).
+          for (let i = 0; i < 1000 && seenInside === null; i++) await new Promise((r) => setTimeout(r, 5))
           assert.equal(seenInside, 'pending-write')
           assert.equal(await s.findPostBySlug('event', 'en', 'pending-write'), null)
           release()
