@@ -300,13 +300,17 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       now += 20 * 86_400_000
       await app.del(`/events/${recent.id}`, { as: 'administrator' })
       now += 11 * 86_400_000
-      // Anonymous reads are cached; the purge must invalidate them.
-      expect((await app.get(`/categories/${live.categories[0].id}`)).body.count).toBe(1)
       expect(await app.router.emptyTrash({ olderThanDays: 30 })).toEqual({ deleted: 2 })
       expectError(await app.get(`/events/${old.id}`, { as: 'administrator' }), 404, 'rest-event-not-found')
       expectInvalid(await app.get(`/venues/${oldVenue.id}`, { as: 'administrator' }), ['id'])
       expectError(await app.get(`/events/${recent.id}`, { as: 'administrator' }), 403, 'event-no-longer-available')
       expect((await app.get(`/events/${live.id}`)).status).toBe(200)
+      expect((await app.get(`/categories/${live.categories[0].id}`)).body.count).toBe(1)
+      // The freed slug is visible through the (cached) anonymous by-slug read at once.
+      expect((await app.get('/venues/by-slug/old-hall')).status).toBe(400)
+      const hall = await create(app, '/venues', { venue: 'Old Hall' })
+      expect(hall.slug).toBe('old-hall')
+      expect((await app.get('/venues/by-slug/old-hall')).body.id).toBe(hall.id)
       expect((await app.seed({ title: 'Old' })).slug).toBe('old')
       expect(await app.router.emptyTrash({ olderThanDays: 30 })).toEqual({ deleted: 0 })
       expect(await app.router.emptyTrash({ olderThanDays: 0 })).toEqual({ deleted: 1 })
