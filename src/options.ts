@@ -20,6 +20,12 @@ export interface AuthRequest {
   readonly raw?: unknown
 }
 
+/** The host's user directory, as far as the router needs it. */
+export interface UserDirectory {
+  /** Whether a user with this id exists (may be async, e.g. a database look-up). */
+  exists(id: number): boolean | Promise<boolean>
+}
+
 export type PermalinkKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag'
 
 export interface CalendarOptions {
@@ -58,6 +64,8 @@ export interface CalendarOptions {
   cacheControl?: string | false
   /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
   onChange?: (change: Change) => void | Promise<void>
+  /** When given, an `author` on a write must name an existing user (else 400). Default: any id. */
+  users?: UserDirectory
 }
 
 export interface ResolvedOptions {
@@ -79,12 +87,19 @@ export interface ResolvedOptions {
   cache: CacheOptions | null
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
+  users: UserDirectory | null
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback
   if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`calendar-events-router: ${name} must be a positive integer`)
   return value
+}
+
+function resolveUsers(users: UserDirectory | undefined): UserDirectory | null {
+  if (users === undefined) return null
+  if (typeof users?.exists !== 'function') throw new TypeError('calendar-events-router: users must be { exists(id) }')
+  return users
 }
 
 export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
@@ -115,5 +130,6 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     cache: o.cache ? o.cache : null,
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
+    users: resolveUsers(o.users),
   }
 }

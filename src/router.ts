@@ -20,12 +20,21 @@ import { createContext, NAMESPACE, type Context } from './resources/context.js'
 import { buildRoutes, type Method, type RouteDef } from './routes.js'
 import { buildSchemas, type Schemas } from './schemas/index.js'
 import { StorageUnavailableError, type Storage } from './storage/types.js'
+import { emptyTrash } from './resources/trash.js'
+import { toUtcString } from './time/format.js'
 
 export interface CalendarRouter {
   /** The whole namespace as a standard fetch handler (Deno, Bun, Workers, tests). */
   fetch(request: Request): Promise<Response>
   /** The low-level entry adapters use: no standard Request/Response objects involved. */
   handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }>
+  /**
+   * Deletes for good every event, venue and organizer that has been in the trash (unchanged)
+   * for more than `olderThanDays` days, so that data is really erased. Host-side only: no
+   * HTTP route reaches it, so only the site's operator (administrator) can run it, e.g. from a
+   * daily job. Commits in batches; the read cache and `onChange` see every deletion.
+   */
+  emptyTrash(options: { olderThanDays: number }): Promise<{ deleted: number }>
   readonly options: ResolvedOptions
 }
 
@@ -224,9 +233,20 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     return errorResponse(unavailable ? storageUnavailable() : internalError(), meta)
   }
 
+  async function emptyTrash_(o: { olderThanDays: number }): Promise<{ deleted: number }> {
+    const days = o?.olderThanDays
+    // Bounded so the cutoff stays a real date (an invalid one would compare above every record).
+    if (typeof days !== 'number' || !Number.isFinite(days) || days < 0 || days > 100_000) {
+      throw new TypeError('calendar-events-router: emptyTrash needs { olderThanDays: a number from 0 to 100000 }')
+    }
+    const cutoff = toUtcString(new Date(options.now().getTime() - days * 86_400_000))
+    return { deleted: await emptyTrash(storage, cutoff) }
+  }
+
   return {
     options,
     handle,
+    emptyTrash: emptyTrash_,
     async fetch(request: Request): Promise<Response> {
       return toResponse(await handle(fromRequest(request)))
     },

@@ -19,6 +19,7 @@ export function exampleOptions(env: Env): { options: CalendarOptions; generatedT
     generatedToken: auth.generated,
     options: {
       authenticate: auth.authenticate,
+      users: auth.users,
       timezone: env.CALENDAR_TIMEZONE ?? 'UTC',
       cors: { origins: corsOrigins(env.CALENDAR_CORS_ORIGINS) },
       onError: (error) => console.error('[calendar]', error),

@@ -14,6 +14,7 @@ import {
   slugPathParam,
   statusListParam,
   statusParam,
+  forceParam,
   translationOfParam,
 } from './common.js'
 
@@ -87,7 +88,7 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
     description: { schema: v.nullable(p.text(1_000_000)), description: 'The event description (HTML allowed).' },
     slug: { schema: v.pipe(p.nonEmptyString(), v.maxLength(400, p.INVALID)), description: 'The event slug.' },
     excerpt: { schema: v.nullable(p.text()), description: 'The event excerpt.' },
-    status: statusParam('event'),
+    status: statusParam('event', !create),
     timezone: { schema: v.nullable(p.timezone()), description: 'The event time zone: an IANA name, UTC or UTC±H[:MM].' },
     all_day: { schema: p.boolean(), ...(create ? { default: false } : {}), description: 'The event lasts the whole day.' },
     start_date: { schema: p.dateInput(true), required: create, description: 'Start date and time, in the event time zone.' },
@@ -126,6 +127,14 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
 
 export function eventIdParams(c: SchemaConfig) {
   return { id: idParam('event'), format: formatParam, multilingual_language: languageParam(c.languages) } satisfies ParamDefs
+}
+
+export function eventDeleteParams(c: SchemaConfig, bySlug: boolean) {
+  return {
+    ...(bySlug ? { slug: slugPathParam('event') } : { id: idParam('event') }),
+    force: forceParam,
+    multilingual_language: languageParam(c.languages),
+  } satisfies ParamDefs
 }
 
 export function eventSlugParams(c: SchemaConfig) {

@@ -54,7 +54,15 @@ export const EmbeddedTerm = v.object({
   urls: TermUrls,
 })
 
-const Link = v.array(v.object({ href: str, embeddable: v.optional(v.boolean()) }))
+const Link = v.array(
+  v.object({
+    href: str,
+    embeddable: v.optional(v.boolean()),
+    targetHints: v.optional(v.object({ allow: v.array(str) })),
+    name: v.optional(str),
+    templated: v.optional(v.boolean()),
+  }),
+)
 
 export const Term = v.object({
   id: int,

@@ -10,6 +10,7 @@ import { icalSuite } from './ical.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
+import { referenceGapsSuite } from './reference-gaps.suite.js'
 import { termsSuite } from './terms.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
@@ -26,6 +27,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   leaksSuite(name, makeStorage)
   concurrencySuite(name, makeStorage)
   referenceInputsSuite(name, makeStorage)
+  referenceGapsSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(
