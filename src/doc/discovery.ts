@@ -35,12 +35,20 @@ export function endpointParams(route: RouteDef, endpoint: Endpoint, schemas: Sch
   return defs
 }
 
+/** The index has no components to point at: a reference to an object schema shows as an object. */
+function withoutRefs(json: unknown): unknown {
+  if (Array.isArray(json)) return json.map(withoutRefs)
+  if (typeof json !== 'object' || json === null) return json
+  if ('$ref' in json) return { type: 'object' }
+  return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, withoutRefs(v)]))
+}
+
 export function argData(defs: ParamDefs, now?: { local: string }): Record<string, unknown> | [] {
   const args: Record<string, unknown> = {}
   for (const [name, def] of Object.entries(defs)) {
     const shown = shownDefault(def, now)
     args[name] = {
-      ...paramSchema(def),
+      ...(withoutRefs(paramSchema(def)) as Record<string, unknown>),
       ...(shown !== undefined ? { default: shown } : {}),
       description: def.description,
       required: def.required === true,
