@@ -58,6 +58,12 @@ export interface CalendarOptions {
   cacheControl?: string | false
   /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
   onChange?: (change: Change) => void | Promise<void>
+  /**
+   * Answer `GET {prefix}/` with a WordPress-style API index naming this namespace, which the
+   * `Link: rel="https://api.w.org/"` header of every response points at. Turn it off when the host
+   * serves that path itself; the Link header is then not sent. Default true.
+   */
+  restIndex?: boolean
 }
 
 export interface ResolvedOptions {
@@ -79,6 +85,7 @@ export interface ResolvedOptions {
   cache: CacheOptions | null
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
+  restIndex: boolean
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -115,5 +122,6 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     cache: o.cache ? o.cache : null,
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
+    restIndex: o.restIndex ?? true,
   }
 }

@@ -76,3 +76,26 @@ export function buildIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
     _links: { up: [{ href: `${ctx.base}${ctx.options.prefix}/` }] },
   }
 }
+
+/**
+ * The REST API root `{prefix}/` in WordPress's shape, for clients that discover an API from the
+ * `Link: <{prefix}/>; rel="https://api.w.org/"` header (wpapi's `WPAPI.discover()`): it names this
+ * namespace and lists its routes. A host that serves its own index there turns it off.
+ */
+export function buildSiteIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
+  const root = `${ctx.base}${ctx.options.prefix}/`
+  return {
+    name: '',
+    description: '',
+    url: ctx.base,
+    home: ctx.base,
+    timezone_string: ctx.options.timezone,
+    namespaces: [NAMESPACE],
+    authentication: {},
+    routes: {
+      '/': { namespace: '', methods: ['GET'], endpoints: [{ methods: ['GET'], args: [] }], _links: { self: [{ href: root }] } },
+      ...buildIndex(ctx, routes, schemas).routes,
+    },
+    _links: { self: [{ href: root }] },
+  }
+}
