@@ -73,7 +73,8 @@ export function buildIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
   return {
     namespace: NAMESPACE,
     routes: out,
-    _links: { up: [{ href: `${ctx.base}${ctx.options.prefix}/` }] },
+    // `up` is the API index, linked only when something answers there (the restIndex option).
+    ...(ctx.options.restIndex ? { _links: { up: [{ href: `${ctx.base}${ctx.options.prefix}/` }] } } : {}),
   }
 }
 

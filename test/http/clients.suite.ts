@@ -88,6 +88,7 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
       expect(res.status).toBe(200)
       expect(res.headers.get('link')).toBeNull()
       expect((await a.get('/nope')).headers.get('link')).toBeNull()
+      expect((await a.get('')).body._links).toBeUndefined()
       const root = await a.router.handle({ method: 'GET', url: `${ORIGIN}/wp-json/`, headers: { get: () => null }, text: async () => '' })
       expect(root.passthrough).toBe(true)
       expect(root.headers.Link).toBeUndefined()
