@@ -5,3 +5,21 @@ export { ROLES, type Principal, type Role } from './auth/principal.js'
 export { ApiError } from './http/errors.js'
 export { PayloadTooLargeError, type RequestLike, type RawResponse, type HeadersLike } from './http/types.js'
 export * from './storage/types.js'
+export type {
+  Representations,
+  Event,
+  Venue,
+  Organizer,
+  Term,
+  EmbeddedTerm,
+  EventImage,
+  DateDetails,
+  CostDetails,
+  EventList,
+  VenueList,
+  OrganizerList,
+  CategoryList,
+  TagList,
+  ErrorEnvelope,
+  NamespaceIndex,
+} from './types.js'

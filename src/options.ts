@@ -66,6 +66,12 @@ export interface CalendarOptions {
   onChange?: (change: Change) => void | Promise<void>
   /** When given, an `author` on a write must name an existing user (else 400). Default: any id. */
   users?: UserDirectory
+  /**
+   * Answer `GET {prefix}/` with a WordPress-style API index naming this namespace, which the
+   * `Link: rel="https://api.w.org/"` header of every response points at. Turn it off when the host
+   * serves that path itself; the Link header is then not sent. Default true.
+   */
+  restIndex?: boolean
 }
 
 export interface ResolvedOptions {
@@ -88,6 +94,7 @@ export interface ResolvedOptions {
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
   users: UserDirectory | null
+  restIndex: boolean
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -131,5 +138,6 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
     users: resolveUsers(o.users),
+    restIndex: o.restIndex ?? true,
   }
 }

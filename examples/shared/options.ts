@@ -22,6 +22,8 @@ export function exampleOptions(env: Env): { options: CalendarOptions; generatedT
       users: auth.users,
       timezone: env.CALENDAR_TIMEZONE ?? 'UTC',
       cors: { origins: corsOrigins(env.CALENDAR_CORS_ORIGINS) },
+      // This server owns /wp-json/, so it answers the API index WPAPI.discover() reads.
+      restIndex: true,
       onError: (error) => console.error('[calendar]', error),
     },
   }

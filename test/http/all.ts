@@ -1,6 +1,7 @@
 /** Every HTTP suite, run unchanged against one storage backend. */
 import { afterAll } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
+import { clientsSuite } from './clients.suite.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { docDefaultsSuite, docSuite } from './doc.suite.js'
 import { eventsSuite } from './events.suite.js'
@@ -28,6 +29,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   concurrencySuite(name, makeStorage)
   referenceInputsSuite(name, makeStorage)
   referenceGapsSuite(name, makeStorage)
+  clientsSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

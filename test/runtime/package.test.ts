@@ -120,7 +120,11 @@ describe('the published package', () => {
       `const fetchHandler: (request: Request) => Promise<Response> = bun.toBunHandler(calendar)`,
       `const sql: typeof storage_sql.createSqlStorage = storage_sql.createSqlStorage`,
       `const contract: typeof testing.storageContract = testing.storageContract`,
-      `export { handler, api, errors, fetchHandler, sql, contract }`,
+      // The representation types resolve (through valibot) to real types, not `any`.
+      `const venues: root.VenueList['venues'] = []`,
+      `// @ts-expect-error an event id is a number`,
+      `const wrongId: root.Event['id'] = 'twelve'`,
+      `export { handler, api, errors, fetchHandler, sql, contract, venues, wrongId }`,
     ].join('\n')
     const esm = (name: string, spec: string) => `import * as ${name} from '${spec}'`
     const cjs = (name: string, spec: string) => `import ${name} = require('${spec}')`
