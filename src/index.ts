@@ -1,7 +1,25 @@
 /** @module calendar-events-router: a calendar-events REST namespace for any JavaScript host. */
 export { createCalendarRouter, type CalendarRouter } from './router.js'
-export type { CalendarOptions, AuthRequest, PermalinkKind, IcalOptions } from './options.js'
+export type { CalendarOptions, AuthRequest, PermalinkKind, UserDirectory, IcalOptions } from './options.js'
 export { ROLES, type Principal, type Role } from './auth/principal.js'
 export { ApiError } from './http/errors.js'
 export { PayloadTooLargeError, type RequestLike, type RawResponse, type HeadersLike } from './http/types.js'
 export * from './storage/types.js'
+export type {
+  Representations,
+  Event,
+  Venue,
+  Organizer,
+  Term,
+  EmbeddedTerm,
+  EventImage,
+  DateDetails,
+  CostDetails,
+  EventList,
+  VenueList,
+  OrganizerList,
+  CategoryList,
+  TagList,
+  ErrorEnvelope,
+  NamespaceIndex,
+} from './types.js'

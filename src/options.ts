@@ -20,6 +20,12 @@ export interface AuthRequest {
   readonly raw?: unknown
 }
 
+/** The host's user directory, as far as the router needs it. */
+export interface UserDirectory {
+  /** Whether a user with this id exists (may be async, e.g. a database look-up). */
+  exists(id: number): boolean | Promise<boolean>
+}
+
 export type PermalinkKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag'
 
 export interface CalendarOptions {
@@ -58,6 +64,14 @@ export interface CalendarOptions {
   cacheControl?: string | false
   /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
   onChange?: (change: Change) => void | Promise<void>
+  /** When given, an `author` on a write must name an existing user (else 400). Default: any id. */
+  users?: UserDirectory
+  /**
+   * Answer `GET {prefix}/` with a WordPress-style API index naming this namespace, which the
+   * `Link: rel="https://api.w.org/"` header of every response points at. Turn it off when the host
+   * serves that path itself; the Link header is then not sent. Default true.
+   */
+  restIndex?: boolean
   /** iCalendar feeds (`/events?format=ics` or `Accept: text/calendar`). */
   ical?: IcalOptions
 }
@@ -93,6 +107,8 @@ export interface ResolvedOptions {
   cache: CacheOptions | null
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
+  users: UserDirectory | null
+  restIndex: boolean
   ical: Required<IcalOptions>
 }
 
@@ -100,6 +116,12 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   if (value === undefined) return fallback
   if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`calendar-events-router: ${name} must be a positive integer`)
   return value
+}
+
+function resolveUsers(users: UserDirectory | undefined): UserDirectory | null {
+  if (users === undefined) return null
+  if (typeof users?.exists !== 'function') throw new TypeError('calendar-events-router: users must be { exists(id) }')
+  return users
 }
 
 export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
@@ -130,6 +152,8 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     cache: o.cache ? o.cache : null,
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
+    users: resolveUsers(o.users),
+    restIndex: o.restIndex ?? true,
     ical: {
       maxEvents: positive('ical.maxEvents', o.ical?.maxEvents, 2000),
       refreshSeconds: positive('ical.refreshSeconds', o.ical?.refreshSeconds, 3600),

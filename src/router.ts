@@ -12,7 +12,7 @@ import { applyCors, appendVary, isPreflight, preflight } from './http/cors.js'
 import { ifNoneMatchHits, notModified, weakEtag } from './http/etag.js'
 import { ReadCache } from './cache.js'
 import { observeStorage, type Change } from './storage/observed.js'
-import { buildIndex } from './doc/discovery.js'
+import { buildIndex, buildSiteIndex } from './doc/discovery.js'
 import { fromRequest, toResponse } from './http/standard.js'
 import type { RawResponse, RequestLike } from './http/types.js'
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js'
@@ -20,12 +20,21 @@ import { createContext, NAMESPACE, type Context } from './resources/context.js'
 import { buildRoutes, type Method, type RouteDef } from './routes.js'
 import { buildSchemas, type Schemas } from './schemas/index.js'
 import { StorageUnavailableError, type Storage } from './storage/types.js'
+import { emptyTrash } from './resources/trash.js'
+import { toUtcString } from './time/format.js'
 
 export interface CalendarRouter {
   /** The whole namespace as a standard fetch handler (Deno, Bun, Workers, tests). */
   fetch(request: Request): Promise<Response>
   /** The low-level entry adapters use: no standard Request/Response objects involved. */
   handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }>
+  /**
+   * Deletes for good every event, venue and organizer that has been in the trash (unchanged)
+   * for more than `olderThanDays` days, so that data is really erased. Host-side only: no
+   * HTTP route reaches it, so only the site's operator (administrator) can run it, e.g. from a
+   * daily job. Commits in batches; the read cache and `onChange` see every deletion.
+   */
+  emptyTrash(options: { olderThanDays: number }): Promise<{ deleted: number }>
   readonly options: ResolvedOptions
 }
 
@@ -35,9 +44,14 @@ interface Located {
   path: string
   search: string
   pathLanguage: string | null
+  /** `{prefix}/` itself: the WordPress-style API root (only with the restIndex option). */
+  siteIndex?: true
 }
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/** Retry-After of a 503: long enough for a database failover or a lock to clear, short for a person. */
+const RETRY_AFTER_SECONDS = 5
 
 /** Splits an absolute URL without `new URL` (hot path) and finds our namespace in it. */
 function locate(url: string, options: ResolvedOptions): Located | null {
@@ -71,6 +85,12 @@ function locate(url: string, options: ResolvedOptions): Located | null {
     if (typeof route === 'string' && route.toLowerCase().startsWith(`/${NAMESPACE}`)) {
       return { origin, path: route.slice(NAMESPACE.length + 1), search, pathLanguage }
     }
+    if (options.restIndex && route === '/') return { origin, path: '', search, pathLanguage, siteIndex: true }
+    return null
+  }
+  const lower = pathname.toLowerCase()
+  if (options.restIndex && (lower === `${options.prefix}/` || (options.prefix !== '' && lower === options.prefix))) {
+    return { origin, path: '', search, pathLanguage, siteIndex: true }
   }
   return null
 }
@@ -125,6 +145,11 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
 
   /** Routing, gates, parameters and the resource handler: the reply before HTTP niceties. */
   async function dispatch(request: RequestLike, located: Located, method: string, query: Params, principal: Principal | null, meta: ResponseMeta): Promise<RawResponse> {
+    if (located.siteIndex) {
+      meta.allow = ['GET']
+      if (method !== 'GET') return errorResponse(noRoute(), meta)
+      return jsonResponse(200, buildSiteIndex(context(request, located, principal, query, query, Object.create(null), Object.create(null)), routes, schemas), meta)
+    }
     const { def, captures } = await route(located.path, method)
     const endpoint = def && METHODS.includes(method as Method) ? def.endpoints[method as Method] : undefined
     if (!def || !endpoint) return errorResponse(noRoute(), meta)
@@ -166,6 +191,11 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
 
   /** OPTIONS: a CORS preflight, or (as WordPress does) the route's own description. */
   async function options_(request: RequestLike, located: Located, query: Params, meta: ResponseMeta): Promise<RawResponse> {
+    if (located.siteIndex) {
+      if (options.cors && isPreflight(request, 'OPTIONS')) return preflight(options.cors, request, ['GET'])
+      meta.allow = ['GET']
+      return jsonResponse(200, { namespace: '', methods: ['GET'], endpoints: [{ methods: ['GET'], args: [] }] }, meta)
+    }
     const { def } = await route(located.path, 'GET')
     if (!def) return errorResponse(noRoute(), meta)
     const methods = Object.keys(def.endpoints)
@@ -177,7 +207,8 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
 
   async function handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }> {
     const located = locate(request.url, options)
-    const apiRoot = `${options.baseUrl ?? located?.origin ?? ''}${options.prefix}/`
+    // The discovery Link names `{prefix}/` only when something is known to answer there.
+    const apiRoot = options.restIndex ? `${options.baseUrl ?? located?.origin ?? ''}${options.prefix}/` : null
     const meta: ResponseMeta = { apiRoot, loggedIn: false }
     if (!located) return { ...errorResponse(noRoute(), meta), passthrough: true }
     let raw: RawResponse
@@ -221,12 +252,27 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     if (error instanceof ApiError || isNamed(error, 'ApiError')) return errorResponse(error as ApiError, meta)
     options.onError?.(error, request)
     const unavailable = error instanceof StorageUnavailableError || isNamed(error, 'StorageUnavailableError')
-    return errorResponse(unavailable ? storageUnavailable() : internalError(), meta)
+    if (!unavailable) return errorResponse(internalError(), meta)
+    const raw = errorResponse(storageUnavailable(), meta)
+    // An outage is temporary by nature: tell clients (and proxies) when trying again makes sense.
+    raw.headers['Retry-After'] = String(RETRY_AFTER_SECONDS)
+    return raw
+  }
+
+  async function emptyTrash_(o: { olderThanDays: number }): Promise<{ deleted: number }> {
+    const days = o?.olderThanDays
+    // Bounded so the cutoff stays a real date (an invalid one would compare above every record).
+    if (typeof days !== 'number' || !Number.isFinite(days) || days < 0 || days > 100_000) {
+      throw new TypeError('calendar-events-router: emptyTrash needs { olderThanDays: a number from 0 to 100000 }')
+    }
+    const cutoff = toUtcString(new Date(options.now().getTime() - days * 86_400_000))
+    return { deleted: await emptyTrash(storage, cutoff) }
   }
 
   return {
     options,
     handle,
+    emptyTrash: emptyTrash_,
     async fetch(request: Request): Promise<Response> {
       return toResponse(await handle(fromRequest(request)))
     },

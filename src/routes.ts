@@ -73,10 +73,10 @@ export function buildRoutes(): RouteDef[] {
     route('/events/(?P<id>\\d+)', `/events/${ID}`, {
       GET: { op: 'eventById', run: (c, s) => events.readEvent(c, s, false), summary: 'Read an event', response: 'Event', errors: READ_ERRORS },
       DELETE: {
-        op: 'eventById',
+        op: 'eventDelete',
         run: (c, s) => events.deleteEvent(c, s, false),
         gate: canEditPosts,
-        summary: 'Move an event to the trash',
+        summary: 'Move an event to the trash, or delete it permanently with force=true',
         response: 'Event',
         errors: [...WRITE_ERRORS, 410],
       },
@@ -92,10 +92,10 @@ export function buildRoutes(): RouteDef[] {
     route('/events/by-slug/(?P<slug>[^/]+)', `/events/by-slug/${SLUG}`, {
       GET: { op: 'eventBySlug', run: (c, s) => events.readEvent(c, s, true), summary: 'Read an event by slug', response: 'Event', errors: READ_ERRORS },
       DELETE: {
-        op: 'eventBySlug',
+        op: 'eventDeleteBySlug',
         run: (c, s) => events.deleteEvent(c, s, true),
         gate: canEditPosts,
-        summary: 'Move an event to the trash by slug',
+        summary: 'Move an event to the trash by slug, or delete it permanently with force=true',
         response: 'Event',
         errors: [...WRITE_ERRORS, 410],
       },
@@ -116,7 +116,7 @@ export function buildRoutes(): RouteDef[] {
 }
 
 function linkedRoutes(type: 'venue' | 'organizer', plural: string, shape: 'Venue' | 'Organizer'): RouteDef[] {
-  const op = (suffix: 'List' | 'Create' | 'Update' | 'ById' | 'BySlug') => `${type}${suffix}` as keyof Schemas
+  const op = (suffix: 'List' | 'Create' | 'Update' | 'ById' | 'BySlug' | 'Delete' | 'DeleteBySlug') => `${type}${suffix}` as keyof Schemas
   const list = `${shape}List` as RepresentationName
   return [
     route(`/${plural}`, `/${plural}`, {
@@ -134,10 +134,10 @@ function linkedRoutes(type: 'venue' | 'organizer', plural: string, shape: 'Venue
     route(`/${plural}/(?P<id>\\d+)`, `/${plural}/${ID}`, {
       GET: { op: op('ById'), run: (c, s) => linked.readLinked(c, s, type, false), summary: `Read a ${type}`, response: shape, errors: READ_ERRORS },
       DELETE: {
-        op: op('ById'),
+        op: op('Delete'),
         run: (c, s) => linked.deleteLinked(c, s, type, false),
         gate: canEditPosts,
-        summary: `Move a ${type} to the trash (unlinks it from events)`,
+        summary: `Move a ${type} to the trash (unlinks it from events), or delete it permanently with force=true`,
         response: shape,
         errors: [...WRITE_ERRORS, 410],
       },
@@ -159,10 +159,10 @@ function linkedRoutes(type: 'venue' | 'organizer', plural: string, shape: 'Venue
         errors: READ_ERRORS,
       },
       DELETE: {
-        op: op('BySlug'),
+        op: op('DeleteBySlug'),
         run: (c, s) => linked.deleteLinked(c, s, type, true),
         gate: canEditPosts,
-        summary: `Move a ${type} to the trash by slug`,
+        summary: `Move a ${type} to the trash by slug, or delete it permanently with force=true`,
         response: shape,
         errors: [...WRITE_ERRORS, 410],
       },

@@ -38,6 +38,34 @@ describe('calendar-events-router/bun', () => {
     expect(raw).toBe(request)
   })
 
+  it('toBunHandler hands paths outside the namespace to fallback, and answers its own', async () => {
+    const router = createCalendarRouter(createMemoryStorage())
+    const handler = toBunHandler(router, { fallback: (request) => new Response(`host ${new URL(request.url).pathname}`, { status: 202 }) })
+    const outside = await handler(new Request('http://x/about'))
+    expect(outside.status).toBe(202)
+    expect(await outside.text()).toBe('host /about')
+    const inside = await handler(new Request('http://x/wp-json/calendar/events/v1/nothing-here'))
+    expect(inside.status).toBe(404)
+    expect((await inside.json()).code).toBe('rest_no_route')
+    const list = await handler(new Request('http://x/wp-json/calendar/events/v1/events'))
+    expect(list.status).toBe(200)
+    expect((await list.json()).events).toEqual([])
+  })
+
+  it('serveCalendar passes fallback to the handler, not to Bun.serve', async () => {
+    let given: Record<string, unknown> = {}
+    const server = { port: 1, hostname: '127.0.0.1', url: new URL('http://127.0.0.1:1/'), stop() {} }
+    g.Bun = { serve: (options: Record<string, unknown>) => ((given = options), server) }
+    serveCalendar(createCalendarRouter(createMemoryStorage()), { port: 0, fallback: () => new Response('host') })
+    expect('fallback' in given).toBe(false)
+    const res = await (given.fetch as (r: Request) => Promise<Response>)(new Request('http://x/elsewhere'))
+    expect(await res.text()).toBe('host')
+  })
+
+  it('fallback without a router says what it needs', () => {
+    expect(() => toBunHandler(calendar, { fallback: () => new Response('') })).toThrow(/needs a CalendarRouter/)
+  })
+
   it('serveCalendar says so outside Bun', () => {
     expect(() => serveCalendar(calendar)).toThrow(/not running on Bun/)
   })

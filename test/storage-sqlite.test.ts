@@ -186,6 +186,18 @@ describe('sqlite storage', () => {
     await s.close()
   })
 
+  it('switches a file to WAL for a reader connection, and says how when it cannot', async () => {
+    const file = freshFile()
+    const writer = new Database(file)
+    assert.equal(String(writer.pragma('journal_mode', { simple: true })).toLowerCase(), 'delete')
+    const s = createSqlStorage({ driver: sqliteDriver(writer, { reader: new Database(file, { readonly: false }) }) })
+    const e = await s.transaction((tx) => tx.insertPost(newEvent({ slug: 'walled' })))
+    assert.equal((await s.getPost(e.id))?.slug, 'walled')
+    assert.equal(String(writer.pragma('journal_mode', { simple: true })).toLowerCase(), 'wal')
+    await s.close()
+    assert.throws(() => sqliteDriver(new Database(':memory:'), { reader: new Database(':memory:') }), /PRAGMA journal_mode = WAL/)
+  })
+
   it('deletes the temporary file behind :memory: on close', async () => {
     const driver = await openSqliteFile(':memory:')
     const s = createSqlStorage({ driver })

@@ -53,9 +53,11 @@ class ExpressRequestAdapter extends NodeRequest {
 
 /** What a body-parser failure means for the router: the text that failed to parse, or too large. */
 function parserFailure(err: unknown): ((limit: number) => Promise<string>) | null {
-  const { type, body } = (err ?? {}) as { type?: unknown; body?: unknown }
+  const { type, body, limit: hostLimit } = (err ?? {}) as { type?: unknown; body?: unknown; limit?: unknown }
   if (type === 'entity.parse.failed') return async () => (typeof body === 'string' ? body : '')
-  if (type === 'entity.too.large') return (limit) => Promise.reject(new PayloadTooLargeError(limit))
+  // The client has to stay under whichever limit is smaller: the parser's refused this body.
+  const parserLimit = typeof hostLimit === 'number' && Number.isSafeInteger(hostLimit) && hostLimit >= 0 ? hostLimit : null
+  if (type === 'entity.too.large') return (limit) => Promise.reject(new PayloadTooLargeError(parserLimit !== null ? Math.min(parserLimit, limit) : limit))
   return null
 }
 

@@ -46,8 +46,11 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env) {
   const accounts = users(env)
   const sessions = new Map<string, Session>()
 
+  const accountIds = new Set([...accounts.byName.values()].map((a) => a.principal.id))
   const calendar = createCalendarRouter(storage, {
     ...options,
+    // Token users and signed-in accounts are the site's users (valid `author` values).
+    users: { exists: (id) => accountIds.has(id) || options.users!.exists(id) === true },
     authenticate(request) {
       const byToken = options.authenticate!(request)
       if (byToken) return byToken

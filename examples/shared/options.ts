@@ -19,8 +19,11 @@ export function exampleOptions(env: Env): { options: CalendarOptions; generatedT
     generatedToken: auth.generated,
     options: {
       authenticate: auth.authenticate,
+      users: auth.users,
       timezone: env.CALENDAR_TIMEZONE ?? 'UTC',
       cors: { origins: corsOrigins(env.CALENDAR_CORS_ORIGINS) },
+      // This server owns /wp-json/, so it answers the API index WPAPI.discover() reads.
+      restIndex: true,
       onError: (error) => console.error('[calendar]', error),
     },
   }

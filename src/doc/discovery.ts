@@ -35,12 +35,20 @@ export function endpointParams(route: RouteDef, endpoint: Endpoint, schemas: Sch
   return defs
 }
 
+/** The index has no components to point at: a reference to an object schema shows as an object. */
+function withoutRefs(json: unknown): unknown {
+  if (Array.isArray(json)) return json.map(withoutRefs)
+  if (typeof json !== 'object' || json === null) return json
+  if ('$ref' in json) return { type: 'object' }
+  return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, withoutRefs(v)]))
+}
+
 export function argData(defs: ParamDefs, now?: { local: string }): Record<string, unknown> | [] {
   const args: Record<string, unknown> = {}
   for (const [name, def] of Object.entries(defs)) {
     const shown = shownDefault(def, now)
     args[name] = {
-      ...paramSchema(def),
+      ...(withoutRefs(paramSchema(def)) as Record<string, unknown>),
       ...(shown !== undefined ? { default: shown } : {}),
       description: def.description,
       required: def.required === true,
@@ -65,6 +73,30 @@ export function buildIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
   return {
     namespace: NAMESPACE,
     routes: out,
-    _links: { up: [{ href: `${ctx.base}${ctx.options.prefix}/` }] },
+    // `up` is the API index, linked only when something answers there (the restIndex option).
+    ...(ctx.options.restIndex ? { _links: { up: [{ href: `${ctx.base}${ctx.options.prefix}/` }] } } : {}),
+  }
+}
+
+/**
+ * The REST API root `{prefix}/` in WordPress's shape, for clients that discover an API from the
+ * `Link: <{prefix}/>; rel="https://api.w.org/"` header (wpapi's `WPAPI.discover()`): it names this
+ * namespace and lists its routes. A host that serves its own index there turns it off.
+ */
+export function buildSiteIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
+  const root = `${ctx.base}${ctx.options.prefix}/`
+  return {
+    name: '',
+    description: '',
+    url: ctx.base,
+    home: ctx.base,
+    timezone_string: ctx.options.timezone,
+    namespaces: [NAMESPACE],
+    authentication: {},
+    routes: {
+      '/': { namespace: '', methods: ['GET'], endpoints: [{ methods: ['GET'], args: [] }], _links: { self: [{ href: root }] } },
+      ...buildIndex(ctx, routes, schemas).routes,
+    },
+    _links: { self: [{ href: root }] },
   }
 }

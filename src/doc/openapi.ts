@@ -6,9 +6,10 @@ import { toJsonSchemaDefs } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import type { Context } from '../resources/context.js'
 import type { Endpoint, Method, RouteDef } from '../routes.js'
-import type { ParamDefs } from '../schemas/operation.js'
+import type { ParamDef, ParamDefs } from '../schemas/operation.js'
 import type { Schemas } from '../schemas/index.js'
 import { representations } from '../schemas/representations.js'
+import { inputComponents } from '../schemas/inputs.js'
 import type { JsonSchema } from '../schemas/wire.js'
 import { endpointGroups, endpointParams } from './discovery.js'
 import { paramSchema, shownDefault } from './params.js'
@@ -23,6 +24,28 @@ const STATUS_TEXT: Record<number, string> = {
   410: 'Already in the trash',
   413: 'Request body too large',
   415: 'Unsupported body type',
+  503: 'Storage temporarily unavailable (see Retry-After)',
+}
+
+const SECURITY_NOTE =
+  'A bearer token in `Authorization` is the common case; hosts authenticate callers as they choose ' +
+  '(session cookies, API keys, a proxy), so the scheme is a hint for clients, not the only way in.'
+
+/** Counts every list answers in headers, under TEC's and WordPress's names. */
+const TOTAL_HEADERS = Object.fromEntries(
+  ['X-WP-Total', 'X-WP-TotalPages', 'X-TEC-Total', 'X-TEC-TotalPages'].map((h) => [
+    h,
+    { description: h.endsWith('Pages') ? 'Number of pages.' : 'Number of matching records.', schema: { type: 'integer', minimum: 0 } },
+  ]),
+)
+const ETAG_HEADER = { ETag: { description: 'Weak validator of this representation; send it back in If-None-Match.', schema: { type: 'string' } } }
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } }
+
+/** Request-body properties carry no `default`: code generators read one as "always present". */
+function bodyProperty(def: ParamDef, shown: unknown): JsonSchema {
+  const { default: _dropped, ...schema } = paramSchema(def)
+  const said = shown !== undefined && shown !== null ? ` Default: ${JSON.stringify(shown)}.` : ''
+  return { ...schema, description: `${def.description}${said}` }
 }
 
 let components: Record<string, JsonSchema> | null = null
@@ -75,6 +98,9 @@ function operation(route: RouteDef, methods: Method[], method: Method, endpoint:
       ...(list ? { style: 'form', explode: false } : {}),
     })
   }
+  if (method === 'GET') {
+    parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer: 304 when it still matches.', schema: { type: 'string' } })
+  }
   const op: Record<string, unknown> = {
     operationId: operationId(method, route.pattern),
     summary: endpoint.summary,
@@ -86,8 +112,7 @@ function operation(route: RouteDef, methods: Method[], method: Method, endpoint:
     const properties: Record<string, unknown> = {}
     const required: string[] = []
     for (const [name, def] of Object.entries(body)) {
-      const shown = shownDefault(def, now)
-      properties[name] = { ...paramSchema(def), ...(shown !== undefined && shown !== null ? { default: shown } : {}), description: def.description }
+      properties[name] = bodyProperty(def, shownDefault(def, now))
       if (def.required) required.push(name)
     }
     // One shared body per operation: POST, PUT and PATCH (and JSON and form) point at it.
@@ -101,16 +126,30 @@ function operation(route: RouteDef, methods: Method[], method: Method, endpoint:
     }
   }
   const okStatus = endpoint.status ?? 200
+  const read = method === 'GET'
+  const content: Record<string, unknown> = {
+    'application/json': { schema: endpoint.response === 'object' ? { type: 'object', additionalProperties: true } : ref(endpoint.response) },
+  }
+  // The operations that take `format` also answer iCalendar (format=ics or Accept: text/calendar).
+  if (read && 'format' in defs) content['text/calendar'] = { schema: { type: 'string', description: 'An RFC 5545 VCALENDAR document.' } }
+  const list = endpoint.response.endsWith('List')
   const responses: Record<string, unknown> = {
     [okStatus]: {
       description: STATUS_TEXT[okStatus],
-      content: { 'application/json': { schema: endpoint.response === 'object' ? { type: 'object' } : ref(endpoint.response) } },
+      ...(read ? { headers: { ...ETAG_HEADER, ...(list ? TOTAL_HEADERS : {}) } } : {}),
+      content,
     },
   }
+  if (read) responses[304] = { description: 'Not modified: If-None-Match still matches the current ETag', headers: ETAG_HEADER }
   for (const status of endpoint.errors) {
     responses[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('Error') } } }
   }
+  if (endpoint.op !== 'root' && endpoint.op !== 'doc') {
+    responses[503] = { description: STATUS_TEXT[503], headers: RETRY_AFTER, content: { 'application/json': { schema: ref('Error') } } }
+  }
   op.responses = responses
+  // Gated operations need a caller; reads take one optionally (a signed-in caller may see drafts).
+  op.security = endpoint.gate ? [{ bearer: [] }] : [{}, { bearer: [] }]
   return op
 }
 
@@ -131,10 +170,14 @@ export function buildOpenApi(ctx: Context, routes: RouteDef[], schemas: Schemas,
       version: '1.0.0',
       description:
         'Events, venues, organizers, categories and tags in The Events Calendar REST v1 wire format. ' +
-        'Errors use the WordPress envelope {code, message, data: {status}}. Writes need a caller the host authenticates.',
+        'Errors use the WordPress envelope {code, message, data: {status}}. Writes need a caller the host authenticates. ' +
+        SECURITY_NOTE,
     },
     servers: [{ url: serverUrl }],
     paths,
-    components: { schemas: { ...componentSchemas(), ...bodies } },
+    components: {
+      schemas: { ...componentSchemas(), ...bodies, ...inputComponents },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: SECURITY_NOTE } },
+    },
   }
 }

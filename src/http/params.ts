@@ -116,7 +116,8 @@ export async function readBody(req: RequestLike, maxBytes: number): Promise<Para
   try {
     text = await req.text(maxBytes)
   } catch (e) {
-    if (e instanceof PayloadTooLargeError) throw payloadTooLarge(maxBytes)
+    // The limit that was hit: ours, or a smaller one the host's body parser applied first.
+    if (e instanceof PayloadTooLargeError) throw payloadTooLarge(e.limit)
     throw e
   }
   if (text === '') return Object.create(null)

@@ -2,12 +2,12 @@
 import type { RawResponse } from './types.js'
 import type { ApiError } from './errors.js'
 
-const EXPOSE = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag'
+const EXPOSE = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag, Retry-After'
 const ALLOW_HEADERS = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type'
 
 export interface ResponseMeta {
-  /** `{site}{prefix}/` for the API-discovery Link header. */
-  apiRoot: string
+  /** `{site}{prefix}/` for the API-discovery Link header; null sends none. */
+  apiRoot: string | null
   loggedIn: boolean
   allow?: string[]
 }
@@ -15,7 +15,7 @@ export interface ResponseMeta {
 export function jsonResponse(status: number, body: unknown, meta: ResponseMeta, extra?: Record<string, string>): RawResponse {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json; charset=UTF-8',
-    Link: `<${meta.apiRoot}>; rel="https://api.w.org/"`,
+    ...(meta.apiRoot !== null ? { Link: `<${meta.apiRoot}>; rel="https://api.w.org/"` } : {}),
     'X-Content-Type-Options': 'nosniff',
     'Access-Control-Expose-Headers': EXPOSE,
     'Access-Control-Allow-Headers': ALLOW_HEADERS,

@@ -1,4 +1,5 @@
 /** Category and tag representations: embedded in events, and standalone. */
+import { canManageTerms } from '../auth/principal.js'
 import { permalink, restUrl, type Context } from '../resources/context.js'
 import type { TermWithCount } from '../storage/types.js'
 import type { Json } from './common.js'
@@ -47,14 +48,28 @@ export function standaloneTerm(ctx: Context, t: TermWithCount, withLinks: boolea
   out.urls = urls(ctx, t)
   out.language = t.language
   if (translations) out.translations = translations
-  if (withLinks) {
-    const collection = COLLECTION[t.taxonomy]
-    const links: Json = {
-      self: [{ href: restUrl(ctx, `${collection}/${t.id}`) }],
-      collection: [{ href: restUrl(ctx, collection) }],
-    }
-    if (t.parent) links.up = [{ embeddable: true, href: restUrl(ctx, `${collection}/${t.parent}`) }]
-    out._links = links
-  }
+  if (withLinks) out._links = termLinks(ctx, t)
   return out
+}
+
+/** The rel names WordPress prefixes with `wp:` resolve under https://api.w.org/. */
+const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }]
+
+/**
+ * The link set WordPress gives a term, in its order, pointing at this namespace: the term with
+ * the methods this caller may use on it, its collection, the description of the resource (our
+ * OpenAPI document), the parent, and the events that carry the term.
+ */
+function termLinks(ctx: Context, t: TermWithCount): Json {
+  const collection = COLLECTION[t.taxonomy]
+  const allow = canManageTerms(ctx.principal, t.taxonomy) ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET']
+  const links: Json = {
+    self: [{ href: restUrl(ctx, `${collection}/${t.id}`), targetHints: { allow } }],
+    collection: [{ href: restUrl(ctx, collection) }],
+    about: [{ href: restUrl(ctx, 'doc') }],
+  }
+  if (t.parent) links.up = [{ embeddable: true, href: restUrl(ctx, `${collection}/${t.parent}`) }]
+  links['wp:post_type'] = [{ href: restUrl(ctx, 'events', [[collection, String(t.id)]]) }]
+  links.curies = CURIES.map((c) => ({ ...c }))
+  return links
 }

@@ -21,6 +21,7 @@ import { eventFeed, icsReply, wantsIcs } from './feed.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Schemas } from '../schemas/index.js'
 import { listStatuses, pageOf } from './lists.js'
+import { deleteForGood, moveToTrash, writePost } from './trash.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
 const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
@@ -230,9 +231,16 @@ type WriteInput = ReturnType<typeof validateParams<Schemas['eventCreate']>>
 
 const clearable = (x: unknown) => (x === null || x === undefined ? '' : (x as string))
 
+/**
+ * The author a write asks for: oneself by default. With the `users` option it must name a user
+ * (400 naming `author`, as the reference answers for unknown users); someone else needs the
+ * capability to edit others' records (403).
+ */
 export async function authorFor(ctx: Context, requested: unknown): Promise<number> {
   const self = ctx.principal?.id ?? 0
   if (requested === undefined || requested === self) return self
+  const users = ctx.options.users
+  if (users && !(await users.exists(requested as number))) throw invalidParam('author')
   if (!canEditOthers(ctx.principal)) {
     throw new ApiError(403, 'rest_cannot_edit_others', 'Sorry, you are not allowed to create or update records as this user.')
   }
@@ -285,7 +293,7 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
       categoryIds: await resolveTerms(ctx, tx, 'category', input.categories ?? null),
       tagIds: await resolveTerms(ctx, tx, 'tag', input.tags ?? null),
     }
-    const base = sanitizeSlug((input.slug as string | undefined) ?? (input.title as string)) || 'event'
+    const base = sanitizeSlug((input.slug as string | undefined) ?? (input.title as string), ctx.language) || 'event'
     return withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
   })
   const [body] = await present(ctx, [event])
@@ -304,14 +312,12 @@ export async function translationGroup(ctx: Context, tx: StorageTx, of: number |
   return target.translationGroup
 }
 
-async function targetForWrite(ctx: Context, schemas: Schemas, bySlug: boolean, forUpdate: boolean): Promise<EventRecord> {
+/** The event an update names; an unknown slug is a 404 here (a by-slug read answers 400). */
+async function targetForUpdate(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<EventRecord> {
   if (bySlug) {
     const { slug } = validateParams(schemas.eventBySlug, { ...ctx.params, ...ctx.path })
     const found = await eventBySlug(ctx, slug as string)
-    if (!found) {
-      if (forUpdate) throw new ApiError(404, 'rest-event-not-found', `Event with slug ${sanitizeSlug(slug as string)} does not exist.`)
-      throw invalidParam('slug')
-    }
+    if (!found) throw new ApiError(404, 'rest-event-not-found', `Event with slug ${sanitizeSlug(slug as string)} does not exist.`)
     return found
   }
   const { id } = validateParams(schemas.eventById, { ...ctx.params, ...ctx.path })
@@ -320,7 +326,7 @@ async function targetForWrite(ctx: Context, schemas: Schemas, bySlug: boolean, f
 
 export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
   requireEditor(ctx)
-  const current = await targetForWrite(ctx, schemas, bySlug, true)
+  const current = await targetForUpdate(ctx, schemas, bySlug)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
   // On the by-slug route the path names the event; a body `slug` renames it.
   const params = bySlug ? { ...ctx.params, slug: ctx.body.slug } : ctx.params
@@ -333,12 +339,9 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
     if (input.organizer !== undefined) patch.organizerIds = await resolveLinked(ctx, schemas, tx, 'organizer', input.organizer)
     if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
     if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)
-    if (input.slug !== undefined) {
-      const base = sanitizeSlug(input.slug as string) || 'event'
-      if (base === current.slug) return tx.updatePost(current.id, 'event', patch)
-      return withFreeSlug(tx, 'event', current.language, base, (slug) => tx.updatePost(current.id, 'event', { ...patch, slug }))
-    }
-    return tx.updatePost(current.id, 'event', patch)
+    const slug = input.slug !== undefined ? sanitizeSlug(input.slug as string) || 'event' : undefined
+    // `status: "trash"` trashes as DELETE does; another status restores a trashed event.
+    return writePost(tx, current, patch, slug)
   })
   const [body] = await present(ctx, [event])
   return ok(body)
@@ -379,16 +382,23 @@ async function eventPatch(ctx: Context, current: EventRecord, input: WriteInput)
 
 export async function deleteEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
   requireEditor(ctx)
-  const current = await targetForWrite(ctx, schemas, bySlug, false)
+  const q: Record<string, unknown> = validateParams(bySlug ? schemas.eventDeleteBySlug : schemas.eventDelete, { ...ctx.params, ...ctx.path })
+  let current: EventRecord
+  if (bySlug) {
+    const found = await eventBySlug(ctx, q.slug as string)
+    if (!found) throw invalidParam('slug')
+    current = found
+  } else current = await eventById(ctx, q.id as number)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
+  if (q.force === true) {
+    // For good, trashed or not: the id then answers 404 like one that never existed.
+    const gone = await deleteForGood(ctx, current.id)
+    if (!gone || gone.type !== 'event') throw notFound(current.id)
+    const [body] = await present(ctx, [gone])
+    return ok(body)
+  }
   if (current.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed')
-  const trashed = await ctx.storage.transaction((tx) =>
-    // The `__trashed` suffix frees the slug for new events, as WordPress does.
-    withFreeSlug(tx, 'event', current.language, `${current.slug}__trashed`, (slug) =>
-      tx.updatePost(current.id, 'event', { status: 'trash', slug, modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }),
-    ),
-  )
+  const trashed = await ctx.storage.transaction((tx) => moveToTrash(ctx, tx, current))
   const [body] = await present(ctx, [trashed])
   return ok(body)
 }
-

@@ -16,6 +16,7 @@ import { resolveImage } from './image.js'
 import { pageOf, requireStatuses } from './lists.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
+import { deleteForGood, moveToTrash, writePost } from './trash.js'
 
 export type LinkedType = 'venue' | 'organizer'
 type Rec<T extends LinkedType> = RecordOf<T>
@@ -28,13 +29,23 @@ const PLURAL: Record<LinkedType, string> = { venue: 'venues', organizer: 'organi
 
 function schemasOf(schemas: Schemas, type: LinkedType) {
   return type === 'venue'
-    ? { list: schemas.venueList, create: schemas.venueCreate, update: schemas.venueUpdate, byId: schemas.venueById, bySlug: schemas.venueBySlug }
+    ? {
+        list: schemas.venueList,
+        create: schemas.venueCreate,
+        update: schemas.venueUpdate,
+        byId: schemas.venueById,
+        bySlug: schemas.venueBySlug,
+        delete: schemas.venueDelete,
+        deleteBySlug: schemas.venueDeleteBySlug,
+      }
     : {
         list: schemas.organizerList,
         create: schemas.organizerCreate,
         update: schemas.organizerUpdate,
         byId: schemas.organizerById,
         bySlug: schemas.organizerBySlug,
+        delete: schemas.organizerDelete,
+        deleteBySlug: schemas.organizerDeleteBySlug,
       }
 }
 
@@ -177,7 +188,7 @@ export async function newLinkedRecord<T extends LinkedType>(ctx: Context, type: 
 }
 
 export async function insertLinked<T extends LinkedType>(ctx: Context, tx: StorageTx, record: Omit<NewPost<T>, 'slug'>) {
-  const base = sanitizeSlug(record.title) || record.type
+  const base = sanitizeSlug(record.title, record.language) || record.type
   return withFreeSlug(tx, record.type, record.language, base, (free) => tx.insertPost<T>({ ...record, slug: free } as NewPost<T>))
 }
 
@@ -222,22 +233,27 @@ export async function updateLinked(ctx: Context, schemas: Schemas, type: LinkedT
     }
   }
   // Venues and organizers have no slug parameter (spec §2.2/2.3): renaming keeps the slug.
-  const rec = await ctx.storage.transaction((tx) => tx.updatePost(current.id, type, patch as PostPatch<typeof type>))
+  // `status: "trash"` trashes as DELETE does; another status restores a trashed record.
+  const rec = await ctx.storage.transaction((tx) => writePost(tx, current, patch as PostPatch<typeof type>))
   const [body] = await present(ctx, [rec as VenueRecord | OrganizerRecord])
   return ok(body)
 }
 
 export async function deleteLinked(ctx: Context, schemas: Schemas, type: LinkedType, bySlug: boolean): Promise<Reply> {
+  const s = schemasOf(schemas, type)
+  const { force } = validateParams(bySlug ? s.deleteBySlug : s.delete, { ...ctx.params, ...ctx.path })
   const current = await byParam(ctx, schemas, type, bySlug)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
+  if (force === true) {
+    // For good, trashed or not: the id then answers like one that never existed.
+    const gone = await deleteForGood(ctx, current.id)
+    if (!gone || gone.type !== type) throw invalidParam(bySlug ? 'slug' : 'id')
+    const [body] = await present(ctx, [gone as VenueRecord | OrganizerRecord])
+    return ok(body)
+  }
   if (current.status === 'trash') throw new ApiError(410, `${type}-is-in-trash`, `The ${type} is already trashed`)
-  const trashed = await ctx.storage.transaction(async (tx) => {
-    // Trashing unlinks it from every event, as TEC deletes the link meta.
-    await tx.unlinkPost(current.id)
-    return withFreeSlug(tx, type, current.language, `${current.slug}__trashed`, (slug) =>
-      tx.updatePost(current.id, type, { status: 'trash', slug, modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc } as PostPatch<typeof type>),
-    )
-  })
+  // Trashing unlinks it from every event, as TEC deletes the link meta.
+  const trashed = await ctx.storage.transaction((tx) => moveToTrash(ctx, tx, current))
   const [body] = await present(ctx, [trashed as VenueRecord | OrganizerRecord])
   return ok(body)
 }

@@ -117,7 +117,7 @@ export async function resolveTerms(ctx: Context, tx: StorageTx, taxonomy: Taxono
         message: `"${name}" is not an existing ${taxonomy === 'category' ? 'category' : 'tag'}, and you may not create one.`,
       })
     }
-    const base = sanitizeSlug(name) || taxonomy
+    const base = sanitizeSlug(name, ctx.language) || taxonomy
     const created = await withFreeSlug(tx, taxonomy, ctx.language, base, (slug) =>
       tx.insertTerm({ taxonomy, language: ctx.language, name, slug, description: '', parent: 0 }),
     )

@@ -12,10 +12,12 @@ export interface Reply {
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, ...(headers ? { headers } : {}) })
 export const created = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 201, body, ...(headers ? { headers } : {}) })
 
-/** Totals headers of every list. */
+/** Totals headers of every list: TEC's names, and WordPress's that generic clients (wpapi) page by. */
 export const totals = (total: number, totalPages: number) => ({
   'X-TEC-Total': String(total),
   'X-TEC-TotalPages': String(totalPages),
+  'X-WP-Total': String(total),
+  'X-WP-TotalPages': String(totalPages),
 })
 
 /** `Allow` for one post: reading for everyone who got this far, writing for who may modify it. */

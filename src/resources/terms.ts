@@ -167,7 +167,7 @@ export async function createTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
       }
       return tx.insertTerm({ ...fields, slug })
     }
-    return withFreeSlug(tx, taxonomy, ctx.language, sanitizeSlug(name) || taxonomy, (slug) => tx.insertTerm({ ...fields, slug }))
+    return withFreeSlug(tx, taxonomy, ctx.language, sanitizeSlug(name, ctx.language) || taxonomy, (slug) => tx.insertTerm({ ...fields, slug }))
   })
   const full = (await ctx.storage.getTerm(term.id)) as TermWithCount
   return created(await present(ctx, full, true), { Location: restUrl(ctx, `${COLLECTION[taxonomy]}/${term.id}`) })

@@ -39,13 +39,27 @@ export const slugPathParam = (what: string): ParamDef => ({
 
 export const STATUS_VALUES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
 
-/** Statuses a write may set; the trash is reached only through DELETE (which frees the slug). */
+/** Statuses a create may set; an update may also send `trash` (moving the record there as DELETE does). */
 const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const
+const UPDATE_STATUSES = [...WRITE_STATUSES, 'trash'] as const
 
-export const statusParam = (what: string): ParamDef => ({
-  schema: wire(v.pipe(p.string(), v.picklist(WRITE_STATUSES, p.INVALID)), { type: 'string', enum: [...WRITE_STATUSES] }),
-  description: `The ${what} post status.`,
-})
+export const statusParam = (what: string, update = false): ParamDef => {
+  const allowed = update ? UPDATE_STATUSES : WRITE_STATUSES
+  return {
+    schema: wire(v.pipe(p.string(), v.picklist(allowed, p.INVALID)), { type: 'string', enum: [...allowed] }),
+    description: update
+      ? `The ${what} post status; trash moves it to the trash (as DELETE does), another status restores a trashed one.`
+      : `The ${what} post status.`,
+  }
+}
+
+/** `force` of DELETE: skip the trash. */
+export const forceParam: ParamDef = {
+  schema: p.boolean(),
+  default: false,
+  description: 'Delete permanently instead of moving to the trash (the id then answers as if it never existed).',
+  in: 'query',
+}
 
 /** List filter: comma list or array of statuses; the resource decides what the caller may ask. */
 export const statusListParam = (what: string): ParamDef => ({

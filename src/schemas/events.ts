@@ -2,7 +2,8 @@
 import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
-import { wire } from './wire.js'
+import { wire, type JsonSchema } from './wire.js'
+import { linkedInput, termsInput } from './inputs.js'
 import { addDays, addMonths } from '../time/format.js'
 import {
   authorParam,
@@ -14,6 +15,7 @@ import {
   slugPathParam,
   statusListParam,
   statusParam,
+  forceParam,
   translationOfParam,
 } from './common.js'
 
@@ -23,8 +25,8 @@ export interface SchemaConfig {
 }
 
 /** Linked records: IDs, slugs/names or data objects, validated by the resource (DESIGN §4.5). */
-const linkList = (description: string, items: Record<string, unknown>, create: boolean) => ({
-  schema: wire(v.unknown(), { anyOf: [{ type: 'array', items }, items, { type: 'null' }] }),
+const linkList = (description: string, json: JsonSchema, create: boolean) => ({
+  schema: wire(v.unknown(), json),
   ...(create ? { default: null } : {}),
   description,
 })
@@ -87,24 +89,27 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
     description: { schema: v.nullable(p.text(1_000_000)), description: 'The event description (HTML allowed).' },
     slug: { schema: v.pipe(p.nonEmptyString(), v.maxLength(400, p.INVALID)), description: 'The event slug.' },
     excerpt: { schema: v.nullable(p.text()), description: 'The event excerpt.' },
-    status: statusParam('event'),
+    status: statusParam('event', !create),
     timezone: { schema: v.nullable(p.timezone()), description: 'The event time zone: an IANA name, UTC or UTC±H[:MM].' },
     all_day: { schema: p.boolean(), ...(create ? { default: false } : {}), description: 'The event lasts the whole day.' },
     start_date: { schema: p.dateInput(true), required: create, description: 'Start date and time, in the event time zone.' },
     end_date: { schema: p.dateInput(true), required: create, description: 'End date and time, in the event time zone.' },
     image: imageParam,
     cost: {
-      schema: v.pipe(
-        v.unknown(),
-        v.check(
-          (x) =>
-            x === null ||
-            typeof x === 'string' ||
-            typeof x === 'number' ||
-            (Array.isArray(x) && x.length <= 50 && x.every((i) => typeof i === 'string' || typeof i === 'number')),
-          p.INVALID,
+      schema: wire(
+        v.pipe(
+          v.unknown(),
+          v.check(
+            (x) =>
+              x === null ||
+              typeof x === 'string' ||
+              typeof x === 'number' ||
+              (Array.isArray(x) && x.length <= 50 && x.every((i) => typeof i === 'string' || typeof i === 'number')),
+            p.INVALID,
+          ),
+          v.check((x) => JSON.stringify(x ?? '').length <= 2000, p.INVALID),
         ),
-        v.check((x) => JSON.stringify(x ?? '').length <= 2000, p.INVALID),
+        { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: ['string', 'number'] }, maxItems: 50 }, { type: 'null' }] },
       ),
       description: 'The event cost: a string, a number or a list of them.',
     },
@@ -114,10 +119,10 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
     hide_from_listings: { schema: p.boolean(), description: 'Hide the event from listings.' },
     sticky: { schema: p.boolean(), description: 'Sticky in the calendar view.' },
     featured: { schema: p.boolean(), description: 'Featured on the site.' },
-    categories: linkList('Category IDs, slugs or names (array or comma list); new names create categories.', { type: ['integer', 'string'] }, create),
-    tags: linkList('Tag IDs, slugs or names (array or comma list); new names create tags.', { type: ['integer', 'string'] }, create),
-    venue: linkList('The venue: an ID, {"id": N}, or venue data to create (or reuse an exact match).', { type: ['integer', 'object'] }, create),
-    organizer: linkList('Organizers: IDs, {"id": N} or organizer data, a list or a single one.', { type: ['integer', 'object'] }, create),
+    categories: linkList('Category IDs, slugs or names (array or comma list); new names create categories.', termsInput, create),
+    tags: linkList('Tag IDs, slugs or names (array or comma list); new names create tags.', termsInput, create),
+    venue: linkList('The venue: an ID, {"id": N}, or venue data to create (or reuse an exact match).', linkedInput('venueCreate'), create),
+    organizer: linkList('Organizers: IDs, {"id": N} or organizer data, a list or a single one.', linkedInput('organizerCreate'), create),
     ...(create ? { translation_of: translationOfParam } : {}),
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
@@ -126,6 +131,14 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
 
 export function eventIdParams(c: SchemaConfig) {
   return { id: idParam('event'), format: formatParam, multilingual_language: languageParam(c.languages) } satisfies ParamDefs
+}
+
+export function eventDeleteParams(c: SchemaConfig, bySlug: boolean) {
+  return {
+    ...(bySlug ? { slug: slugPathParam('event') } : { id: idParam('event') }),
+    force: forceParam,
+    multilingual_language: languageParam(c.languages),
+  } satisfies ParamDefs
 }
 
 export function eventSlugParams(c: SchemaConfig) {

@@ -1,7 +1,7 @@
 /** Every operation's parameters, built once per router (languages and page size vary). */
-import { eventIdParams, eventListParams, eventSlugParams, eventWriteParams, type SchemaConfig } from './events.js'
+import { eventDeleteParams, eventIdParams, eventListParams, eventSlugParams, eventWriteParams, type SchemaConfig } from './events.js'
 import { languageParam } from './common.js'
-import { linkedIdParams, linkedListParams, linkedSlugParams, organizerWriteParams, venueWriteParams } from './linked.js'
+import { linkedDeleteParams, linkedIdParams, linkedListParams, linkedSlugParams, organizerWriteParams, venueWriteParams } from './linked.js'
 import { termIdParams, termListParams, termWriteParams } from './terms.js'
 import * as v from 'valibot'
 import * as p from './primitives.js'
@@ -19,16 +19,22 @@ export function buildSchemas(c: SchemaConfig) {
     eventUpdate: eventWriteParams(c, false),
     eventById: eventIdParams(c),
     eventBySlug: eventSlugParams(c),
+    eventDelete: eventDeleteParams(c, false),
+    eventDeleteBySlug: eventDeleteParams(c, true),
     venueList: linkedListParams(c, 'venue'),
     venueCreate: venueWriteParams(c, true),
     venueUpdate: venueWriteParams(c, false),
     venueById: linkedIdParams(c, 'venue'),
     venueBySlug: linkedSlugParams(c, 'venue'),
+    venueDelete: linkedDeleteParams(c, 'venue', false),
+    venueDeleteBySlug: linkedDeleteParams(c, 'venue', true),
     organizerList: linkedListParams(c, 'organizer'),
     organizerCreate: organizerWriteParams(c, true),
     organizerUpdate: organizerWriteParams(c, false),
     organizerById: linkedIdParams(c, 'organizer'),
     organizerBySlug: linkedSlugParams(c, 'organizer'),
+    organizerDelete: linkedDeleteParams(c, 'organizer', false),
+    organizerDeleteBySlug: linkedDeleteParams(c, 'organizer', true),
     categoryList: termListParams(c, true),
     categoryCreate: termWriteParams(c, true, true),
     categoryUpdate: termWriteParams(c, false, true),

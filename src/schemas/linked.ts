@@ -14,6 +14,7 @@ import {
   slugPathParam,
   statusListParam,
   statusParam,
+  forceParam,
   translationOfParam,
 } from './common.js'
 
@@ -69,7 +70,7 @@ const common = (c: SchemaConfig, create: boolean, name: 'venue' | 'organizer') =
   },
   description: field('The description (HTML allowed).', 1_000_000),
   excerpt: field('The excerpt.', 65535),
-  status: statusParam(name),
+  status: statusParam(name, !create),
 })
 
 export function venueWriteParams(c: SchemaConfig, create: boolean) {
@@ -110,4 +111,12 @@ export function linkedIdParams(c: SchemaConfig, what: 'venue' | 'organizer') {
 
 export function linkedSlugParams(c: SchemaConfig, what: 'venue' | 'organizer') {
   return { slug: slugPathParam(what), multilingual_language: languageParam(c.languages) } satisfies ParamDefs
+}
+
+export function linkedDeleteParams(c: SchemaConfig, what: 'venue' | 'organizer', bySlug: boolean) {
+  return {
+    ...(bySlug ? { slug: slugPathParam(what) } : { id: idParam(what) }),
+    force: forceParam,
+    multilingual_language: languageParam(c.languages),
+  } satisfies ParamDefs
 }

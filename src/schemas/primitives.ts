@@ -99,7 +99,7 @@ export const dateInput = (typed = false) =>
       v.check((x) => parseDateInput(x, 'UTC') !== null, INVALID),
       v.transform((x) => x as string | number),
     ),
-    typed ? { type: 'string', description: 'A date: YYYY-MM-DD HH:MM:SS, ISO 8601, a Unix timestamp or a relative expression.' } : {},
+    { type: ['string', 'number'], description: 'A date: YYYY-MM-DD HH:MM:SS, ISO 8601, a Unix timestamp or a relative expression.' },
   )
 
 export const timezone = () =>

@@ -54,7 +54,15 @@ export const EmbeddedTerm = v.object({
   urls: TermUrls,
 })
 
-const Link = v.array(v.object({ href: str, embeddable: v.optional(v.boolean()) }))
+const Link = v.array(
+  v.object({
+    href: str,
+    embeddable: v.optional(v.boolean()),
+    targetHints: v.optional(v.object({ allow: v.array(str) })),
+    name: v.optional(str),
+    templated: v.optional(v.boolean()),
+  }),
+)
 
 export const Term = v.object({
   id: int,
@@ -178,10 +186,26 @@ export const OrganizerList = v.object({ organizers: v.array(Organizer), ...pageL
 export const CategoryList = v.object({ ...pageLinks, categories: v.array(Term) })
 export const TagList = v.object({ ...pageLinks, tags: v.array(Term) })
 
+const ParamDetail = v.object({ code: str, message: str, data: v.object({ param: str }) })
+
 export const Error = v.object({
   code: str,
   message: str,
-  data: v.objectWithRest({ status: int, params: v.optional(v.unknown()), details: v.optional(v.unknown()) }, v.unknown()),
+  data: v.objectWithRest(
+    {
+      status: int,
+      params: v.optional(
+        v.pipe(
+          v.union([v.record(v.string(), str), v.array(str)]),
+          v.description('Invalid parameters → their messages; for missing parameters, their names.'),
+        ),
+      ),
+      details: v.optional(
+        v.pipe(v.union([v.record(v.string(), ParamDetail), v.array(v.unknown())]), v.description('Per parameter, the error object; [] when none.')),
+      ),
+    },
+    v.unknown(),
+  ),
 })
 
 export const NamespaceIndex = v.object({

@@ -356,6 +356,12 @@ class Reader implements StorageReader {
     })
     return { items: matched.slice(q.offset, q.offset + q.limit), total: matched.length }
   }
+
+  async trashedPosts(modifiedBeforeUtc: string, limit: number) {
+    const ids: number[] = []
+    for (const p of this.allPosts()) if (p.status === 'trash' && p.modifiedUtc < modifiedBeforeUtc) ids.push(p.id)
+    return ids.sort((a, b) => a - b).slice(0, limit)
+  }
 }
 
 class Tx extends Reader implements StorageTx {
@@ -402,6 +408,24 @@ class Tx extends Reader implements StorageTx {
       const next = clonePost(p)
       next.venueIds = next.venueIds.filter((x) => x !== id)
       next.organizerIds = next.organizerIds.filter((x) => x !== id)
+      next.sequence = nextSequence(p, next)
+      this.postOverlay.set(p.id, next)
+    }
+  }
+
+  async deletePost(id: number) {
+    const current = this.post(id)
+    if (!current) return
+    this.postOverlay.set(id, DELETED)
+    const parent = current.type === 'event' ? current.parentId : 0
+    for (const p of [...this.allPosts()]) {
+      if (p.type !== 'event') continue
+      const linked = p.venueIds.includes(id) || p.organizerIds.includes(id)
+      if (!linked && p.parentId !== id) continue
+      const next = clonePost(p)
+      next.venueIds = next.venueIds.filter((x) => x !== id)
+      next.organizerIds = next.organizerIds.filter((x) => x !== id)
+      if (next.parentId === id) next.parentId = parent
       next.sequence = nextSequence(p, next)
       this.postOverlay.set(p.id, next)
     }

@@ -48,6 +48,11 @@ function recording(tx: StorageTx, changes: Change[]): StorageTx {
     changes.push({ type: rec.type, action: patch.status === 'trash' ? 'delete' : 'update', id: rec.id, language: rec.language })
     return rec
   }
+  r.deletePost = async (id) => {
+    const rec = await tx.getPost(id)
+    await tx.deletePost(id)
+    if (rec) changes.push({ type: rec.type, action: 'delete', id, language: rec.language })
+  }
   r.insertTerm = async (term) => {
     const t = await tx.insertTerm(term)
     changes.push({ type: t.taxonomy, action: 'create', id: t.id, language: t.language })

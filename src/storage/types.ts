@@ -249,6 +249,11 @@ export interface StorageReader {
   /** All descendants of these categories (not including them). */
   termDescendants(ids: readonly number[]): Promise<number[]>
   listTerms(query: TermListQuery): Promise<Page<TermWithCount>>
+  /**
+   * Ids of trashed posts (any type) last modified before this UTC time, lowest id first, at
+   * most `limit` of them: what emptying the trash deletes.
+   */
+  trashedPosts(modifiedBeforeUtc: string, limit: number): Promise<number[]>
 }
 
 /** Writes exist only inside a transaction: all of a request's writes commit or none do. */
@@ -257,6 +262,12 @@ export interface StorageTx extends StorageReader {
   updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>): Promise<RecordOf<T>>
   /** Remove every event link to this venue or organizer (it was trashed). */
   unlinkPost(id: number): Promise<void>
+  /**
+   * Delete a post for good: an event with its own links (term counts follow), a venue or
+   * organizer with every event's link to it; events whose parent it was get its parent instead.
+   * Its slug is free afterwards. Unknown ids are ignored.
+   */
+  deletePost(id: number): Promise<void>
   insertTerm(term: NewTerm): Promise<TermRecord>
   updateTerm(id: number, patch: TermPatch): Promise<TermRecord>
   /** Delete the term and its event links; children move to the deleted term's parent. */

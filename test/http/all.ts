@@ -1,6 +1,7 @@
 /** Every HTTP suite, run unchanged against one storage backend. */
 import { afterAll } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
+import { clientsSuite } from './clients.suite.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { docDefaultsSuite, docSuite } from './doc.suite.js'
 import { eventsSuite } from './events.suite.js'
@@ -10,6 +11,8 @@ import { icalSuite } from './ical.suite.js'
 import { icalFeedSuite } from './ical-feed.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
+import { referenceInputsSuite } from './reference-inputs.suite.js'
+import { referenceGapsSuite } from './reference-gaps.suite.js'
 import { termsSuite } from './terms.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
@@ -26,6 +29,9 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   formSyntaxSuite(name, makeStorage)
   leaksSuite(name, makeStorage)
   concurrencySuite(name, makeStorage)
+  referenceInputsSuite(name, makeStorage)
+  referenceGapsSuite(name, makeStorage)
+  clientsSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

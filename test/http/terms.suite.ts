@@ -89,13 +89,14 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
           urls: { self: `${API}/categories/${id}`, collection: `${API}/categories` },
           language: 'en',
           translations: {},
-          _links: { self: [{ href: `${API}/categories/${id}` }], collection: [{ href: `${API}/categories` }] },
+          _links: termLinks('category', id, MANAGER),
         })
         const child = await app.post('/categories', { name: 'Jazz', parent: id, slug: 'jazz-music' }, { as: 'administrator' })
         expect(child.status, child.text).toBe(201)
         expect(child.body).toMatchObject({ name: 'Jazz', slug: 'jazz-music', parent: id, description: '', url: `${ORIGIN}/events/category/jazz-music/` })
         expect(child.body.urls).toEqual({ self: `${API}/categories/${child.body.id}`, collection: `${API}/categories`, up: `${API}/categories/${id}` })
         expect(child.body._links.up).toEqual([{ embeddable: true, href: `${API}/categories/${id}` }])
+        expect(child.body._links).toEqual(termLinks('category', child.body.id, MANAGER, id))
         // Form bodies work the same.
         const form = await app.post('/categories', { name: 'Form Cat', parent: String(id) }, { as: 'administrator', form: true })
         expect(form.status, form.text).toBe(201)
@@ -121,7 +122,7 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
           urls: { self: `${API}/tags/${id}`, collection: `${API}/tags` },
           language: 'en',
           translations: {},
-          _links: { self: [{ href: `${API}/tags/${id}` }], collection: [{ href: `${API}/tags` }] },
+          _links: termLinks('tag', id, MANAGER),
         })
       })
 
@@ -227,10 +228,12 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
         expect(res.status).toBe(200)
         expect(res.headers.get('allow')).toBe('GET')
         expect(res.headers.get('x-tec-total')).toBeNull()
-        expect(res.body).toEqual(music)
+        // Anonymous callers see the same term, with only GET allowed on it.
+        expect(res.body).toEqual(readerView(music))
         expect((await app.get(`/categories/${music.id}`, { as: 'administrator' })).headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE')
         expect((await app.get(`/tags/${t.id}`, { as: 'author' })).headers.get('allow')).toBe('GET')
-        expect((await app.get(`/tags/${t.id}`)).body).toEqual(t)
+        expect((await app.get(`/tags/${t.id}`)).body).toEqual(readerView(t))
+        expect((await app.get(`/tags/${t.id}`, { as: 'editor' })).body).toEqual(t)
         const missing = await app.get('/categories/999999')
         expectInvalid(missing, ['id'])
         expect(missing.body.data).toEqual({ status: 400, params: { id: 'Invalid parameter.' }, details: [] })
@@ -266,7 +269,7 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
         expect(top.body.urls).not.toHaveProperty('up')
         expect(top.body._links).not.toHaveProperty('up')
         const read = await app.get(`/categories/${jazz.id}`)
-        expect(read.body).toEqual(top.body)
+        expect(read.body).toEqual(readerView(top.body))
         // The tag route works the same way.
         const t = await tag(app, { name: 'Outdoor', description: 'Open air' })
         const tagRenamed = await app.patch(`/tags/${t.id}`, { name: 'Open Air' }, { as: 'administrator' })
@@ -744,4 +747,24 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
 function withoutLinks(t: Record<string, unknown>) {
   const { _links: _ignored, ...rest } = t
   return rest
+}
+
+const MANAGER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/** The `_links` of a standalone term (reference §4.4's set and order, pointing at this namespace). */
+function termLinks(tax: Tax, id: number, allow: string[], parent = 0) {
+  const plural = PLURAL[tax]
+  return {
+    self: [{ href: `${API}/${plural}/${id}`, targetHints: { allow } }],
+    collection: [{ href: `${API}/${plural}` }],
+    about: [{ href: `${API}/doc` }],
+    ...(parent ? { up: [{ embeddable: true, href: `${API}/${plural}/${parent}` }] } : {}),
+    'wp:post_type': [{ href: `${API}/events?${plural}=${id}` }],
+    curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
+  }
+}
+
+/** A term as a caller who may not manage terms reads it: only GET in the self link's hints. */
+function readerView(t: any) {
+  return { ...t, _links: { ...t._links, self: [{ ...t._links.self[0], targetHints: { allow: ['GET'] } }] } }
 }

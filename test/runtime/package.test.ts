@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, ROOT, run } from './smoke.js'
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; version: string }
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; version: string; typesVersions: Record<string, Record<string, string[]>> }
 const SUBPATHS = Object.keys(pkg.exports).filter((s) => s !== './package.json')
 /** The consumers' module variable for each subpath. */
 const alias = (subpath: string) => (subpath === '.' ? 'root' : subpath.slice(2).replace(/\W/g, '_'))
@@ -28,7 +28,8 @@ const dir = mkdtempSync(join(tmpdir(), 'calendar-consumer-'))
 let tarball = ''
 
 beforeAll(async () => {
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir, '--no-audit', '--no-fund'])
+  // dist/ is built by the globalSetup and in use by the other runtime tests: no prepack rebuild here.
+  const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir, '--no-audit', '--no-fund'])
   expect(packed.code, packed.stderr).toBe(0)
   tarball = join(dir, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename)
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }))
@@ -47,6 +48,7 @@ describe('the published package', () => {
       expect(Object.keys(entry.import)).toEqual(['types', 'default'])
       expect(Object.keys(entry.require)).toEqual(['types', 'default'])
       expect(entry.require.types).toMatch(/\.d\.cts$/)
+      if (subpath !== '.') expect(pkg.typesVersions['*']?.[subpath.slice(2)]).toEqual([entry.require.types])
     }
   })
 
@@ -56,8 +58,10 @@ describe('the published package', () => {
     expect(result.stdout).toContain('All good')
   })
 
-  it('passes arethetypeswrong for node16 (ESM and CJS) and bundlers', async () => {
-    const result = await run(BIN('attw'), [tarball, '--profile', 'node16', '--format', 'ascii'])
+  it('passes arethetypeswrong for node10 (typesVersions), node16 (ESM and CJS) and bundlers', async () => {
+    // The default profile includes node10: TypeScript's `moduleResolution: node`, still the
+    // default for `module: commonjs`, which ignores `exports` and needs `typesVersions`.
+    const result = await run(BIN('attw'), [tarball, '--format', 'ascii'])
     expect(result.code, result.stdout + result.stderr).toBe(0)
   })
 
@@ -116,7 +120,11 @@ describe('the published package', () => {
       `const fetchHandler: (request: Request) => Promise<Response> = bun.toBunHandler(calendar)`,
       `const sql: typeof storage_sql.createSqlStorage = storage_sql.createSqlStorage`,
       `const contract: typeof testing.storageContract = testing.storageContract`,
-      `export { handler, api, errors, fetchHandler, sql, contract }`,
+      // The representation types resolve (through valibot) to real types, not `any`.
+      `const venues: root.VenueList['venues'] = []`,
+      `// @ts-expect-error an event id is a number`,
+      `const wrongId: root.Event['id'] = 'twelve'`,
+      `export { handler, api, errors, fetchHandler, sql, contract, venues, wrongId }`,
     ].join('\n')
     const esm = (name: string, spec: string) => `import * as ${name} from '${spec}'`
     const cjs = (name: string, spec: string) => `import ${name} = require('${spec}')`
@@ -126,6 +134,23 @@ describe('the published package', () => {
       '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022',
       '--lib', 'es2023,dom', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'),
       'consumer.mts', 'consumer.cts',
+    ], { cwd: dir })
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+  })
+
+  it('type-checks every subpath under moduleResolution node (node10, the default for module commonjs)', async () => {
+    const lines = [
+      ...SUBPATHS.map((s) => `import ${alias(s)} = require('${specifier(s)}')`),
+      `const calendar = root.createCalendarRouter(storage_memory.createMemoryStorage())`,
+      `const fetchHandler: (request: Request) => Promise<Response> = bun.toBunHandler(calendar)`,
+      `const [api] = express.calendarMiddleware(calendar)`,
+      `export = { calendar, fetchHandler, api, node: node.toNodeHandler, sql: storage_sql.createSqlStorage, contract: testing.storageContract }`,
+    ]
+    writeFileSync(join(dir, 'consumer-node10.ts'), lines.join('\n'))
+    const result = await run(BIN('tsc'), [
+      '--noEmit', '--strict', '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022',
+      '--lib', 'es2023,dom', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'),
+      'consumer-node10.ts',
     ], { cwd: dir })
     expect(result.code, result.stdout + result.stderr).toBe(0)
   })

@@ -410,3 +410,11 @@ export async function listTerms(db: Db, q: TermListQuery): Promise<Page<TermWith
   const { rows, total } = await page(db, TERM_WITH_COUNT, { from: 'terms t', where: w }, `${key} ${dir}, t.id ${dir}`, q.offset, q.limit, extra)
   return { items: rows.map(rowToTermWithCount), total }
 }
+
+export async function trashedPosts(db: Db, modifiedBeforeUtc: string, limit: number): Promise<number[]> {
+  const rows = await db.query<{ id: unknown }>(`SELECT id FROM posts WHERE status = 'trash' AND modified_utc < ? ORDER BY id LIMIT ?`, [
+    modifiedBeforeUtc,
+    limit,
+  ])
+  return rows.map((r) => toInt(r.id))
+}

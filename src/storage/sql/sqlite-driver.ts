@@ -133,10 +133,16 @@ async function withoutBlocking(conn: Connection, timeoutMs: number, op: () => vo
 export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = {}): SqlDriver {
   const writer = new Connection(db)
   const reader = options.reader ? new Connection(options.reader) : null
-  if (reader && String(writer.pragma('journal_mode')).toLowerCase() !== 'wal') {
-    // In rollback-journal mode a COMMIT waits for readers, and a read transaction held across an
-    // await on the same thread would make it wait for itself.
-    throw new Error('sqliteDriver: a separate reader connection needs the database in WAL mode (PRAGMA journal_mode = WAL)')
+  // In rollback-journal mode a COMMIT waits for readers, and a read transaction held across an
+  // await on the same thread would make it wait for itself: a reader needs WAL, so switch to it
+  // (it is persistent in the file) rather than make every host remember the pragma.
+  const isWal = () => String(writer.pragma('journal_mode')).toLowerCase() === 'wal'
+  if (reader && !isWal()) writer.exec('PRAGMA journal_mode = WAL')
+  if (reader && !isWal()) {
+    throw new Error(
+      'sqliteDriver: a separate reader connection needs a database file in WAL mode, and this one could not switch ' +
+        '(an in-memory database, or another connection holds it): open a file and run PRAGMA journal_mode = WAL before sqliteDriver()',
+    )
   }
   // Link rows cascade with their event; SQLite enforces foreign keys per connection, off by default.
   writer.exec('PRAGMA foreign_keys = ON')

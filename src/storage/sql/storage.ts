@@ -89,6 +89,9 @@ abstract class Reader implements StorageReader {
   listTerms(query: TermListQuery) {
     return this.use((db) => read.listTerms(db, query))
   }
+  trashedPosts(modifiedBeforeUtc: string, limit: number) {
+    return this.use((db) => read.trashedPosts(db, modifiedBeforeUtc, limit))
+  }
 }
 
 /** Reads and writes on the transaction's own connection; unusable once the transaction ended. */
@@ -116,6 +119,9 @@ class Tx extends Reader implements StorageTx {
   }
   unlinkPost(id: number) {
     return this.use((db) => write.unlinkPost(db, id))
+  }
+  deletePost(id: number) {
+    return this.use((db) => write.deletePost(db, id))
   }
   insertTerm(term: NewTerm) {
     return this.use((db) => write.insertTerm(db, term))

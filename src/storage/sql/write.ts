@@ -69,12 +69,13 @@ const EVENT_TEXT = ['title', 'description', 'excerpt']
 type Counted = Pick<EventRecord, 'status' | 'language' | 'categoryIds' | 'tagIds'>
 
 /**
- * Keeps term_counts right when an event changes from `before` (null: new) to `after`: a
+ * Keeps term_counts right when an event changes from `before` (null: new) to `after` (null:
+ * deleted): a
  * published event adds one to each term it lists (twice listed, twice counted) if the term is of
  * the event's language. Only the net changes are written, in term order (no lock-order cycles
  * between concurrent transactions).
  */
-async function adjustTermCounts(db: Db, before: Counted | null, after: Counted): Promise<void> {
+async function adjustTermCounts(db: Db, before: Counted | null, after: Counted | null): Promise<void> {
   const deltas = new Map<string, { id: number; language: string; k: number }>()
   const add = (e: Counted, sign: number) => {
     if (e.status !== 'publish') return
@@ -86,7 +87,7 @@ async function adjustTermCounts(db: Db, before: Counted | null, after: Counted):
     }
   }
   if (before) add(before, -1)
-  add(after, 1)
+  if (after) add(after, 1)
   const changes = [...deltas.values()].filter((d) => d.k !== 0).sort((a, b) => a.id - b.id || (a.language < b.language ? -1 : 1))
   for (const d of changes) {
     await db.run('UPDATE term_counts SET n = n + ? WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = ? AND t.language = ?)', [d.k, d.id, d.language])
@@ -96,13 +97,14 @@ async function adjustTermCounts(db: Db, before: Counted | null, after: Counted):
 type DayCounted = Pick<EventRecord, 'status' | 'language' | 'startDate' | 'endDate' | 'hideFromListings'>
 
 /**
- * Keeps event_day_counts right when an event changes from `before` (null: new) to `after`: a
+ * Keeps event_day_counts right when an event changes from `before` (null: new) to `after`
+ * (null: deleted): a
  * listed event (not hidden) counts one in the row of its language, status, start day and end
  * day. Only net changes are written, in key order (no lock-order cycles between concurrent
  * transactions); a row that drops to zero stays (it costs one index entry, and keeps the
  * upsert a single statement).
  */
-async function adjustDayCounts(db: Db, before: DayCounted | null, after: DayCounted): Promise<void> {
+async function adjustDayCounts(db: Db, before: DayCounted | null, after: DayCounted | null): Promise<void> {
   const deltas = new Map<string, { key: string[]; k: number }>()
   const add = (e: DayCounted, sign: number) => {
     if (e.hideFromListings) return
@@ -113,7 +115,7 @@ async function adjustDayCounts(db: Db, before: DayCounted | null, after: DayCoun
     deltas.set(id, d)
   }
   if (before) add(before, -1)
-  add(after, 1)
+  if (after) add(after, 1)
   const changes = [...deltas.entries()].filter(([, d]) => d.k !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   for (const [, d] of changes) {
     await db.run(
@@ -202,6 +204,27 @@ async function bumpEvents(db: Db, eventIds: string, id: number): Promise<void> {
 export async function unlinkPost(db: Db, id: number): Promise<void> {
   await bumpEvents(db, 'SELECT DISTINCT event_id FROM event_links WHERE linked_id = ?', id)
   await db.run('DELETE FROM event_links WHERE linked_id = ?', [id])
+}
+
+export async function deletePost(db: Db, id: number): Promise<void> {
+  const current = await getPost(db, id)
+  if (!current) return
+  if (current.type === 'event') {
+    // The counters move in the same transaction as the row, so they never disagree with it.
+    await adjustTermCounts(db, current, null)
+    await adjustDayCounts(db, current, null)
+    await db.run('DELETE FROM event_links WHERE event_id = ?', [id])
+    await db.run('DELETE FROM event_terms WHERE event_id = ?', [id])
+    await db.run("UPDATE posts SET parent_id = ? WHERE parent_id = ? AND type = 'event'", [current.parentId, id])
+  } else {
+    // The events it leaves no longer show it: calendar apps must take their new version.
+    await bumpEvents(db, 'SELECT DISTINCT event_id FROM event_links WHERE linked_id = ?', id)
+    await db.run('DELETE FROM event_links WHERE linked_id = ?', [id])
+    await db.run('DELETE FROM post_search WHERE post_id = ?', [id])
+  }
+  // Link rows are deleted above rather than left to ON DELETE CASCADE: a connection opened
+  // without SQLite's foreign_keys pragma would keep them.
+  await db.run('DELETE FROM posts WHERE id = ?', [id])
 }
 
 export async function insertTerm(db: Db, term: NewTerm): Promise<TermRecord> {

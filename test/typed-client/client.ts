@@ -1,0 +1,95 @@
+/**
+ * A small client of the namespace written the way a user would: types generated from the served
+ * /doc by openapi-typescript (into ./api.ts, at test time), requests through openapi-fetch, and
+ * the representation types the package exports. It contains no type assertion, no non-null
+ * assertion and no `any`: test/typed-client.test.ts checks that, type-checks this directory with
+ * `strict`, `exactOptionalPropertyTypes` and `noUncheckedIndexedAccess`, then runs `tour` against
+ * a live server.
+ */
+import createClient from 'openapi-fetch'
+import type { paths } from './api.js'
+// The package root re-exports these (test/typed-client.test.ts checks that it does); importing the
+// module itself keeps this check to the representations, not the router's implementation.
+import type { ErrorEnvelope, Event, EventList } from '../../src/types.js'
+
+export function calendarClient(baseUrl: string, token?: string) {
+  // JSON is the representation we read by default; the iCalendar form is asked for with parseAs.
+  return createClient<paths, 'application/json'>({
+    baseUrl,
+    ...(token !== undefined ? { headers: { Authorization: `Bearer ${token}` } } : {}),
+    // /doc declares list parameters as style=form, explode=false: `categories=a,b`.
+    querySerializer: { array: { style: 'form', explode: false } },
+  })
+}
+
+export interface Tour {
+  created: Event
+  listed: EventList
+  listTotalHeader: string | null
+  read: Event
+  notModifiedStatus: number
+  updated: Event
+  ics: string
+  icsType: string | null
+  invalid: ErrorEnvelope
+  invalidNames: string[]
+}
+
+function fail(what: string, response: Response): never {
+  throw new Error(`${what} answered ${response.status}`)
+}
+
+export async function tour(baseUrl: string, token: string): Promise<Tour> {
+  const api = calendarClient(baseUrl, token)
+
+  // Only the required fields, a nested venue, organizer objects and category names.
+  const create = await api.POST('/events', {
+    body: {
+      title: 'Typed client night',
+      start_date: '2026-12-04 19:00:00',
+      end_date: '2026-12-04 22:00:00',
+      venue: { venue: 'Blue Hall', city: 'Oslo', country: 'Norway' },
+      organizer: [{ organizer: 'Ann Organiser', email: 'ann@example.com' }, { organizer: 'Bo Booker', phone: '+47 555 0100' }],
+      categories: ['Concerts', 'Jazz'],
+    },
+  })
+  if (!create.data) fail('create', create.response)
+  const created: Event = create.data
+
+  // Dates as text and as a Unix timestamp, a page, and a term filter by slug.
+  const list = await api.GET('/events', {
+    params: { query: { start_date: '2026-12-01', end_date: Date.UTC(2026, 11, 31) / 1000, page: 1, per_page: 5, categories: ['jazz'] } },
+  })
+  if (!list.data) fail('list', list.response)
+  const listed: EventList = list.data
+
+  const one = await api.GET('/events/{id}', { params: { path: { id: created.id } } })
+  if (!one.data) fail('read', one.response)
+  const etag = one.response.headers.get('etag')
+  if (etag === null) throw new Error('read answered no ETag')
+  const again = await api.GET('/events/{id}', { params: { path: { id: created.id }, header: { 'If-None-Match': etag } } })
+
+  const patch = await api.PATCH('/events/{id}', { params: { path: { id: created.id } }, body: { title: 'Typed client night (moved)', cost: 15 } })
+  if (!patch.data) fail('update', patch.response)
+
+  const calendar = await api.GET('/events/{id}', { params: { path: { id: created.id }, query: { format: 'ics' } }, parseAs: 'text' })
+  if (calendar.data === undefined) fail('iCalendar', calendar.response)
+
+  const bad = await api.GET('/events', { params: { query: { per_page: 0, start_date: 'no such day' } } })
+  if (!bad.error) throw new Error(`an invalid list answered ${bad.response.status}`)
+  const { params } = bad.error.data
+  const invalidNames = params === undefined ? [] : Array.isArray(params) ? params : Object.keys(params)
+
+  return {
+    created,
+    listed,
+    listTotalHeader: list.response.headers.get('x-wp-total'),
+    read: one.data,
+    notModifiedStatus: again.response.status,
+    updated: patch.data,
+    ics: calendar.data,
+    icsType: calendar.response.headers.get('content-type'),
+    invalid: bad.error,
+    invalidNames,
+  }
+}
