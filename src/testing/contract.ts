@@ -156,9 +156,10 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
         'raises an event\'s sequence on every change a calendar shows, and on nothing else',
         withStorage(async (s) => {
           const v = await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'hall' })))
+          const v2 = await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'annex' })))
           const cat = await insert(s, (tx) => tx.insertTerm(newTerm({ slug: 'music', name: 'Music' })))
           const tag = await insert(s, (tx) => tx.insertTerm(newTerm({ taxonomy: 'tag', slug: 'loud', name: 'Loud' })))
-          const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'seq', venueIds: [v.id], categoryIds: [cat.id], tagIds: [tag.id] })))
+          const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'seq', venueIds: [v.id, v2.id], categoryIds: [cat.id], tagIds: [tag.id] })))
           assert.equal(e.sequence, 0)
           const sequence = async () => {
             const got = await s.getPost(e.id)
@@ -177,6 +178,7 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
             ['tag deleted (not shown)', (tx) => tx.deleteTerm(tag.id), 5],
             ['category deleted', (tx) => tx.deleteTerm(cat.id), 6],
             ['venue unlinked', (tx) => tx.unlinkPost(v.id), 7],
+            ['venue deleted for good', (tx) => tx.deletePost(v2.id), 8],
           ]
           for (const [what, change, expected] of steps) {
             await insert(s, change)
@@ -189,7 +191,7 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
               throw new Error('abort')
             }),
           )
-          assert.equal(await sequence(), 7)
+          assert.equal(await sequence(), 8)
         }),
       )
 

@@ -92,11 +92,13 @@ export function icalFeedSuite(name: string, makeStorage: () => Storage | Promise
     })
 
     it('stops at the cap and says so in the feed and in a header', async () => {
-      const a = await app({ ical: { maxEvents: 7 } })
+      const a = await app({ ical: { maxEvents: 7 }, cors: { origins: '*' } })
       await seedDays(a, 9)
-      const feed = await a.get('/events', { headers: { accept: 'text/calendar' } })
+      const feed = await a.get('/events', { headers: { accept: 'text/calendar', origin: 'https://app.example' } })
       expect(feed.status).toBe(200)
       expect(feed.headers.get('x-calendar-truncated')).toBe('7 of 9')
+      // Browser calendars (FullCalendar and the like) may read it across origins.
+      expect(feed.headers.get('access-control-expose-headers')).toContain('X-Calendar-Truncated')
       expect(feed.headers.get('x-tec-total')).toBe('9')
       const p = parseBoth(feed.text)
       expect(titles(p)).toEqual(['Event 01', 'Event 02', 'Event 03', 'Event 04', 'Event 05', 'Event 06', 'Event 07'])
