@@ -156,7 +156,8 @@ export function vevent(ctx: Context, out: IcalText, e: EventRecord, rel: Relatio
   if (categories.length) out.line(`CATEGORIES:${categories.map(text).join(',')}`)
   organizerLines(out, eventOrganizers(e, rel))
   // Only callers who may see unpublished events get them; to them those are not settled yet.
-  out.line(`STATUS:${e.status === 'publish' ? 'CONFIRMED' : 'TENTATIVE'}`)
+  // A trashed event (listed only on an editor's explicit status=trash) is called off.
+  out.line(`STATUS:${e.status === 'publish' ? 'CONFIRMED' : e.status === 'trash' ? 'CANCELLED' : 'TENTATIVE'}`)
   out.line(`X-CALENDAR-GLOBAL-ID:${text(globalId(ctx, e.id))}`).line('END:VEVENT')
 }
 

@@ -265,6 +265,10 @@ export function icalFeedSuite(name: string, makeStorage: () => Storage | Promise
         ['Public', 'CONFIRMED'],
         ['Editors only', 'TENTATIVE'],
       ])
+      const gone = await a.seed({ title: 'Called off' })
+      expect((await a.del(`/events/${gone.id}`, { as: 'administrator' })).status).toBe(200)
+      const trash = parseBoth((await a.get('/events?format=ics&status=trash', { as: 'administrator' })).text)
+      expect(trash.events.map((e) => [e.summary, e.component.getFirstPropertyValue('status')])).toEqual([['Called off', 'CANCELLED']])
     })
   })
 }
