@@ -38,7 +38,8 @@ function fold(line: string): string {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i)
     // UTF-8 octets of this code point; a surrogate pair is one 4-octet code point.
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < line.length
+    const next = line.charCodeAt(i + 1)
+    const pair = c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff
     const n = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3
     if (size + n > limit) {
       parts.push(line.slice(start, i))
