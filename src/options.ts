@@ -6,6 +6,7 @@ import { canonicalTimezone, isValidTimezone } from './time/zone.js'
 import { resolveCors, type Cors, type CorsOptions } from './http/cors.js'
 import type { CacheOptions } from './cache.js'
 import type { Change } from './storage/observed.js'
+import { resolveSanitize, type SanitizeOption, type SanitizePolicy } from './sanitize/policy.js'
 
 /** What `authenticate` sees: a standard Request under `fetch`, the adapter's lazy request on Node. */
 export interface AuthRequest {
@@ -58,6 +59,13 @@ export interface CalendarOptions {
   cacheControl?: string | false
   /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
   onChange?: (change: Change) => void | Promise<void>
+  /**
+   * HTML filtering of text on write, per role or as one function. Default: administrators and
+   * editors (`unfiltered_html`) store HTML as given; every other role's titles, names and
+   * addresses keep inline formatting only, descriptions and excerpts a WordPress-like post
+   * allow-list. See README, "Sanitizing HTML".
+   */
+  sanitize?: SanitizeOption
 }
 
 export interface ResolvedOptions {
@@ -79,6 +87,7 @@ export interface ResolvedOptions {
   cache: CacheOptions | null
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
+  sanitize: SanitizePolicy
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -115,5 +124,6 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     cache: o.cache ? o.cache : null,
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
+    sanitize: resolveSanitize(o.sanitize),
   }
 }

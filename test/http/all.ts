@@ -10,6 +10,7 @@ import { icalSuite } from './ical.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { termsSuite } from './terms.suite.js'
+import { sanitizeSuite } from './sanitize.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsSuite(name, makeStorage)
@@ -24,6 +25,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   formSyntaxSuite(name, makeStorage)
   leaksSuite(name, makeStorage)
   concurrencySuite(name, makeStorage)
+  sanitizeSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(
