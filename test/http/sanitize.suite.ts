@@ -156,7 +156,7 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
 
   describe(`HTML sanitizing [${name}]`, () => {
     for (const role of ['author', 'contributor'] as const satisfies readonly Caller[]) {
-      it(`filters ${XSS_CORPUS.length} XSS vectors written by an ${role} into every field, on every read path`, async () => {
+      it(`filters ${XSS_CORPUS.length} XSS vectors written as ${role} into every field, on every read path`, async () => {
         const a = await app()
         const events = await inBatches(XSS_CORPUS, async (v) => {
           const body = {
