@@ -6,7 +6,7 @@
  * formatting survives, administrators' and editors' HTML is kept byte for byte, URL fields
  * refuse anything but http(s) for every role, and the `sanitize` option changes the policy.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import ICAL from 'ical.js'
 import type { Storage } from '../../src/storage/types.js'
 import type { CalendarOptions } from '../../src/options.js'
@@ -155,6 +155,9 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
   }
 
   describe(`HTML sanitizing [${name}]`, () => {
+    afterAll(() => {
+      console.log(`[sanitize ${name}] ${sanitizeStats.vectors} vectors, ${sanitizeStats.writes} filtered writes, ${sanitizeStats.checkedStrings} response strings judged`)
+    })
     for (const role of ['author', 'contributor'] as const satisfies readonly Caller[]) {
       it(`filters ${XSS_CORPUS.length} XSS vectors written as ${role} into every field, on every read path`, async () => {
         const a = await app()
