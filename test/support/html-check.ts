@@ -2,7 +2,8 @@
  * Judges HTML the way a browser would see it: parse5 builds the tree exactly as the HTML
  * standard says (foreign content, raw-text elements, entity decoding, tabs stripped from URLs
  * by the URL parser), and the tree is serialized and parsed again to catch mutation XSS, where
- * markup that looks inert once becomes live after a round trip through innerHTML.
+ * markup that looks inert once becomes live after a round trip through innerHTML, and parsed
+ * once more with markup after it, as a page places it, to catch a tag left open at the end.
  *
  * Two sets of rules apply. Fixed danger rules that do not depend on our policy (no script,
  * plugin, frame, form or foreign element, no event handler, no URL other than http(s)/mailto
@@ -120,7 +121,11 @@ export function liveProblems(html: string, kind: HtmlKind): Problem[] {
   const once = treeProblems(html, kind)
   const reparsed = serialize(parseFragment(html))
   const twice = reparsed === html ? [] : treeProblems(reparsed, kind).map((p) => ({ ...p, message: `after round trip: ${p.message}` }))
-  return [...once, ...twice]
+  // A page puts more markup after the value: a tag left open at its end would come alive there.
+  const followed = treeProblems(`${html}"'>`, kind)
+    .filter((p) => !once.some((o) => o.message === p.message))
+    .map((p) => ({ ...p, message: `when followed by markup: ${p.message}` }))
+  return [...once, ...twice, ...followed]
 }
 
 /** The HTML as a browser would serialize it, for comparing formatting that must survive. */
