@@ -6,6 +6,7 @@ import { canonicalTimezone, isValidTimezone } from './time/zone.js'
 import { resolveCors, type Cors, type CorsOptions } from './http/cors.js'
 import type { CacheOptions } from './cache.js'
 import type { Change } from './storage/observed.js'
+import { resolveSanitize, type SanitizeOption, type SanitizePolicy } from './sanitize/policy.js'
 
 /** What `authenticate` sees: a standard Request under `fetch`, the adapter's lazy request on Node. */
 export interface AuthRequest {
@@ -72,6 +73,13 @@ export interface CalendarOptions {
    * serves that path itself; the Link header is then not sent. Default true.
    */
   restIndex?: boolean
+  /**
+   * HTML filtering of text on write, per role or as one function. Default: administrators and
+   * editors (`unfiltered_html`) store HTML as given; every other role's titles, names and
+   * addresses keep inline formatting only, descriptions and excerpts a WordPress-like post
+   * allow-list. See README, "Sanitizing HTML".
+   */
+  sanitize?: SanitizeOption
 }
 
 export interface ResolvedOptions {
@@ -95,6 +103,7 @@ export interface ResolvedOptions {
   onChange: CalendarOptions['onChange'] | null
   users: UserDirectory | null
   restIndex: boolean
+  sanitize: SanitizePolicy
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -139,5 +148,6 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     onChange: o.onChange ?? null,
     users: resolveUsers(o.users),
     restIndex: o.restIndex ?? true,
+    sanitize: resolveSanitize(o.sanitize),
   }
 }
