@@ -23,3 +23,6 @@ export type {
   ErrorEnvelope,
   NamespaceIndex,
 } from './types.js'
+export { filterHtml } from './sanitize/html.js'
+export type { HtmlKind } from './sanitize/allowlist.js'
+export type { SanitizeOption, RolePolicy, TextField, TextFilter } from './sanitize/policy.js'

@@ -6,6 +6,7 @@ import { canonicalTimezone, isValidTimezone } from './time/zone.js'
 import { resolveCors, type Cors, type CorsOptions } from './http/cors.js'
 import type { CacheOptions } from './cache.js'
 import type { Change } from './storage/observed.js'
+import { resolveSanitize, type SanitizeOption, type SanitizePolicy } from './sanitize/policy.js'
 
 /** What `authenticate` sees: a standard Request under `fetch`, the adapter's lazy request on Node. */
 export interface AuthRequest {
@@ -72,6 +73,13 @@ export interface CalendarOptions {
    * serves that path itself; the Link header is then not sent. Default true.
    */
   restIndex?: boolean
+  /**
+   * HTML filtering of text on write, per role or as one function. Default: administrators and
+   * editors (`unfiltered_html`) store HTML as given; every other role's titles, names and
+   * addresses keep inline formatting only, descriptions and excerpts a WordPress-like post
+   * allow-list. See README, "Sanitizing HTML".
+   */
+  sanitize?: SanitizeOption
   /** iCalendar feeds (`/events?format=ics` or `Accept: text/calendar`). */
   ical?: IcalOptions
 }
@@ -109,6 +117,7 @@ export interface ResolvedOptions {
   onChange: CalendarOptions['onChange'] | null
   users: UserDirectory | null
   restIndex: boolean
+  sanitize: SanitizePolicy
   ical: Required<IcalOptions>
 }
 
@@ -154,6 +163,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     onChange: o.onChange ?? null,
     users: resolveUsers(o.users),
     restIndex: o.restIndex ?? true,
+    sanitize: resolveSanitize(o.sanitize),
     ical: {
       maxEvents: positive('ical.maxEvents', o.ical?.maxEvents, 2000),
       refreshSeconds: positive('ical.refreshSeconds', o.ical?.refreshSeconds, 3600),

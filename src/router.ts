@@ -13,6 +13,7 @@ import { ifNoneMatchHits, notModified, weakEtag } from './http/etag.js'
 import { ReadCache } from './cache.js'
 import { observeStorage, type Change } from './storage/observed.js'
 import { buildIndex, buildSiteIndex } from './doc/discovery.js'
+import { filteringStorage } from './sanitize/storage.js'
 import { fromRequest, toResponse } from './http/standard.js'
 import type { RawResponse, RequestLike } from './http/types.js'
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js'
@@ -148,7 +149,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     if (located.siteIndex) {
       meta.allow = ['GET']
       if (method !== 'GET') return errorResponse(noRoute(), meta)
-      return jsonResponse(200, buildSiteIndex(context(request, located, principal, query, query, Object.create(null), Object.create(null)), routes, schemas), meta)
+      return jsonResponse(200, buildSiteIndex(context(request, located, 'GET', principal, query, query, Object.create(null), Object.create(null)), routes, schemas), meta)
     }
     const { def, captures } = await route(located.path, method)
     const endpoint = def && METHODS.includes(method as Method) ? def.endpoints[method as Method] : undefined
@@ -165,17 +166,21 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     const params: Params = Object.assign(Object.create(null), path, query, body)
     delete params._method
     delete params.rest_route
-    const reply = await endpoint.run(context(request, located, principal, params, query, body, path), schemas)
+    const reply = await endpoint.run(context(request, located, method, principal, params, query, body, path), schemas)
     if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
     if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
     return jsonResponse(reply.status, reply.body, meta, reply.headers)
   }
 
-  function context(request: RequestLike, located: Located, principal: Principal | null, params: Params, query: Params, body: Params, path: Params): Context {
+  const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+  function context(request: RequestLike, located: Located, method: string, principal: Principal | null, params: Params, query: Params, body: Params, path: Params): Context {
     const asked = params.multilingual_language
     const language = typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
+    // Writes by callers without unfiltered_html store their text through the HTML filter.
+    const filter = READS.has(method) ? null : options.sanitize(principal)
     return createContext({
-      storage,
+      storage: filter ? filteringStorage(storage, filter) : storage,
       options,
       principal,
       language,
@@ -200,7 +205,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     if (!def) return errorResponse(noRoute(), meta)
     const methods = Object.keys(def.endpoints)
     if (options.cors && isPreflight(request, 'OPTIONS')) return preflight(options.cors, request, methods)
-    const index = buildIndex(context(request, located, null, query, query, Object.create(null), Object.create(null)), [def], schemas)
+    const index = buildIndex(context(request, located, 'OPTIONS', null, query, query, Object.create(null), Object.create(null)), [def], schemas)
     meta.allow = methods
     return jsonResponse(200, Object.values(index.routes)[0], meta)
   }

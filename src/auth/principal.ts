@@ -42,6 +42,9 @@ export function canModify(p: Principal | null, post: PostRecord): boolean {
   return post.status !== 'publish' && post.status !== 'future' && post.status !== 'private'
 }
 
+/** unfiltered_html: text is stored as given rather than through the HTML allow-list. */
+export const canUnfilteredHtml = (p: Principal | null) => atLeast(p, 'editor')
+
 /** Creating, editing and deleting terms: authors manage categories, editors manage tags too. */
 export const canManageTerms = (p: Principal | null, taxonomy: Taxonomy) =>
   atLeast(p, taxonomy === 'category' ? 'author' : 'editor')

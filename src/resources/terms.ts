@@ -148,8 +148,10 @@ export async function createTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
   const parent = await checkParent(ctx, taxonomy, input.parent)
   const name = input.name as string
   const term = await ctx.storage.transaction(async (tx) => {
+    // findTerm matches the name case-insensitively, and as it is stored (filtered, for callers
+    // whose HTML is filtered), so its answer is the duplicate whatever the raw spelling.
     const duplicate = await tx.findTerm(taxonomy, ctx.language, { name, parent })
-    if (duplicate && duplicate.name.toLowerCase() === name.toLowerCase() && duplicate.parent === parent) throw exists(duplicate)
+    if (duplicate && duplicate.parent === parent) throw exists(duplicate)
     let group: number | undefined
     if (input.translation_of !== undefined) {
       const target = await tx.getTerm(input.translation_of as number)
@@ -185,7 +187,7 @@ export async function updateTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
     const parent = patch.parent ?? current.parent
     if (patch.name !== undefined || patch.parent !== undefined) {
       const duplicate = await tx.findTerm(taxonomy, current.language, { name, parent })
-      if (duplicate && duplicate.id !== current.id && duplicate.parent === parent && duplicate.name.toLowerCase() === name.toLowerCase()) {
+      if (duplicate && duplicate.id !== current.id && duplicate.parent === parent) {
         throw exists(duplicate)
       }
     }

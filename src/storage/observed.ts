@@ -15,7 +15,7 @@ export interface Change {
  * Delegates everything to `target` (bound, so backends may use private fields) except the
  * methods given.
  */
-function overlay<T extends object>(target: T, own: Partial<T>): T {
+export function overlay<T extends object>(target: T, own: Partial<T>): T {
   return new Proxy(target, {
     get(t, prop) {
       if (Object.hasOwn(own, prop)) return own[prop as keyof T]

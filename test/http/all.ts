@@ -14,6 +14,7 @@ import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
 import { referenceGapsSuite } from './reference-gaps.suite.js'
 import { termsSuite } from './terms.suite.js'
+import { sanitizeSuite } from './sanitize.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsSuite(name, makeStorage)
@@ -32,6 +33,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   referenceInputsSuite(name, makeStorage)
   referenceGapsSuite(name, makeStorage)
   clientsSuite(name, makeStorage)
+  sanitizeSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

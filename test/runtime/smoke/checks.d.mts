@@ -2,3 +2,4 @@
 export const CHECK_NAMES: string[]
 export const TOKEN: string
 export const MAX_BODY_BYTES: number
+export const AUTHOR_TOKEN: string

@@ -7,13 +7,18 @@ import assert from 'node:assert/strict'
 export const TOKEN = 'smoke-token'
 /** Small, so the 413 check needs no big body. */
 export const MAX_BODY_BYTES = 2048
-export const CHECK_NAMES = ['create', 'anonymous write is 401', 'read', 'list', '404', 'language segment', '413']
+export const CHECK_NAMES = ['create', 'anonymous write is 401', 'read', 'list', '404', 'language segment', '413', 'author HTML is filtered']
+/** An author (no unfiltered_html): their HTML goes through the filter, on every runtime. */
+export const AUTHOR_TOKEN = 'smoke-author'
 
 /** Router options every runtime uses. */
 export const options = {
   maxBodyBytes: MAX_BODY_BYTES,
-  authenticate: (request) =>
-    request.headers.get('authorization') === `Bearer ${TOKEN}` ? { id: 1, role: 'administrator' } : null,
+  authenticate: (request) => {
+    const auth = request.headers.get('authorization')
+    if (auth === `Bearer ${TOKEN}`) return { id: 1, role: 'administrator' }
+    return auth === `Bearer ${AUTHOR_TOKEN}` ? { id: 2, role: 'author' } : null
+  },
 }
 
 const event = (title) => ({ title, start_date: 'tomorrow 10am', end_date: 'tomorrow 11am', status: 'publish' })
@@ -88,6 +93,16 @@ export async function runChecks(origin, label) {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
       })
       assert.equal(streamed.status, 413)
+    },
+    async 'author HTML is filtered'() {
+      const res = await create(
+        api,
+        { ...event('<em>ok</em><script>alert(1)</script>'), description: '<p onclick="x()">p</p><a href="javascript:alert(1)">a</a>' },
+        { authorization: `Bearer ${AUTHOR_TOKEN}` },
+      )
+      assert.equal(res.status, 201)
+      assert.equal(res.body.title, '<em>ok</em>')
+      assert.equal(res.body.description, '<p>p</p><a>a</a>')
     },
   }
   const results = []
