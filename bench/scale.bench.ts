@@ -299,7 +299,8 @@ const POST_COLUMNS = ['id', 'type', 'translation_group', ...EVENT_SPECS.map((s) 
 
 /** A posts row exactly as the storage's insertPost writes it. */
 function postRow(id: number, e: NewPost<'event'>): SqlParam[] {
-  const rec = e as unknown as Record<string, unknown>
+  // New events start at sequence 0 (the storage sets it; NewPost has none).
+  const rec = { sequence: 0, ...e } as unknown as Record<string, unknown>
   return [id, 'event', id, ...EVENT_SPECS.map((s) => encode(s.codec, rec[s.field])), eventSearchText(e)]
 }
 

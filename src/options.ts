@@ -80,6 +80,20 @@ export interface CalendarOptions {
    * allow-list. See README, "Sanitizing HTML".
    */
   sanitize?: SanitizeOption
+  /** iCalendar feeds (`/events?format=ics` or `Accept: text/calendar`). */
+  ical?: IcalOptions
+}
+
+export interface IcalOptions {
+  /**
+   * Most events one feed without `page`/`per_page` carries (the whole date window up to this).
+   * Past it the feed and the response say it was cut short. Default 2000.
+   */
+  maxEvents?: number
+  /** How often calendar apps should refetch, in seconds (REFRESH-INTERVAL, X-PUBLISHED-TTL). Default 3600. */
+  refreshSeconds?: number
+  /** X-WR-CALNAME of list feeds (a single event's feed is named after it). Default `Events`. */
+  name?: string
 }
 
 export interface ResolvedOptions {
@@ -104,6 +118,7 @@ export interface ResolvedOptions {
   users: UserDirectory | null
   restIndex: boolean
   sanitize: SanitizePolicy
+  ical: Required<IcalOptions>
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -149,5 +164,10 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     users: resolveUsers(o.users),
     restIndex: o.restIndex ?? true,
     sanitize: resolveSanitize(o.sanitize),
+    ical: {
+      maxEvents: positive('ical.maxEvents', o.ical?.maxEvents, 2000),
+      refreshSeconds: positive('ical.refreshSeconds', o.ical?.refreshSeconds, 3600),
+      name: o.ical?.name ?? 'Events',
+    },
   }
 }

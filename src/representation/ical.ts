@@ -1,104 +1,172 @@
 /**
  * RFC 5545 iCalendar for event feeds, so people can subscribe from calendar apps. Timed events
  * are written in UTC (exact whatever the zone), all-day events as DATE values with an exclusive
- * end, as the RFC asks.
+ * end, as the RFC asks. Text is plain text (calendar apps show HTML source verbatim). Built one
+ * event at a time, so a feed never needs its records and its text in full at once.
  */
 import { permalink, globalId, type Context } from '../resources/context.js'
-import type { EventRecord } from '../storage/types.js'
+import type { EventRecord, OrganizerRecord } from '../storage/types.js'
 import { addDays } from '../time/format.js'
+import { plainText } from './plain-text.js'
 import { eventOrganizers, eventVenues, type Relations } from './relations.js'
 
 /** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
-const text = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n')
-
-/** Descriptions are HTML; calendars show plain text. */
-const plain = (html: string) =>
-  html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/p>\s*/gi, '\n\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .trim()
+const text = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n|\r/g, '\\n')
+/** Plain text on one line (names inside parameters and lists). */
+const oneLine = (s: string) => plainText(s).replace(/\s*\n\s*/g, ' ')
+/** A quoted parameter value may hold neither DQUOTE nor control characters (RFC 5545 §3.1). */
+const quotedParam = (s: string) => `"${oneLine(s).replace(/"/g, "'")}"`
+// A URI value is written as is: keep only characters that cannot end or break the line.
+// eslint-disable-next-line no-control-regex
+const uri = (s: string) => s.replace(/[\u0000-\u0020\u007f]/g, (c) => encodeURIComponent(c))
+/** Simple enough to be a calendar address; anything else stays out of ORGANIZER. */
+const EMAIL = /^[^\s@<>"(),;:\\[\]]+@[^\s@<>"(),;:\\[\]]+$/
 
 const utcStamp = (wall: string) => `${wall.replace(/[-:]/g, '').replace(' ', 'T')}Z`
 const dateValue = (wall: string) => wall.slice(0, 10).replace(/-/g, '')
 
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\u0000-\u007f]*$/
+
 /** Folds a content line at 75 octets without splitting a UTF-8 sequence (RFC 5545 §3.1). */
 function fold(line: string): string {
-  const encoder = new TextEncoder()
-  if (encoder.encode(line).length <= 75) return line
+  if (line.length <= 75 && (line.length <= 25 || ASCII.test(line))) return line
   const parts: string[] = []
-  let current = ''
+  let start = 0
   let size = 0
-  for (const ch of line) {
-    const n = encoder.encode(ch).length
-    const limit = parts.length === 0 ? 75 : 74
+  let limit = 75
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i)
+    // UTF-8 octets of this code point; a surrogate pair is one 4-octet code point.
+    const next = line.charCodeAt(i + 1)
+    const pair = c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff
+    const n = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3
     if (size + n > limit) {
-      parts.push(current)
-      current = ''
+      parts.push(line.slice(start, i))
+      start = i
       size = 0
+      // A continuation line's leading space counts towards its 75 octets.
+      limit = 74
     }
-    current += ch
     size += n
+    if (pair) i++
   }
-  parts.push(current)
+  parts.push(line.slice(start))
   return parts.join('\r\n ')
 }
 
-function vevent(ctx: Context, e: EventRecord, rel: Relations, host: string): string[] {
-  const lines = [
-    'BEGIN:VEVENT',
-    `UID:${e.id}@${host}`,
-    `DTSTAMP:${utcStamp(e.modifiedUtc)}`,
-    `CREATED:${utcStamp(e.dateUtc)}`,
-    `LAST-MODIFIED:${utcStamp(e.modifiedUtc)}`,
-  ]
-  if (e.allDay) {
-    lines.push(`DTSTART;VALUE=DATE:${dateValue(e.startDate)}`, `DTEND;VALUE=DATE:${dateValue(addDays(e.endDate, 1))}`)
-  } else {
-    lines.push(`DTSTART:${utcStamp(e.startDateUtc)}`, `DTEND:${utcStamp(e.endDateUtc)}`)
+/** Accumulates folded CRLF-terminated content lines. */
+export class IcalText {
+  private out = ''
+
+  line(content: string): this {
+    this.out += fold(content) + '\r\n'
+    return this
   }
-  lines.push(`SUMMARY:${text(e.title)}`)
-  const description = plain(e.description || e.excerpt)
-  if (description) lines.push(`DESCRIPTION:${text(description)}`)
-  const venue = eventVenues(e, rel)[0]
-  if (venue) {
-    const where = [venue.title, venue.address, venue.city, venue.stateprovince || venue.state || venue.province, venue.zip, venue.country]
-    lines.push(`LOCATION:${text(where.filter(Boolean).join(', '))}`)
-    if (venue.geoLat !== null && venue.geoLng !== null) lines.push(`GEO:${venue.geoLat};${venue.geoLng}`)
+
+  toString(): string {
+    return this.out
   }
-  lines.push(`URL:${permalink(ctx, 'event', e)}`)
-  const categories = e.categoryIds.map((id) => rel.terms.get(id)?.name).filter((n): n is string => !!n)
-  if (categories.length) lines.push(`CATEGORIES:${categories.map(text).join(',')}`)
-  for (const o of eventOrganizers(e, rel)) {
-    // ORGANIZER must be a calendar address: without an e-mail there is nothing to point at.
-    if (o.email) lines.push(`ORGANIZER;CN="${o.title.replace(/"/g, "'")}":mailto:${o.email}`)
-  }
-  lines.push(`STATUS:${e.status === 'publish' ? 'CONFIRMED' : 'TENTATIVE'}`, `X-CALENDAR-GLOBAL-ID:${text(globalId(ctx, e.id))}`, 'END:VEVENT')
-  return lines
 }
 
-export function icalendar(ctx: Context, events: EventRecord[], rel: Relations, name: string): string {
-  let host = 'calendar'
+/** The host part of UIDs: stable per site, whatever path or port the feed was fetched on. */
+export function uidHost(ctx: Context): string {
   try {
-    host = new URL(ctx.base).hostname || host
+    return new URL(ctx.base).hostname || 'calendar'
   } catch {
-    // keep the fallback
+    return 'calendar'
   }
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//calendar-events-router//calendar/events/v1//EN',
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    `X-WR-CALNAME:${text(name)}`,
-    ...events.flatMap((e) => vevent(ctx, e, rel, host)),
-    'END:VCALENDAR',
-  ]
-  return lines.map(fold).join('\r\n') + '\r\n'
+}
+
+export interface CalendarHead {
+  name: string
+  /** Set when the feed holds fewer events than matched: how many it holds, of how many. */
+  truncated?: { included: number; total: number }
+}
+
+/** Seconds as an RFC 5545 duration: 3600 → PT1H, 90000 → P1DT1H. */
+export function duration(seconds: number): string {
+  const d = Math.floor(seconds / 86400)
+  const h = Math.floor((seconds % 86400) / 3600)
+  const m = Math.floor((seconds % 3600) / 60)
+  const s = seconds % 60
+  const time = `${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s ? `${s}S` : ''}`
+  return `P${d ? `${d}D` : ''}${time ? `T${time}` : ''}`
+}
+
+/** VCALENDAR properties: they come before every component (RFC 5545 §3.4). */
+export function calendarHead(ctx: Context, out: IcalText, head: CalendarHead): void {
+  const refresh = duration(ctx.options.ical.refreshSeconds)
+  out
+    .line('BEGIN:VCALENDAR')
+    .line('VERSION:2.0')
+    .line('PRODID:-//calendar-events-router//calendar/events/v1//EN')
+    .line('CALSCALE:GREGORIAN')
+    .line('METHOD:PUBLISH')
+    .line(`X-WR-CALNAME:${text(oneLine(head.name))}`)
+    .line(`X-WR-TIMEZONE:${ctx.options.timezone}`)
+    // RFC 7986's refresh hint, and the older property Outlook and Google read.
+    .line(`REFRESH-INTERVAL;VALUE=DURATION:${refresh}`)
+    .line(`X-PUBLISHED-TTL:${refresh}`)
+  if (head.truncated) {
+    const { included, total } = head.truncated
+    out.line(`X-CALENDAR-TRUNCATED:${text(`${included} of ${total} events. Narrow the window with start_date and end_date or page with per_page.`)}`)
+  }
+}
+
+export const calendarTail = (out: IcalText) => out.line('END:VCALENDAR')
+
+function organizerLines(out: IcalText, organizers: OrganizerRecord[]): void {
+  // RFC 5545 allows one ORGANIZER, and it must be a calendar address: the first organizer with
+  // an e-mail. The others are CONTACTs (free text).
+  const lead = organizers.find((o) => EMAIL.test(o.email.trim()))
+  if (lead) out.line(`ORGANIZER;CN=${quotedParam(lead.title)}:mailto:${lead.email.trim()}`)
+  for (const o of organizers) {
+    if (o === lead) continue
+    const parts = [oneLine(o.title), oneLine(o.email), oneLine(o.phone)].filter(Boolean)
+    if (parts.length) out.line(`CONTACT:${text(parts.join(', '))}`)
+  }
+}
+
+export function vevent(ctx: Context, out: IcalText, e: EventRecord, rel: Relations, host: string): void {
+  out
+    .line('BEGIN:VEVENT')
+    .line(`UID:${e.id}@${host}`)
+    .line(`DTSTAMP:${utcStamp(e.modifiedUtc)}`)
+    .line(`CREATED:${utcStamp(e.dateUtc)}`)
+    .line(`LAST-MODIFIED:${utcStamp(e.modifiedUtc)}`)
+    .line(`SEQUENCE:${e.sequence ?? 0}`)
+  if (e.allDay) {
+    out.line(`DTSTART;VALUE=DATE:${dateValue(e.startDate)}`).line(`DTEND;VALUE=DATE:${dateValue(addDays(e.endDate, 1))}`)
+  } else {
+    out.line(`DTSTART:${utcStamp(e.startDateUtc)}`).line(`DTEND:${utcStamp(e.endDateUtc)}`)
+  }
+  out.line(`SUMMARY:${text(oneLine(e.title))}`)
+  const description = plainText(e.description || e.excerpt)
+  if (description) out.line(`DESCRIPTION:${text(description)}`)
+  const venue = eventVenues(e, rel)[0]
+  if (venue) {
+    const where = [venue.title, venue.address, venue.city, venue.stateprovince || venue.state || venue.province, venue.zip, venue.country].map(oneLine)
+    out.line(`LOCATION:${text(where.filter(Boolean).join(', '))}`)
+    if (venue.geoLat !== null && venue.geoLng !== null && Number.isFinite(venue.geoLat) && Number.isFinite(venue.geoLng)) {
+      out.line(`GEO:${venue.geoLat};${venue.geoLng}`)
+    }
+  }
+  out.line(`URL:${uri(permalink(ctx, 'event', e))}`)
+  const categories = e.categoryIds.map((id) => rel.terms.get(id)?.name).filter((n): n is string => !!n).map(oneLine).filter(Boolean)
+  if (categories.length) out.line(`CATEGORIES:${categories.map(text).join(',')}`)
+  organizerLines(out, eventOrganizers(e, rel))
+  // Only callers who may see unpublished events get them; to them those are not settled yet.
+  // A trashed event (listed only on an editor's explicit status=trash) is called off.
+  out.line(`STATUS:${e.status === 'publish' ? 'CONFIRMED' : e.status === 'trash' ? 'CANCELLED' : 'TENTATIVE'}`)
+  out.line(`X-CALENDAR-GLOBAL-ID:${text(globalId(ctx, e.id))}`).line('END:VEVENT')
+}
+
+/** A whole calendar of a few events already in hand (a single event's feed). */
+export function icalendar(ctx: Context, events: EventRecord[], rel: Relations, name: string): string {
+  const out = new IcalText()
+  const host = uidHost(ctx)
+  calendarHead(ctx, out, { name })
+  for (const e of events) vevent(ctx, out, e, rel, host)
+  return calendarTail(out).toString()
 }

@@ -16,7 +16,8 @@ import type { Context } from './context.js'
 import { publicationDates, schedule, wallClock } from './dates.js'
 import { resolveImage } from './image.js'
 import { resolveLinked, resolveTerms } from './links.js'
-import { created, ok, recordAllow, totals, type Reply } from './respond.js'
+import { created, ok, recordAllow, type Reply } from './respond.js'
+import { eventFeed, icsReply, wantsIcs } from './feed.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Schemas } from '../schemas/index.js'
 import { listStatuses, pageOf } from './lists.js'
@@ -64,21 +65,6 @@ export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean)
   const [body] = await present(ctx, [event], true)
   return { ...ok(body, { Vary: 'Accept' }), allow: recordAllow(canModify(ctx.principal, event)) }
 }
-
-/** `?format=ics`, or an Accept header that prefers text/calendar over JSON. */
-function wantsIcs(ctx: Context): boolean {
-  const format = ctx.params.format
-  if (format === 'ics') return true
-  if (format === 'json') return false
-  return /\btext\/calendar\b/i.test(ctx.accept) && !/\bapplication\/json\b/i.test(ctx.accept)
-}
-
-const icsReply = (body: string, headers?: Record<string, string>): Reply => ({
-  status: 200,
-  body: null,
-  headers: { ...headers, Vary: 'Accept' },
-  text: { body, type: 'text/calendar; charset=UTF-8' },
-})
 
 export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply> {
   // Our own links say `status=any` for callers who see every status (as TEC's do); following
@@ -203,12 +189,12 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
   }
   if (failures.size) throw invalidParams(failures)
 
-  const result = await ctx.storage.listEvents(query)
   if (wantsIcs(ctx)) {
-    if (page > 1 && result.items.length === 0) throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist')
-    const feed = icalendar(ctx, result.items, await loadRelations(ctx, result.items), 'Events')
-    return icsReply(feed, totals(result.total, Math.ceil(result.total / perPage)))
+    // A subscription cannot page: without paging parameters the feed is the whole window.
+    const paged = ctx.params.page !== undefined || ctx.params.per_page !== undefined
+    return eventFeed(ctx, query, { paged, page, perPage })
   }
+  const result = await ctx.storage.listEvents(query)
   const { body, headers } = await pageOf(ctx, {
     key: 'events',
     path: 'events/',

@@ -33,7 +33,9 @@ const linkList = (description: string, json: JsonSchema, create: boolean) => ({
 
 const formatParam = {
   schema: wire(v.pipe(p.string(), v.picklist(['json', 'ics'], p.INVALID)), { type: 'string', enum: ['json', 'ics'] }),
-  description: 'ics answers an RFC 5545 iCalendar document (as does Accept: text/calendar).',
+  description:
+    'ics answers an RFC 5545 iCalendar document (as does Accept: text/calendar with a higher quality than JSON). ' +
+    'A list without page or per_page holds the whole date window, up to the feed cap (X-Calendar-Truncated says when it stops).',
   in: 'query' as const,
 } satisfies ParamDefs[string]
 

@@ -25,6 +25,7 @@ import type {
 } from './types.js'
 import { SlugConflictError } from './types.js'
 import { clonePost } from './clone.js'
+import { linkedShownChanged, nextSequence } from './sequence.js'
 
 const DELETED = Symbol('deleted')
 type Slot<T> = T | typeof DELETED
@@ -384,7 +385,8 @@ class Tx extends Reader implements StorageTx {
   async insertPost<T extends PostType>(record: NewPost<T>): Promise<RecordOf<T>> {
     this.assertFreeSlug(record.type, record.language, record.slug, null)
     const id = this.nextPostId++
-    const stored = clonePost({ ...record, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
+    const initial = record.type === 'event' ? { sequence: 0 } : {}
+    const stored = clonePost({ ...record, ...initial, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
     this.postOverlay.set(id, stored)
     return clonePost(stored) as RecordOf<T>
   }
@@ -394,6 +396,8 @@ class Tx extends Reader implements StorageTx {
     if (!current || current.type !== type) throw new Error(`no ${type} ${id}`)
     const next = clonePost({ ...current, ...patch, id, type: current.type } as PostRecord)
     if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(type, next.language, next.slug, id)
+    if (next.type === 'event') next.sequence = nextSequence(current as EventRecord, next)
+    else if (linkedShownChanged(current, next)) this.bumpEvents((e) => e.venueIds.includes(id) || e.organizerIds.includes(id))
     this.postOverlay.set(id, next)
     return clonePost(next) as RecordOf<T>
   }
@@ -404,6 +408,7 @@ class Tx extends Reader implements StorageTx {
       const next = clonePost(p)
       next.venueIds = next.venueIds.filter((x) => x !== id)
       next.organizerIds = next.organizerIds.filter((x) => x !== id)
+      next.sequence = nextSequence(p, next)
       this.postOverlay.set(p.id, next)
     }
   }
@@ -421,6 +426,7 @@ class Tx extends Reader implements StorageTx {
       next.venueIds = next.venueIds.filter((x) => x !== id)
       next.organizerIds = next.organizerIds.filter((x) => x !== id)
       if (next.parentId === id) next.parentId = parent
+      next.sequence = nextSequence(p, next)
       this.postOverlay.set(p.id, next)
     }
   }
@@ -438,6 +444,8 @@ class Tx extends Reader implements StorageTx {
     if (!current) throw new Error(`no term ${id}`)
     const next: TermRecord = { ...current, ...patch, id, taxonomy: current.taxonomy }
     if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(next.taxonomy, next.language, next.slug, id)
+    // The names of the terms an event lists as categories are the feed's CATEGORIES.
+    if (next.name !== current.name) this.bumpEvents((e) => e.categoryIds.includes(id))
     this.termOverlay.set(id, next)
     return { ...next }
   }
@@ -452,6 +460,17 @@ class Tx extends Reader implements StorageTx {
       const next = clonePost(p)
       next.categoryIds = next.categoryIds.filter((x) => x !== id)
       next.tagIds = next.tagIds.filter((x) => x !== id)
+      next.sequence = nextSequence(p, next)
+      this.postOverlay.set(p.id, next)
+    }
+  }
+
+  /** A linked record's shown fields changed: the events that show it get a new sequence. */
+  private bumpEvents(shows: (e: EventRecord) => boolean) {
+    for (const p of [...this.allPosts()]) {
+      if (p.type !== 'event' || !shows(p)) continue
+      const next = clonePost(p)
+      next.sequence = (p.sequence ?? 0) + 1
       this.postOverlay.set(p.id, next)
     }
   }

@@ -72,6 +72,12 @@ export interface EventFields {
   organizerIds: number[]
   categoryIds: number[]
   tagIds: number[]
+  /**
+   * Revision of what a calendar shows (iCalendar SEQUENCE): 0 when created, and the storage adds
+   * one on every update that changes a field of CALENDAR_FIELDS (storage/sequence.ts). Callers
+   * never set it.
+   */
+  sequence: number
 }
 
 export interface VenueFields {
@@ -107,11 +113,11 @@ export type RecordOf<T extends PostType> = T extends 'event'
     ? VenueRecord
     : OrganizerRecord
 
-/** What a create stores: everything but the id (and the group, which defaults to the id). */
-export type NewPost<T extends PostType = PostType> = Omit<RecordOf<T>, 'id' | 'translationGroup'> & {
+/** What a create stores: everything but the id (and the group, which defaults to the id) and the sequence (0). */
+export type NewPost<T extends PostType = PostType> = Omit<RecordOf<T>, 'id' | 'translationGroup' | 'sequence'> & {
   translationGroup?: number
 }
-export type PostPatch<T extends PostType = PostType> = Partial<Omit<RecordOf<T>, 'id' | 'type'>>
+export type PostPatch<T extends PostType = PostType> = Partial<Omit<RecordOf<T>, 'id' | 'type' | 'sequence'>>
 
 export interface TermRecord {
   id: number

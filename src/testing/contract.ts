@@ -85,7 +85,7 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           })
           const e = await insert(s, (tx) => tx.insertPost(input))
           const back = await s.getPost(e.id)
-          assert.deepEqual(back, { ...input, id: e.id, translationGroup: e.id })
+          assert.deepEqual(back, { ...input, id: e.id, translationGroup: e.id, sequence: 0 })
         }),
       )
 
@@ -149,6 +149,49 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           assert.equal(u.featured, true)
           assert.deepEqual(u.venueIds, [5])
           assert.equal(u.slug, 'u')
+        }),
+      )
+
+      it(
+        'raises an event\'s sequence on every change a calendar shows, and on nothing else',
+        withStorage(async (s) => {
+          const v = await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'hall' })))
+          const v2 = await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'annex' })))
+          const cat = await insert(s, (tx) => tx.insertTerm(newTerm({ slug: 'music', name: 'Music' })))
+          const tag = await insert(s, (tx) => tx.insertTerm(newTerm({ taxonomy: 'tag', slug: 'loud', name: 'Loud' })))
+          const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'seq', venueIds: [v.id, v2.id], categoryIds: [cat.id], tagIds: [tag.id] })))
+          assert.equal(e.sequence, 0)
+          const sequence = async () => {
+            const got = await s.getPost(e.id)
+            return got && got.type === 'event' ? got.sequence : -1
+          }
+          const steps: Array<[string, (tx: StorageTx) => Promise<unknown>, number]> = [
+            ['title', (tx) => tx.updatePost(e.id, 'event', { title: 'New' }), 1],
+            ['same title', (tx) => tx.updatePost(e.id, 'event', { title: 'New' }), 1],
+            ['featured', (tx) => tx.updatePost(e.id, 'event', { featured: true, sticky: true }), 1],
+            ['dates', (tx) => tx.updatePost(e.id, 'event', { startDate: '2026-12-01 09:00:00', startDateUtc: '2026-12-01 09:00:00' }), 2],
+            ['several at once', (tx) => tx.updatePost(e.id, 'event', { allDay: true, status: 'draft', description: 'x' }), 3],
+            ['venue fields', (tx) => tx.updatePost(v.id, 'venue', { city: 'Elsewhere' }), 4],
+            ['venue phone (not shown)', (tx) => tx.updatePost(v.id, 'venue', { phone: '555' }), 4],
+            ['category name', (tx) => tx.updateTerm(cat.id, { name: 'Live music' }), 5],
+            ['tag name (not shown)', (tx) => tx.updateTerm(tag.id, { name: 'Noisy' }), 5],
+            ['tag deleted (not shown)', (tx) => tx.deleteTerm(tag.id), 5],
+            ['category deleted', (tx) => tx.deleteTerm(cat.id), 6],
+            ['venue unlinked', (tx) => tx.unlinkPost(v.id), 7],
+            ['venue deleted for good', (tx) => tx.deletePost(v2.id), 8],
+          ]
+          for (const [what, change, expected] of steps) {
+            await insert(s, change)
+            assert.equal(await sequence(), expected, what)
+          }
+          // A rolled-back change leaves it alone.
+          await assert.rejects(
+            s.transaction(async (tx) => {
+              await tx.updatePost(e.id, 'event', { title: 'Rolled back' })
+              throw new Error('abort')
+            }),
+          )
+          assert.equal(await sequence(), 8)
         }),
       )
 

@@ -8,6 +8,7 @@ import { eventsSuite } from './events.suite.js'
 import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, httpFeaturesSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
+import { icalFeedSuite } from './ical-feed.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
@@ -24,6 +25,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   httpFeaturesSuite(name, makeStorage)
   allowSuite(name, makeStorage)
   icalSuite(name, makeStorage)
+  icalFeedSuite(name, makeStorage)
   hostileSuite(name, makeStorage)
   formSyntaxSuite(name, makeStorage)
   leaksSuite(name, makeStorage)

@@ -185,6 +185,18 @@ export const MIGRATIONS: Migration[] = [
        GROUP BY language, status, ${DAY_OF_START}, ${DAY_OF_END}`,
     ],
   },
+  // Versions 4 to 6 are taken by work on other branches; numbers only need to be distinct and
+  // increasing per database, so a gap is harmless.
+  {
+    version: 7,
+    name: 'iCalendar sequence',
+    statements: [
+      // Grows whenever a field a calendar shows changes (storage/sequence.ts). Existing events
+      // start at 0, as new ones do. No IF NOT EXISTS (SQLite has none for columns): a rerun's
+      // "duplicate column" is taken as already done (executeDdl).
+      `ALTER TABLE posts ADD COLUMN ical_sequence {int} NOT NULL DEFAULT 0`,
+    ],
+  },
 ]
 
 export function renderDdl(dialect: Dialect, statement: string): string {
@@ -202,6 +214,8 @@ async function executeDdl(driver: SqlDriver, sql: string): Promise<void> {
       return await driver.execute(sql)
     } catch (err) {
       const code = (err as { code?: unknown } | null)?.code
+      // A column added by an earlier, interrupted run: PostgreSQL 42701, SQLite by message.
+      if (code === '42701' || /duplicate column name/i.test(String((err as Error | null)?.message))) return
       const duplicate = classify(err) === 'unique' || code === '42P07' || code === '42710'
       if (!duplicate || attempt >= 5) throw err
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt))

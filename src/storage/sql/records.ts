@@ -52,6 +52,7 @@ export const POST_FIELDS: Record<PostType, FieldSpec[]> = {
     f('sticky', 'sticky', 'bool'),
     f('featured', 'featured', 'bool'),
     f('parentId', 'parent_id', 'int'),
+    f('sequence', 'ical_sequence', 'int'),
   ],
   venue: [
     ...COMMON,

@@ -10,6 +10,7 @@ import { SlugConflictError } from '../types.js'
 import type { Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
+import { linkedShownChanged, nextSequence } from '../sequence.js'
 import { getPost, getTermRecord } from './read.js'
 import { LINK_KINDS, POST_FIELDS, SEARCH_FIELDS, TERM_KINDS, clonePost, dayOf, encode, eventSearchText, liveTermCount, toInt, type RefList } from './records.js'
 
@@ -135,6 +136,7 @@ async function recountTerm(db: Db, id: number, language: string): Promise<void> 
 }
 
 export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
+  if (record.type === 'event') record = { ...record, sequence: 0 }
   const rec = record as unknown as Record<string, unknown>
   const specs = POST_FIELDS[record.type].filter((s) => s.field !== 'translationGroup')
   const columns = ['type', 'translation_group', ...specs.map((s) => s.column)]
@@ -165,8 +167,13 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
   const current = await getPost(db, id)
   if (!current || current.type !== type) throw new Error(`no ${type} ${id}`)
   // Only the given fields change (a key present with `undefined` is treated as absent).
-  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
+  const given: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
+  delete given.sequence
   const next = clonePost({ ...current, ...given, id, type: current.type } as PostRecord)
+  if (next.type === 'event') {
+    next.sequence = nextSequence(current as EventRecord, next)
+    if (next.sequence !== (current as EventRecord).sequence) given.sequence = next.sequence
+  } else if (linkedShownChanged(current, next)) await bumpEvents(db, 'SELECT event_id FROM event_links WHERE linked_id = ?', id)
   const rec = next as unknown as Record<string, unknown>
   const changed = POST_FIELDS[type].filter((s) => s.field in given)
   const sets = changed.map((s) => `${s.column} = ?`)
@@ -189,7 +196,13 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
   return clonePost(next) as RecordOf<T>
 }
 
+/** A linked record's shown fields changed: the events listed by `eventIds` (one `?`) get a new sequence. */
+async function bumpEvents(db: Db, eventIds: string, id: number): Promise<void> {
+  await db.run(`UPDATE posts SET ical_sequence = ical_sequence + 1 WHERE id IN (${eventIds})`, [id])
+}
+
 export async function unlinkPost(db: Db, id: number): Promise<void> {
+  await bumpEvents(db, 'SELECT DISTINCT event_id FROM event_links WHERE linked_id = ?', id)
   await db.run('DELETE FROM event_links WHERE linked_id = ?', [id])
 }
 
@@ -204,6 +217,8 @@ export async function deletePost(db: Db, id: number): Promise<void> {
     await db.run('DELETE FROM event_terms WHERE event_id = ?', [id])
     await db.run("UPDATE posts SET parent_id = ? WHERE parent_id = ? AND type = 'event'", [current.parentId, id])
   } else {
+    // The events it leaves no longer show it: calendar apps must take their new version.
+    await bumpEvents(db, 'SELECT DISTINCT event_id FROM event_links WHERE linked_id = ?', id)
     await db.run('DELETE FROM event_links WHERE linked_id = ?', [id])
     await db.run('DELETE FROM post_search WHERE post_id = ?', [id])
   }
@@ -238,6 +253,8 @@ export async function updateTerm(db: Db, id: number, patch: TermPatch): Promise<
     )
   if (next.slug !== current.slug || next.language !== current.language) await guardSlug(db, next.slug, write)
   else await write()
+  // The names of the terms an event lists as categories are the feed's CATEGORIES.
+  if (next.name !== current.name) await bumpEvents(db, "SELECT event_id FROM event_terms WHERE term_id = ? AND kind = 'category'", id)
   // Events of the new language count now, those of the old one no longer.
   if (next.language !== current.language) await recountTerm(db, id, next.language)
   return { ...next }
@@ -246,6 +263,7 @@ export async function updateTerm(db: Db, id: number, patch: TermPatch): Promise<
 export async function deleteTerm(db: Db, id: number): Promise<void> {
   const current = await getTermRecord(db, id)
   if (!current) return
+  await bumpEvents(db, "SELECT event_id FROM event_terms WHERE term_id = ? AND kind = 'category'", id)
   await db.run('DELETE FROM terms WHERE id = ?', [id])
   // Children move up to the deleted term's parent; events lose the term.
   await db.run('UPDATE terms SET parent = ? WHERE parent = ?', [current.parent, id])

@@ -1,0 +1,48 @@
+/**
+ * The iCalendar SEQUENCE rule both backends apply inside `updatePost`: calendar apps replace a
+ * stored copy of an event only when its SEQUENCE grew, so every change to something they show
+ * must raise it, and nothing else should.
+ */
+import type { EventRecord, PostRecord } from './types.js'
+
+/** Event fields an iCalendar feed shows (directly, or through URL, LOCATION, ORGANIZER, CATEGORIES). */
+export const CALENDAR_FIELDS = [
+  'title',
+  'description',
+  'excerpt',
+  'status',
+  'slug',
+  'language',
+  'startDate',
+  'endDate',
+  'startDateUtc',
+  'endDateUtc',
+  'timezone',
+  'allDay',
+  'venueIds',
+  'organizerIds',
+  'categoryIds',
+] as const satisfies ReadonlyArray<keyof EventRecord>
+
+const same = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b
+
+/** The sequence an event moving from `before` to `after` gets. */
+export function nextSequence(before: EventRecord, after: EventRecord): number {
+  const base = before.sequence ?? 0
+  return CALENDAR_FIELDS.some((f) => !same(before[f], after[f])) ? base + 1 : base
+}
+
+/** Venue and organizer fields a feed shows on the events linked to them (LOCATION, GEO, ORGANIZER, CONTACT). */
+export const LINKED_CALENDAR_FIELDS = {
+  venue: ['title', 'status', 'address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'geoLat', 'geoLng'],
+  organizer: ['title', 'status', 'email', 'phone'],
+} as const
+
+/** True when a venue or organizer update changes what its events show: their sequences grow too. */
+export function linkedShownChanged(before: PostRecord, after: PostRecord): boolean {
+  if (before.type === 'event') return false
+  const a = before as unknown as Record<string, unknown>
+  const b = after as unknown as Record<string, unknown>
+  return LINKED_CALENDAR_FIELDS[before.type].some((f) => a[f] !== b[f])
+}
