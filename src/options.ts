@@ -20,6 +20,24 @@ export interface AuthRequest {
   readonly raw?: unknown
 }
 
+/** The address a `geocode` hook receives: the venue's fields, and them joined on one line. */
+export interface GeocodeAddress {
+  address: string
+  city: string
+  state: string
+  province: string
+  stateprovince: string
+  zip: string
+  country: string
+  /** The non-empty fields joined with ", " (street, city, state/province and zip, country). */
+  line: string
+}
+
+export interface Geofence {
+  radius: number
+  unit: 'mi' | 'km'
+}
+
 export type PermalinkKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag'
 
 export interface CalendarOptions {
@@ -58,6 +76,16 @@ export interface CalendarOptions {
   cacheControl?: string | false
   /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
   onChange?: (change: Change) => void | Promise<void>
+  /**
+   * Turns a venue address into coordinates; called when a venue is written with address fields
+   * but without coordinates. null: not found. A throw, an invalid answer or a timeout never
+   * fails the write: the venue is stored without coordinates and `onError` gets the cause.
+   */
+  geocode?: (address: GeocodeAddress) => { lat: number; lng: number } | null | Promise<{ lat: number; lng: number } | null>
+  /** How long a `geocode` call may take, in milliseconds. Default 3000. */
+  geocodeTimeoutMs?: number
+  /** Radius of the `geoloc_lat`/`geoloc_lng` filters; a request may change it with `geoloc_radius`. Default 25 miles. */
+  geofence?: Geofence
 }
 
 export interface ResolvedOptions {
@@ -79,6 +107,20 @@ export interface ResolvedOptions {
   cache: CacheOptions | null
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
+  geocode: CalendarOptions['geocode'] | null
+  geocodeTimeoutMs: number
+  geofence: Geofence
+}
+
+/** The largest geofence radius: half the Earth's circumference reaches every point. */
+export const MAX_GEOFENCE_KM = 20_000
+
+function geofence(g: Geofence | undefined): Geofence {
+  if (g === undefined) return { radius: 25, unit: 'mi' }
+  if (typeof g !== 'object' || g === null || (g.unit !== 'mi' && g.unit !== 'km') || !(typeof g.radius === 'number' && Number.isFinite(g.radius) && g.radius > 0)) {
+    throw new TypeError("calendar-events-router: geofence must be { radius: positive number, unit: 'mi' | 'km' }")
+  }
+  return { radius: g.radius, unit: g.unit }
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -115,5 +157,8 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     cache: o.cache ? o.cache : null,
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
+    geocode: o.geocode ?? null,
+    geocodeTimeoutMs: positive('geocodeTimeoutMs', o.geocodeTimeoutMs, 3000),
+    geofence: geofence(o.geofence),
   }
 }

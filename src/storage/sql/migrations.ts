@@ -185,6 +185,18 @@ export const MIGRATIONS: Migration[] = [
        GROUP BY language, status, ${DAY_OF_START}, ${DAY_OF_END}`,
     ],
   },
+  {
+    version: 4,
+    name: 'venue coordinates index',
+    statements: [
+      // Geofence filters read the venues of a circle's bounding box from here (a range on
+      // latitude, longitude checked in the index), then test exact distance on those rows only
+      // (read.ts). Partial: only venues with both coordinates, however many other posts there
+      // are; status and author make it covering for the visibility test.
+      `CREATE INDEX IF NOT EXISTS posts_venue_geo ON posts (geo_lat, geo_lng, status, author)
+       WHERE type = 'venue' AND geo_lat IS NOT NULL AND geo_lng IS NOT NULL`,
+    ],
+  },
 ]
 
 export function renderDdl(dialect: Dialect, statement: string): string {

@@ -4,6 +4,7 @@
  * paging. A list is one query for the page plus one count; an event page's link lists come
  * from one more query for the whole page.
  */
+import { boundingBox, withinCircle, type GeoCircle } from '../geo.js'
 import type {
   EventListQuery,
   EventRecord,
@@ -154,8 +155,41 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
   return { sql: `SELECT COALESCE(SUM(c.n), 0) AS n FROM event_day_counts c WHERE ${w}`, params: w.params }
 }
 
+/** Venues with both coordinates, the `geo_lat IS NOT NULL ...` terms spelled as posts_venue_geo's predicate. */
+const LOCATED = (t: string) => `${t}.type = 'venue' AND ${t}.geo_lat IS NOT NULL AND ${t}.geo_lng IS NOT NULL`
+
+/**
+ * Ids of the venues that have coordinates, lie within `near` when given and pass `readable`
+ * (on the alias `g`). The circle's bounding box is an index range (posts_venue_geo); the exact
+ * great-circle test runs here, on the box's rows only, in the same code every backend uses.
+ */
+async function locatedVenues(db: Db, near: GeoCircle | undefined, readable: Where): Promise<number[]> {
+  const w = new Where().add(LOCATED('g'))
+  if (near) {
+    const box = boundingBox(near)
+    w.add('g.geo_lat >= ?', box.latMin).add('g.geo_lat <= ?', box.latMax)
+    const lng = box.lngRanges.map(() => '(g.geo_lng >= ? AND g.geo_lng <= ?)')
+    w.add(lng.length === 1 ? lng[0]! : `(${lng.join(' OR ')})`, ...box.lngRanges.flat())
+  }
+  w.and(readable)
+  const rows = await db.query<{ id: unknown; geo_lat: unknown; geo_lng: unknown }>(`SELECT g.id, g.geo_lat, g.geo_lng FROM posts g WHERE ${w}`, w.params)
+  return rows.filter((r) => !near || withinCircle(near, Number(r.geo_lat), Number(r.geo_lng))).map((r) => toInt(r.id))
+}
+
 export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventRecord>> {
   const d = db.dialect
+  if (q.venueGeo) {
+    // The venues in the geofence become a venue filter: the events of a few venues are read
+    // through event_links (the driving filter below), never by walking the date window.
+    const g = q.venueGeo
+    const readable = new Where().add(`g.status <> 'trash'`)
+    if (g.unpublishedVenues === 'none') readable.add(`g.status = 'publish'`)
+    else if (g.unpublishedVenues !== 'all') readable.add(`(g.status = 'publish' OR g.author = ?)`, g.unpublishedVenues)
+    const located = new Set(await locatedVenues(db, g.near, readable))
+    const venueIds = q.venueIds ? q.venueIds.filter((id) => located.has(id)) : [...located].sort((a, b) => a - b)
+    if (!venueIds.length) return { items: [], total: 0 }
+    q = { ...q, venueIds, venueGeo: undefined }
+  }
   const w = new Where()
   // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
   w.add(`p.type = 'event'`).add('p.language = ?', q.language).oneOf('p.status', q.statuses).add('p.hide_from_listings = FALSE')
@@ -216,6 +250,17 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
   const w = new Where()
   w.add('p.type = ?', type).add('p.language = ?', q.language).oneOf('p.status', q.statuses)
   if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
+  if (q.geo) {
+    if (type !== 'venue') return { items: [], total: 0 }
+    if (q.geo.near) {
+      // Same visibility as the list itself, so the id list holds no more than the list can show.
+      const readable = new Where().add('g.language = ?', q.language).oneOf('g.status', q.statuses)
+      if (q.unpublishedAuthor !== undefined) readable.add(`(g.status = 'publish' OR g.author = ?)`, q.unpublishedAuthor)
+      const ids = await locatedVenues(db, q.geo.near, readable)
+      if (!ids.length) return { items: [], total: 0 }
+      w.add(d.inList('p.id', 'int'), d.list(ids))
+    } else w.add(LOCATED('p'))
+  }
   // One searched field must contain every fragment. An empty fragment is in every string, so it
   // filters nothing (and a record has no rows for its empty fields).
   const fragments = [...new Set(q.searchFragments ?? [])].filter(Boolean)
