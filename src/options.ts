@@ -112,7 +112,7 @@ export interface ResolvedOptions {
   geofence: Geofence
 }
 
-/** The largest geofence radius: half the Earth's circumference reaches every point. */
+/** The largest geofence radius: just under half the Earth's circumference (20,015 km), so nearly every point. */
 export const MAX_GEOFENCE_KM = 20_000
 
 function geofence(g: Geofence | undefined): Geofence {

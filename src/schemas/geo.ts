@@ -47,7 +47,7 @@ const positiveNumber = () =>
     v.pipe(
       v.unknown(),
       v.check(numeric, notNumber),
-      v.check((x) => Number(x) > 0, p.failure('rest_out_of_bounds', '{name} must be greater than 0.')),
+      v.check((x) => Number(x) > 0 && Number.isFinite(Number(x)), p.failure('rest_out_of_bounds', '{name} must be a number greater than 0.')),
       v.transform((x) => Number(x)),
     ),
     { type: 'number', exclusiveMinimum: 0 },

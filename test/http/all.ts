@@ -4,6 +4,7 @@ import type { Storage } from '../../src/storage/types.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { docDefaultsSuite, docSuite } from './doc.suite.js'
 import { eventsSuite } from './events.suite.js'
+import { geoSuite } from './geo.suite.js'
 import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, httpFeaturesSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
@@ -24,6 +25,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   formSyntaxSuite(name, makeStorage)
   leaksSuite(name, makeStorage)
   concurrencySuite(name, makeStorage)
+  geoSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(
