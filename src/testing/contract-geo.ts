@@ -74,6 +74,31 @@ export function geoContract(it: It, withStorage: WithStorage): void {
   )
 
   it(
+    'pages and counts exactly when hundreds of venues match (a backend may plan that case differently)',
+    withStorage(async (s) => {
+      await s.transaction(async (tx) => {
+        for (let n = 0; n < 260; n++) {
+          const located = n % 13 !== 0
+          const v = await tx.insertPost(newVenue({ slug: `v${n}`, geoLat: located ? (n % 50) - 25 : null, geoLng: located ? n - 130 : null }))
+          const day = String(1 + (n % 28)).padStart(2, '0')
+          await tx.insertPost(newEvent({ slug: `e${n}`, title: `e${n}`, venueIds: [v.id], startDate: `2027-02-${day} 10:00:00`, endDate: `2027-02-${day} 11:00:00` }))
+        }
+      })
+      const expected = Array.from({ length: 260 }, (_, n) => n)
+        .filter((n) => n % 13 !== 0)
+        .sort((a, b) => (a % 28) - (b % 28) || a - b)
+        .map((n) => `e${n}`)
+      const all = await s.listEvents(events({ venueGeo: { unpublishedVenues: 'none' } }))
+      assert.deepEqual([all.total, all.items.map((e) => e.title)], [240, expected])
+      const page = await s.listEvents(events({ venueGeo: { near: { lat: 0, lng: 0, radiusKm: 20_000 }, unpublishedVenues: 'none' }, offset: 100, limit: 7 }))
+      assert.deepEqual([page.total, page.items.map((e) => e.title)], [240, expected.slice(100, 107)])
+      const window = await s.listEvents(events({ venueGeo: { unpublishedVenues: 'none' }, startGte: '2027-02-27 00:00:00', endLte: '2027-02-28 23:59:59' }))
+      assert.deepEqual(window.items.map((e) => e.title), expected.filter((t) => Number(t.slice(1)) % 28 >= 26))
+      assert.equal(window.total, window.items.length)
+    }),
+  )
+
+  it(
     'counts only the venues the query may read: published, all, or one author\'s; never trashed ones',
     withStorage(async (s) => {
       await s.transaction(async (tx) => {

@@ -176,8 +176,16 @@ async function locatedVenues(db: Db, near: GeoCircle | undefined, readable: Wher
   return rows.filter((r) => !near || withinCircle(near, Number(r.geo_lat), Number(r.geo_lng))).map((r) => toInt(r.id))
 }
 
+/**
+ * Up to this many venues found by a geo filter drive an event list (their events read through
+ * event_links, then sorted); more (a wide radius, geoloc=true) are probed per row of the date
+ * window instead, like a common category, so a page stops after `limit` matches.
+ */
+const DRIVING_VENUES = 200
+
 export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventRecord>> {
   const d = db.dialect
+  let wide: number[] | undefined
   if (q.venueGeo) {
     // The venues in the geofence become a venue filter: the events of a few venues are read
     // through event_links (the driving filter below), never by walking the date window.
@@ -188,7 +196,11 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     const located = new Set(await locatedVenues(db, g.near, readable))
     const venueIds = q.venueIds ? q.venueIds.filter((id) => located.has(id)) : [...located].sort((a, b) => a - b)
     if (!venueIds.length) return { items: [], total: 0 }
-    q = { ...q, venueIds, venueGeo: undefined }
+    if (q.venueIds || venueIds.length <= DRIVING_VENUES) q = { ...q, venueIds, venueGeo: undefined }
+    else {
+      wide = venueIds
+      q = { ...q, venueGeo: undefined }
+    }
   }
   const w = new Where()
   // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
@@ -221,7 +233,11 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     ids ? [{ list: d.list(ids), sql: `FROM ${table} x WHERE x.kind = '${kind}' AND ${d.inList(`x.${column}`, 'int')}` }] : []
   type Ref = ReturnType<typeof refs>[number]
   const linked = [...refs('event_links', 'linked_id', 'venue', q.venueIds), ...refs('event_links', 'linked_id', 'organizer', q.organizerIds)]
-  const terms = [...refs('event_terms', 'term_id', 'category', q.categoryIds), ...refs('event_terms', 'term_id', 'tag', q.tagIds)]
+  const terms = [
+    ...refs('event_terms', 'term_id', 'category', q.categoryIds),
+    ...refs('event_terms', 'term_id', 'tag', q.tagIds),
+    ...refs('event_links', 'linked_id', 'venue', wide),
+  ]
   const inList = (where: Where, r: Ref) => where.add(`p.id IN (SELECT x.event_id ${r.sql})`, r.list)
   const probe = (where: Where, r: Ref) => where.add(`EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
   const [driver, ...others] = linked
@@ -239,7 +255,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     source = counted = { from, fromParams: [driver.list], where: new Where().add('p.id = v.event_id').and(filters(probe)) }
   } else {
     source = { from: 'posts p', where: filters(probe) }
-    counted = dayCount(q, words) ?? { from: 'posts p', where: filters(inList) }
+    counted = (wide ? null : dayCount(q, words)) ?? { from: 'posts p', where: filters(inList) }
   }
   const { rows, total } = await page(db, POST_SELECT, source, order, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
