@@ -7,6 +7,7 @@
  *   RARE_POINT, with no other venue within EXCLUSION_KM.
  * - GEO_VENUES more venues without events are spread over the same area (SCALE_GEO_VENUES,
  *   default 10,000), so the bounding-box read has realistic neighbours to skip.
+ * - SCALE_OPS=geo-fixed,filtered-rare,...: measure only these operations (keys), all by default.
  * - Requests: near the rare venue (a fixed-size answer: the target, flat from 10k to 1M), near a
  *   common venue (the answer grows with the data: ~1% of the events), geoloc=true (every event
  *   with a located venue: most of them), and venues near a point.
@@ -80,4 +81,10 @@ export function geoOperations(request: (method: string, target: string) => Reque
     { key: 'geo-all', label: 'geo: geoloc=true, most events (informational)', requests: 20, next: () => request('GET', '/events?per_page=10&geoloc=true') },
     { key: 'geo-venues', label: 'geo: GET /venues near a point, 200 km', next: () => request('GET', `/venues?per_page=10&${at(cityPoint)}&geoloc_radius=125`) },
   ]
+}
+
+/** The operations SCALE_OPS names (all when unset). */
+export function selectOps<T extends { key: string }>(ops: T[]): T[] {
+  const only = process.env.SCALE_OPS?.split(',').map((k) => k.trim())
+  return only ? ops.filter((o) => only.includes(o.key)) : ops
 }

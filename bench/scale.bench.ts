@@ -46,7 +46,7 @@ import { POST_FIELDS, dayOf, encode, eventSearchText, type Codec } from '../src/
 import type { NewPost, PostStatus } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 import { newVenue } from '../src/testing/fixtures.js'
-import { geoOperations, geoVenue, seedGeoVenues } from './scale-geo.js'
+import { geoOperations, geoVenue, seedGeoVenues, selectOps } from './scale-geo.js'
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -637,8 +637,7 @@ function operations(refs: Refs, published: number[]): Operation[] {
   if (SEARCH) {
     ops.push({ key: 'search', label: 'search=jazz (informational)', requests: Math.min(REQUESTS, 100), next: () => request('GET', '/events?per_page=10&search=jazz') })
   }
-  ops.push(...geoOperations(request))
-  return ops
+  return selectOps([...ops, ...geoOperations(request)])
 }
 
 // ---------------------------------------------------------------------------------------------
