@@ -229,17 +229,25 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   //   stops after `limit` matches instead of first collecting every event of the term; a count
   //   without a driving filter instead collects them once (IN), cheaper than probing every
   //   event of the window.
-  const refs = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[] | undefined) =>
+  type Ref = { list: SqlParam; sql: string; probeSql?: string }
+  const refs = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[] | undefined): Ref[] =>
     ids ? [{ list: d.list(ids), sql: `FROM ${table} x WHERE x.kind = '${kind}' AND ${d.inList(`x.${column}`, 'int')}` }] : []
-  type Ref = ReturnType<typeof refs>[number]
+  // Probing a long venue list per row: `+` keeps SQLite from walking the list through
+  // event_links_linked for every row; it reads the event's own link (primary key) and looks its
+  // venue up in the list, materialized once.
+  const wideRef = (ids: number[] | undefined): Ref[] =>
+    refs('event_links', 'linked_id', 'venue', ids).map((r) => ({
+      ...r,
+      probeSql: `FROM event_links x WHERE x.event_id = p.id AND x.kind = 'venue' AND ${d.inList('+x.linked_id', 'int')}`,
+    }))
   const linked = [...refs('event_links', 'linked_id', 'venue', q.venueIds), ...refs('event_links', 'linked_id', 'organizer', q.organizerIds)]
   const terms = [
     ...refs('event_terms', 'term_id', 'category', q.categoryIds),
     ...refs('event_terms', 'term_id', 'tag', q.tagIds),
-    ...refs('event_links', 'linked_id', 'venue', wide),
+    ...wideRef(wide),
   ]
   const inList = (where: Where, r: Ref) => where.add(`p.id IN (SELECT x.event_id ${r.sql})`, r.list)
-  const probe = (where: Where, r: Ref) => where.add(`EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
+  const probe = (where: Where, r: Ref) => where.add(r.probeSql ? `EXISTS (SELECT 1 ${r.probeSql})` : `EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
   const [driver, ...others] = linked
   const filters = (termFilter: typeof inList) => {
     const f = new Where().and(w)
