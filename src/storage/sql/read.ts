@@ -188,7 +188,8 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   let wide: number[] | undefined
   if (q.venueGeo) {
     // The venues in the geofence become a venue filter: the events of a few venues are read
-    // through event_links (the driving filter below), never by walking the date window.
+    // through event_links (the driving filter below), never by walking the date window; a long
+    // list (see DRIVING_VENUES) is probed per row instead.
     const g = q.venueGeo
     const readable = new Where().add(`g.status <> 'trash'`)
     if (g.unpublishedVenues === 'none') readable.add(`g.status = 'publish'`)
