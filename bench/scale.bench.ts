@@ -46,6 +46,7 @@ import { POST_FIELDS, dayOf, encode, eventSearchText, type Codec } from '../src/
 import type { NewPost, PostStatus } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 import { newVenue } from '../src/testing/fixtures.js'
+import { geoOperations, geoVenue, seedGeoVenues, selectOps } from './scale-geo.js'
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -213,6 +214,7 @@ async function seedRefs(storage: SqlStorage): Promise<Refs> {
             city: `City ${n % 17}`,
             country: 'Countryland',
             zip: String(10000 + n),
+            ...geoVenue(n, VENUES),
           }),
         )
       ).id
@@ -229,6 +231,7 @@ async function seedRefs(storage: SqlStorage): Promise<Refs> {
     for (let n = 0; n < CATEGORIES; n++) categories.push(await term('category', n, `${cap(pick0(NOUNS, n))} ${n}`))
     const tags: number[] = []
     for (let n = 0; n < TAGS; n++) tags.push(await term('tag', n, `${pick0(ADJECTIVES, n)}-${n}`))
+    await seedGeoVenues(tx, base)
     return { venues, rareVenue, organizers, categories, tags }
   })
 }
@@ -635,7 +638,7 @@ function operations(refs: Refs, published: number[]): Operation[] {
   if (SEARCH) {
     ops.push({ key: 'search', label: 'search=jazz (informational)', requests: Math.min(REQUESTS, 100), next: () => request('GET', '/events?per_page=10&search=jazz') })
   }
-  return ops
+  return selectOps([...ops, ...geoOperations(request)])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -688,7 +691,7 @@ async function trace(engine: Engine, router: CalendarRouter, op: Operation) {
 async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]): Promise<string[]> {
   const out: string[] = []
   let termsExplained = false
-  for (const op of ops.filter((o) => ['list', 'filtered', 'filtered-rare', 'search'].includes(o.key))) {
+  for (const op of ops.filter((o) => ['list', 'filtered', 'filtered-rare', 'search'].includes(o.key) || o.key.startsWith('geo'))) {
     engine.recorder.seen = []
     engine.recorder.on = true
     try {
@@ -699,12 +702,15 @@ async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]
     for (const s of engine.recorder.seen) {
       const isDayCount = /FROM event_day_counts c WHERE/.test(s.sql)
       const isList = isDayCount || (/\bposts p WHERE/.test(s.sql) && /(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'/.test(s.sql))
+      const isGeo = /FROM posts g WHERE/.test(s.sql)
       const isTerms = !termsExplained && /FROM terms t WHERE/.test(s.sql) && /term_counts|count\(\*\)/.test(s.sql)
-      if (!isList && !isTerms) continue
+      if (!isList && !isTerms && !isGeo) continue
       if (isTerms) termsExplained = true
       const kind = isTerms
         ? 'term counts (embedded categories/tags of the page)'
-        : isDayCount
+        : isGeo
+          ? 'venues in the bounding box (posts_venue_geo)'
+          : isDayCount
           ? 'count (event_day_counts)'
           : /count\(\*\) AS n/.test(s.sql)
             ? 'count'

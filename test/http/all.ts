@@ -5,6 +5,7 @@ import { clientsSuite } from './clients.suite.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { docDefaultsSuite, docSuite } from './doc.suite.js'
 import { eventsSuite } from './events.suite.js'
+import { geoSuite } from './geo.suite.js'
 import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, httpFeaturesSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
@@ -34,6 +35,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   referenceGapsSuite(name, makeStorage)
   clientsSuite(name, makeStorage)
   sanitizeSuite(name, makeStorage)
+  geoSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

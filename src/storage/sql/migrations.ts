@@ -185,8 +185,22 @@ export const MIGRATIONS: Migration[] = [
        GROUP BY language, status, ${DAY_OF_START}, ${DAY_OF_END}`,
     ],
   },
-  // Versions 4 to 6 are taken by work on other branches; numbers only need to be distinct and
-  // increasing per database, so a gap is harmless.
+  {
+    version: 4,
+    name: 'venue coordinates index',
+    statements: [
+      // Geofence filters read the venues of a circle's bounding box from here (a range on
+      // latitude, longitude checked in the index), then test exact distance on those rows only
+      // (read.ts). Partial: only venues with both coordinates, however many other posts there
+      // are; status and author make it covering for the visibility test. `type` leads although
+      // it is constant: a planner without statistics (SQLite) then sees equality plus a range
+      // here, more than posts_linked_date's equality alone, and picks this one.
+      `CREATE INDEX IF NOT EXISTS posts_venue_geo ON posts (type, geo_lat, geo_lng, status, author)
+       WHERE type = 'venue' AND geo_lat IS NOT NULL AND geo_lng IS NOT NULL`,
+    ],
+  },
+  // Versions 5 and 6 are the search index and the filtered-list tables; numbers only need to be
+  // distinct and increasing per database, so applying them in another order on an old database is harmless.
   {
     version: 7,
     name: 'iCalendar sequence',

@@ -4,6 +4,7 @@
  * paging. A list is one query for the page plus one count; an event page's link lists come
  * from one more query for the whole page.
  */
+import { boundingBox, withinCircle, type GeoCircle } from '../geo.js'
 import type {
   EventListQuery,
   EventRecord,
@@ -154,8 +155,54 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
   return { sql: `SELECT COALESCE(SUM(c.n), 0) AS n FROM event_day_counts c WHERE ${w}`, params: w.params }
 }
 
+/** Venues with both coordinates, the `geo_lat IS NOT NULL ...` terms spelled as posts_venue_geo's predicate. */
+const LOCATED = (t: string) => `${t}.type = 'venue' AND ${t}.geo_lat IS NOT NULL AND ${t}.geo_lng IS NOT NULL`
+
+/**
+ * Ids of the venues that have coordinates, lie within `near` when given and pass `readable`
+ * (on the alias `g`). The circle's bounding box is an index range (posts_venue_geo); the exact
+ * great-circle test runs here, on the box's rows only, in the same code every backend uses.
+ */
+async function locatedVenues(db: Db, near: GeoCircle | undefined, readable: Where): Promise<number[]> {
+  const w = new Where().add(LOCATED('g'))
+  if (near) {
+    const box = boundingBox(near)
+    w.add('g.geo_lat >= ?', box.latMin).add('g.geo_lat <= ?', box.latMax)
+    const lng = box.lngRanges.map(() => '(g.geo_lng >= ? AND g.geo_lng <= ?)')
+    w.add(lng.length === 1 ? lng[0]! : `(${lng.join(' OR ')})`, ...box.lngRanges.flat())
+  }
+  w.and(readable)
+  const rows = await db.query<{ id: unknown; geo_lat: unknown; geo_lng: unknown }>(`SELECT g.id, g.geo_lat, g.geo_lng FROM posts g WHERE ${w}`, w.params)
+  return rows.filter((r) => !near || withinCircle(near, Number(r.geo_lat), Number(r.geo_lng))).map((r) => toInt(r.id))
+}
+
+/**
+ * Up to this many venues found by a geo filter drive an event list (their events read through
+ * event_links, then sorted); more (a wide radius, geoloc=true) are probed per row of the date
+ * window instead, like a common category, so a page stops after `limit` matches.
+ */
+const DRIVING_VENUES = 200
+
 export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventRecord>> {
   const d = db.dialect
+  let wide: number[] | undefined
+  if (q.venueGeo) {
+    // The venues in the geofence become a venue filter: the events of a few venues are read
+    // through event_links (the driving filter below), never by walking the date window; a long
+    // list (see DRIVING_VENUES) is probed per row instead.
+    const g = q.venueGeo
+    const readable = new Where().add(`g.status <> 'trash'`)
+    if (g.unpublishedVenues === 'none') readable.add(`g.status = 'publish'`)
+    else if (g.unpublishedVenues !== 'all') readable.add(`(g.status = 'publish' OR g.author = ?)`, g.unpublishedVenues)
+    const located = new Set(await locatedVenues(db, g.near, readable))
+    const venueIds = q.venueIds ? q.venueIds.filter((id) => located.has(id)) : [...located].sort((a, b) => a - b)
+    if (!venueIds.length) return { items: [], total: 0 }
+    if (q.venueIds || venueIds.length <= DRIVING_VENUES) q = { ...q, venueIds, venueGeo: undefined }
+    else {
+      wide = venueIds
+      q = { ...q, venueGeo: undefined }
+    }
+  }
   const w = new Where()
   // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
   w.add(`p.type = 'event'`).add('p.language = ?', q.language).oneOf('p.status', q.statuses).add('p.hide_from_listings = FALSE')
@@ -183,13 +230,25 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   //   stops after `limit` matches instead of first collecting every event of the term; a count
   //   without a driving filter instead collects them once (IN), cheaper than probing every
   //   event of the window.
-  const refs = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[] | undefined) =>
+  type Ref = { list: SqlParam; sql: string; probeSql?: string }
+  const refs = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[] | undefined): Ref[] =>
     ids ? [{ list: d.list(ids), sql: `FROM ${table} x WHERE x.kind = '${kind}' AND ${d.inList(`x.${column}`, 'int')}` }] : []
-  type Ref = ReturnType<typeof refs>[number]
+  // Probing a long venue list per row: `+` keeps SQLite from walking the list through
+  // event_links_linked for every row; it reads the event's own link (primary key) and looks its
+  // venue up in the list, materialized once.
+  const wideRef = (ids: number[] | undefined): Ref[] =>
+    refs('event_links', 'linked_id', 'venue', ids).map((r) => ({
+      ...r,
+      probeSql: `FROM event_links x WHERE x.event_id = p.id AND x.kind = 'venue' AND ${d.inList('+x.linked_id', 'int')}`,
+    }))
   const linked = [...refs('event_links', 'linked_id', 'venue', q.venueIds), ...refs('event_links', 'linked_id', 'organizer', q.organizerIds)]
-  const terms = [...refs('event_terms', 'term_id', 'category', q.categoryIds), ...refs('event_terms', 'term_id', 'tag', q.tagIds)]
+  const terms = [
+    ...refs('event_terms', 'term_id', 'category', q.categoryIds),
+    ...refs('event_terms', 'term_id', 'tag', q.tagIds),
+    ...wideRef(wide),
+  ]
   const inList = (where: Where, r: Ref) => where.add(`p.id IN (SELECT x.event_id ${r.sql})`, r.list)
-  const probe = (where: Where, r: Ref) => where.add(`EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
+  const probe = (where: Where, r: Ref) => where.add(r.probeSql ? `EXISTS (SELECT 1 ${r.probeSql})` : `EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
   const [driver, ...others] = linked
   const filters = (termFilter: typeof inList) => {
     const f = new Where().and(w)
@@ -205,7 +264,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     source = counted = { from, fromParams: [driver.list], where: new Where().add('p.id = v.event_id').and(filters(probe)) }
   } else {
     source = { from: 'posts p', where: filters(probe) }
-    counted = dayCount(q, words) ?? { from: 'posts p', where: filters(inList) }
+    counted = (wide ? null : dayCount(q, words)) ?? { from: 'posts p', where: filters(inList) }
   }
   const { rows, total } = await page(db, POST_SELECT, source, order, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
@@ -216,6 +275,17 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
   const w = new Where()
   w.add('p.type = ?', type).add('p.language = ?', q.language).oneOf('p.status', q.statuses)
   if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
+  if (q.geo) {
+    if (type !== 'venue') return { items: [], total: 0 }
+    if (q.geo.near) {
+      // Same visibility as the list itself, so the id list holds no more than the list can show.
+      const readable = new Where().add('g.language = ?', q.language).oneOf('g.status', q.statuses)
+      if (q.unpublishedAuthor !== undefined) readable.add(`(g.status = 'publish' OR g.author = ?)`, q.unpublishedAuthor)
+      const ids = await locatedVenues(db, q.geo.near, readable)
+      if (!ids.length) return { items: [], total: 0 }
+      w.add(d.inList('p.id', 'int'), d.list(ids))
+    } else w.add(LOCATED('p'))
+  }
   // One searched field must contain every fragment. An empty fragment is in every string, so it
   // filters nothing (and a record has no rows for its empty fields).
   const fragments = [...new Set(q.searchFragments ?? [])].filter(Boolean)
