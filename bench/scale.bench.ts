@@ -14,7 +14,7 @@
  *   SCALE_SEED_SQLITE=api|bulk         seeding path; default api (storage.transaction + tx.insertPost)
  *   SCALE_SEED_PG=api|bulk             default bulk (INSERT ... SELECT FROM unnest(arrays) through pg)
  *   SCALE_BATCH=5000                   events per seeding transaction
- *   SCALE_SEARCH=0                     skip the (informational) search list
+ *   SCALE_SEARCH=0                     skip the search and filtered-list operations (scale-search.ts)
  *   SCALE_TRACE=1                      print each statement's time for one request of each operation
  *   SCALE_PLANS=0                      skip the query plans at the largest size
  *   SCALE_KEEP=1                       keep the SQLite database file (its path is printed)
@@ -46,6 +46,7 @@ import { POST_FIELDS, dayOf, encode, eventSearchText, type Codec } from '../src/
 import type { NewPost, PostStatus } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 import { newVenue } from '../src/testing/fixtures.js'
+import { rareWordFor, searchOperations } from './scale-search.js'
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -158,7 +159,7 @@ function makeEvent(i: number, refs: Refs): NewPost<'event'> {
   const tagIds = [...new Set(Array.from({ length: Math.floor(r() * 4) }, () => pick(refs.tags)))]
   const title = `${cap(pick(ADJECTIVES))} ${cap(pick(NOUNS))} ${cap(pick(KINDS))}`
   const words = Array.from({ length: 20 + Math.floor(r() * 30) }, () => (r() < 0.1 ? pick(NOUNS) : pick(FILLER)))
-  const description = `<p>${cap(words.join(' '))}.</p>`
+  const description = `<p>${cap(words.join(' '))}${rareWordFor(i)}.</p>`
   const created = wall(Math.min(NOW, startMs - Math.floor(r() * 120) * DAY))
   return {
     type: 'event',
@@ -631,9 +632,7 @@ function operations(refs: Refs, published: number[]): Operation[] {
       },
     },
   ]
-  if (SEARCH) {
-    ops.push({ key: 'search', label: 'search=jazz (informational)', requests: Math.min(REQUESTS, 100), next: () => request('GET', '/events?per_page=10&search=jazz') })
-  }
+  if (SEARCH) for (const s of searchOperations(refs, window)) ops.push({ ...s, next: () => request('GET', s.target()) })
   return ops
 }
 
@@ -687,7 +686,7 @@ async function trace(engine: Engine, router: CalendarRouter, op: Operation) {
 async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]): Promise<string[]> {
   const out: string[] = []
   let termsExplained = false
-  for (const op of ops.filter((o) => ['list', 'filtered', 'filtered-rare', 'search'].includes(o.key))) {
+  for (const op of ops.filter((o) => o.key !== 'single' && o.key !== 'create')) {
     engine.recorder.seen = []
     engine.recorder.on = true
     try {
@@ -697,7 +696,7 @@ async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]
     }
     for (const s of engine.recorder.seen) {
       const isDayCount = /FROM event_day_counts c WHERE/.test(s.sql)
-      const isList = isDayCount || (/\bposts p WHERE/.test(s.sql) && /(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'/.test(s.sql))
+      const isList = isDayCount || (/(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'|FROM event_filter/.test(s.sql))
       const isTerms = !termsExplained && /FROM terms t WHERE/.test(s.sql) && /term_counts|count\(\*\)/.test(s.sql)
       if (!isList && !isTerms) continue
       if (isTerms) termsExplained = true
@@ -794,7 +793,7 @@ function printReport(report: EngineReport) {
     const p50 = b.p50 / a.p50
     const p95 = b.p95 / a.p95
     const isList = op.key.startsWith('list') || op.key.startsWith('filtered')
-    const verdict = op.key === 'search' ? '(informational)' : p50 <= 1.5 ? 'flat' : isList ? 'GROWS (over target)' : 'grows'
+    const verdict = op.key === 'search-short' ? '(informational)' : p50 <= 1.5 ? 'flat' : isList ? 'GROWS (over target)' : 'grows'
     console.log(`  ${pad(op.label, 54)} p50 x${lpad(p50.toFixed(2), 6)}   p95 x${lpad(p95.toFixed(2), 6)}   ${verdict}`)
   }
 }
