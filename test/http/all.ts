@@ -9,6 +9,7 @@ import { allowSuite, httpFeaturesSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
+import { searchSyntaxSuite } from './search.suite.js'
 import { termsSuite } from './terms.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
@@ -24,6 +25,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   formSyntaxSuite(name, makeStorage)
   leaksSuite(name, makeStorage)
   concurrencySuite(name, makeStorage)
+  searchSyntaxSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

@@ -19,6 +19,7 @@ import type {
 } from '../types.js'
 import { Where, type Db } from './db.js'
 import type { SqlParam } from './driver.js'
+import { addSearch } from './search-index.js'
 import { POST_FIELDS, POST_SELECT, REF_LISTS, TERM_SELECT, rowToPost, rowToTerm, toInt, type RefList, type Row } from './records.js'
 
 /** Attaches link lists to the events among `rows`, with one query for all of them. */
@@ -171,7 +172,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
-  for (const word of words) w.add(d.contains('p.search_text'), word)
+  addSearch(db, w, words, true)
   const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : 'p.start_date, p.id'
 
   // Link filters, shaped for an engine that plans without statistics (SQLite); PostgreSQL plans
@@ -220,6 +221,8 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
   // filters nothing (and a record has no rows for its empty fields).
   const fragments = [...new Set(q.searchFragments ?? [])].filter(Boolean)
   if (fragments.length) {
+    // The index narrows to posts holding every fragment somewhere; post_search decides per field.
+    addSearch(db, w, fragments, false)
     w.add(`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = p.id AND ${fragments.map(() => d.contains('s.value')).join(' AND ')})`, ...fragments)
   }
   if (q.eventId !== undefined) w.add('p.id IN (SELECT l.linked_id FROM event_links l WHERE l.event_id = ? AND l.kind = ?)', q.eventId, type)

@@ -11,7 +11,21 @@ import type { Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
 import { getPost, getTermRecord } from './read.js'
-import { LINK_KINDS, POST_FIELDS, SEARCH_FIELDS, TERM_KINDS, clonePost, dayOf, encode, eventSearchText, liveTermCount, toInt, type RefList } from './records.js'
+import {
+  LINK_KINDS,
+  POST_FIELDS,
+  SEARCH_FIELDS,
+  TERM_KINDS,
+  clonePost,
+  dayOf,
+  encode,
+  eventSearchText,
+  linkedSearchText,
+  linkedSearchValues,
+  liveTermCount,
+  toInt,
+  type RefList,
+} from './records.js'
 
 /** Runs a write that may hit a unique slug index; a hit becomes SlugConflictError. */
 async function guardSlug<T>(db: Db, slug: string, write: () => Promise<T>): Promise<T> {
@@ -51,14 +65,18 @@ async function writeRefs(db: Db, eventId: number, lists: Partial<Record<RefList,
   }
 }
 
-/** Rewrites a venue's or organizer's lower-cased search rows (one per non-empty field). */
+/**
+ * Rewrites a venue's or organizer's lower-cased search rows (one per non-empty field) and, on an
+ * update, its search_text (an insert wrote it with the row).
+ */
 async function writeSearch(db: Db, post: PostRecord, replace: boolean): Promise<void> {
   if (post.type === 'event') return
-  if (replace) await db.run('DELETE FROM post_search WHERE post_id = ?', [post.id])
   const rec = post as unknown as Record<string, unknown>
-  const rows = SEARCH_FIELDS[post.type]
-    .map((field) => [post.id, field, String(rec[field] ?? '').toLowerCase()] as SqlParam[])
-    .filter((row) => row[2] !== '')
+  if (replace) {
+    await db.run('DELETE FROM post_search WHERE post_id = ?', [post.id])
+    await db.run('UPDATE posts SET search_text = ? WHERE id = ?', [linkedSearchText(post.type, rec), post.id])
+  }
+  const rows = linkedSearchValues(post.type, rec).map(([field, value]) => [post.id, field, value] as SqlParam[])
   await insertRows(db, 'post_search', ['post_id', 'field', 'value'], rows)
 }
 
@@ -137,10 +155,8 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
   const specs = POST_FIELDS[record.type].filter((s) => s.field !== 'translationGroup')
   const columns = ['type', 'translation_group', ...specs.map((s) => s.column)]
   const params: SqlParam[] = [record.type, record.translationGroup ?? 0, ...specs.map((s) => encode(s.codec, rec[s.field]))]
-  if (record.type === 'event') {
-    columns.push('search_text')
-    params.push(eventSearchText(record as unknown as NewPost<'event'>))
-  }
+  columns.push('search_text')
+  params.push(record.type === 'event' ? eventSearchText(record as unknown as NewPost<'event'>) : linkedSearchText(record.type, rec))
   const rows = await db.query<{ id: unknown }>(
     `INSERT INTO posts (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
      ON CONFLICT (type, language, slug) DO NOTHING RETURNING id`,

@@ -1,0 +1,130 @@
+/**
+ * The substring index behind `search`. The rule stays the memory backend's: every lower-cased
+ * word is a substring of the lower-cased text (events: title, description and excerpt, HTML
+ * included; venues and organizers: one of their searched fields holds every fragment). The text
+ * is `posts.search_text`, lower-cased by JavaScript when written; the index only narrows the
+ * candidates, and the exact substring test (`instr`/`strpos`/`LIKE` with every metacharacter
+ * escaped) still decides, so no search term is ever interpreted.
+ *
+ * - SQLite: an FTS5 table with the trigram tokenizer over `posts.search_text` (external content,
+ *   kept by triggers in the writing transaction). Case-sensitive trigrams: both sides are
+ *   already lower-cased by JavaScript, so SQLite's own case folding never gets a say. A word of
+ *   three characters or more becomes a quoted FTS5 phrase (a phrase of trigrams is exactly "the
+ *   text contains this substring"); inside quotes FTS5 reads no syntax, `"` is doubled. Shorter
+ *   words have no trigram: they are tested on the rows the other filters leave.
+ * - PostgreSQL: a pg_trgm GIN index on `posts.search_text`, which serves `LIKE '%word%'`. Words
+ *   of three characters or more are written as such a LIKE (`\`, `%` and `_` escaped); shorter
+ *   ones as `strpos`, which never tempts the planner into a full index scan.
+ * Either index may be absent (an SQLite without FTS5 or trigram, a role that may not create the
+ * extension): the migration says so once through the storage's `log` and the search scans.
+ */
+import type { Db, Where } from './db.js'
+import type { SqlDriver } from './driver.js'
+
+/** Words shorter than this (in characters) have no trigram and cannot use either index. */
+const TRIGRAM = 3
+const indexable = (word: string) => [...word].length >= TRIGRAM
+
+export const FTS_TABLE = 'post_fts'
+export const PG_TRGM_INDEX = 'posts_search_trgm'
+
+/** The SQLite objects: the FTS5 table and the triggers that keep it in the writing transaction. */
+export const SQLITE_SEARCH_DDL = [
+  `CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_TABLE} USING fts5(search_text, content='posts', content_rowid='id', tokenize='trigram case_sensitive 1')`,
+  `CREATE TRIGGER IF NOT EXISTS posts_fts_insert AFTER INSERT ON posts WHEN new.search_text IS NOT NULL BEGIN
+     INSERT INTO ${FTS_TABLE} (rowid, search_text) VALUES (new.id, new.search_text);
+   END`,
+  // External content: FTS5 removes a row's trigrams given the text it indexed, so the old value.
+  `CREATE TRIGGER IF NOT EXISTS posts_fts_delete AFTER DELETE ON posts WHEN old.search_text IS NOT NULL BEGIN
+     INSERT INTO ${FTS_TABLE} (${FTS_TABLE}, rowid, search_text) VALUES ('delete', old.id, old.search_text);
+   END`,
+  `CREATE TRIGGER IF NOT EXISTS posts_fts_update AFTER UPDATE OF search_text ON posts BEGIN
+     INSERT INTO ${FTS_TABLE} (${FTS_TABLE}, rowid, search_text) SELECT 'delete', old.id, old.search_text WHERE old.search_text IS NOT NULL;
+     INSERT INTO ${FTS_TABLE} (rowid, search_text) SELECT new.id, new.search_text WHERE new.search_text IS NOT NULL;
+   END`,
+]
+
+/** Builds the index for the rows already there (idempotent: 'rebuild' starts from scratch). */
+export const SQLITE_SEARCH_BACKFILL = `INSERT INTO ${FTS_TABLE} (${FTS_TABLE}) VALUES ('rebuild')`
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]
+
+/**
+ * Creates the engine's search index. Never fails the migration: without the index the search
+ * scans (as before), and `log` gets one line saying why.
+ */
+export async function createSearchIndex(driver: SqlDriver, log: (line: string) => void): Promise<void> {
+  if (driver.dialect === 'sqlite') {
+    try {
+      for (const statement of SQLITE_SEARCH_DDL) await driver.execute(statement)
+      await driver.transaction((c) => c.run(SQLITE_SEARCH_BACKFILL))
+    } catch (err) {
+      // Undo a half-made index: triggers on a table that does not exist would fail every write.
+      for (const name of ['posts_fts_insert', 'posts_fts_delete', 'posts_fts_update']) await driver.execute(`DROP TRIGGER IF EXISTS ${name}`).catch(() => undefined)
+      await driver.execute(`DROP TABLE IF EXISTS ${FTS_TABLE}`).catch(() => undefined)
+      log(`calendar storage: this SQLite has no FTS5 trigram tokenizer (${message(err)}); search scans the events the other filters select`)
+    }
+    return
+  }
+  try {
+    await driver.execute('CREATE EXTENSION IF NOT EXISTS pg_trgm')
+  } catch (err) {
+    // Not installed, or the role may not create extensions; maybe a DBA installed it already.
+    const found = await extensionSchema(driver).catch(() => null)
+    if (found === null) {
+      log(
+        `calendar storage: the pg_trgm extension is not available (${message(err)}); search scans the events the other filters select. ` +
+          `To index it, run as a superuser: CREATE EXTENSION pg_trgm; then CREATE INDEX ${PG_TRGM_INDEX} ON posts USING gin (search_text gin_trgm_ops)`,
+      )
+      return
+    }
+  }
+  try {
+    // The operator class lives in the extension's schema, which need not be on our search_path.
+    const schema = await extensionSchema(driver)
+    const opclass = schema ? `"${schema.replace(/"/g, '""')}".gin_trgm_ops` : 'gin_trgm_ops'
+    await driver.execute(`CREATE INDEX IF NOT EXISTS ${PG_TRGM_INDEX} ON posts USING gin (search_text ${opclass})`)
+  } catch (err) {
+    log(`calendar storage: could not create the trigram index ${PG_TRGM_INDEX} (${message(err)}); search scans the events the other filters select`)
+  }
+}
+
+/** The schema pg_trgm is installed in, '' when the catalog has no pg_extension (CockroachDB), null when not installed. */
+async function extensionSchema(driver: SqlDriver): Promise<string | null> {
+  const rows = await driver.read((c) =>
+    c.query<{ schema: string }>(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`),
+  )
+  return rows[0]?.schema ?? null
+}
+
+/** Whether reads may use the SQLite FTS table (it exists: the migration created it). */
+export async function hasFtsIndex(driver: SqlDriver): Promise<boolean> {
+  if (driver.dialect !== 'sqlite') return false
+  const rows = await driver.read((c) => c.query(`SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = '${FTS_TABLE}'`))
+  return rows.length > 0
+}
+
+/** An FTS5 query that matches rows containing every word as a substring: one quoted phrase each. */
+export const ftsQuery = (words: readonly string[]) => words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ')
+
+/** A LIKE pattern for "contains `word`", every metacharacter escaped with `\`. */
+export const likeContains = (word: string) => `%${word.replace(/[\\%_]/g, '\\$&')}%`
+
+/**
+ * Adds "`column` of alias `p` contains every word" to `w`, through the index where one serves.
+ * `exact`: whether the caller tests the words itself afterwards (venues and organizers test
+ * their fields one by one); then the index only narrows.
+ */
+export function addSearch(db: Db, w: Where, words: readonly string[], exact: boolean): void {
+  const d = db.dialect
+  const long = words.filter(indexable)
+  if (d.name === 'sqlite') {
+    if (long.length && db.fts) w.add(`p.id IN (SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?)`, ftsQuery(long))
+    // The exact test for every word: short ones have no index, and it keeps the rule the
+    // memory backend's whatever the tokenizer does with unusual input.
+    if (exact) for (const word of words) w.add(d.contains('p.search_text'), word)
+    return
+  }
+  for (const word of long) w.add(`p.search_text LIKE ? ESCAPE '\\'`, likeContains(word))
+  if (exact) for (const word of words) if (!indexable(word)) w.add(d.contains('p.search_text'), word)
+}
