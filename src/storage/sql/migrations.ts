@@ -15,6 +15,7 @@ import type { Dialect } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
+import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL } from './event-filters.js'
 import { createSearchIndex } from './search-index.js'
 
 /** A statement for both engines, or one per engine (a missing side is skipped there). */
@@ -211,6 +212,14 @@ export const MIGRATIONS: Migration[] = [
                    WHERE type <> 'event'`,
       },
     ],
+  },
+  {
+    version: 6,
+    name: 'event filter ranges and counters',
+    // Lists filtered by venue, organizer, category or tag read one range and count from an
+    // index or the counters (event-filters.ts); the writes keep both (write.ts).
+    statements: EVENT_FILTERS_DDL,
+    data: EVENT_FILTERS_BACKFILL,
   },
 ]
 

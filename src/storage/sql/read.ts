@@ -19,6 +19,7 @@ import type {
 } from '../types.js'
 import { Where, type Db } from './db.js'
 import type { SqlParam } from './driver.js'
+import { filteredPlan, type FilteredPlan } from './event-filters.js'
 import { addSearch } from './search-index.js'
 import { POST_FIELDS, POST_SELECT, REF_LISTS, TERM_SELECT, rowToPost, rowToTerm, toInt, type RefList, type Row } from './records.js'
 
@@ -200,6 +201,16 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   }
   let source: Source
   let counted: Source | CountQuery
+  const postFilters = [q.unpublishedAuthor, q.featured, q.parentId, q.include].some((v) => v !== undefined) || words.length > 0
+  const plan = filteredPlan(db, q, postFilters)
+  const joined = (p: FilteredPlan): Source => ({ from: p.from, fromParams: p.fromParams, where: new Where().and(p.where).add('p.id = f.event_id').and(w) })
+  if (plan?.ordered) {
+    // One index range of event_filters in list order, each post by primary key (event-filters.ts).
+    source = joined(plan)
+    counted = plan.count ?? source
+    const { rows, total } = await page(db, POST_SELECT, source, plan.order, q.offset, q.limit, [], counted)
+    return { items: (await toPosts(db, rows)) as EventRecord[], total }
+  }
   if (driver) {
     // CROSS JOIN: SQLite keeps this join order (the venue's events first); others plan freely.
     const from = `(SELECT DISTINCT x.event_id ${driver.sql}) v CROSS JOIN posts p`
@@ -208,6 +219,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     source = { from: 'posts p', where: filters(probe) }
     counted = dayCount(q, words) ?? { from: 'posts p', where: filters(inList) }
   }
+  if (plan) counted = plan.count ?? joined(plan)
   const { rows, total } = await page(db, POST_SELECT, source, order, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }

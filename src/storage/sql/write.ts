@@ -10,6 +10,7 @@ import { SlugConflictError } from '../types.js'
 import type { Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
+import { syncEventFilters } from './event-filters.js'
 import { getPost, getTermRecord } from './read.js'
 import {
   LINK_KINDS,
@@ -81,6 +82,8 @@ async function writeSearch(db: Db, post: PostRecord, replace: boolean): Promise<
 }
 
 const REF_KEYS: RefList[] = ['venueIds', 'organizerIds', 'categoryIds', 'tagIds']
+/** The event fields copied into event_filters. */
+const FILTERED_BY = [...REF_KEYS, 'status', 'language', 'startDate', 'endDate', 'hideFromListings']
 const EVENT_TEXT = ['title', 'description', 'excerpt']
 
 type Counted = Pick<EventRecord, 'status' | 'language' | 'categoryIds' | 'tagIds'>
@@ -171,6 +174,7 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
     await writeRefs(db, id, Object.fromEntries(REF_KEYS.map((k) => [k, stored[k]])), false)
     await adjustTermCounts(db, null, stored)
     await adjustDayCounts(db, null, stored)
+    await syncEventFilters(db, null, stored)
   } else await writeSearch(db, stored, false)
   return clonePost(stored) as RecordOf<T>
 }
@@ -199,6 +203,7 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
     await writeRefs(db, id, lists, true)
     if (['status', 'language', 'categoryIds', 'tagIds'].some((k) => k in given)) await adjustTermCounts(db, current as EventRecord, next)
     if (['status', 'language', 'startDate', 'endDate', 'hideFromListings'].some((k) => k in given)) await adjustDayCounts(db, current as EventRecord, next)
+    if (FILTERED_BY.some((k) => k in given)) await syncEventFilters(db, current as EventRecord, next)
   } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
   return clonePost(next) as RecordOf<T>
 }
