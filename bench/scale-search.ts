@@ -38,3 +38,25 @@ export function searchOperations(refs: { venues: number[]; categories: number[] 
     op('filtered-category-window', 'filtered: category(45%)+12 months', `categories=${category}&${window}`),
   ]
 }
+
+/**
+ * For the bulk seeding paths: the event_filters rows and day counters of the events just
+ * inserted raw (ids from `first` to `last`), exactly what insertPost writes for them. `?`
+ * placeholders; the caller numbers them for PostgreSQL.
+ */
+export const FILTER_BULK_SQL = [
+  `INSERT INTO event_filters (kind, ref_id, language, status, start_date, event_id, end_date)
+   SELECT DISTINCT x.kind, x.linked_id, p.language, p.status, p.start_date, p.id, p.end_date FROM event_links x JOIN posts p ON p.id = x.event_id
+   WHERE x.event_id BETWEEN ? AND ? AND p.hide_from_listings = FALSE
+   UNION
+   SELECT DISTINCT x.kind, x.term_id, p.language, p.status, p.start_date, p.id, p.end_date FROM event_terms x JOIN posts p ON p.id = x.event_id
+   WHERE x.event_id BETWEEN ? AND ? AND p.hide_from_listings = FALSE`,
+  `INSERT INTO event_filter_day_counts (kind, ref_id, language, status, start_day, end_day, n)
+   SELECT kind, ref_id, language, status, substr(start_date, 1, 10), substr(end_date, 1, 10), count(*) FROM event_filters
+   WHERE event_id BETWEEN ? AND ? GROUP BY kind, ref_id, language, status, substr(start_date, 1, 10), substr(end_date, 1, 10)
+   ON CONFLICT (kind, ref_id, language, status, start_day, end_day) DO UPDATE SET n = event_filter_day_counts.n + excluded.n`,
+]
+export const filterBulkParams = (first: number, last: number) => [
+  [first, last, first, last],
+  [first, last],
+]

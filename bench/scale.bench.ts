@@ -43,10 +43,11 @@ import { createCalendarRouter, type CalendarRouter } from '../src/index.js'
 import type { RequestLike } from '../src/http/types.js'
 import { createSqlStorage, openSqliteFile, pgDriver, type SqlConnection, type SqlDriver, type SqlParam, type SqlStorage } from '../src/storage/sql/index.js'
 import { POST_FIELDS, dayOf, encode, eventSearchText, type Codec } from '../src/storage/sql/records.js'
+import { postgresDialect } from '../src/storage/sql/dialect.js'
 import type { NewPost, PostStatus } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 import { newVenue } from '../src/testing/fixtures.js'
-import { rareWordFor, searchOperations } from './scale-search.js'
+import { FILTER_BULK_SQL, filterBulkParams, rareWordFor, searchOperations } from './scale-search.js'
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -377,6 +378,7 @@ async function openSqliteEngine(): Promise<Engine> {
       const ids = events.map((_, k) => next + 1 + k)
       const counted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'term_counts'`).get() !== undefined
       const dayCounted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_day_counts'`).get() !== undefined
+      const filtered = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_filters'`).get() !== undefined
       side.transaction(() => {
         if (counted) for (const [id, language, k] of termDeltas(events)) side.prepare(TERM_COUNT_UPDATE).run(k, id, language)
         if (dayCounted) for (const d of dayDeltas(events)) side.prepare(DAY_COUNT_UPSERT).run(...d)
@@ -387,6 +389,7 @@ async function openSqliteEngine(): Promise<Engine> {
           for (const l of links) insertLink.run(...l.map(bindSqlite))
           for (const t of terms) insertTerm.run(...t.map(bindSqlite))
         })
+        if (filtered && ids.length) FILTER_BULK_SQL.forEach((sql, k) => side.prepare(sql).run(...filterBulkParams(ids[0]!, ids[ids.length - 1]!)[k]!))
       }).immediate()
       return ids
     },
@@ -485,6 +488,10 @@ async function openPostgresEngine(): Promise<Engine | string> {
         const counted = (await client.query(`SELECT to_regclass('term_counts') IS NOT NULL AS ok`)).rows[0]?.ok === true
         if (counted) {
           for (const [id, language, k] of termDeltas(events)) await client.query(TERM_COUNT_UPDATE_PG, [k, id, language])
+        }
+        if ((await client.query(`SELECT to_regclass('event_filters') IS NOT NULL AS ok`)).rows[0]?.ok === true) {
+          const params = filterBulkParams(Math.min(...ids), Math.max(...ids))
+          for (const [k, sql] of FILTER_BULK_SQL.entries()) await client.query(postgresDialect.sql(sql), params[k])
         }
         const dayCounted = (await client.query(`SELECT to_regclass('event_day_counts') IS NOT NULL AS ok`)).rows[0]?.ok === true
         if (dayCounted) {
