@@ -702,7 +702,7 @@ async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]
       engine.recorder.on = false
     }
     for (const s of engine.recorder.seen) {
-      const isDayCount = /FROM event_day_counts c WHERE/.test(s.sql)
+      const isDayCount = /FROM event_(filter_)?day_counts c WHERE/.test(s.sql)
       const isList = isDayCount || (/(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'|FROM event_filter/.test(s.sql))
       const isTerms = !termsExplained && /FROM terms t WHERE/.test(s.sql) && /term_counts|count\(\*\)/.test(s.sql)
       if (!isList && !isTerms) continue
