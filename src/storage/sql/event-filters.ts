@@ -126,6 +126,14 @@ export async function syncEventFilters(db: Db, before: Filtered | null, after: F
   }
 }
 
+/** A venue/organizer unlinked from every event, or a deleted term: its rows and counters go. */
+export async function dropFilterRef(db: Db, kinds: readonly string[], refId: number): Promise<void> {
+  for (const kind of kinds) {
+    await db.run('DELETE FROM event_filters WHERE kind = ? AND ref_id = ?', [kind, refId])
+    await db.run('DELETE FROM event_filter_day_counts WHERE kind = ? AND ref_id = ?', [kind, refId])
+  }
+}
+
 const DAY_START = /^(\d{4}-\d{2}-\d{2}) 00:00:00$/
 const DAY_END = /^(\d{4}-\d{2}-\d{2}) 23:59:59$/
 

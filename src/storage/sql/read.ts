@@ -20,7 +20,7 @@ import type {
 import { Where, type Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
-import { addSearch } from './search-index.js'
+import { FTS_TABLE, addSearch, addSearchPrefilter, ftsQuery } from './search-index.js'
 import { POST_FIELDS, POST_SELECT, REF_LISTS, TERM_SELECT, rowToPost, rowToTerm, toInt, type RefList, type Row } from './records.js'
 
 /** Attaches link lists to the events among `rows`, with one query for all of them. */
@@ -173,7 +173,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
-  addSearch(db, w, words, true)
+  addSearch(db, w, words)
   const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : 'p.start_date, p.id'
 
   // Link filters, shaped for an engine that plans without statistics (SQLite); PostgreSQL plans
@@ -201,6 +201,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   }
   let source: Source
   let counted: Source | CountQuery
+  let pageOrder = order
   const postFilters = [q.unpublishedAuthor, q.featured, q.parentId, q.include].some((v) => v !== undefined) || words.length > 0
   const plan = filteredPlan(db, q, postFilters)
   const joined = (p: FilteredPlan): Source => ({ from: p.from, fromParams: p.fromParams, where: new Where().and(p.where).add('p.id = f.event_id').and(w) })
@@ -208,10 +209,8 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     // One index range of event_filters in list order, each post by primary key (event-filters.ts).
     source = joined(plan)
     counted = plan.count ?? source
-    const { rows, total } = await page(db, POST_SELECT, source, plan.order, q.offset, q.limit, [], counted)
-    return { items: (await toPosts(db, rows)) as EventRecord[], total }
-  }
-  if (driver) {
+    pageOrder = plan.order
+  } else if (driver) {
     // CROSS JOIN: SQLite keeps this join order (the venue's events first); others plan freely.
     const from = `(SELECT DISTINCT x.event_id ${driver.sql}) v CROSS JOIN posts p`
     source = counted = { from, fromParams: [driver.list], where: new Where().add('p.id = v.event_id').and(filters(probe)) }
@@ -219,10 +218,37 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     source = { from: 'posts p', where: filters(probe) }
     counted = dayCount(q, words) ?? { from: 'posts p', where: filters(inList) }
   }
-  if (plan) counted = plan.count ?? joined(plan)
-  const { rows, total } = await page(db, POST_SELECT, source, order, q.offset, q.limit, [], counted)
+  if (plan && !plan.ordered) counted = plan.count ?? joined(plan)
+
+  const match = db.fts ? ftsQuery(words) : null
+  if (match !== null) {
+    // SQLite with the FTS index: the matches drive the count (each matching post by primary
+    // key, every other filter tested on it). A few matches also drive the page (sorted); many
+    // are dense enough that walking the list's own order and testing each row stops sooner.
+    const all = new Where().add('p.id = m.id').and(w)
+    for (const r of [...linked, ...terms]) probe(all, r)
+    const matched: Source = { from: `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m CROSS JOIN posts p`, fromParams: [match], where: all }
+    const total = toInt((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${matched.from} WHERE ${matched.where}`, [match, ...all.params]))[0]?.n ?? 0)
+    if (q.offset >= total) return { items: [], total }
+    const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
+    const chosen = sparse ? matched : source
+    const rows = await db.query(
+      `SELECT ${POST_SELECT} FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${sparse ? order : pageOrder} LIMIT ? OFFSET ?`,
+      [...(chosen.fromParams ?? []), ...chosen.where.params, q.limit, q.offset],
+    )
+    return { items: (await toPosts(db, rows)) as EventRecord[], total }
+  }
+  const { rows, total } = await page(db, POST_SELECT, source, pageOrder, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
+
+/**
+ * Up to this many search matches, the page sorts them (cheap); beyond, the page walks the list
+ * order and tests each row, as long as it expects a hit every DENSE_STRIDE rows or so (matches
+ * are at least 1/DENSE_STRIDE of what it walks past only if the page is early enough).
+ */
+const FEW_MATCHES = 2000
+const DENSE_STRIDE = 50
 
 export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: T, q: LinkedListQuery): Promise<Page<RecordOf<T>>> {
   const d = db.dialect
@@ -234,7 +260,7 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
   const fragments = [...new Set(q.searchFragments ?? [])].filter(Boolean)
   if (fragments.length) {
     // The index narrows to posts holding every fragment somewhere; post_search decides per field.
-    addSearch(db, w, fragments, false)
+    addSearchPrefilter(db, w, fragments)
     w.add(`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = p.id AND ${fragments.map(() => d.contains('s.value')).join(' AND ')})`, ...fragments)
   }
   if (q.eventId !== undefined) w.add('p.id IN (SELECT l.linked_id FROM event_links l WHERE l.event_id = ? AND l.kind = ?)', q.eventId, type)

@@ -104,27 +104,41 @@ export async function hasFtsIndex(driver: SqlDriver): Promise<boolean> {
   return rows.length > 0
 }
 
-/** An FTS5 query that matches rows containing every word as a substring: one quoted phrase each. */
-export const ftsQuery = (words: readonly string[]) => words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ')
+/**
+ * An FTS5 query for rows containing every word of three characters or more as a substring, one
+ * quoted phrase each (inside quotes FTS5 reads no syntax; `"` is doubled); null when no word is
+ * that long.
+ */
+export function ftsQuery(words: readonly string[]): string | null {
+  const long = words.filter(indexable)
+  return long.length ? long.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ') : null
+}
 
 /** A LIKE pattern for "contains `word`", every metacharacter escaped with `\`. */
 export const likeContains = (word: string) => `%${word.replace(/[\\%_]/g, '\\$&')}%`
 
 /**
- * Adds "`column` of alias `p` contains every word" to `w`, through the index where one serves.
- * `exact`: whether the caller tests the words itself afterwards (venues and organizers test
- * their fields one by one); then the index only narrows.
+ * Adds the exact test "`p.search_text` contains every word" to `w`. On PostgreSQL the words of
+ * three characters or more are written as LIKE, which the trigram index serves; on SQLite the
+ * caller adds the FTS match where it helps (`ftsQuery`), this is the test on each candidate.
  */
-export function addSearch(db: Db, w: Where, words: readonly string[], exact: boolean): void {
+export function addSearch(db: Db, w: Where, words: readonly string[]): void {
   const d = db.dialect
-  const long = words.filter(indexable)
-  if (d.name === 'sqlite') {
-    if (long.length && db.fts) w.add(`p.id IN (SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?)`, ftsQuery(long))
-    // The exact test for every word: short ones have no index, and it keeps the rule the
-    // memory backend's whatever the tokenizer does with unusual input.
-    if (exact) for (const word of words) w.add(d.contains('p.search_text'), word)
+  for (const word of words) {
+    if (d.name === 'postgres' && indexable(word)) w.add(`p.search_text LIKE ? ESCAPE '\\'`, likeContains(word))
+    else w.add(d.contains('p.search_text'), word)
+  }
+}
+
+/**
+ * For venues and organizers, whose exact test is per field (post_search): narrows the posts to
+ * those whose search_text holds every fragment, through the index, when one serves.
+ */
+export function addSearchPrefilter(db: Db, w: Where, fragments: readonly string[]): void {
+  if (db.dialect.name === 'sqlite') {
+    const match = db.fts ? ftsQuery(fragments) : null
+    if (match !== null) w.add(`p.id IN (SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?)`, match)
     return
   }
-  for (const word of long) w.add(`p.search_text LIKE ? ESCAPE '\\'`, likeContains(word))
-  if (exact) for (const word of words) if (!indexable(word)) w.add(d.contains('p.search_text'), word)
+  for (const word of fragments.filter(indexable)) w.add(`p.search_text LIKE ? ESCAPE '\\'`, likeContains(word))
 }

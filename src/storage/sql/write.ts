@@ -10,7 +10,7 @@ import { SlugConflictError } from '../types.js'
 import type { Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
-import { syncEventFilters } from './event-filters.js'
+import { dropFilterRef, syncEventFilters } from './event-filters.js'
 import { getPost, getTermRecord } from './read.js'
 import {
   LINK_KINDS,
@@ -210,6 +210,7 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
 
 export async function unlinkPost(db: Db, id: number): Promise<void> {
   await db.run('DELETE FROM event_links WHERE linked_id = ?', [id])
+  await dropFilterRef(db, ['venue', 'organizer'], id)
 }
 
 export async function insertTerm(db: Db, term: NewTerm): Promise<TermRecord> {
@@ -250,5 +251,6 @@ export async function deleteTerm(db: Db, id: number): Promise<void> {
   // Children move up to the deleted term's parent; events lose the term.
   await db.run('UPDATE terms SET parent = ? WHERE parent = ?', [current.parent, id])
   await db.run('DELETE FROM event_terms WHERE term_id = ?', [id])
+  await dropFilterRef(db, ['category', 'tag'], id)
   await db.run('DELETE FROM term_counts WHERE term_id = ?', [id])
 }
