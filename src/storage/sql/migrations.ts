@@ -16,7 +16,7 @@ import type { SqlConnection, SqlDriver } from './driver.js'
 import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL } from './event-filters.js'
-import { createSearchIndex } from './search-index.js'
+import { SQLITE_EVENT_KEYS_DDL, createSearchIndex } from './search-index.js'
 
 /** A statement for both engines, or one per engine (a missing side is skipped there). */
 export type MigrationStatement = string | { sqlite?: string; postgres?: string }
@@ -198,7 +198,7 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 5,
     name: 'substring search index',
-    statements: [],
+    statements: [{ sqlite: SQLITE_EVENT_KEYS_DDL }],
     // The FTS5 trigram table (SQLite) or pg_trgm GIN index (PostgreSQL), built over the rows
     // already there; optional, see search-index.ts.
     run: createSearchIndex,

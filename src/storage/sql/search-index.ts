@@ -28,6 +28,20 @@ const indexable = (word: string) => [...word].length >= TRIGRAM
 export const FTS_TABLE = 'post_fts'
 export const PG_TRGM_INDEX = 'posts_search_trgm'
 
+/**
+ * SQLite: the columns a search count filters on, keyed by id. The FTS matches come in id order,
+ * so the count walks this narrow index almost sequentially instead of reading each matching
+ * post's row (a few hundred bytes each); keyed by id, it grows at its right edge on insert.
+ */
+export const EVENT_KEYS_INDEX = 'posts_event_keys'
+export const SQLITE_EVENT_KEYS_DDL = `CREATE INDEX IF NOT EXISTS ${EVENT_KEYS_INDEX} ON posts (id, type, language, status, hide_from_listings, start_date, end_date)`
+
+/**
+ * Whether the FTS phrase alone decides that the text contains `word`: three characters or more
+ * (shorter ones have no trigram) and no NUL (which could cut the query string short).
+ */
+export const ftsExact = (word: string) => indexable(word) && !word.includes('\u0000')
+
 /** The SQLite objects: the FTS5 table and the triggers that keep it in the writing transaction. */
 export const SQLITE_SEARCH_DDL = [
   `CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_TABLE} USING fts5(search_text, content='posts', content_rowid='id', tokenize='trigram case_sensitive 1')`,
@@ -97,11 +111,13 @@ async function extensionSchema(driver: SqlDriver): Promise<string | null> {
   return rows[0]?.schema ?? null
 }
 
-/** Whether reads may use the SQLite FTS table (it exists: the migration created it). */
+/** Whether reads may use the SQLite FTS table and the narrow count index (the migration created both). */
 export async function hasFtsIndex(driver: SqlDriver): Promise<boolean> {
   if (driver.dialect !== 'sqlite') return false
-  const rows = await driver.read((c) => c.query(`SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = '${FTS_TABLE}'`))
-  return rows.length > 0
+  const rows = await driver.read((c) =>
+    c.query(`SELECT name FROM sqlite_master WHERE (type = 'table' AND name = '${FTS_TABLE}') OR (type = 'index' AND name = '${EVENT_KEYS_INDEX}')`),
+  )
+  return rows.length === 2
 }
 
 /**
