@@ -256,9 +256,12 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
 }
 
 /**
- * Up to this many search matches, the page sorts them (cheap); beyond, the page walks the list
- * order and tests each row, as long as it expects a hit every DENSE_STRIDE rows or so (matches
- * are at least 1/DENSE_STRIDE of what it walks past only if the page is early enough).
+ * How a search page is read once the count is known. Up to FEW_MATCHES matches, or for a page
+ * deep into them, the matches are sorted (cost: the matches). Otherwise the page walks the
+ * list's own order (date window, or a link range) testing each row, and stops at
+ * `offset + limit` hits: it reads about (offset + limit) x rows / matches rows of the list, so
+ * with `offset + limit <= matches / DENSE_STRIDE` at most 1/DENSE_STRIDE of them, and a handful
+ * when matches are common.
  */
 const FEW_MATCHES = 2000
 const DENSE_STRIDE = 50
