@@ -27,7 +27,8 @@
  * thirds of them); 100 venues with ~1% of the events each, plus a rare venue with 20 events; 20
  * organizers on 60% of the events; 50 categories, ~5 per event (the most common on ~45% of the
  * events, the rarest on ~5%); 30 tags, 0-3 per event; 2% drafts, 5% all-day, 3% featured;
- * titles and descriptions made of words (for search).
+ * titles and descriptions made of words (for search; the searches and filtered lists measured,
+ * and what share of the events each matches, are in scale-search.ts).
  *
  * Seeding paths, measured here (2 cores): through the storage API SQLite takes 6,000-10,000
  * events/s (bulk: ~11,000/s, so the API is the default) and PostgreSQL ~380 events/s (a dozen
