@@ -99,7 +99,12 @@ export async function createSearchIndex(driver: SqlDriver, log: (line: string) =
     const opclass = schema ? `"${schema.replace(/"/g, '""')}".gin_trgm_ops` : 'gin_trgm_ops'
     await driver.execute(`CREATE INDEX IF NOT EXISTS ${PG_TRGM_INDEX} ON posts USING gin (search_text ${opclass})`)
   } catch (err) {
-    log(`calendar storage: could not create the trigram index ${PG_TRGM_INDEX} (${message(err)}); search scans the events the other filters select`)
+    // Another instance migrating at the same moment may have created it first.
+    const exists = await driver
+      .read((c) => c.query<{ ok: unknown }>(`SELECT to_regclass('${PG_TRGM_INDEX}') IS NOT NULL AS ok`))
+      .then((rows) => rows[0]?.ok === true)
+      .catch(() => false)
+    if (!exists) log(`calendar storage: could not create the trigram index ${PG_TRGM_INDEX} (${message(err)}); search scans the events the other filters select`)
   }
 }
 
