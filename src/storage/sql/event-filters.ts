@@ -176,10 +176,13 @@ export function filteredPlan(db: Db, q: EventListQuery, postFilters: boolean): F
   // Every other link filter: the same event has a row for one of those ids. The probe names the
   // whole key prefix, so it is one index lookup per id.
   for (const other of lists.filter((l) => l !== driver)) {
+    // One id (the usual case) as an equality: no list to expand for every probe.
+    const ids = [...new Set(q[other]!)]
+    const [ref, param] = ids.length === 1 ? ['g.ref_id = ?', ids[0]!] : [d.inList('g.ref_id', 'int'), d.list(ids)]
     f.add(
-      `EXISTS (SELECT 1 FROM event_filters g WHERE g.kind = '${FILTER_KINDS[other]}' AND ${d.inList('g.ref_id', 'int')}
+      `EXISTS (SELECT 1 FROM event_filters g WHERE g.kind = '${FILTER_KINDS[other]}' AND ${ref}
         AND g.language = f.language AND g.status = f.status AND g.start_date = f.start_date AND g.event_id = f.event_id)`,
-      d.list(q[other]!),
+      param,
     )
   }
   let count: FilteredPlan['count'] = null
