@@ -14,6 +14,7 @@ import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
 import { referenceGapsSuite } from './reference-gaps.suite.js'
+import { searchSyntaxSuite } from './search.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
 
@@ -36,6 +37,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   clientsSuite(name, makeStorage)
   sanitizeSuite(name, makeStorage)
   geoSuite(name, makeStorage)
+  searchSyntaxSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

@@ -20,6 +20,8 @@ import type {
 } from '../types.js'
 import { Where, type Db } from './db.js'
 import type { SqlParam } from './driver.js'
+import { filteredPlan, type FilteredPlan } from './event-filters.js'
+import { EVENT_KEYS_INDEX, FTS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import { POST_FIELDS, POST_SELECT, REF_LISTS, TERM_SELECT, rowToPost, rowToTerm, toInt, type RefList, type Row } from './records.js'
 
 /** Attaches link lists to the events among `rows`, with one query for all of them. */
@@ -216,9 +218,12 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
   if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
+  // The filters without the search: with the SQLite index, a count may test them on a
+  // narrower index of posts (see below).
+  const unsearched = new Where().and(w)
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
-  for (const word of words) w.add(d.contains('p.search_text'), word)
+  addSearch(db, w, words)
   const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : 'p.start_date, p.id'
 
   // Link filters, shaped for an engine that plans without statistics (SQLite); PostgreSQL plans
@@ -258,7 +263,16 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   }
   let source: Source
   let counted: Source | CountQuery
-  if (driver) {
+  let pageOrder = order
+  const postFilters = [q.unpublishedAuthor, q.featured, q.parentId, q.include].some((v) => v !== undefined) || words.length > 0
+  const plan = filteredPlan(db, q, postFilters)
+  const joined = (p: FilteredPlan): Source => ({ from: p.from, fromParams: p.fromParams, where: new Where().and(p.where).add('p.id = f.event_id').and(w) })
+  if (plan?.ordered) {
+    // One index range of event_filters in list order, each post by primary key (event-filters.ts).
+    source = joined(plan)
+    counted = plan.count ?? source
+    pageOrder = plan.order
+  } else if (driver) {
     // CROSS JOIN: SQLite keeps this join order (the venue's events first); others plan freely.
     const from = `(SELECT DISTINCT x.event_id ${driver.sql}) v CROSS JOIN posts p`
     source = counted = { from, fromParams: [driver.list], where: new Where().add('p.id = v.event_id').and(filters(probe)) }
@@ -266,9 +280,50 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     source = { from: 'posts p', where: filters(probe) }
     counted = (wide ? null : dayCount(q, words)) ?? { from: 'posts p', where: filters(inList) }
   }
-  const { rows, total } = await page(db, POST_SELECT, source, order, q.offset, q.limit, [], counted)
+  if (plan && !plan.ordered) counted = plan.count ?? joined(plan)
+
+  const match = db.fts ? ftsQuery(words) : null
+  if (match !== null) {
+    // SQLite with the FTS index: the matches drive the count (each matching post by primary
+    // key, every other filter tested on it). A few matches also drive the page (sorted); many
+    // are dense enough that walking the list's own order and testing each row stops sooner.
+    const all = new Where().add('p.id = m.id').and(w)
+    for (const r of [...linked, ...terms]) probe(all, r)
+    const fromMatches = (posts: string) => `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m CROSS JOIN ${posts}`
+    const matched: Source = { from: fromMatches('posts p'), fromParams: [match], where: all }
+    // When the match alone decides every word and the other filters are columns of
+    // posts_event_keys, the count reads that narrow index (in id order, as the matches come)
+    // instead of each matching post's row: several times fewer pages.
+    let counting = matched
+    if (words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)) {
+      const keys = new Where().add('p.id = m.id').and(unsearched)
+      for (const r of [...linked, ...terms]) probe(keys, r)
+      counting = { from: fromMatches(`posts p INDEXED BY ${EVENT_KEYS_INDEX}`), fromParams: [match], where: keys }
+    }
+    const total = toInt((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counting.from} WHERE ${counting.where}`, [match, ...counting.where.params]))[0]?.n ?? 0)
+    if (q.offset >= total) return { items: [], total }
+    const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
+    const chosen = sparse ? matched : source
+    const rows = await db.query(
+      `SELECT ${POST_SELECT} FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${sparse ? order : pageOrder} LIMIT ? OFFSET ?`,
+      [...(chosen.fromParams ?? []), ...chosen.where.params, q.limit, q.offset],
+    )
+    return { items: (await toPosts(db, rows)) as EventRecord[], total }
+  }
+  const { rows, total } = await page(db, POST_SELECT, source, pageOrder, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
+
+/**
+ * How a search page is read once the count is known. Up to FEW_MATCHES matches, or for a page
+ * deep into them, the matches are sorted (cost: the matches). Otherwise the page walks the
+ * list's own order (date window, or a link range) testing each row, and stops at
+ * `offset + limit` hits: it reads about (offset + limit) x rows / matches rows of the list, so
+ * with `offset + limit <= matches / DENSE_STRIDE` at most 1/DENSE_STRIDE of them, and a handful
+ * when matches are common.
+ */
+const FEW_MATCHES = 2000
+const DENSE_STRIDE = 50
 
 export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: T, q: LinkedListQuery): Promise<Page<RecordOf<T>>> {
   const d = db.dialect
@@ -290,6 +345,8 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
   // filters nothing (and a record has no rows for its empty fields).
   const fragments = [...new Set(q.searchFragments ?? [])].filter(Boolean)
   if (fragments.length) {
+    // The index narrows to posts holding every fragment somewhere; post_search decides per field.
+    addSearchPrefilter(db, w, fragments)
     w.add(`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = p.id AND ${fragments.map(() => d.contains('s.value')).join(' AND ')})`, ...fragments)
   }
   if (q.eventId !== undefined) w.add('p.id IN (SELECT l.linked_id FROM event_links l WHERE l.event_id = ? AND l.kind = ?)', q.eventId, type)
