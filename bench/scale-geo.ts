@@ -16,6 +16,7 @@ import type { RequestLike } from '../src/http/types.js'
 import type { NewPost, StorageTx } from '../src/storage/types.js'
 import { newVenue } from '../src/testing/fixtures.js'
 import { distanceKm } from '../src/storage/geo.js'
+import { prng } from './prng.js'
 
 const AREA = { latMin: 24, latMax: 49, lngMin: -124, lngMax: -67 }
 /** Near Pierre, South Dakota: inland, in the middle of the area. */
@@ -24,17 +25,6 @@ export const RARE_POINT = { lat: 44.3683, lng: -100.351 }
 const EXCLUSION_KM = 45
 const GEO_VENUES = Number(process.env.SCALE_GEO_VENUES ?? 10_000)
 
-/** mulberry32, as in the bench: the same venues on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** A random point of the area at least EXCLUSION_KM from the rare venue. */
 function spread(seed: number): { geoLat: number; geoLng: number } {

@@ -50,6 +50,7 @@ import { findPostgresBin, startPostgres, type PgServer } from '../test/support/p
 import { newVenue } from '../src/testing/fixtures.js'
 import { geoOperations, geoVenue, seedGeoVenues, selectOps } from './scale-geo.js'
 import { FILTER_BULK_SQL, filterBulkParams, rareWordFor, searchOperations } from './scale-search.js'
+import { prng } from './prng.js'
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -89,17 +90,6 @@ const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.
 const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s)
 const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim()
 
-/** mulberry32: a small deterministic PRNG, so every run builds the same data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const stages: Array<[string, number]> = []
 async function stage<T>(name: string, fn: () => Promise<T>): Promise<T> {

@@ -13,17 +13,22 @@ export interface Relations {
   translations: Map<number, Record<string, number>>
 }
 
-export async function loadRelations(ctx: Context, posts: readonly PostRecord[]): Promise<Relations> {
+/**
+ * `shown: 'feed'` loads only what an iCalendar feed shows of the links (venues, organizers,
+ * categories): no tags, no translations.
+ */
+export async function loadRelations(ctx: Context, posts: readonly PostRecord[], shown: 'json' | 'feed' = 'json'): Promise<Relations> {
+  const feed = shown === 'feed'
   const linked = new Set<number>()
   const termIds = new Set<number>()
   const groups = new Set<number>()
   for (const p of posts) {
-    groups.add(p.translationGroup)
+    if (!feed) groups.add(p.translationGroup)
     if (p.type !== 'event') continue
     for (const id of p.venueIds) linked.add(id)
     for (const id of p.organizerIds) linked.add(id)
     for (const id of p.categoryIds) termIds.add(id)
-    for (const id of p.tagIds) termIds.add(id)
+    if (!feed) for (const id of p.tagIds) termIds.add(id)
   }
   const [records, terms] = await Promise.all([
     linked.size ? ctx.storage.getPosts([...linked]) : Promise.resolve([]),
@@ -36,9 +41,9 @@ export async function loadRelations(ctx: Context, posts: readonly PostRecord[]):
     if (r.status === 'trash' || !canRead(ctx.principal, r)) continue
     if (r.type === 'venue') venues.set(r.id, r)
     else if (r.type === 'organizer') organizers.set(r.id, r)
-    groups.add(r.translationGroup)
+    if (!feed) groups.add(r.translationGroup)
   }
-  const translations = await ctx.storage.getTranslations([...groups])
+  const translations = feed ? new Map() : await ctx.storage.getTranslations([...groups])
   return { venues, organizers, terms: new Map(terms.map((t) => [t.id, t])), translations }
 }
 

@@ -4,12 +4,11 @@
  * `ical.maxEvents` cap (and says so when it stops there). Events are read and written out in
  * batches: at any time only one batch of records and its relations is held beside the text.
  */
-import { canRead } from '../auth/principal.js'
 import { ApiError } from '../http/errors.js'
 import { negotiate } from '../http/accept.js'
 import { calendarHead, calendarTail, IcalText, uidHost, vevent } from '../representation/ical.js'
-import type { Relations } from '../representation/relations.js'
-import type { EventListQuery, EventRecord, OrganizerRecord, VenueRecord } from '../storage/types.js'
+import { loadRelations } from '../representation/relations.js'
+import type { EventListQuery, EventRecord } from '../storage/types.js'
 import type { Context } from './context.js'
 import { totals, type Reply } from './respond.js'
 
@@ -31,28 +30,6 @@ export const icsReply = (body: string, headers?: Record<string, string>): Reply 
   text: { body, type: 'text/calendar; charset=UTF-8' },
 })
 
-/** What a feed shows of linked records: venues, organizers and categories the caller may read. */
-async function feedRelations(ctx: Context, events: readonly EventRecord[]): Promise<Relations> {
-  const linked = new Set<number>()
-  const categories = new Set<number>()
-  for (const e of events) {
-    for (const id of e.venueIds) linked.add(id)
-    for (const id of e.organizerIds) linked.add(id)
-    for (const id of e.categoryIds) categories.add(id)
-  }
-  const [records, terms] = await Promise.all([
-    linked.size ? ctx.storage.getPosts([...linked]) : Promise.resolve([]),
-    categories.size ? ctx.storage.getTerms([...categories]) : Promise.resolve([]),
-  ])
-  const venues = new Map<number, VenueRecord>()
-  const organizers = new Map<number, OrganizerRecord>()
-  for (const r of records) {
-    if (r.status === 'trash' || !canRead(ctx.principal, r)) continue
-    if (r.type === 'venue') venues.set(r.id, r)
-    else if (r.type === 'organizer') organizers.set(r.id, r)
-  }
-  return { venues, organizers, terms: new Map(terms.map((t) => [t.id, t])), translations: new Map() }
-}
 
 export interface FeedPaging {
   /** `page` or `per_page` was given: one page, exactly as the JSON list would have it. */
@@ -73,7 +50,7 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
     const result = await ctx.storage.listEvents(query)
     if (paging.page > 1 && result.items.length === 0) throw pageNotFound()
     calendarHead(ctx, out, { name })
-    const rel = await feedRelations(ctx, result.items)
+    const rel = await loadRelations(ctx, result.items, 'feed')
     for (const e of result.items) vevent(ctx, out, e, rel, host)
     return icsReply(calendarTail(out).toString(), totals(result.total, Math.ceil(result.total / paging.perPage)))
   }
@@ -91,7 +68,7 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
   let batch = first.items
   let offset = 0
   for (;;) {
-    const rel = await feedRelations(ctx, batch)
+    const rel = await loadRelations(ctx, batch, 'feed')
     for (const e of batch) {
       if (seen.size >= cap || seen.has(e.id)) continue
       seen.add(e.id)
