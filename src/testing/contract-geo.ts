@@ -1,19 +1,11 @@
 /** The storage contract's geolocation part: venue coordinates and the geofence list filters. */
 import assert from 'node:assert/strict'
 import type { EventListQuery, LinkedListQuery, Storage } from '../storage/types.js'
-import { newEvent, newVenue } from './fixtures.js'
+import { eventQuery as events, newEvent, newVenue } from './fixtures.js'
 
 type It = (name: string, fn: () => Promise<void>) => void
 type WithStorage = (fn: (s: Storage) => Promise<void>) => () => Promise<void>
 
-const events = (o: Partial<EventListQuery> = {}): EventListQuery => ({
-  language: 'en',
-  statuses: ['publish'],
-  orderBy: 'start',
-  offset: 0,
-  limit: 1000,
-  ...o,
-})
 
 const venues = (o: Partial<LinkedListQuery> = {}): LinkedListQuery => ({ language: 'en', statuses: ['publish'], offset: 0, limit: 1000, ...o })
 

@@ -10,9 +10,9 @@
  * ```
  */
 import assert from 'node:assert/strict'
-import type { EventListQuery, Storage, StorageTx } from '../storage/types.js'
+import type { Storage, StorageTx } from '../storage/types.js'
 import { SlugConflictError } from '../storage/types.js'
-import { newEvent, newOrganizer, newTerm, newVenue } from './fixtures.js'
+import { eventQuery as listAll, newEvent, newOrganizer, newTerm, newVenue } from './fixtures.js'
 import { geoContract } from './contract-geo.js'
 
 export interface TestApi {
@@ -22,14 +22,6 @@ export interface TestApi {
 
 export type StorageFactory = () => Storage | Promise<Storage>
 
-const listAll = (o: Partial<EventListQuery> = {}): EventListQuery => ({
-  language: 'en',
-  statuses: ['publish'],
-  orderBy: 'start',
-  offset: 0,
-  limit: 1000,
-  ...o,
-})
 
 async function insert<T>(s: Storage, fn: (tx: StorageTx) => Promise<T>): Promise<T> {
   return s.transaction(fn)

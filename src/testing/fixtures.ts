@@ -1,5 +1,5 @@
 /** Complete records for storage tests, with overridable fields. */
-import type { NewPost, NewTerm } from '../storage/types.js'
+import type { EventListQuery, NewPost, NewTerm } from '../storage/types.js'
 
 const common = {
   language: 'en',
@@ -75,3 +75,13 @@ export function newOrganizer(o: Partial<NewPost<'organizer'>> = {}): NewPost<'or
 export function newTerm(o: Partial<NewTerm> = {}): NewTerm {
   return { taxonomy: 'category', language: 'en', name: 'Term', slug: 'term', description: '', parent: 0, ...o }
 }
+
+/** A published-events query in English, start order, everything on one page: what contract tests list with. */
+export const eventQuery = (o: Partial<EventListQuery> = {}): EventListQuery => ({
+  language: 'en',
+  statuses: ['publish'],
+  orderBy: 'start',
+  offset: 0,
+  limit: 1000,
+  ...o,
+})
