@@ -78,6 +78,31 @@ export interface EventFields {
    * never set it.
    */
   sequence: number
+  /** Recurring series (src/resources/series.ts): the series id (its first occurrence's id), 0 for a lone event. */
+  seriesId?: number
+  /** This record's place in its series; null or absent for a lone event. */
+  series?: SeriesMember | null
+}
+
+/** A series definition, kept on its first occurrence. Dates are wall-clock in the event zone. */
+export interface SeriesRule {
+  /** Canonical RFC 5545 rule text (no `RRULE:` prefix). */
+  rrule: string
+  rdate: string[]
+  exdate: string[]
+  /** Open-ended rules: occurrences exist up to this wall-clock time (the horizon reached). */
+  through?: string
+}
+
+export interface SeriesMember {
+  /** 1-based place in the series' expansion when it was written (deletions do not renumber). */
+  position: number
+  /** The occurrence's start as the rule made it (iCalendar RECURRENCE-ID of a detached one). */
+  original: string
+  /** Edited on its own (`recurrence_scope=this`): later series edits leave it alone. */
+  detached?: boolean
+  /** Only on the first occurrence. */
+  rule?: SeriesRule
 }
 
 export interface VenueFields {
@@ -164,6 +189,11 @@ export interface EventListQuery {
   featured?: boolean
   include?: number[]
   parentId?: number
+  /**
+   * Of each series only its first member (by start, then id) of these statuses and language
+   * not yet ended at this UTC time is listed (`hide_subsequent_recurrences`); lone events pass.
+   */
+  seriesNextAfterUtc?: string
   /** start: start date, then id. date: publication date, then id (used with include). */
   orderBy: 'start' | 'date'
   offset: number

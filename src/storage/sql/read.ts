@@ -141,7 +141,7 @@ const DAY_END = /^(\d{4}-\d{2}-\d{2}) 23:59:59$/
 function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | null {
   const other =
     words.length > 0 ||
-    [q.categoryIds, q.tagIds, q.venueIds, q.organizerIds, q.featured, q.include, q.parentId, q.unpublishedAuthor, q.startGt, q.startLt, q.endGt, q.endLt].some(
+    [q.categoryIds, q.tagIds, q.venueIds, q.organizerIds, q.featured, q.include, q.parentId, q.unpublishedAuthor, q.startGt, q.startLt, q.endGt, q.endLt, q.seriesNextAfterUtc].some(
       (v) => v !== undefined,
     )
   if (other) return null
@@ -152,6 +152,19 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
   if (from !== undefined) w.add('c.start_day >= ?', from)
   if (to !== undefined) w.add('c.end_day <= ?', to)
   return { sql: `SELECT COALESCE(SUM(c.n), 0) AS n FROM event_day_counts c WHERE ${w}`, params: w.params }
+}
+
+/** hide_subsequent_recurrences: a series member passes only as its series' next one (memory twin: seriesNext). */
+function seriesNext(w: Where, q: EventListQuery): void {
+  const statuses = new Where().oneOf('s.status', q.statuses)
+  w.add(
+    `(p.series_id = 0 OR (p.end_date_utc >= ? AND NOT EXISTS (SELECT 1 FROM posts s WHERE s.series_id = p.series_id
+      AND s.type = 'event' AND s.language = p.language AND ${statuses} AND s.hide_from_listings = FALSE AND s.end_date_utc >= ?
+      AND (s.start_date < p.start_date OR (s.start_date = p.start_date AND s.id < p.id)))))`,
+    q.seriesNextAfterUtc!,
+    ...statuses.params,
+    q.seriesNextAfterUtc!,
+  )
 }
 
 export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventRecord>> {
@@ -169,6 +182,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
   if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
+  if (q.seriesNextAfterUtc !== undefined) seriesNext(w, q)
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
   for (const word of words) w.add(d.contains('p.search_text'), word)

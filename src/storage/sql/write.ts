@@ -136,7 +136,10 @@ async function recountTerm(db: Db, id: number, language: string): Promise<void> 
 }
 
 export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
-  if (record.type === 'event') record = { ...record, sequence: 0 }
+  if (record.type === 'event') {
+    const ev = record as unknown as NewPost<'event'>
+    record = { ...record, sequence: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null }
+  }
   const rec = record as unknown as Record<string, unknown>
   const specs = POST_FIELDS[record.type].filter((s) => s.field !== 'translationGroup')
   const columns = ['type', 'translation_group', ...specs.map((s) => s.column)]
