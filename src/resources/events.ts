@@ -22,13 +22,16 @@ import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Schemas } from '../schemas/index.js'
 import { listStatuses, pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
+import { applySeriesUpdate, deleteInSeries, parseRecurrence, planSeries, scopeOf, seriesUpdate, withSeriesFields, writeSeries } from './series.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
 const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
 
 async function present(ctx: Context, events: EventRecord[], single = false) {
   const rel = await loadRelations(ctx, events)
-  return events.map((e) => eventJson(ctx, e, rel, single))
+  const bodies = events.map((e) => eventJson(ctx, e, rel, single))
+  await withSeriesFields(ctx, events, bodies)
+  return bodies
 }
 
 /** The event an `{id}` names, or the TEC error for why not. */
@@ -149,6 +152,10 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     canonical.push(['post_parent', String(q.post_parent)])
   }
   if (q.include) canonical.push(['include', (q.include as number[]).join(',')])
+  if (q.hide_subsequent_recurrences === true) {
+    query.seriesNextAfterUtc = ctx.nowUtc
+    canonical.push(['hide_subsequent_recurrences', '1'])
+  }
   for (const r of relative) if (q[r] !== undefined) canonical.push([r, String((query as unknown as Record<string, string>)[{ starts_before: 'startLt', starts_after: 'startGt', ends_before: 'endLt', ends_after: 'endGt' }[r]])])
   if (strict) canonical.push(['strict_dates', '1'])
 
@@ -258,6 +265,9 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
   const image = await resolveImage(ctx, input.image)
   const costs = costEntries(input.cost)
   const status = scaleBackStatus(ctx.principal, input.status as string | undefined, 'event') as PostStatus
+  // Recurring series: checked in full before anything is stored.
+  const recurrence = parseRecurrence(ctx, input.recurrence, tz)
+  const plan = recurrence ? planSeries(ctx, recurrence, sched.startDate, tz, allDay) : null
 
   const event = await ctx.storage.transaction(async (tx) => {
     const group = await translationGroup(ctx, tx, input.translation_of as number | undefined)
@@ -294,7 +304,8 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
       tagIds: await resolveTerms(ctx, tx, 'tag', input.tags ?? null),
     }
     const base = sanitizeSlug((input.slug as string | undefined) ?? (input.title as string), ctx.language) || 'event'
-    return withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
+    const inserted = await withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
+    return plan ? writeSeries(ctx, tx, inserted, plan) : inserted
   })
   const [body] = await present(ctx, [event])
   return created(body)
@@ -333,6 +344,7 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
   if (params.slug === undefined) delete params.slug
   const input: WriteInput = validateParams(schemas.eventUpdate, params)
   const patch = await eventPatch(ctx, current, input)
+  const series = seriesUpdate(ctx, current, input, patch.startDate !== undefined, patch.timezone ?? current.timezone)
 
   const event = await ctx.storage.transaction(async (tx) => {
     if (input.venue !== undefined) patch.venueIds = await resolveLinked(ctx, schemas, tx, 'venue', input.venue)
@@ -340,6 +352,7 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
     if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
     if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)
     const slug = input.slug !== undefined ? sanitizeSlug(input.slug as string) || 'event' : undefined
+    if (series) return applySeriesUpdate(ctx, tx, current, patch, slug, series)
     // `status: "trash"` trashes as DELETE does; another status restores a trashed event.
     return writePost(tx, current, patch, slug)
   })
@@ -390,6 +403,13 @@ export async function deleteEvent(ctx: Context, schemas: Schemas, bySlug: boolea
     current = found
   } else current = await eventById(ctx, q.id as number)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
+  const scope = scopeOf(current, q.recurrence_scope, true)
+  if (scope) {
+    if (current.status === 'trash' && q.force !== true) throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed')
+    const result = await ctx.storage.transaction((tx) => deleteInSeries(ctx, tx, current, scope, q.force === true))
+    const [body] = await present(ctx, [result])
+    return ok(body)
+  }
   if (q.force === true) {
     // For good, trashed or not: the id then answers 404 like one that never existed.
     const gone = await deleteForGood(ctx, current.id)

@@ -18,6 +18,7 @@ import {
   forceParam,
   translationOfParam,
 } from './common.js'
+import { recurrenceScopeParam, seriesListParams, seriesWriteParams } from './series.js'
 
 export interface SchemaConfig {
   languages: readonly string[]
@@ -75,7 +76,8 @@ export function eventListParams(c: SchemaConfig) {
     geoloc_lat: { schema: v.pipe(p.number(), v.minValue(-90, p.INVALID), v.maxValue(90, p.INVALID)), description: 'Venue latitude; must be given with geoloc_lng.', in: 'query' },
     geoloc_lng: { schema: v.pipe(p.number(), v.minValue(-180, p.INVALID), v.maxValue(180, p.INVALID)), description: 'Venue longitude; must be given with geoloc_lat.', in: 'query' },
     include: { schema: p.positiveIntList(), description: 'Only these event IDs (array or comma list); date filters are then ignored.', in: 'query' },
-    post_parent: { schema: p.positiveInt(), description: 'Events whose parent is this event ID.', in: 'query' },
+    post_parent: { schema: p.positiveInt(), description: 'Events whose parent is this event ID (the later occurrences of a series).', in: 'query' },
+    ...seriesListParams,
     format: formatParam,
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
@@ -126,6 +128,7 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
     venue: linkList('The venue: an ID, {"id": N}, or venue data to create (or reuse an exact match).', linkedInput('venueCreate'), create),
     organizer: linkList('Organizers: IDs, {"id": N} or organizer data, a list or a single one.', linkedInput('organizerCreate'), create),
     ...(create ? { translation_of: translationOfParam } : {}),
+    ...seriesWriteParams(create),
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }
@@ -139,6 +142,7 @@ export function eventDeleteParams(c: SchemaConfig, bySlug: boolean) {
   return {
     ...(bySlug ? { slug: slugPathParam('event') } : { id: idParam('event') }),
     force: forceParam,
+    recurrence_scope: recurrenceScopeParam,
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }

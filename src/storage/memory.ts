@@ -376,6 +376,12 @@ class Reader implements StorageReader {
     for (const p of this.allPosts()) if (p.status === 'trash' && p.modifiedUtc < modifiedBeforeUtc) ids.push(p.id)
     return ids.sort((a, b) => a - b).slice(0, limit)
   }
+
+  async seriesMembers(seriesId: number) {
+    const out: EventRecord[] = []
+    for (const p of this.allPosts()) if (p.type === 'event' && seriesId > 0 && p.seriesId === seriesId) out.push(clonePost(p))
+    return out.sort((a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id))
+  }
 }
 
 class Tx extends Reader implements StorageTx {

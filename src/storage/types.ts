@@ -284,6 +284,8 @@ export interface StorageReader {
    * most `limit` of them: what emptying the trash deletes.
    */
   trashedPosts(modifiedBeforeUtc: string, limit: number): Promise<number[]>
+  /** Every event of this series (any status, language or visibility), by start then id. */
+  seriesMembers(seriesId: number): Promise<EventRecord[]>
 }
 
 /** Writes exist only inside a transaction: all of a request's writes commit or none do. */

@@ -15,6 +15,7 @@ import { referenceInputsSuite } from './reference-inputs.suite.js'
 import { referenceGapsSuite } from './reference-gaps.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
+import { recurrenceSuite } from './recurrence.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsSuite(name, makeStorage)
@@ -34,6 +35,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   referenceGapsSuite(name, makeStorage)
   clientsSuite(name, makeStorage)
   sanitizeSuite(name, makeStorage)
+  recurrenceSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

@@ -432,3 +432,9 @@ export async function trashedPosts(db: Db, modifiedBeforeUtc: string, limit: num
   ])
   return rows.map((r) => toInt(r.id))
 }
+
+export async function seriesMembers(db: Db, seriesId: number): Promise<EventRecord[]> {
+  if (seriesId <= 0) return []
+  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.series_id = ? AND p.type = 'event' ORDER BY p.start_date, p.id`, [seriesId])
+  return (await toPosts(db, rows)) as EventRecord[]
+}

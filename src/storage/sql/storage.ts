@@ -92,6 +92,9 @@ abstract class Reader implements StorageReader {
   trashedPosts(modifiedBeforeUtc: string, limit: number) {
     return this.use((db) => read.trashedPosts(db, modifiedBeforeUtc, limit))
   }
+  seriesMembers(seriesId: number) {
+    return this.use((db) => read.seriesMembers(db, seriesId))
+  }
 }
 
 /** Reads and writes on the transaction's own connection; unusable once the transaction ended. */
