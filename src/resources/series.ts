@@ -435,7 +435,16 @@ export function recurrenceJson(rule: SeriesRule): Json {
  */
 export async function extendSeries(
   storage: Storage,
-  options: { now?: Date; horizonMonths?: number; maxOccurrences?: number; seriesIds?: number[]; languages?: string[] } = {},
+  options: {
+    now?: Date
+    horizonMonths?: number
+    maxOccurrences?: number
+    seriesIds?: number[]
+    /** Languages whose series are looked for (default ['en']). */
+    languages?: string[]
+    /** The site's zone, for the publication date of new occurrences (default UTC). */
+    timezone?: string
+  } = {},
 ): Promise<number> {
   const now = options.now ?? new Date()
   const ids = options.seriesIds ?? (await openEndedHeads(storage, options.languages ?? ['en']))
@@ -453,7 +462,9 @@ export async function extendSeries(
       const starts = expandRule(parseRule(rule.rrule), head.series.original, { timezone: head.timezone, horizon, max: cap })
       const have = new Set(members.map((m) => m.series?.original.slice(0, 10)))
       const skip = new Set(rule.exdate.map((d) => d.slice(0, 10)))
-      const ctx = { nowLocal: utcToLocal(now.toISOString().slice(0, 19).replace('T', ' '), 'UTC'), nowUtc: now.toISOString().slice(0, 19).replace('T', ' ') } as Context
+      const nowUtc = now.toISOString().slice(0, 19).replace('T', ' ')
+      // occurrenceOf reads only the clock from its context.
+      const ctx = { nowLocal: utcToLocal(nowUtc, options.timezone ?? 'UTC'), nowUtc } as Context
       let n = 0
       for (let i = 0; i < starts.length; i++) {
         const s = starts[i]!

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
+import { extendSeries } from '../../src/index.js'
 import { makeApp, type App } from './harness.js'
 
 const WINDOW = 'start_date=2026-01-01&end_date=2030-12-31&per_page=50'
@@ -100,6 +101,19 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       expect(res.status).toBe(201)
       // Now is 2026-11-21: three months ahead is 2027-02-21.
       expect((await all(a)).map((e) => e.start_date.slice(0, 10))).toEqual(['2026-12-01', '2027-01-01', '2027-02-01'])
+    })
+
+    it('extends open-ended series when the host calls extendSeries', async () => {
+      const a = await app({ recurrence: { horizonMonths: 3 } })
+      const head = (await a.post('/events', { title: 'Standup', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' }, admin)).body
+      expect(await a.router.extendSeries()).toEqual({ added: 0 })
+      const added = await extendSeries(a.storage, { now: new Date('2027-01-15T00:00:00Z'), horizonMonths: 3, languages: ['en'] })
+      expect(added).toBe(2)
+      const events = await all(a)
+      expect(events.map((e) => e.start_date.slice(0, 10))).toEqual(['2026-12-01', '2027-01-01', '2027-02-01', '2027-03-01', '2027-04-01'])
+      expect(events.every((e) => e.series.id === head.id)).toBe(true)
+      expect(events.map((e) => e.series.position)).toEqual([1, 2, 3, 4, 5])
+      expect(await extendSeries(a.storage, { now: new Date('2027-01-15T00:00:00Z'), horizonMonths: 3, languages: ['en'] })).toBe(0)
     })
 
     it.each([
