@@ -16,6 +16,7 @@ import { referenceGapsSuite } from './reference-gaps.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
 import { recurrenceSuite } from './recurrence.suite.js'
+import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsSuite(name, makeStorage)
@@ -36,6 +37,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   clientsSuite(name, makeStorage)
   sanitizeSuite(name, makeStorage)
   recurrenceSuite(name, makeStorage)
+  recurrenceIcalSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(
