@@ -167,8 +167,29 @@ export async function writeSeries(ctx: Context, tx: StorageTx, event: EventRecor
     Object.assign(patch, schedule(first, plusSeconds(first, length), event.allDay, event.timezone))
   }
   const head = await tx.updatePost(event.id, 'event', patch)
-  for (let i = 1; i < plan.starts.length; i++) await insertOccurrence(ctx, tx, head, head, plan.starts[i]!, i + 1)
+  await insertOccurrences(ctx, tx, head, plan.starts.slice(1).map((start, i) => ({ start, position: i + 2 })))
   return head
+}
+
+/** Later occurrences of `head`, in bulk where the storage can; taken slugs get the usual suffix. */
+async function insertOccurrences(ctx: Context, tx: StorageTx, head: EventRecord, items: Array<{ start: string; position: number }>): Promise<void> {
+  if (!tx.insertEvents) {
+    for (const { start, position } of items) await insertOccurrence(ctx, tx, head, head, start, position)
+    return
+  }
+  // Two occurrences on one day (an RDATE) share a slug: the second goes the one-by-one way.
+  const seen = new Set<string>()
+  const bulk: typeof items = []
+  const later: typeof items = []
+  for (const item of items) {
+    const slug = occurrenceSlug(head, item.start)
+    ;(seen.has(slug) ? later : bulk).push(item)
+    seen.add(slug)
+  }
+  const records = bulk.map(({ start, position }) => ({ ...occurrenceOf(head, start, position, head.id, ctx), slug: occurrenceSlug(head, start) }))
+  const stored = await tx.insertEvents(records)
+  stored.forEach((r, i) => r === null && later.push(bulk[i]!))
+  for (const { start, position } of later) await insertOccurrence(ctx, tx, head, head, start, position)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -291,6 +291,12 @@ export interface StorageReader {
 /** Writes exist only inside a transaction: all of a request's writes commit or none do. */
 export interface StorageTx extends StorageReader {
   insertPost<T extends PostType>(record: NewPost<T>): Promise<RecordOf<T>>
+  /**
+   * Optional: many new events at once (a recurring series), exactly as that many insertPost
+   * calls would store them, in few statements. A record whose slug is taken comes back as null
+   * and is not stored (the caller picks another slug).
+   */
+  insertEvents?(records: NewPost<'event'>[]): Promise<Array<EventRecord | null>>
   updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>): Promise<RecordOf<T>>
   /** Remove every event link to this venue or organizer (it was trashed). */
   unlinkPost(id: number): Promise<void>

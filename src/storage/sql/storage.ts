@@ -114,6 +114,9 @@ class Tx extends Reader implements StorageTx {
     }
   }
 
+  insertEvents(records: NewPost<'event'>[]) {
+    return this.use((db) => write.insertEvents(db, records))
+  }
   insertPost<T extends PostType>(record: NewPost<T>) {
     return this.use((db) => write.insertPost(db, record))
   }
