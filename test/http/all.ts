@@ -17,6 +17,7 @@ import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
 import { recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
+import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsSuite(name, makeStorage)
@@ -38,6 +39,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   sanitizeSuite(name, makeStorage)
   recurrenceSuite(name, makeStorage)
   recurrenceIcalSuite(name, makeStorage)
+  recurrenceReliabilitySuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

@@ -13,7 +13,7 @@ const WINDOW = 'start_date=2025-01-01&end_date=2031-12-31'
 const admin = { as: 'administrator' as const }
 
 /** Series id → sorted "utc title" strings, from the feed, expanded by ical.js. */
-function expandFeed(text: string, limit: string): Map<string, string[]> {
+export function expandFeed(text: string, limit: string): Map<string, string[]> {
   const root = new ICAL.Component(ICAL.parse(text))
   for (const tz of root.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(tz)
   // ical.js relates every RECURRENCE-ID of the calendar to every master unless told which: by UID.
