@@ -304,7 +304,18 @@ export async function applySeriesUpdate(
   }
 
   if (u.scope === 'this') {
-    return writePost(tx, current, { ...patch, series: { ...current.series!, detached: true } }, slug)
+    // Trashing one occurrence (or restoring it) is an exception of the series, as DELETE is.
+    const trashing = patch.status === 'trash' && current.status !== 'trash'
+    const restoring = patch.status !== undefined && patch.status !== 'trash' && current.status === 'trash'
+    const series: SeriesMember = { ...current.series!, detached: true }
+    if (trashing || restoring) {
+      const rule = head.series!.rule!
+      const original = current.series!.original
+      const exdate = trashing ? [...new Set([...rule.exdate, original])].sort() : rule.exdate.filter((d) => d !== original)
+      if (head.id === current.id) series.rule = { ...rule, exdate }
+      else await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate } } })
+    }
+    return writePost(tx, current, { ...patch, series }, slug)
   }
 
   // `following` from the first occurrence is `all`.

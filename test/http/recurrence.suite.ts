@@ -242,6 +242,18 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       expect((await a.get(`/events?${WINDOW}&status=trash`, admin)).body.total).toBe(5)
     })
 
+    it('takes trashing one occurrence by update as an exception, and restoring it back', async () => {
+      const a = await app()
+      const head = (await a.post('/events', { title: 'Run', start_date: '2026-12-01 07:00:00', end_date: '2026-12-01 08:00:00', recurrence: 'FREQ=DAILY;COUNT=3' }, admin)).body
+      const events = await all(a)
+      expect((await a.post(`/events/${events[1].id}`, { status: 'trash' }, admin)).status).toBe(200)
+      expect((await a.get(`/events/${head.id}`)).body.recurrence.exdate).toEqual(['2026-12-02 07:00:00'])
+      const restored = await a.post(`/events/${events[1].id}`, { status: 'publish' }, admin)
+      expect(restored.status).toBe(200)
+      expect(restored.body.recurrence.exdate).toEqual([])
+      expect((await a.get(`/events?${WINDOW}`)).body.total).toBe(3)
+    })
+
     it('lists the new fields in /doc', async () => {
       const a = await app()
       const doc = await a.get('/doc')
