@@ -328,7 +328,11 @@ export async function applySeriesUpdate(
     const cut = cutBefore(rule, current.series!.original, head.timezone, head.allDay)
     await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: cut } })
     const parsed = parseRule(rule.rrule)
-    if (parsed.count !== undefined) parsed.count = Math.max(1, parsed.count - (current.series!.position - 1))
+    if (parsed.count !== undefined) {
+      // COUNT counts the rule's occurrences, excluded ones included: those from here on remain.
+      const all = expandRule(parsed, head.series!.original, { timezone: head.timezone, horizon: head.series!.original, max: parsed.count })
+      parsed.count = Math.max(1, all.filter((w) => w >= current.series!.original).length)
+    }
     rule = { ...rule, rrule: formatRule(parsed), rdate: rule.rdate.filter((d) => d >= current.series!.original), exdate: rule.exdate.filter((d) => d >= current.series!.original) }
     for (const m of members) {
       if (m.startDate < current.startDate) continue
@@ -340,46 +344,67 @@ export async function applySeriesUpdate(
   // The edited occurrence's changes, applied to the head as the template of the series.
   const template = await writePost(tx, newHead, shiftPatch(newHead, current, patch), newHead.id === current.id ? slug : undefined)
   const reexpand = u.recurrence !== undefined || u.datesChange
+  // Members of the series being edited (after a split: this occurrence and the later ones).
+  const inSeries = members.filter((m) => scope === 'all' || m.startDate >= current.startDate)
+  const shift = scope === 'following' ? current.series!.position - 1 : 0
   if (!reexpand) {
     const shared: PostPatch<'event'> = {}
     for (const k of SHARED) if (k in patch) (shared as Record<string, unknown>)[k] = (patch as Record<string, unknown>)[k]
     shared.modified = ctx.nowLocal
     shared.modifiedUtc = ctx.nowUtc
-    for (const m of affected) if (m.id !== template.id && m.seriesId === template.seriesId) await writePost(tx, (await tx.getPost(m.id)) as EventRecord, shared)
-    await tx.updatePost(template.id, 'event', { series: { ...template.series!, position: template.series!.position, rule } })
+    for (const m of inSeries) {
+      if (m.id === template.id) continue
+      const latest = (await tx.getPost(m.id)) as EventRecord
+      const place: PostPatch<'event'> = shift ? { series: { ...latest.series!, position: latest.series!.position - shift } } : {}
+      await writePost(tx, latest, affected.some((x) => x.id === m.id) ? { ...shared, ...place } : place)
+    }
+    await tx.updatePost(template.id, 'event', { series: { ...template.series!, position: template.series!.position - shift, rule } })
     return (await tx.getPost(current.id)) as EventRecord
   }
 
   // Re-expand: occurrences on days the new rule keeps stay (same id), the others go, new days
-  // are added. Detached occurrences and exceptions are left as they are.
+  // are added. Exceptions stay excluded (at the new time of day) and occurrences edited on their
+  // own stay as they are, re-anchored to the new occurrence of their day (their RECURRENCE-ID).
   const input: RecurrenceInput = u.recurrence ?? {
     rule: parseRule(rule.rrule),
     rdate: rule.rdate.map((w) => ({ wall: `${w.slice(0, 10)} 00:00:00`, dayOnly: true, given: w })),
     exdate: [],
   }
-  const exdate = u.recurrence ? [] : rule.exdate
+  const excludedDays = new Set((u.recurrence ? [] : rule.exdate).map((x) => x.slice(0, 10)))
   const plan = planSeries(ctx, input, template.startDate, template.timezone, template.allDay)
-  plan.starts = plan.starts.filter((s) => !exdate.some((x) => x.slice(0, 10) === s.slice(0, 10)))
-  plan.rule.exdate = [...new Set([...plan.rule.exdate, ...exdate])].sort()
+  const removed = plan.starts.filter((s, i) => i > 0 && excludedDays.has(s.slice(0, 10)))
+  plan.starts = plan.starts.filter((s, i) => i === 0 || !excludedDays.has(s.slice(0, 10)))
+  plan.rule.exdate = [...new Set([...plan.rule.exdate, ...removed])].sort()
   const keep = new Map(affected.filter((m) => m.id !== template.id).map((m) => [m.startDate.slice(0, 10), m]))
-  const detachedDays = new Set(members.filter((m) => m.series?.detached && m.seriesId === template.seriesId).map((m) => m.series!.original.slice(0, 10)))
+  const detached = inSeries.filter((m) => m.series?.detached && m.id !== template.id)
+  const detachedDays = new Map(detached.map((m) => [m.series!.original.slice(0, 10), m]))
   const first = plan.starts[0]!
   const length = seconds(template.endDate) - seconds(template.startDate)
   const headFields = first === template.startDate ? {} : schedule(first, plusSeconds(first, length), template.allDay, template.timezone)
-  const written = await tx.updatePost(template.id, 'event', { ...headFields, series: { position: 1, original: first, rule: plan.rule } })
   const shared: PostPatch<'event'> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
-  for (const k of SHARED) (shared as Record<string, unknown>)[k] = written[k]
+  for (const k of SHARED) (shared as Record<string, unknown>)[k] = template[k]
   for (let i = 1; i < plan.starts.length; i++) {
     const start = plan.starts[i]!
     const day = start.slice(0, 10)
-    if (detachedDays.has(day)) continue
+    const own = detachedDays.get(day)
+    if (own) {
+      detachedDays.delete(day)
+      await tx.updatePost(own.id, 'event', { parentId: template.id, seriesId: template.id, series: { ...own.series!, position: i + 1, original: start } })
+      continue
+    }
     const existing = keep.get(day)
     if (existing) {
       keep.delete(day)
-      const sched = schedule(start, plusSeconds(start, length), written.allDay, written.timezone)
-      await writePost(tx, existing, { ...shared, ...sched, parentId: written.id, seriesId: written.id, series: { position: i + 1, original: start } })
-    } else await insertOccurrence(ctx, tx, written, written, start, i + 1)
+      const sched = schedule(start, plusSeconds(start, length), template.allDay, template.timezone)
+      await writePost(tx, existing, { ...shared, ...sched, parentId: template.id, seriesId: template.id, series: { position: i + 1, original: start } })
+    } else await insertOccurrence(ctx, tx, template, template, start, i + 1)
   }
+  // Edited occurrences on days the new rule no longer has stay in the series as extra dates.
+  for (const own of detachedDays.values()) {
+    plan.rule.rdate = [...new Set([...plan.rule.rdate, own.startDate])].sort()
+    await tx.updatePost(own.id, 'event', { series: { ...own.series!, original: own.startDate } })
+  }
+  const written = await tx.updatePost(template.id, 'event', { ...headFields, series: { position: 1, original: first, rule: plan.rule } })
   for (const gone of keep.values()) await tx.deletePost(gone.id)
   return ((await tx.getPost(current.id)) as EventRecord | null) ?? written
 }

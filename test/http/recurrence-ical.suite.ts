@@ -89,5 +89,32 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
       }
       expect(occurrences).toBeGreaterThan(600)
     })
+
+    it('keeps the feed equal to the list through edits of every scope', { timeout: 60_000 }, async () => {
+      const a = await app()
+      const check = async (step: string) => {
+        const json = new Map<string, string[]>()
+        const res = await a.get(`/events?${WINDOW}&per_page=100`)
+        for (const e of res.body.events) json.set(String(e.series.id), [...(json.get(String(e.series.id)) ?? []), `${e.utc_start_date} ${e.title}`])
+        const expanded = expandFeed((await a.get(`/events?${WINDOW}&format=ics`)).text, '2031-12-31T23:59:59Z')
+        expect([...expanded.keys()].sort(), step).toEqual([...json.keys()].sort())
+        for (const [id, list] of json) expect(expanded.get(id), `${step}: series ${id}`).toEqual([...list].sort())
+        return res.body.events as any[]
+      }
+      const head = (await a.post('/events', { title: 'Club', start_date: '2027-03-01 18:00:00', end_date: '2027-03-01 19:00:00', timezone: 'Europe/Berlin', recurrence: 'FREQ=WEEKLY;COUNT=10' }, admin)).body
+      let events = await check('created')
+      expect((await a.post(`/events/${events[2].id}`, { title: 'Club (guest)' }, admin)).status).toBe(200)
+      expect((await a.del(`/events/${events[4].id}`, admin)).status).toBe(200)
+      events = await check('detached and deleted')
+      expect((await a.post(`/events/${head.id}`, { start_date: '2027-03-01 19:30:00', end_date: '2027-03-01 21:00:00' }, admin)).status).toBe(200)
+      events = await check('new time for all')
+      expect(events.map((e) => e.start_date.slice(11))).toEqual(['19:30:00', '19:30:00', '18:00:00', '19:30:00', '19:30:00', '19:30:00', '19:30:00', '19:30:00', '19:30:00'])
+      expect((await a.post(`/events/${events[5].id}`, { title: 'Club II', recurrence_scope: 'following' }, admin)).status).toBe(200)
+      events = await check('split')
+      expect((await a.post(`/events/${head.id}`, { recurrence: 'FREQ=WEEKLY;INTERVAL=2;COUNT=3' }, admin)).status).toBe(200)
+      events = await check('new rule')
+      expect((await a.post(`/events/${events[events.length - 1].id}`, { recurrence: null, recurrence_scope: 'following' }, admin)).status).toBe(200)
+      await check('cut')
+    })
   })
 }
