@@ -22,7 +22,7 @@ import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Schemas } from '../schemas/index.js'
 import { listStatuses, pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
-import { applySeriesUpdate, deleteInSeries, parseRecurrence, planSeries, scopeOf, seriesUpdate, withSeriesFields, writeSeries } from './series.js'
+import { applySeriesUpdate, deleteInSeries, extendForList, parseRecurrence, planSeries, scopeOf, seriesUpdate, withSeriesFields, writeSeries } from './series.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
 const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
@@ -195,6 +195,7 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     canonical.push([param, refs.join(',')])
   }
   if (failures.size) throw invalidParams(failures)
+  await extendForList(ctx, query.endLte)
 
   if (wantsIcs(ctx)) {
     // A subscription cannot page: without paging parameters the feed is the whole window.

@@ -9,7 +9,7 @@ import { ApiError, invalidParam } from '../http/errors.js'
 import type { Json } from '../representation/common.js'
 import { describeRule, expandRule, formatRule, isBounded, parseRule, RuleError, type Rule } from '../recurrence/index.js'
 import type { EventRecord, NewPost, PostPatch, SeriesMember, SeriesRule, Storage, StorageTx } from '../storage/types.js'
-import { addMonths, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
+import { addMonths, dayEnd, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
 import { parseDateInput } from '../time/parse.js'
 import { localToUtc, utcToLocal } from '../time/zone.js'
 import type { Context } from './context.js'
@@ -93,7 +93,8 @@ export function planSeries(ctx: Context, input: RecurrenceInput, start: string, 
     const first = rule.until.utc ? localToUtc(start, tz) : start
     if (until < first) throw bad('UNTIL is before the start.')
   }
-  const horizon = addMonths(horizonFrom && horizonFrom > ctx.nowLocal ? horizonFrom : ctx.nowLocal, ctx.options.recurrence.horizonMonths)
+  // Whole days, as the default list window is: its last day shows every occurrence of that day.
+  const horizon = dayEnd(addMonths(horizonFrom && horizonFrom > ctx.nowLocal ? horizonFrom : ctx.nowLocal, ctx.options.recurrence.horizonMonths))
   const fromRule = expandRule(rule, start, { timezone: tz, horizon: horizon > start ? horizon : start, max: cap + 1 })
   if (isBounded(rule) && fromRule.length > cap) throw bad(`the rule has more than the ${cap} occurrences a series may have.`)
   const time = start.slice(11)
@@ -501,6 +502,8 @@ export async function extendSeries(
     languages?: string[]
     /** The site's zone, for the publication date of new occurrences (default UTC). */
     timezone?: string
+    /** Write up to this wall-clock time when it lies past the horizon (a list asked that far). */
+    until?: string
   } = {},
 ): Promise<number> {
   const now = options.now ?? new Date()
@@ -511,7 +514,8 @@ export async function extendSeries(
       const head = await tx.getPost(id)
       if (!head || head.type !== 'event' || head.seriesId !== head.id || !head.series?.rule?.through) return 0
       const nowLocal = utcToLocal(now.toISOString().slice(0, 19).replace('T', ' '), head.timezone)
-      const horizon = addMonths(nowLocal, options.horizonMonths ?? 24)
+      const ahead = dayEnd(addMonths(nowLocal, options.horizonMonths ?? 24))
+      const horizon = options.until && options.until > ahead ? options.until : ahead
       const rule = head.series.rule
       if (horizon <= rule.through!) return 0
       const cap = options.maxOccurrences ?? 1000
@@ -551,3 +555,32 @@ async function openEndedHeads(storage: Storage, languages: string[]): Promise<nu
 }
 
 export type { SeriesMember }
+
+/** Per storage, how far lists have already had open-ended series written (lazy extension). */
+const lazilyExtended = new WeakMap<object, string>()
+/** A list never makes series be written further ahead than this. */
+const LAZY_LIMIT_YEARS = 10
+
+/**
+ * A list whose window ends past the horizon gets the open-ended series written up to its end
+ * first (at most LAZY_LIMIT_YEARS ahead, once per storage and end), so it shows them.
+ */
+export async function extendForList(ctx: Context, endLte: string | undefined): Promise<void> {
+  // Whole days: the default window (to the end of the day 24 months ahead) never triggers it,
+  // and lists asking for the same end day extend once.
+  const horizon = dayEnd(addMonths(ctx.nowLocal, ctx.options.recurrence.horizonMonths))
+  if (endLte === undefined || endLte <= horizon) return
+  const limit = dayEnd(addMonths(ctx.nowLocal, LAZY_LIMIT_YEARS * 12))
+  const until = dayEnd(endLte < limit ? endLte : limit)
+  const done = lazilyExtended.get(ctx.storage)
+  if (done !== undefined && done >= until) return
+  await extendSeries(ctx.storage, {
+    now: ctx.now,
+    until,
+    horizonMonths: ctx.options.recurrence.horizonMonths,
+    maxOccurrences: ctx.options.recurrence.maxOccurrences,
+    languages: [ctx.language],
+    timezone: ctx.options.timezone,
+  })
+  lazilyExtended.set(ctx.storage, until)
+}

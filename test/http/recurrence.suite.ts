@@ -100,7 +100,8 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       const res = await a.post('/events', { title: 'Standup', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' }, admin)
       expect(res.status).toBe(201)
       // Now is 2026-11-21: three months ahead is 2027-02-21.
-      expect((await all(a)).map((e) => e.start_date.slice(0, 10))).toEqual(['2026-12-01', '2027-01-01', '2027-02-01'])
+      const within = await a.get('/events?start_date=2026-01-01&end_date=2027-02-20', admin)
+      expect(within.body.events.map((e: any) => e.start_date.slice(0, 10))).toEqual(['2026-12-01', '2027-01-01', '2027-02-01'])
     })
 
     it('extends open-ended series when the host calls extendSeries', async () => {
@@ -109,11 +110,20 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       expect(await a.router.extendSeries()).toEqual({ added: 0 })
       const added = await extendSeries(a.storage, { now: new Date('2027-01-15T00:00:00Z'), horizonMonths: 3, languages: ['en'] })
       expect(added).toBe(2)
-      const events = await all(a)
+      const events = (await a.get('/events?start_date=2026-01-01&end_date=2027-04-20', admin)).body.events as any[]
       expect(events.map((e) => e.start_date.slice(0, 10))).toEqual(['2026-12-01', '2027-01-01', '2027-02-01', '2027-03-01', '2027-04-01'])
       expect(events.every((e) => e.series.id === head.id)).toBe(true)
       expect(events.map((e) => e.series.position)).toEqual([1, 2, 3, 4, 5])
       expect(await extendSeries(a.storage, { now: new Date('2027-01-15T00:00:00Z'), horizonMonths: 3, languages: ['en'] })).toBe(0)
+    })
+
+    it('writes open-ended series further when a list asks past the horizon', async () => {
+      const a = await app({ recurrence: { horizonMonths: 3 } })
+      await a.post('/events', { title: 'Monthly', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' }, admin)
+      expect((await a.get('/events?start_date=2026-11-01&end_date=2027-02-28')).body.total).toBe(3)
+      const far = await a.get('/events?start_date=2026-11-01&end_date=2027-07-15&per_page=50')
+      expect(far.body.events.map((e: any) => e.start_date.slice(0, 10))).toEqual(['2026-12-01', '2027-01-01', '2027-02-01', '2027-03-01', '2027-04-01', '2027-05-01', '2027-06-01', '2027-07-01'])
+      expect(far.body.events.map((e: any) => e.series.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
     })
 
     it.each([
