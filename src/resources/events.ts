@@ -353,7 +353,7 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
     if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
     if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)
     const slug = input.slug !== undefined ? sanitizeSlug(input.slug as string) || 'event' : undefined
-    if (series) return applySeriesUpdate(ctx, tx, current, patch, slug, series)
+    if (series) return applySeriesUpdate(ctx, tx, patch, slug, series, current)
     // `status: "trash"` trashes as DELETE does; another status restores a trashed event.
     return writePost(tx, current, patch, slug)
   })

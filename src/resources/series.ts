@@ -249,6 +249,15 @@ export function seriesUpdate(ctx: Context, current: EventRecord, input: Record<s
   return { scope, recurrence, datesChange }
 }
 
+const seriesChanged = () => new ApiError(409, 'rest-series-changed', 'The series changed while this request ran; read it again and retry.')
+
+/** `e` as this transaction sees it; 409 when it is gone or (`inSeries`) no longer in a series. */
+async function fresh(tx: StorageTx, e: EventRecord, inSeries: boolean): Promise<EventRecord> {
+  const now = await tx.getPost(e.id)
+  if (!now || now.type !== 'event' || (inSeries && (!now.seriesId || !now.series))) throw seriesChanged()
+  return now
+}
+
 async function headOf(tx: StorageTx, e: EventRecord): Promise<EventRecord> {
   const head = e.seriesId === e.id ? e : await tx.getPost(e.seriesId!)
   if (!head || head.type !== 'event' || !head.series?.rule) throw new ApiError(409, 'rest-series-missing', 'The series of this event no longer exists.')
@@ -276,11 +285,14 @@ function cutBefore(rule: SeriesRule, start: string, tz: string, allDay: boolean)
 export async function applySeriesUpdate(
   ctx: Context,
   tx: StorageTx,
-  current: EventRecord,
   patch: PostPatch<'event'>,
   slug: string | undefined,
   u: SeriesUpdate,
+  stale: EventRecord,
 ): Promise<EventRecord> {
+  // The request read the event before its transaction began: a concurrent series edit may have
+  // moved it since, so everything below works from this transaction's own reads.
+  const current = await fresh(tx, stale, u.scope !== null)
   // A lone event becoming a series.
   if (u.scope === null) {
     const written = await writePost(tx, current, patch, slug)
@@ -430,7 +442,8 @@ function shiftPatch(head: EventRecord, edited: EventRecord, patch: PostPatch<'ev
  * Trashes (or deletes for good) an occurrence with its scope: `this` adds it to the series'
  * exceptions, `following` cuts the series before it, `all` takes the whole series.
  */
-export async function deleteInSeries(ctx: Context, tx: StorageTx, current: EventRecord, scope: Scope, force: boolean): Promise<EventRecord> {
+export async function deleteInSeries(ctx: Context, tx: StorageTx, stale: EventRecord, scope: Scope, force: boolean): Promise<EventRecord> {
+  const current = await fresh(tx, stale, true)
   const head = await headOf(tx, current)
   if (force && scope === 'this' && current.id === head.id) {
     throw badScope('The first occurrence holds the series: delete it for good with recurrence_scope=all, or trash it.')
@@ -438,12 +451,11 @@ export async function deleteInSeries(ctx: Context, tx: StorageTx, current: Event
   const members = await tx.seriesMembers(head.id)
   const targets = scope === 'all' ? members : scope === 'following' ? members.filter((m) => m.startDate >= current.startDate) : [current]
   const rule = head.series!.rule!
-  const fresh = (await tx.getPost(head.id)) as EventRecord
   if (scope === 'this') {
     const exdate = [...new Set([...rule.exdate, current.series!.original])].sort()
-    await tx.updatePost(head.id, 'event', { series: { ...fresh.series!, rule: { ...rule, exdate } } })
+    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate } } })
   } else if (scope === 'following' && current.id !== head.id) {
-    await tx.updatePost(head.id, 'event', { series: { ...fresh.series!, rule: cutBefore(rule, current.series!.original, head.timezone, head.allDay) } })
+    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: cutBefore(rule, current.series!.original, head.timezone, head.allDay) } })
   }
   let result = current
   for (const m of targets) {
