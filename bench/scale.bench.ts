@@ -14,7 +14,7 @@
  *   SCALE_SEED_SQLITE=api|bulk         seeding path; default api (storage.transaction + tx.insertPost)
  *   SCALE_SEED_PG=api|bulk             default bulk (INSERT ... SELECT FROM unnest(arrays) through pg)
  *   SCALE_BATCH=5000                   events per seeding transaction
- *   SCALE_SEARCH=0                     skip the (informational) search list
+ *   SCALE_SEARCH=0                     skip the search and filtered-list operations (scale-search.ts)
  *   SCALE_TRACE=1                      print each statement's time for one request of each operation
  *   SCALE_PLANS=0                      skip the query plans at the largest size
  *   SCALE_KEEP=1                       keep the SQLite database file (its path is printed)
@@ -27,7 +27,8 @@
  * thirds of them); 100 venues with ~1% of the events each, plus a rare venue with 20 events; 20
  * organizers on 60% of the events; 50 categories, ~5 per event (the most common on ~45% of the
  * events, the rarest on ~5%); 30 tags, 0-3 per event; 2% drafts, 5% all-day, 3% featured;
- * titles and descriptions made of words (for search).
+ * titles and descriptions made of words (for search; the searches and filtered lists measured,
+ * and what share of the events each matches, are in scale-search.ts).
  *
  * Seeding paths, measured here (2 cores): through the storage API SQLite takes 6,000-10,000
  * events/s (bulk: ~11,000/s, so the API is the default) and PostgreSQL ~380 events/s (a dozen
@@ -43,9 +44,12 @@ import { createCalendarRouter, type CalendarRouter } from '../src/index.js'
 import type { RequestLike } from '../src/http/types.js'
 import { createSqlStorage, openSqliteFile, pgDriver, type SqlConnection, type SqlDriver, type SqlParam, type SqlStorage } from '../src/storage/sql/index.js'
 import { POST_FIELDS, dayOf, encode, eventSearchText, type Codec } from '../src/storage/sql/records.js'
+import { postgresDialect } from '../src/storage/sql/dialect.js'
 import type { NewPost, PostStatus } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 import { newVenue } from '../src/testing/fixtures.js'
+import { geoOperations, geoVenue, seedGeoVenues, selectOps } from './scale-geo.js'
+import { FILTER_BULK_SQL, filterBulkParams, rareWordFor, searchOperations } from './scale-search.js'
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -158,7 +162,7 @@ function makeEvent(i: number, refs: Refs): NewPost<'event'> {
   const tagIds = [...new Set(Array.from({ length: Math.floor(r() * 4) }, () => pick(refs.tags)))]
   const title = `${cap(pick(ADJECTIVES))} ${cap(pick(NOUNS))} ${cap(pick(KINDS))}`
   const words = Array.from({ length: 20 + Math.floor(r() * 30) }, () => (r() < 0.1 ? pick(NOUNS) : pick(FILLER)))
-  const description = `<p>${cap(words.join(' '))}.</p>`
+  const description = `<p>${cap(words.join(' '))}${rareWordFor(i)}.</p>`
   const created = wall(Math.min(NOW, startMs - Math.floor(r() * 120) * DAY))
   return {
     type: 'event',
@@ -213,6 +217,7 @@ async function seedRefs(storage: SqlStorage): Promise<Refs> {
             city: `City ${n % 17}`,
             country: 'Countryland',
             zip: String(10000 + n),
+            ...geoVenue(n, VENUES),
           }),
         )
       ).id
@@ -229,6 +234,7 @@ async function seedRefs(storage: SqlStorage): Promise<Refs> {
     for (let n = 0; n < CATEGORIES; n++) categories.push(await term('category', n, `${cap(pick0(NOUNS, n))} ${n}`))
     const tags: number[] = []
     for (let n = 0; n < TAGS; n++) tags.push(await term('tag', n, `${pick0(ADJECTIVES, n)}-${n}`))
+    await seedGeoVenues(tx, base)
     return { venues, rareVenue, organizers, categories, tags }
   })
 }
@@ -377,6 +383,7 @@ async function openSqliteEngine(): Promise<Engine> {
       const ids = events.map((_, k) => next + 1 + k)
       const counted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'term_counts'`).get() !== undefined
       const dayCounted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_day_counts'`).get() !== undefined
+      const filtered = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_filters'`).get() !== undefined
       side.transaction(() => {
         if (counted) for (const [id, language, k] of termDeltas(events)) side.prepare(TERM_COUNT_UPDATE).run(k, id, language)
         if (dayCounted) for (const d of dayDeltas(events)) side.prepare(DAY_COUNT_UPSERT).run(...d)
@@ -387,6 +394,7 @@ async function openSqliteEngine(): Promise<Engine> {
           for (const l of links) insertLink.run(...l.map(bindSqlite))
           for (const t of terms) insertTerm.run(...t.map(bindSqlite))
         })
+        if (filtered && ids.length) FILTER_BULK_SQL.forEach((sql, k) => side.prepare(sql).run(...filterBulkParams(ids[0]!, ids[ids.length - 1]!)[k]!))
       }).immediate()
       return ids
     },
@@ -485,6 +493,10 @@ async function openPostgresEngine(): Promise<Engine | string> {
         const counted = (await client.query(`SELECT to_regclass('term_counts') IS NOT NULL AS ok`)).rows[0]?.ok === true
         if (counted) {
           for (const [id, language, k] of termDeltas(events)) await client.query(TERM_COUNT_UPDATE_PG, [k, id, language])
+        }
+        if ((await client.query(`SELECT to_regclass('event_filters') IS NOT NULL AS ok`)).rows[0]?.ok === true) {
+          const params = filterBulkParams(Math.min(...ids), Math.max(...ids))
+          for (const [k, sql] of FILTER_BULK_SQL.entries()) await client.query(postgresDialect.sql(sql), params[k])
         }
         const dayCounted = (await client.query(`SELECT to_regclass('event_day_counts') IS NOT NULL AS ok`)).rows[0]?.ok === true
         if (dayCounted) {
@@ -632,10 +644,8 @@ function operations(refs: Refs, published: number[]): Operation[] {
       },
     },
   ]
-  if (SEARCH) {
-    ops.push({ key: 'search', label: 'search=jazz (informational)', requests: Math.min(REQUESTS, 100), next: () => request('GET', '/events?per_page=10&search=jazz') })
-  }
-  return ops
+  if (SEARCH) for (const s of searchOperations(refs, window)) ops.push({ ...s, next: () => request('GET', s.target()) })
+  return selectOps([...ops, ...geoOperations(request)])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -688,7 +698,7 @@ async function trace(engine: Engine, router: CalendarRouter, op: Operation) {
 async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]): Promise<string[]> {
   const out: string[] = []
   let termsExplained = false
-  for (const op of ops.filter((o) => ['list', 'filtered', 'filtered-rare', 'search'].includes(o.key))) {
+  for (const op of ops.filter((o) => o.key !== 'single' && o.key !== 'create')) {
     engine.recorder.seen = []
     engine.recorder.on = true
     try {
@@ -697,14 +707,17 @@ async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]
       engine.recorder.on = false
     }
     for (const s of engine.recorder.seen) {
-      const isDayCount = /FROM event_day_counts c WHERE/.test(s.sql)
-      const isList = isDayCount || (/\bposts p WHERE/.test(s.sql) && /(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'/.test(s.sql))
+      const isDayCount = /FROM event_(filter_)?day_counts c WHERE/.test(s.sql)
+      const isList = isDayCount || (/(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'|FROM event_filter/.test(s.sql))
+      const isGeo = /FROM posts g WHERE/.test(s.sql)
       const isTerms = !termsExplained && /FROM terms t WHERE/.test(s.sql) && /term_counts|count\(\*\)/.test(s.sql)
-      if (!isList && !isTerms) continue
+      if (!isList && !isTerms && !isGeo) continue
       if (isTerms) termsExplained = true
       const kind = isTerms
         ? 'term counts (embedded categories/tags of the page)'
-        : isDayCount
+        : isGeo
+          ? 'venues in the bounding box (posts_venue_geo)'
+          : isDayCount
           ? 'count (event_day_counts)'
           : /count\(\*\) AS n/.test(s.sql)
             ? 'count'
@@ -795,7 +808,7 @@ function printReport(report: EngineReport) {
     const p50 = b.p50 / a.p50
     const p95 = b.p95 / a.p95
     const isList = op.key.startsWith('list') || op.key.startsWith('filtered')
-    const verdict = op.key === 'search' ? '(informational)' : p50 <= 1.5 ? 'flat' : isList ? 'GROWS (over target)' : 'grows'
+    const verdict = op.key === 'search-short' ? '(informational)' : p50 <= 1.5 ? 'flat' : isList ? 'GROWS (over target)' : 'grows'
     console.log(`  ${pad(op.label, 54)} p50 x${lpad(p50.toFixed(2), 6)}   p95 x${lpad(p95.toFixed(2), 6)}   ${verdict}`)
   }
 }

@@ -27,6 +27,24 @@ export interface UserDirectory {
   exists(id: number): boolean | Promise<boolean>
 }
 
+/** The address a `geocode` hook receives: the venue's fields, and them joined on one line. */
+export interface GeocodeAddress {
+  address: string
+  city: string
+  state: string
+  province: string
+  stateprovince: string
+  zip: string
+  country: string
+  /** The non-empty fields joined with ", " (street, city, state/province and zip, country). */
+  line: string
+}
+
+export interface Geofence {
+  radius: number
+  unit: 'mi' | 'km'
+}
+
 export type PermalinkKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag'
 
 export interface CalendarOptions {
@@ -65,6 +83,16 @@ export interface CalendarOptions {
   cacheControl?: string | false
   /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
   onChange?: (change: Change) => void | Promise<void>
+  /**
+   * Turns a venue address into coordinates; called when a venue is written with address fields
+   * but without coordinates. null: not found. A throw, an invalid answer or a timeout never
+   * fails the write: the venue is stored without coordinates and `onError` gets the cause.
+   */
+  geocode?: (address: GeocodeAddress) => { lat: number; lng: number } | null | Promise<{ lat: number; lng: number } | null>
+  /** How long a `geocode` call may take, in milliseconds. Default 3000. */
+  geocodeTimeoutMs?: number
+  /** Radius of the `geoloc_lat`/`geoloc_lng` filters; a request may change it with `geoloc_radius`. Default 25 miles. */
+  geofence?: Geofence
   /** When given, an `author` on a write must name an existing user (else 400). Default: any id. */
   users?: UserDirectory
   /**
@@ -129,6 +157,20 @@ export interface ResolvedOptions {
   sanitize: SanitizePolicy
   ical: Required<IcalOptions>
   recurrence: Required<RecurrenceOptions>
+  geocode: CalendarOptions['geocode'] | null
+  geocodeTimeoutMs: number
+  geofence: Geofence
+}
+
+/** The largest geofence radius: just under half the Earth's circumference (20,015 km), so nearly every point. */
+export const MAX_GEOFENCE_KM = 20_000
+
+function geofence(g: Geofence | undefined): Geofence {
+  if (g === undefined) return { radius: 25, unit: 'mi' }
+  if (typeof g !== 'object' || g === null || (g.unit !== 'mi' && g.unit !== 'km') || !(typeof g.radius === 'number' && Number.isFinite(g.radius) && g.radius > 0)) {
+    throw new TypeError("calendar-events-router: geofence must be { radius: positive number, unit: 'mi' | 'km' }")
+  }
+  return { radius: g.radius, unit: g.unit }
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -183,5 +225,8 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
       maxOccurrences: positive('recurrence.maxOccurrences', o.recurrence?.maxOccurrences, 1000),
       horizonMonths: positive('recurrence.horizonMonths', o.recurrence?.horizonMonths, 24),
     },
+    geocode: o.geocode ?? null,
+    geocodeTimeoutMs: positive('geocodeTimeoutMs', o.geocodeTimeoutMs, 3000),
+    geofence: geofence(o.geofence),
   }
 }

@@ -115,7 +115,7 @@ function decodeParam(s: string): string {
 
 export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
   const options = resolveOptions(userOptions)
-  const schemas: Schemas = buildSchemas({ languages: options.languages, perPage: options.perPage })
+  const schemas: Schemas = buildSchemas({ languages: options.languages, perPage: options.perPage, geofence: options.geofence })
   const routes = buildRoutes()
   const matcher = IttyRouter<IRequest, [], RouteDef | undefined>()
   for (const r of routes) {
@@ -198,6 +198,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
       body,
       path,
       accept: request.headers.get('accept') ?? '',
+      request,
     })
   }
 

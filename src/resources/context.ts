@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.js'
 import type { ResolvedOptions } from '../options.js'
 import type { Params } from '../http/params.js'
 import type { Storage, PostRecord, TermRecord } from '../storage/types.js'
-import type { PermalinkKind } from '../options.js'
+import type { AuthRequest, PermalinkKind } from '../options.js'
 import { toUtcString } from '../time/format.js'
 import { utcToLocal } from '../time/zone.js'
 
@@ -38,6 +38,8 @@ export interface Context {
   nowUtc: string
   nowLocal: string
   now: Date
+  /** The request, for hooks that report to `onError`. */
+  request: AuthRequest
 }
 
 export interface ContextInit {
@@ -52,6 +54,7 @@ export interface ContextInit {
   body: Params
   path: Params
   accept: string
+  request: AuthRequest
 }
 
 export function createContext(init: ContextInit): Context {
@@ -75,6 +78,7 @@ export function createContext(init: ContextInit): Context {
     body: init.body,
     path: init.path,
     accept: init.accept,
+    request: init.request,
     requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${NAMESPACE}`,
     now,
     // Reads rarely need the clock as text, and the zone conversion is not free: compute on demand.

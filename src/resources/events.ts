@@ -15,7 +15,7 @@ import { canonicalTimezone } from '../time/zone.js'
 import type { Context } from './context.js'
 import { publicationDates, schedule, wallClock } from './dates.js'
 import { resolveImage } from './image.js'
-import { resolveLinked, resolveTerms } from './links.js'
+import { prepareLinked, resolveLinked, resolveTerms } from './links.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
 import { eventFeed, icsReply, wantsIcs } from './feed.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
@@ -23,6 +23,7 @@ import type { Schemas } from '../schemas/index.js'
 import { listStatuses, pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { applySeriesUpdate, deleteInSeries, extendForList, parseRecurrence, planSeries, scopeOf, seriesUpdate, withSeriesFields, writeSeries } from './series.js'
+import { geoFilter, venueGeoQuery } from './geo.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
 const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
@@ -80,7 +81,7 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
 
   const statuses = listStatuses(ctx, q.status, canEditPosts(ctx.principal))
   if (!statuses) fail('status')
-  if ((q.geoloc_lat === undefined) !== (q.geoloc_lng === undefined)) fail(q.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng')
+  const geo = geoFilter(ctx, q, fail)
 
   const perPage = Math.min(q.per_page as number, ctx.options.maxPerPage)
   const page = q.page as number
@@ -142,8 +143,9 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     canonical.push(['search', query.search])
   }
   // Geolocation sits between search and status in TEC's rest_url (reference §5.1.5).
-  if (q.geoloc !== undefined) canonical.push(['geoloc', q.geoloc ? '1' : '0'])
-  if (q.geoloc_lat !== undefined) canonical.push(['geoloc_lat', String(q.geoloc_lat)], ['geoloc_lng', String(q.geoloc_lng)])
+  canonical.push(...geo.canonical)
+  const venueGeo = venueGeoQuery(ctx, geo)
+  if (venueGeo) query.venueGeo = venueGeo
   canonical.push(['status', statusLabel(ctx, q.status, statuses)])
   if (q.post_parent !== undefined) {
     const parent = await ctx.storage.getPost(q.post_parent as number)
@@ -269,6 +271,7 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
   // Recurring series: checked in full before anything is stored.
   const recurrence = parseRecurrence(ctx, input.recurrence, tz)
   const plan = recurrence ? planSeries(ctx, recurrence, sched.startDate, tz, allDay) : null
+  const venue = await prepareLinked(ctx, schemas, 'venue', input.venue ?? null)
 
   const event = await ctx.storage.transaction(async (tx) => {
     const group = await translationGroup(ctx, tx, input.translation_of as number | undefined)
@@ -299,7 +302,7 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
       sticky: input.sticky === true,
       featured: input.featured === true,
       parentId: 0,
-      venueIds: await resolveLinked(ctx, schemas, tx, 'venue', input.venue ?? null),
+      venueIds: await resolveLinked(ctx, schemas, tx, 'venue', venue),
       organizerIds: await resolveLinked(ctx, schemas, tx, 'organizer', input.organizer ?? null),
       categoryIds: await resolveTerms(ctx, tx, 'category', input.categories ?? null),
       tagIds: await resolveTerms(ctx, tx, 'tag', input.tags ?? null),
@@ -346,9 +349,10 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
   const input: WriteInput = validateParams(schemas.eventUpdate, params)
   const patch = await eventPatch(ctx, current, input)
   const series = seriesUpdate(ctx, current, input, patch.startDate !== undefined, patch.timezone ?? current.timezone)
+  const venue = input.venue !== undefined ? await prepareLinked(ctx, schemas, 'venue', input.venue) : undefined
 
   const event = await ctx.storage.transaction(async (tx) => {
-    if (input.venue !== undefined) patch.venueIds = await resolveLinked(ctx, schemas, tx, 'venue', input.venue)
+    if (venue) patch.venueIds = await resolveLinked(ctx, schemas, tx, 'venue', venue)
     if (input.organizer !== undefined) patch.organizerIds = await resolveLinked(ctx, schemas, tx, 'organizer', input.organizer)
     if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
     if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)

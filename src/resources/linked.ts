@@ -3,7 +3,7 @@
  * name parameter and their error codes.
  */
 import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
-import { ApiError, forbidden, invalidParam } from '../http/errors.js'
+import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
 import { organizerJson, venueJson } from '../representation/post.js'
 import { loadRelations } from '../representation/relations.js'
 import { validateParams } from '../schemas/operation.js'
@@ -17,6 +17,7 @@ import { pageOf, requireStatuses } from './lists.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
+import { ADDRESS_FIELDS, coordinatesOf, geocodeVenue, geoFilter, newVenueCoordinates } from './geo.js'
 
 export type LinkedType = 'venue' | 'organizer'
 type Rec<T extends LinkedType> = RecordOf<T>
@@ -115,6 +116,10 @@ export async function listLinked(ctx: Context, schemas: Schemas, type: LinkedTyp
   const fragments = q.search !== undefined ? searchFragments(q.search as string) : undefined
   if (q.search !== undefined) canonical.push(['search', q.search as string])
   if (q.only_with_upcoming) canonical.push(['only_with_upcoming', 'true'])
+  const failures = new Map<string, ParamFailure>()
+  const geo = geoFilter(ctx, q, (name) => failures.set(name, { message: 'Invalid parameter.' }))
+  if (failures.size) throw invalidParams(failures)
+  canonical.push(...geo.canonical)
 
   const result = await ctx.storage.listLinked(type, {
     language: ctx.language,
@@ -124,6 +129,7 @@ export async function listLinked(ctx: Context, schemas: Schemas, type: LinkedTyp
     ...(q.event !== undefined ? { eventId: q.event as number } : {}),
     ...(q.has_events !== undefined ? { hasEvents: q.has_events as boolean } : {}),
     ...(q.only_with_upcoming ? { upcomingAfterUtc: ctx.nowUtc, upcomingStatuses: privileged ? statuses : (['publish'] as PostStatus[]) } : {}),
+    ...(geo.located ? { geo: geo.near ? { near: geo.near } : {} } : {}),
     offset: (page - 1) * perPage,
     limit: perPage,
   })
@@ -148,7 +154,13 @@ type LinkedInput = Record<string, unknown>
 const str = (x: unknown) => (x === null || x === undefined ? '' : String(x))
 
 /** The stored fields of a new venue/organizer from validated input (also used for nested objects). */
-export async function newLinkedRecord<T extends LinkedType>(ctx: Context, type: T, input: LinkedInput): Promise<Omit<NewPost<T>, 'slug'>> {
+export async function newLinkedRecord<T extends LinkedType>(
+  ctx: Context,
+  type: T,
+  input: LinkedInput,
+  /** geocode: false leaves a venue without given coordinates ungeocoded (the caller decides later). */
+  options: { geocode?: boolean } = {},
+): Promise<Omit<NewPost<T>, 'slug'>> {
   const pub = publicationDates(ctx, input.date, input.date_utc) ?? { date: ctx.nowLocal, dateUtc: ctx.nowUtc }
   const base = {
     type,
@@ -167,21 +179,23 @@ export async function newLinkedRecord<T extends LinkedType>(ctx: Context, type: 
     const country = str(input.country)
     const state = str(input.state)
     const province = str(input.province)
-    return {
-      ...base,
+    const address = {
       address: str(input.address),
       city: str(input.city),
       country,
       province,
       state,
       zip: str(input.zip),
-      phone: str(input.phone),
       stateprovince: input.stateprovince ? str(input.stateprovince) : stateProvince(country, state, province),
+    }
+    return {
+      ...base,
+      ...address,
+      phone: str(input.phone),
       website: str(input.website),
       showMap: input.show_map === undefined ? true : (input.show_map as boolean),
       showMapLink: input.show_map_link === undefined ? true : (input.show_map_link as boolean),
-      geoLat: null,
-      geoLng: null,
+      ...(options.geocode === false ? (coordinatesOf(input) ?? { geoLat: null, geoLng: null }) : await newVenueCoordinates(ctx, input, address)),
     } as unknown as Omit<NewPost<T>, 'slug'>
   }
   return { ...base, phone: str(input.phone), website: str(input.website), email: str(input.email) } as unknown as Omit<NewPost<T>, 'slug'>
@@ -231,6 +245,11 @@ export async function updateLinked(ctx: Context, schemas: Schemas, type: LinkedT
         str(patch.province ?? v.province),
       )
     }
+    // Coordinates as given; else a moved address is geocoded again (the old point is wrong now).
+    const given = coordinatesOf(input)
+    const moved = ADDRESS_FIELDS.some((f) => patch[f] !== undefined && patch[f] !== v[f])
+    const coordinates = given ?? (moved ? await geocodeVenue(ctx, { ...v, ...(patch as Partial<VenueRecord>) }) : undefined)
+    if (coordinates) Object.assign(patch, coordinates)
   }
   // Venues and organizers have no slug parameter (spec §2.2/2.3): renaming keeps the slug.
   // `status: "trash"` trashes as DELETE does; another status restores a trashed record.

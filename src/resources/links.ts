@@ -7,7 +7,8 @@ import { ApiError, invalidParam } from '../http/errors.js'
 import { validateParams } from '../schemas/operation.js'
 import type { Schemas } from '../schemas/index.js'
 import { insertLinked, newLinkedRecord, VENUE_ADDRESS_FIELDS, type LinkedType } from './linked.js'
-import type { StorageTx, Taxonomy } from '../storage/types.js'
+import type { NewPost, StorageReader, StorageTx, Taxonomy, VenueRecord } from '../storage/types.js'
+import { coordinatesOf, geocodeVenue } from './geo.js'
 import { splitList, isPositiveIntLike } from '../schemas/primitives.js'
 import type { Context } from './context.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
@@ -39,13 +40,24 @@ function linkItems(value: unknown): LinkItem[] | null {
 const couldNotCreate = (type: LinkedType, detail: string) =>
   invalidParam(type, { code: `could-not-create-${type}`, message: `The ${type} could not be created from the provided data: ${detail}` })
 
+type PreparedItem<T extends LinkedType> = { id: number } | { record: Omit<NewPost<T>, 'slug'> }
+
+/** A venue/organizer value validated (and its new records built) ahead of the write's transaction. */
+export class PreparedLinks<T extends LinkedType = LinkedType> {
+  constructor(
+    readonly type: T,
+    readonly items: PreparedItem<T>[],
+  ) {}
+}
+
 /**
- * Venue or organizer IDs for an event write. IDs must name readable, untrashed records of the
- * type; data objects are validated like a create (all of them before anything is written),
- * then reuse an exact match in the request's language or create a new record.
+ * Validates a venue/organizer value like a create (every data object before anything is
+ * written) and builds the records it may create. Runs outside the transaction because a new
+ * venue may be geocoded, a call to the host that must not hold the write lock; a venue that
+ * will be reused instead is not geocoded.
  */
-export async function resolveLinked(ctx: Context, schemas: Schemas, tx: StorageTx, type: LinkedType, value: unknown): Promise<number[]> {
-  if (isEmptyLink(value)) return []
+export async function prepareLinked<T extends LinkedType>(ctx: Context, schemas: Schemas, type: T, value: unknown): Promise<PreparedLinks<T>> {
+  if (isEmptyLink(value)) return new PreparedLinks(type, [])
   const items = linkItems(value)
   if (!items) throw invalidParam(type)
   const schema = type === 'venue' ? schemas.venueCreate : schemas.organizerCreate
@@ -56,26 +68,60 @@ export async function resolveLinked(ctx: Context, schemas: Schemas, tx: StorageT
       continue
     }
     try {
-      validated.push({ input: validateParams(schema, item.data) as Record<string, unknown> })
+      const input = validateParams(schema, item.data) as Record<string, unknown>
+      if (type === 'venue') coordinatesOf(input)
+      validated.push({ input })
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       throw couldNotCreate(type, e.message)
     }
   }
-  const ids: number[] = []
+  const out: PreparedItem<T>[] = []
   for (const item of validated) {
+    if ('id' in item) {
+      out.push(item)
+      continue
+    }
+    const record = await newLinkedRecord(ctx, type, item.input, { geocode: false })
+    const venue = record as unknown as VenueRecord
+    if (type === 'venue' && coordinatesOf(item.input) === undefined && !(await reusable(ctx, ctx.storage, type, record))) {
+      const found = await geocodeVenue(ctx, venue)
+      if (found) Object.assign(record, found)
+    }
+    out.push({ record })
+  }
+  return new PreparedLinks(type, out)
+}
+
+/** An existing record the data describes exactly (coordinates, when the data has them, included). */
+async function reusable<T extends LinkedType>(ctx: Context, reader: StorageReader, type: T, record: Omit<NewPost<T>, 'slug'>) {
+  const match: Record<string, string> = { title: record.title }
+  for (const f of type === 'venue' ? VENUE_ADDRESS_FIELDS : ORGANIZER_MATCH_FIELDS) match[f] = String((record as Record<string, unknown>)[f] ?? '')
+  const found = await reader.findLinkedDuplicate(type, ctx.language, match)
+  if (!found || !canRead(ctx.principal, found)) return null
+  const want = record as unknown as VenueRecord
+  const have = found as unknown as VenueRecord
+  if (type === 'venue' && want.geoLat !== null && (have.geoLat !== want.geoLat || have.geoLng !== want.geoLng)) return null
+  return found
+}
+
+/**
+ * Venue or organizer IDs for an event write (a raw value, or one prepared before the
+ * transaction). IDs must name readable, untrashed records of the type; data objects reuse an
+ * exact match in the request's language or create a new record.
+ */
+export async function resolveLinked(ctx: Context, schemas: Schemas, tx: StorageTx, type: LinkedType, value: unknown): Promise<number[]> {
+  const prepared = value instanceof PreparedLinks ? value : await prepareLinked(ctx, schemas, type, value)
+  const ids: number[] = []
+  for (const item of prepared.items) {
     if ('id' in item) {
       const rec = await tx.getPost(item.id)
       if (!rec || rec.type !== type || rec.status === 'trash' || !canRead(ctx.principal, rec)) throw invalidParam(type)
       ids.push(rec.id)
       continue
     }
-    const record = await newLinkedRecord(ctx, type, item.input)
-    const match: Record<string, string> = { title: record.title }
-    for (const f of type === 'venue' ? VENUE_ADDRESS_FIELDS : ORGANIZER_MATCH_FIELDS) match[f] = String((record as Record<string, unknown>)[f] ?? '')
-    const reused = await tx.findLinkedDuplicate(type, ctx.language, match)
-    if (reused && canRead(ctx.principal, reused)) ids.push(reused.id)
-    else ids.push((await insertLinked(ctx, tx, record)).id)
+    const reused = await reusable(ctx, tx, type, item.record)
+    ids.push(reused ? reused.id : (await insertLinked(ctx, tx, item.record)).id)
   }
   const unique = [...new Set(ids)]
   // An event has one venue in TEC's model; more than one is a client error, not silently dropped.

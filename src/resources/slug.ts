@@ -58,7 +58,10 @@ function spellOutLatin(text: string, language: string): string {
 
 /** `language` picks WordPress's locale rules (German ä → ae); omitted, the general ones. */
 export function sanitizeSlug(input: string, language = ''): string {
-  return spellOutLatin(input.normalize('NFC').toLowerCase(), language)
+  // As WordPress: tags go, and character references go whole (not their letters: `&amp;` is
+  // not "amp", `&#8217;` not "8217"). Titles arrive as stored HTML, so both occur.
+  const text = input.replace(/<[^>]*>/g, '').replace(/&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/gi, '')
+  return spellOutLatin(text.normalize('NFC').toLowerCase(), language)
     .normalize('NFKD')
     // Only Latin-style accents go (é → e); marks that are part of other scripts'
     // letters (Japanese dakuten, Indic vowel signs) stay, recomposed below.

@@ -4,6 +4,7 @@ import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
 import { wire, type JsonSchema } from './wire.js'
 import { linkedInput, termsInput } from './inputs.js'
+import { geoFilterParams } from './geo.js'
 import { addDays, addMonths } from '../time/format.js'
 import {
   authorParam,
@@ -23,6 +24,8 @@ import { recurrenceScopeParam, seriesListParams, seriesWriteParams } from './ser
 export interface SchemaConfig {
   languages: readonly string[]
   perPage: number
+  /** Shown in the geoloc_radius description. */
+  geofence?: { radius: number; unit: 'mi' | 'km' }
 }
 
 /** Linked records: IDs, slugs/names or data objects, validated by the resource (DESIGN §4.5). */
@@ -72,9 +75,7 @@ export function eventListParams(c: SchemaConfig) {
     organizer: { schema: p.positiveIntList(), description: 'Events by one of these organizer IDs.', in: 'query' },
     featured: { schema: p.boolean(), description: 'Only featured (true) or only non-featured (false) events.', in: 'query' },
     status: statusListParam('event'),
-    geoloc: { schema: p.boolean(), description: 'Whether the venue has geolocation data (needs a geo provider; otherwise accepted and ignored).', in: 'query' },
-    geoloc_lat: { schema: v.pipe(p.number(), v.minValue(-90, p.INVALID), v.maxValue(90, p.INVALID)), description: 'Venue latitude; must be given with geoloc_lng.', in: 'query' },
-    geoloc_lng: { schema: v.pipe(p.number(), v.minValue(-180, p.INVALID), v.maxValue(180, p.INVALID)), description: 'Venue longitude; must be given with geoloc_lat.', in: 'query' },
+    ...geoFilterParams('Events', c),
     include: { schema: p.positiveIntList(), description: 'Only these event IDs (array or comma list); date filters are then ignored.', in: 'query' },
     post_parent: { schema: p.positiveInt(), description: 'Events whose parent is this event ID (the later occurrences of a series).', in: 'query' },
     ...seriesListParams,

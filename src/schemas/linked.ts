@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
 import { wire } from './wire.js'
+import { coordinateWriteParams, geoFilterParams } from './geo.js'
 import type { SchemaConfig } from './events.js'
 import {
   authorParam,
@@ -55,6 +56,7 @@ export function linkedListParams(c: SchemaConfig, what: 'venue' | 'organizer') {
     has_events: { schema: truthiness(), description: 'Only records linked to (true) or not linked to (false) events.', in: 'query' },
     only_with_upcoming: { schema: truthiness(), default: false, description: 'Only records linked to upcoming events.', in: 'query' },
     status: statusListParam(what),
+    ...(what === 'venue' ? geoFilterParams('Venues', c) : {}),
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }
@@ -87,6 +89,7 @@ export function venueWriteParams(c: SchemaConfig, create: boolean) {
     phone: field('Phone number.', 100),
     stateprovince: field('State or province (derived from state/province/country when not given).'),
     website: { schema: p.urlOrEmpty(), description: 'Website URL.' },
+    ...coordinateWriteParams,
     image: imageParam,
     ...(create ? { translation_of: translationOfParam } : {}),
     multilingual_language: languageParam(c.languages),

@@ -26,8 +26,15 @@ import type {
 import { SlugConflictError } from './types.js'
 import { clonePost } from './clone.js'
 import { linkedShownChanged, nextSequence } from './sequence.js'
+import { withinCircle, type GeoCircle } from './geo.js'
 
 const DELETED = Symbol('deleted')
+
+/** A venue with both coordinates, inside the circle when one is given. */
+function locatedWithin(p: PostRecord, near: GeoCircle | undefined): boolean {
+  if (p.type !== 'venue' || p.geoLat === null || p.geoLng === null) return false
+  return near ? withinCircle(near, p.geoLat, p.geoLng) : true
+}
 type Slot<T> = T | typeof DELETED
 
 
@@ -129,7 +136,18 @@ class Reader implements StorageReader {
     return out
   }
 
-  protected matchesEvent(e: EventRecord, q: EventListQuery, words: string[], categories: Set<number> | null): boolean {
+  /** Venues a `venueGeo` filter lets through (see VenueGeoQuery). */
+  protected geoVenues(g: NonNullable<EventListQuery['venueGeo']>): Set<number> {
+    const out = new Set<number>()
+    for (const p of this.allPosts()) {
+      if (p.type !== 'venue' || p.status === 'trash' || !locatedWithin(p, g.near)) continue
+      const readable = p.status === 'publish' || g.unpublishedVenues === 'all' || g.unpublishedVenues === p.author
+      if (readable) out.add(p.id)
+    }
+    return out
+  }
+
+  protected matchesEvent(e: EventRecord, q: EventListQuery, words: string[], categories: Set<number> | null, venues: Set<number> | null = null): boolean {
     if (e.language !== q.language || !q.statuses.includes(e.status) || e.hideFromListings) return false
     if (q.unpublishedAuthor !== undefined && e.status !== 'publish' && e.author !== q.unpublishedAuthor) return false
     if (q.startGte !== undefined && !(e.startDate >= q.startGte)) return false
@@ -146,6 +164,7 @@ class Reader implements StorageReader {
     if (q.tagIds && !e.tagIds.some((id) => q.tagIds!.includes(id))) return false
     if (q.venueIds && !e.venueIds.some((id) => q.venueIds!.includes(id))) return false
     if (q.organizerIds && !e.organizerIds.some((id) => q.organizerIds!.includes(id))) return false
+    if (venues && !e.venueIds.some((id) => venues.has(id))) return false
     if (words.length) {
       const text = `${e.title}\n${e.description}\n${e.excerpt}`.toLowerCase()
       if (!includesAll(text, words)) return false
@@ -169,6 +188,7 @@ class Reader implements StorageReader {
   async listEvents(q: EventListQuery): Promise<Page<EventRecord>> {
     const words = q.search ? q.search.toLowerCase().split(/\s+/).filter(Boolean) : []
     const categories = q.categoryIds ? new Set(q.categoryIds) : null
+    const venues = q.venueGeo ? this.geoVenues(q.venueGeo) : null
     const byStart = (a: EventRecord, b: EventRecord) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id)
     const derived = this.derived()
     if (derived && q.orderBy === 'start') {
@@ -178,7 +198,7 @@ class Reader implements StorageReader {
       const items: EventRecord[] = []
       let total = 0
       for (const e of derived.eventsByStart) {
-        if (!this.matchesEvent(e, q, words, categories)) continue
+        if (!this.matchesEvent(e, q, words, categories, venues)) continue
         if (total >= q.offset && items.length < q.limit) items.push(clonePost(e))
         total++
       }
@@ -186,7 +206,7 @@ class Reader implements StorageReader {
     }
     const matched: EventRecord[] = []
     for (const p of this.allPosts()) {
-      if (p.type === 'event' && this.matchesEvent(p, q, words, categories)) matched.push(p)
+      if (p.type === 'event' && this.matchesEvent(p, q, words, categories, venues)) matched.push(p)
     }
     matched.sort(q.orderBy === 'date' ? (a, b) => (a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id) : byStart)
     return { items: matched.slice(q.offset, q.offset + q.limit).map(clonePost), total: matched.length }
@@ -206,6 +226,7 @@ class Reader implements StorageReader {
         const hit = SEARCH_FIELDS[type].some((f) => includesAll(String(rec[f] ?? '').toLowerCase(), q.searchFragments!))
         if (!hit) continue
       }
+      if (q.geo && !locatedWithin(p, q.geo.near)) continue
       if (q.eventId !== undefined) {
         const e = this.post(q.eventId)
         if (!e || e.type !== 'event' || !(type === 'venue' ? e.venueIds : e.organizerIds).includes(p.id)) continue

@@ -7,6 +7,9 @@
  * as text, which keeps every backend's range filters simple and index-friendly.
  */
 
+import type { GeoCircle } from './geo.js'
+export type { GeoCircle } from './geo.js'
+
 export type PostType = 'event' | 'venue' | 'organizer'
 export type Taxonomy = 'category' | 'tag'
 
@@ -162,6 +165,17 @@ export interface TermWithCount extends TermRecord {
   count: number
 }
 
+/**
+ * Event lists by where their venue is. An event matches when one of its venues counts: the venue
+ * has both coordinates, lies within `near` (great-circle distance) when given, and the caller
+ * may read it (published; unpublished ones only as `unpublishedVenues` says: `all`, or those of
+ * that author id), so a filter never reveals where a hidden venue is.
+ */
+export interface VenueGeoQuery {
+  near?: GeoCircle
+  unpublishedVenues: 'none' | 'all' | number
+}
+
 export interface Page<T> {
   items: T[]
   total: number
@@ -194,6 +208,7 @@ export interface EventListQuery {
    * not yet ended at this UTC time is listed (`hide_subsequent_recurrences`); lone events pass.
    */
   seriesNextAfterUtc?: string
+  venueGeo?: VenueGeoQuery
   /** start: start date, then id. date: publication date, then id (used with include). */
   orderBy: 'start' | 'date'
   offset: number
@@ -214,6 +229,8 @@ export interface LinkedListQuery {
   /** Only records linked to an event (of the given statuses) starting at or after this UTC time. */
   upcomingAfterUtc?: string
   upcomingStatuses?: readonly PostStatus[]
+  /** Venues only: those with both coordinates, within `near` (great-circle distance) when given. */
+  geo?: { near?: GeoCircle }
   offset: number
   limit: number
 }

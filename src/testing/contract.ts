@@ -13,6 +13,7 @@ import assert from 'node:assert/strict'
 import type { EventListQuery, Storage, StorageTx } from '../storage/types.js'
 import { SlugConflictError } from '../storage/types.js'
 import { newEvent, newOrganizer, newTerm, newVenue } from './fixtures.js'
+import { geoContract } from './contract-geo.js'
 
 export interface TestApi {
   describe: (name: string, fn: () => void) => void
@@ -586,5 +587,6 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
         }),
       )
     })
+    describe('geolocation', () => geoContract(it, withStorage))
   })
 }

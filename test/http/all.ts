@@ -5,6 +5,7 @@ import { clientsSuite } from './clients.suite.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { docDefaultsSuite, docSuite } from './doc.suite.js'
 import { eventsSuite } from './events.suite.js'
+import { geoSuite } from './geo.suite.js'
 import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, httpFeaturesSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
@@ -13,6 +14,7 @@ import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
 import { referenceGapsSuite } from './reference-gaps.suite.js'
+import { searchSyntaxSuite } from './search.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
 import { recurrenceSuite } from './recurrence.suite.js'
@@ -40,6 +42,8 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   recurrenceSuite(name, makeStorage)
   recurrenceIcalSuite(name, makeStorage)
   recurrenceReliabilitySuite(name, makeStorage)
+  geoSuite(name, makeStorage)
+  searchSyntaxSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

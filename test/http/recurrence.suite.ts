@@ -66,6 +66,11 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       expect(events.map((e) => e.series.position)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1))
       expect(new Set(events.map((e) => e.id)).size).toBe(16)
 
+      // Filtered lists (category and venue indexes) find every occurrence, counted exactly.
+      const byCategory = await a.get(`/events?${WINDOW}&categories=music&per_page=5`)
+      expect(byCategory.body.total).toBe(16)
+      expect(byCategory.body.events.map((e: any) => e.start_date)).toEqual(events.slice(0, 5).map((e) => e.start_date))
+      expect((await a.get(`/events?${WINDOW}&categories=music&search=choir&per_page=1`)).body.total).toBe(16)
       const children = await a.get(`/events?${WINDOW}&post_parent=${head.id}`)
       expect(children.body.total).toBe(15)
       expect(children.body.events.every((e: any) => e.series.id === head.id && e.recurrence.rrule === head.recurrence.rrule)).toBe(true)

@@ -6,6 +6,7 @@
  *   elsewhere the PostgreSQL tests are skipped and the reason printed.
  */
 import type { TestProject } from 'vitest/node'
+import pg from 'pg'
 import { findPostgresBin, startPostgres } from './postgres-server.js'
 
 export interface PostgresContext {
@@ -39,6 +40,14 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return
   }
   const server = await startPostgres(bin)
+  // The storages of the tests live in schemas of their own and their migrations create pg_trgm
+  // if it is missing, in the first of them; dropping that schema (CASCADE) would take the
+  // extension, and every other schema's trigram index, with it. Installed once in public here,
+  // it stays (storage-postgres.test.ts covers creating it, in a database of its own).
+  const client = new pg.Client({ connectionString: server.url })
+  await client.connect()
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public')
+  await client.end()
   project.provide('postgres', { url: server.url, reason: '' })
   return () => server.destroy()
 }

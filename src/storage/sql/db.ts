@@ -11,6 +11,8 @@ export class Db {
   constructor(
     readonly conn: SqlConnection,
     readonly dialect: Dialect,
+    /** SQLite: the FTS5 search index exists (see search-index.ts). */
+    readonly fts = false,
   ) {}
 
   query<R extends object = Row>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {

@@ -15,17 +15,27 @@ import type { Dialect } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
+import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL } from './event-filters.js'
+import { SQLITE_EVENT_KEYS_DDL, createSearchIndex } from './search-index.js'
+
+/** A statement for both engines, or one per engine (a missing side is skipped there). */
+export type MigrationStatement = string | { sqlite?: string; postgres?: string }
 
 export interface Migration {
   version: number
   name: string
-  statements: string[]
+  statements: MigrationStatement[]
+  /**
+   * Runs after `statements`, outside any transaction, for work that depends on what the engine
+   * offers (optional indexes). Must be safe to run again; reports through `log`.
+   */
+  run?: (driver: SqlDriver, log: (line: string) => void) => Promise<void>
   /**
    * Data statements run after `statements`, together in one write transaction (SERIALIZABLE on
    * PostgreSQL, so a concurrent writer either sees their result or conflicts and is retried).
    * Each must be safe to run again.
    */
-  data?: string[]
+  data?: MigrationStatement[]
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -185,8 +195,46 @@ export const MIGRATIONS: Migration[] = [
        GROUP BY language, status, ${DAY_OF_START}, ${DAY_OF_END}`,
     ],
   },
-  // Versions 4 to 6 are taken by work on other branches; numbers only need to be distinct and
-  // increasing per database, so a gap is harmless.
+  {
+    version: 4,
+    name: 'venue coordinates index',
+    statements: [
+      // Geofence filters read the venues of a circle's bounding box from here (a range on
+      // latitude, longitude checked in the index), then test exact distance on those rows only
+      // (read.ts). Partial: only venues with both coordinates, however many other posts there
+      // are; status and author make it covering for the visibility test. `type` leads although
+      // it is constant: a planner without statistics (SQLite) then sees equality plus a range
+      // here, more than posts_linked_date's equality alone, and picks this one.
+      `CREATE INDEX IF NOT EXISTS posts_venue_geo ON posts (type, geo_lat, geo_lng, status, author)
+       WHERE type = 'venue' AND geo_lat IS NOT NULL AND geo_lng IS NOT NULL`,
+    ],
+  },
+  {
+    version: 5,
+    name: 'substring search index',
+    statements: [{ sqlite: SQLITE_EVENT_KEYS_DDL }],
+    // The FTS5 trigram table (SQLite) or pg_trgm GIN index (PostgreSQL), built over the rows
+    // already there; optional, see search-index.ts.
+    run: createSearchIndex,
+    data: [
+      // Venues and organizers get search_text too (their searched fields, one per line), so the
+      // same index narrows their search; their exact per-field test stays on post_search.
+      {
+        sqlite: `UPDATE posts SET search_text = COALESCE((SELECT group_concat(s.value, char(10)) FROM post_search s WHERE s.post_id = posts.id), '')
+                 WHERE type <> 'event'`,
+        postgres: `UPDATE posts SET search_text = COALESCE((SELECT string_agg(s.value, E'\\n') FROM post_search s WHERE s.post_id = posts.id), '')
+                   WHERE type <> 'event'`,
+      },
+    ],
+  },
+  {
+    version: 6,
+    name: 'event filter ranges and counters',
+    // Lists filtered by venue, organizer, category or tag read one range and count from an
+    // index or the counters (event-filters.ts); the writes keep both (write.ts).
+    statements: EVENT_FILTERS_DDL,
+    data: EVENT_FILTERS_BACKFILL,
+  },
   {
     version: 7,
     name: 'iCalendar sequence',
@@ -251,8 +299,18 @@ async function retried(driver: SqlDriver, fn: (c: SqlConnection) => Promise<unkn
   }
 }
 
+/** The statement's text for this engine, or null when it does not apply there. */
+function forDialect(dialect: Dialect, statement: MigrationStatement): string | null {
+  return typeof statement === 'string' ? statement : (statement[dialect.name] ?? null)
+}
+
 /** Applies the migrations the database lacks, in order; returns their versions. Safe to run concurrently and repeatedly. */
-export async function runMigrations(driver: SqlDriver, dialect: Dialect, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
+export async function runMigrations(
+  driver: SqlDriver,
+  dialect: Dialect,
+  migrations: Migration[] = MIGRATIONS,
+  log: (line: string) => void = (line) => console.warn(line),
+): Promise<number[]> {
   await executeDdl(
     driver,
     renderDdl(dialect, `CREATE TABLE IF NOT EXISTS calendar_migrations (version {int} PRIMARY KEY, applied_at {text} NOT NULL)`),
@@ -262,10 +320,14 @@ export async function runMigrations(driver: SqlDriver, dialect: Dialect, migrati
   const applied: number[] = []
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue
-    for (const statement of m.statements) await executeDdl(driver, renderDdl(dialect, statement))
+    for (const statement of m.statements) {
+      const text = forDialect(dialect, statement)
+      if (text !== null) await executeDdl(driver, renderDdl(dialect, text))
+    }
+    await m.run?.(driver, log)
     // Data statements together in one transaction (SERIALIZABLE on PostgreSQL, so a concurrent
     // writer either sees their result or conflicts and is retried).
-    const data = m.data ?? []
+    const data = (m.data ?? []).flatMap((statement) => forDialect(dialect, statement) ?? [])
     if (data.length) await retried(driver, async (c) => {
       for (const statement of data) await c.run(dialect.sql(statement))
     })

@@ -4,6 +4,7 @@
  * paging. A list is one query for the page plus one count; an event page's link lists come
  * from one more query for the whole page.
  */
+import { boundingBox, withinCircle, type GeoCircle } from '../geo.js'
 import type {
   EventListQuery,
   EventRecord,
@@ -19,6 +20,8 @@ import type {
 } from '../types.js'
 import { Where, type Db } from './db.js'
 import type { SqlParam } from './driver.js'
+import { filteredPlan, type FilteredPlan } from './event-filters.js'
+import { EVENT_KEYS_INDEX, FTS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import { POST_FIELDS, POST_SELECT, REF_LISTS, TERM_SELECT, rowToPost, rowToTerm, toInt, type RefList, type Row } from './records.js'
 
 /** Attaches link lists to the events among `rows`, with one query for all of them. */
@@ -167,8 +170,54 @@ function seriesNext(w: Where, q: EventListQuery): void {
   )
 }
 
+/** Venues with both coordinates, the `geo_lat IS NOT NULL ...` terms spelled as posts_venue_geo's predicate. */
+const LOCATED = (t: string) => `${t}.type = 'venue' AND ${t}.geo_lat IS NOT NULL AND ${t}.geo_lng IS NOT NULL`
+
+/**
+ * Ids of the venues that have coordinates, lie within `near` when given and pass `readable`
+ * (on the alias `g`). The circle's bounding box is an index range (posts_venue_geo); the exact
+ * great-circle test runs here, on the box's rows only, in the same code every backend uses.
+ */
+async function locatedVenues(db: Db, near: GeoCircle | undefined, readable: Where): Promise<number[]> {
+  const w = new Where().add(LOCATED('g'))
+  if (near) {
+    const box = boundingBox(near)
+    w.add('g.geo_lat >= ?', box.latMin).add('g.geo_lat <= ?', box.latMax)
+    const lng = box.lngRanges.map(() => '(g.geo_lng >= ? AND g.geo_lng <= ?)')
+    w.add(lng.length === 1 ? lng[0]! : `(${lng.join(' OR ')})`, ...box.lngRanges.flat())
+  }
+  w.and(readable)
+  const rows = await db.query<{ id: unknown; geo_lat: unknown; geo_lng: unknown }>(`SELECT g.id, g.geo_lat, g.geo_lng FROM posts g WHERE ${w}`, w.params)
+  return rows.filter((r) => !near || withinCircle(near, Number(r.geo_lat), Number(r.geo_lng))).map((r) => toInt(r.id))
+}
+
+/**
+ * Up to this many venues found by a geo filter drive an event list (their events read through
+ * event_links, then sorted); more (a wide radius, geoloc=true) are probed per row of the date
+ * window instead, like a common category, so a page stops after `limit` matches.
+ */
+const DRIVING_VENUES = 200
+
 export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventRecord>> {
   const d = db.dialect
+  let wide: number[] | undefined
+  if (q.venueGeo) {
+    // The venues in the geofence become a venue filter: the events of a few venues are read
+    // through event_links (the driving filter below), never by walking the date window; a long
+    // list (see DRIVING_VENUES) is probed per row instead.
+    const g = q.venueGeo
+    const readable = new Where().add(`g.status <> 'trash'`)
+    if (g.unpublishedVenues === 'none') readable.add(`g.status = 'publish'`)
+    else if (g.unpublishedVenues !== 'all') readable.add(`(g.status = 'publish' OR g.author = ?)`, g.unpublishedVenues)
+    const located = new Set(await locatedVenues(db, g.near, readable))
+    const venueIds = q.venueIds ? q.venueIds.filter((id) => located.has(id)) : [...located].sort((a, b) => a - b)
+    if (!venueIds.length) return { items: [], total: 0 }
+    if (q.venueIds || venueIds.length <= DRIVING_VENUES) q = { ...q, venueIds, venueGeo: undefined }
+    else {
+      wide = venueIds
+      q = { ...q, venueGeo: undefined }
+    }
+  }
   const w = new Where()
   // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
   w.add(`p.type = 'event'`).add('p.language = ?', q.language).oneOf('p.status', q.statuses).add('p.hide_from_listings = FALSE')
@@ -183,9 +232,12 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
   if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
   if (q.seriesNextAfterUtc !== undefined) seriesNext(w, q)
+  // The filters without the search: with the SQLite index, a count may test them on a
+  // narrower index of posts (see below).
+  const unsearched = new Where().and(w)
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
-  for (const word of words) w.add(d.contains('p.search_text'), word)
+  addSearch(db, w, words)
   const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : 'p.start_date, p.id'
 
   // Link filters, shaped for an engine that plans without statistics (SQLite); PostgreSQL plans
@@ -197,13 +249,25 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   //   stops after `limit` matches instead of first collecting every event of the term; a count
   //   without a driving filter instead collects them once (IN), cheaper than probing every
   //   event of the window.
-  const refs = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[] | undefined) =>
+  type Ref = { list: SqlParam; sql: string; probeSql?: string }
+  const refs = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[] | undefined): Ref[] =>
     ids ? [{ list: d.list(ids), sql: `FROM ${table} x WHERE x.kind = '${kind}' AND ${d.inList(`x.${column}`, 'int')}` }] : []
-  type Ref = ReturnType<typeof refs>[number]
+  // Probing a long venue list per row: `+` keeps SQLite from walking the list through
+  // event_links_linked for every row; it reads the event's own link (primary key) and looks its
+  // venue up in the list, materialized once.
+  const wideRef = (ids: number[] | undefined): Ref[] =>
+    refs('event_links', 'linked_id', 'venue', ids).map((r) => ({
+      ...r,
+      probeSql: `FROM event_links x WHERE x.event_id = p.id AND x.kind = 'venue' AND ${d.inList('+x.linked_id', 'int')}`,
+    }))
   const linked = [...refs('event_links', 'linked_id', 'venue', q.venueIds), ...refs('event_links', 'linked_id', 'organizer', q.organizerIds)]
-  const terms = [...refs('event_terms', 'term_id', 'category', q.categoryIds), ...refs('event_terms', 'term_id', 'tag', q.tagIds)]
+  const terms = [
+    ...refs('event_terms', 'term_id', 'category', q.categoryIds),
+    ...refs('event_terms', 'term_id', 'tag', q.tagIds),
+    ...wideRef(wide),
+  ]
   const inList = (where: Where, r: Ref) => where.add(`p.id IN (SELECT x.event_id ${r.sql})`, r.list)
-  const probe = (where: Where, r: Ref) => where.add(`EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
+  const probe = (where: Where, r: Ref) => where.add(r.probeSql ? `EXISTS (SELECT 1 ${r.probeSql})` : `EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
   const [driver, ...others] = linked
   const filters = (termFilter: typeof inList) => {
     const f = new Where().and(w)
@@ -213,27 +277,90 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   }
   let source: Source
   let counted: Source | CountQuery
-  if (driver) {
+  let pageOrder = order
+  const postFilters = [q.unpublishedAuthor, q.featured, q.parentId, q.include].some((v) => v !== undefined) || words.length > 0
+  const plan = filteredPlan(db, q, postFilters)
+  const joined = (p: FilteredPlan): Source => ({ from: p.from, fromParams: p.fromParams, where: new Where().and(p.where).add('p.id = f.event_id').and(w) })
+  if (plan?.ordered) {
+    // One index range of event_filters in list order, each post by primary key (event-filters.ts).
+    source = joined(plan)
+    counted = plan.count ?? source
+    pageOrder = plan.order
+  } else if (driver) {
     // CROSS JOIN: SQLite keeps this join order (the venue's events first); others plan freely.
     const from = `(SELECT DISTINCT x.event_id ${driver.sql}) v CROSS JOIN posts p`
     source = counted = { from, fromParams: [driver.list], where: new Where().add('p.id = v.event_id').and(filters(probe)) }
   } else {
     source = { from: 'posts p', where: filters(probe) }
-    counted = dayCount(q, words) ?? { from: 'posts p', where: filters(inList) }
+    counted = (wide ? null : dayCount(q, words)) ?? { from: 'posts p', where: filters(inList) }
   }
-  const { rows, total } = await page(db, POST_SELECT, source, order, q.offset, q.limit, [], counted)
+  if (plan && !plan.ordered) counted = plan.count ?? joined(plan)
+
+  const match = db.fts ? ftsQuery(words) : null
+  if (match !== null) {
+    // SQLite with the FTS index: the matches drive the count (each matching post by primary
+    // key, every other filter tested on it). A few matches also drive the page (sorted); many
+    // are dense enough that walking the list's own order and testing each row stops sooner.
+    const all = new Where().add('p.id = m.id').and(w)
+    for (const r of [...linked, ...terms]) probe(all, r)
+    const fromMatches = (posts: string) => `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m CROSS JOIN ${posts}`
+    const matched: Source = { from: fromMatches('posts p'), fromParams: [match], where: all }
+    // When the match alone decides every word and the other filters are columns of
+    // posts_event_keys, the count reads that narrow index (in id order, as the matches come)
+    // instead of each matching post's row: several times fewer pages.
+    let counting = matched
+    if (words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)) {
+      const keys = new Where().add('p.id = m.id').and(unsearched)
+      for (const r of [...linked, ...terms]) probe(keys, r)
+      counting = { from: fromMatches(`posts p INDEXED BY ${EVENT_KEYS_INDEX}`), fromParams: [match], where: keys }
+    }
+    const total = toInt((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counting.from} WHERE ${counting.where}`, [match, ...counting.where.params]))[0]?.n ?? 0)
+    if (q.offset >= total) return { items: [], total }
+    const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
+    const chosen = sparse ? matched : source
+    const rows = await db.query(
+      `SELECT ${POST_SELECT} FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${sparse ? order : pageOrder} LIMIT ? OFFSET ?`,
+      [...(chosen.fromParams ?? []), ...chosen.where.params, q.limit, q.offset],
+    )
+    return { items: (await toPosts(db, rows)) as EventRecord[], total }
+  }
+  const { rows, total } = await page(db, POST_SELECT, source, pageOrder, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
+
+/**
+ * How a search page is read once the count is known. Up to FEW_MATCHES matches, or for a page
+ * deep into them, the matches are sorted (cost: the matches). Otherwise the page walks the
+ * list's own order (date window, or a link range) testing each row, and stops at
+ * `offset + limit` hits: it reads about (offset + limit) x rows / matches rows of the list, so
+ * with `offset + limit <= matches / DENSE_STRIDE` at most 1/DENSE_STRIDE of them, and a handful
+ * when matches are common.
+ */
+const FEW_MATCHES = 2000
+const DENSE_STRIDE = 50
 
 export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: T, q: LinkedListQuery): Promise<Page<RecordOf<T>>> {
   const d = db.dialect
   const w = new Where()
   w.add('p.type = ?', type).add('p.language = ?', q.language).oneOf('p.status', q.statuses)
   if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
+  if (q.geo) {
+    if (type !== 'venue') return { items: [], total: 0 }
+    if (q.geo.near) {
+      // Same visibility as the list itself, so the id list holds no more than the list can show.
+      const readable = new Where().add('g.language = ?', q.language).oneOf('g.status', q.statuses)
+      if (q.unpublishedAuthor !== undefined) readable.add(`(g.status = 'publish' OR g.author = ?)`, q.unpublishedAuthor)
+      const ids = await locatedVenues(db, q.geo.near, readable)
+      if (!ids.length) return { items: [], total: 0 }
+      w.add(d.inList('p.id', 'int'), d.list(ids))
+    } else w.add(LOCATED('p'))
+  }
   // One searched field must contain every fragment. An empty fragment is in every string, so it
   // filters nothing (and a record has no rows for its empty fields).
   const fragments = [...new Set(q.searchFragments ?? [])].filter(Boolean)
   if (fragments.length) {
+    // The index narrows to posts holding every fragment somewhere; post_search decides per field.
+    addSearchPrefilter(db, w, fragments)
     w.add(`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = p.id AND ${fragments.map(() => d.contains('s.value')).join(' AND ')})`, ...fragments)
   }
   if (q.eventId !== undefined) w.add('p.id IN (SELECT l.linked_id FROM event_links l WHERE l.event_id = ? AND l.kind = ?)', q.eventId, type)

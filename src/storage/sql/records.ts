@@ -89,6 +89,19 @@ export const SEARCH_FIELDS: Record<'venue' | 'organizer', string[]> = {
   organizer: ['title', 'description', 'excerpt', 'phone', 'email', 'website'],
 }
 
+/** The searched field values of a venue or organizer, lower-cased, empty ones left out (one post_search row each). */
+export const linkedSearchValues = (type: 'venue' | 'organizer', rec: Record<string, unknown>) =>
+  SEARCH_FIELDS[type].map((field) => [field, String(rec[field] ?? '').toLowerCase()] as const).filter(([, value]) => value !== '')
+
+/**
+ * A venue's or organizer's search_text: its searched values, one per line. Only the index reads
+ * it (to narrow the candidates; post_search decides), so any order would do.
+ */
+export const linkedSearchText = (type: 'venue' | 'organizer', rec: Record<string, unknown>) =>
+  linkedSearchValues(type, rec)
+    .map(([, value]) => value)
+    .join('\n')
+
 /** Event search haystack, built exactly like the memory backend's. */
 export const eventSearchText = (e: { title: string; description: string; excerpt: string }) =>
   `${e.title}\n${e.description}\n${e.excerpt}`.toLowerCase()

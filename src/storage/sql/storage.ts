@@ -30,6 +30,7 @@ import { dialectFor, type Dialect } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { RetryTransaction, translate } from './errors.js'
 import { runMigrations } from './migrations.js'
+import { hasFtsIndex } from './search-index.js'
 import * as read from './read.js'
 import * as write from './write.js'
 
@@ -39,6 +40,11 @@ export interface SqlStorageOptions {
   migrate?: boolean
   /** Attempts of a transaction that keeps hitting serialization failures (default 8). */
   maxAttempts?: number
+  /**
+   * Where the storage reports what it could not set up but works without (an optional search
+   * index the engine or role cannot create); one line each. Default console.warn.
+   */
+  log?: (line: string) => void
 }
 
 export type SqlStorage = Storage & {
@@ -146,11 +152,14 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   private readonly dialect: Dialect
   private queue: Promise<unknown> = Promise.resolve()
   private migrated: Promise<void> | null = null
+  /** Whether the SQLite search index exists, probed once per migration (see ready()). */
+  private fts: Promise<boolean> | null = null
 
   constructor(
     private readonly driver: SqlDriver,
     private readonly autoMigrate: boolean,
     private readonly maxAttempts: number,
+    private readonly log: (line: string) => void,
   ) {
     super()
     this.dialect = dialectFor(driver.dialect)
@@ -158,27 +167,37 @@ class SqlStorageImpl extends Reader implements SqlStorage {
 
   async migrate(): Promise<void> {
     try {
-      await runMigrations(this.driver, this.dialect)
+      await runMigrations(this.driver, this.dialect, undefined, this.log)
     } catch (err) {
       throw translate(err)
     }
     this.migrated = Promise.resolve()
+    this.fts = null
   }
 
-  /** The first use migrates; a failed attempt is forgotten so the next call tries again. */
-  private ready(): Promise<void> {
-    if (!this.autoMigrate) return Promise.resolve()
-    this.migrated ??= this.migrate().catch((err: unknown) => {
-      this.migrated = null
-      throw err
+  /**
+   * The first use migrates; a failed attempt is forgotten so the next call tries again. Resolves
+   * to whether the SQLite search index can be used.
+   */
+  private async ready(): Promise<boolean> {
+    if (this.autoMigrate) {
+      this.migrated ??= this.migrate().catch((err: unknown) => {
+        this.migrated = null
+        throw err
+      })
+      await this.migrated
+    }
+    this.fts ??= hasFtsIndex(this.driver).catch((err: unknown) => {
+      this.fts = null
+      throw translate(err)
     })
-    return this.migrated
+    return this.fts
   }
 
   protected async use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-    await this.ready()
+    const fts = await this.ready()
     try {
-      return await this.driver.read((conn) => fn(new Db(conn, this.dialect)))
+      return await this.driver.read((conn) => fn(new Db(conn, this.dialect, fts)))
     } catch (err) {
       throw translate(err)
     }
@@ -191,11 +210,11 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   }
 
   private async runTransaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
-    await this.ready()
+    const fts = await this.ready()
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.driver.transaction(async (conn: SqlConnection) => {
-          const tx = new Tx(new Db(conn, this.dialect))
+          const tx = new Tx(new Db(conn, this.dialect, fts))
           try {
             return await fn(tx)
           } finally {
@@ -225,5 +244,5 @@ class SqlStorageImpl extends Reader implements SqlStorage {
  * `openSqliteFile(path)` / `openPostgres(url)` return.
  */
 export function createSqlStorage(options: SqlStorageOptions): SqlStorage {
-  return new SqlStorageImpl(options.driver, options.migrate !== false, Math.max(1, options.maxAttempts ?? 8))
+  return new SqlStorageImpl(options.driver, options.migrate !== false, Math.max(1, options.maxAttempts ?? 8), options.log ?? ((line) => console.warn(line)))
 }

@@ -11,8 +11,23 @@ import type { Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
 import { linkedShownChanged, nextSequence } from '../sequence.js'
+import { dropFilterRef, insertEventFilters, syncEventFilters } from './event-filters.js'
 import { getPost, getTermRecord } from './read.js'
-import { LINK_KINDS, POST_FIELDS, SEARCH_FIELDS, TERM_KINDS, clonePost, dayOf, encode, eventSearchText, liveTermCount, toInt, type RefList } from './records.js'
+import {
+  LINK_KINDS,
+  POST_FIELDS,
+  SEARCH_FIELDS,
+  TERM_KINDS,
+  clonePost,
+  dayOf,
+  encode,
+  eventSearchText,
+  linkedSearchText,
+  linkedSearchValues,
+  liveTermCount,
+  toInt,
+  type RefList,
+} from './records.js'
 
 /** Runs a write that may hit a unique slug index; a hit becomes SlugConflictError. */
 async function guardSlug<T>(db: Db, slug: string, write: () => Promise<T>): Promise<T> {
@@ -52,18 +67,24 @@ async function writeRefs(db: Db, eventId: number, lists: Partial<Record<RefList,
   }
 }
 
-/** Rewrites a venue's or organizer's lower-cased search rows (one per non-empty field). */
+/**
+ * Rewrites a venue's or organizer's lower-cased search rows (one per non-empty field) and, on an
+ * update, its search_text (an insert wrote it with the row).
+ */
 async function writeSearch(db: Db, post: PostRecord, replace: boolean): Promise<void> {
   if (post.type === 'event') return
-  if (replace) await db.run('DELETE FROM post_search WHERE post_id = ?', [post.id])
   const rec = post as unknown as Record<string, unknown>
-  const rows = SEARCH_FIELDS[post.type]
-    .map((field) => [post.id, field, String(rec[field] ?? '').toLowerCase()] as SqlParam[])
-    .filter((row) => row[2] !== '')
+  if (replace) {
+    await db.run('DELETE FROM post_search WHERE post_id = ?', [post.id])
+    await db.run('UPDATE posts SET search_text = ? WHERE id = ?', [linkedSearchText(post.type, rec), post.id])
+  }
+  const rows = linkedSearchValues(post.type, rec).map(([field, value]) => [post.id, field, value] as SqlParam[])
   await insertRows(db, 'post_search', ['post_id', 'field', 'value'], rows)
 }
 
 const REF_KEYS: RefList[] = ['venueIds', 'organizerIds', 'categoryIds', 'tagIds']
+/** The event fields copied into event_filters. */
+const FILTERED_BY = [...REF_KEYS, 'status', 'language', 'startDate', 'endDate', 'hideFromListings']
 const EVENT_TEXT = ['title', 'description', 'excerpt']
 
 type Counted = Pick<EventRecord, 'status' | 'language' | 'categoryIds' | 'tagIds'>
@@ -144,10 +165,8 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
   const specs = POST_FIELDS[record.type].filter((s) => s.field !== 'translationGroup')
   const columns = ['type', 'translation_group', ...specs.map((s) => s.column)]
   const params: SqlParam[] = [record.type, record.translationGroup ?? 0, ...specs.map((s) => encode(s.codec, rec[s.field]))]
-  if (record.type === 'event') {
-    columns.push('search_text')
-    params.push(eventSearchText(record as unknown as NewPost<'event'>))
-  }
+  columns.push('search_text')
+  params.push(record.type === 'event' ? eventSearchText(record as unknown as NewPost<'event'>) : linkedSearchText(record.type, rec))
   const rows = await db.query<{ id: unknown }>(
     `INSERT INTO posts (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
      ON CONFLICT (type, language, slug) DO NOTHING RETURNING id`,
@@ -162,6 +181,7 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
     await writeRefs(db, id, Object.fromEntries(REF_KEYS.map((k) => [k, stored[k]])), false)
     await adjustTermCounts(db, null, stored)
     await adjustDayCounts(db, null, stored)
+    await syncEventFilters(db, null, stored)
   } else await writeSearch(db, stored, false)
   return clonePost(stored) as RecordOf<T>
 }
@@ -223,6 +243,7 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
       byLanguage.set(e.language, c)
     }
     for (const c of byLanguage.values()) await adjustTermCounts(db, null, c)
+    await insertEventFilters(db, stored)
     const days = new Map<string, { key: string[]; k: number }>()
     for (const e of stored) {
       if (e.hideFromListings) continue
@@ -274,6 +295,7 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
     await writeRefs(db, id, lists, true)
     if (['status', 'language', 'categoryIds', 'tagIds'].some((k) => k in given)) await adjustTermCounts(db, current as EventRecord, next)
     if (['status', 'language', 'startDate', 'endDate', 'hideFromListings'].some((k) => k in given)) await adjustDayCounts(db, current as EventRecord, next)
+    if (FILTERED_BY.some((k) => k in given)) await syncEventFilters(db, current as EventRecord, next)
   } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
   return clonePost(next) as RecordOf<T>
 }
@@ -286,6 +308,7 @@ async function bumpEvents(db: Db, eventIds: string, id: number): Promise<void> {
 export async function unlinkPost(db: Db, id: number): Promise<void> {
   await bumpEvents(db, 'SELECT DISTINCT event_id FROM event_links WHERE linked_id = ?', id)
   await db.run('DELETE FROM event_links WHERE linked_id = ?', [id])
+  await dropFilterRef(db, ['venue', 'organizer'], id)
 }
 
 export async function deletePost(db: Db, id: number): Promise<void> {
@@ -295,6 +318,7 @@ export async function deletePost(db: Db, id: number): Promise<void> {
     // The counters move in the same transaction as the row, so they never disagree with it.
     await adjustTermCounts(db, current, null)
     await adjustDayCounts(db, current, null)
+    await syncEventFilters(db, current, null)
     await db.run('DELETE FROM event_links WHERE event_id = ?', [id])
     await db.run('DELETE FROM event_terms WHERE event_id = ?', [id])
     await db.run("UPDATE posts SET parent_id = ? WHERE parent_id = ? AND type = 'event'", [current.parentId, id])
@@ -302,6 +326,7 @@ export async function deletePost(db: Db, id: number): Promise<void> {
     // The events it leaves no longer show it: calendar apps must take their new version.
     await bumpEvents(db, 'SELECT DISTINCT event_id FROM event_links WHERE linked_id = ?', id)
     await db.run('DELETE FROM event_links WHERE linked_id = ?', [id])
+    await dropFilterRef(db, [current.type], id)
     await db.run('DELETE FROM post_search WHERE post_id = ?', [id])
   }
   // Link rows are deleted above rather than left to ON DELETE CASCADE: a connection opened
@@ -350,5 +375,6 @@ export async function deleteTerm(db: Db, id: number): Promise<void> {
   // Children move up to the deleted term's parent; events lose the term.
   await db.run('UPDATE terms SET parent = ? WHERE parent = ?', [current.parent, id])
   await db.run('DELETE FROM event_terms WHERE term_id = ?', [id])
+  await dropFilterRef(db, ['category', 'tag'], id)
   await db.run('DELETE FROM term_counts WHERE term_id = ?', [id])
 }
