@@ -8,7 +8,7 @@
 import { ApiError, invalidParam } from '../http/errors.js'
 import type { Json } from '../representation/common.js'
 import { describeRule, expandRule, formatRule, isBounded, parseRule, RuleError, type Rule } from '../recurrence/index.js'
-import type { EventRecord, NewPost, PostPatch, SeriesMember, SeriesRule, Storage, StorageTx } from '../storage/types.js'
+import { SlugConflictError, type EventRecord, type NewPost, type PostPatch, type SeriesMember, type SeriesRule, type Storage, type StorageTx } from '../storage/types.js'
 import { addMonths, dayEnd, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
 import { parseDateInput } from '../time/parse.js'
 import { localToUtc, utcToLocal } from '../time/zone.js'
@@ -149,7 +149,14 @@ function occurrenceSlug(head: EventRecord, start: string): string {
 
 async function insertOccurrence(ctx: Context, tx: StorageTx, template: EventRecord, head: EventRecord, start: string, position: number) {
   const record = occurrenceOf(template, start, position, head.id, ctx)
-  return withFreeSlug(tx, 'event', head.language, occurrenceSlug(head, start), (slug) => tx.insertPost<'event'>({ ...record, slug }))
+  const slug = occurrenceSlug(head, start)
+  // The dated slug is nearly always free: try it before looking for a suffix.
+  try {
+    return await tx.insertPost<'event'>({ ...record, slug })
+  } catch (e) {
+    if (!(e instanceof SlugConflictError)) throw e
+  }
+  return withFreeSlug(tx, 'event', head.language, slug, (free) => tx.insertPost<'event'>({ ...record, slug: free }))
 }
 
 /**
