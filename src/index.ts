@@ -1,6 +1,6 @@
 /** @module calendar-events-router: a calendar-events REST namespace for any JavaScript host. */
 export { createCalendarRouter, type CalendarRouter } from './router.js'
-export type { CalendarOptions, AuthRequest, PermalinkKind, UserDirectory, IcalOptions, GeocodeAddress, Geofence } from './options.js'
+export type { CalendarOptions, AuthRequest, PermalinkKind, UserDirectory, IcalOptions, RecurrenceOptions, GeocodeAddress, Geofence } from './options.js'
 export { ROLES, type Principal, type Role } from './auth/principal.js'
 export { ApiError } from './http/errors.js'
 export { PayloadTooLargeError, type RequestLike, type RawResponse, type HeadersLike } from './http/types.js'
@@ -26,3 +26,6 @@ export type {
 export { filterHtml } from './sanitize/html.js'
 export type { HtmlKind } from './sanitize/allowlist.js'
 export type { SanitizeOption, RolePolicy, TextField, TextFilter } from './sanitize/policy.js'
+// Recurring series: hosts extend open-ended series from a scheduler; the rule tools are public.
+export { extendSeries } from './resources/series.js'
+export { parseRule, formatRule, expandRule, describeRule, RuleError, type Rule } from './recurrence/index.js'

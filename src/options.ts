@@ -110,6 +110,15 @@ export interface CalendarOptions {
   sanitize?: SanitizeOption
   /** iCalendar feeds (`/events?format=ics` or `Accept: text/calendar`). */
   ical?: IcalOptions
+  /** Recurring series (`recurrence` on event writes). See README, "Recurring events". */
+  recurrence?: RecurrenceOptions
+}
+
+export interface RecurrenceOptions {
+  /** Most occurrences one series may have; a bounded rule with more is a 400. Default 1000. */
+  maxOccurrences?: number
+  /** Open-ended rules are written this many months ahead (extendSeries moves it on). Default 24. */
+  horizonMonths?: number
 }
 
 export interface IcalOptions {
@@ -147,6 +156,7 @@ export interface ResolvedOptions {
   restIndex: boolean
   sanitize: SanitizePolicy
   ical: Required<IcalOptions>
+  recurrence: Required<RecurrenceOptions>
   geocode: CalendarOptions['geocode'] | null
   geocodeTimeoutMs: number
   geofence: Geofence
@@ -210,6 +220,10 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
       maxEvents: positive('ical.maxEvents', o.ical?.maxEvents, 2000),
       refreshSeconds: positive('ical.refreshSeconds', o.ical?.refreshSeconds, 3600),
       name: o.ical?.name ?? 'Events',
+    },
+    recurrence: {
+      maxOccurrences: positive('recurrence.maxOccurrences', o.recurrence?.maxOccurrences, 1000),
+      horizonMonths: positive('recurrence.horizonMonths', o.recurrence?.horizonMonths, 24),
     },
     geocode: o.geocode ?? null,
     geocodeTimeoutMs: positive('geocodeTimeoutMs', o.geocodeTimeoutMs, 3000),

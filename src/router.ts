@@ -22,6 +22,7 @@ import { buildRoutes, type Method, type RouteDef } from './routes.js'
 import { buildSchemas, type Schemas } from './schemas/index.js'
 import { StorageUnavailableError, type Storage } from './storage/types.js'
 import { emptyTrash } from './resources/trash.js'
+import { extendSeries } from './resources/series.js'
 import { toUtcString } from './time/format.js'
 
 export interface CalendarRouter {
@@ -36,6 +37,12 @@ export interface CalendarRouter {
    * daily job. Commits in batches; the read cache and `onChange` see every deletion.
    */
   emptyTrash(options: { olderThanDays: number }): Promise<{ deleted: number }>
+  /**
+   * Writes the occurrences of open-ended recurring series up to `recurrence.horizonMonths`
+   * ahead of now (they are written that far when created). Host-side, like emptyTrash: call it
+   * from a daily job. One transaction per series.
+   */
+  extendSeries(): Promise<{ added: number }>
   readonly options: ResolvedOptions
 }
 
@@ -279,6 +286,10 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     options,
     handle,
     emptyTrash: emptyTrash_,
+    async extendSeries() {
+      const { horizonMonths, maxOccurrences } = options.recurrence
+      return { added: await extendSeries(storage, { now: options.now(), horizonMonths, maxOccurrences, languages: options.languages, timezone: options.timezone }) }
+    },
     async fetch(request: Request): Promise<Response> {
       return toResponse(await handle(fromRequest(request)))
     },

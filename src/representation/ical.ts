@@ -128,15 +128,26 @@ function organizerLines(out: IcalText, organizers: OrganizerRecord[]): void {
   }
 }
 
-export function vevent(ctx: Context, out: IcalText, e: EventRecord, rel: Relations, host: string): void {
+/** How a recurring series' VEVENTs differ (ical-series.ts): their UID, dates and rule lines. */
+export interface VeventVariant {
+  uid: string
+  /** Replace DTSTART/DTEND. */
+  dates: string[]
+  /** RRULE, RDATE, EXDATE or RECURRENCE-ID. */
+  recurrence: string[]
+}
+
+export function vevent(ctx: Context, out: IcalText, e: EventRecord, rel: Relations, host: string, variant?: VeventVariant): void {
   out
     .line('BEGIN:VEVENT')
-    .line(`UID:${e.id}@${host}`)
+    .line(`UID:${variant ? variant.uid : `${e.id}@${host}`}`)
     .line(`DTSTAMP:${utcStamp(e.modifiedUtc)}`)
     .line(`CREATED:${utcStamp(e.dateUtc)}`)
     .line(`LAST-MODIFIED:${utcStamp(e.modifiedUtc)}`)
     .line(`SEQUENCE:${e.sequence ?? 0}`)
-  if (e.allDay) {
+  if (variant) {
+    for (const line of [...variant.dates, ...variant.recurrence]) out.line(line)
+  } else if (e.allDay) {
     out.line(`DTSTART;VALUE=DATE:${dateValue(e.startDate)}`).line(`DTEND;VALUE=DATE:${dateValue(addDays(e.endDate, 1))}`)
   } else {
     out.line(`DTSTART:${utcStamp(e.startDateUtc)}`).line(`DTEND:${utcStamp(e.endDateUtc)}`)

@@ -22,6 +22,7 @@ import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Schemas } from '../schemas/index.js'
 import { listStatuses, pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
+import { applySeriesUpdate, deleteInSeries, extendForList, parseRecurrence, planSeries, scopeOf, seriesUpdate, withSeriesFields, writeSeries } from './series.js'
 import { geoFilter, venueGeoQuery } from './geo.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
@@ -29,7 +30,9 @@ const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specifi
 
 async function present(ctx: Context, events: EventRecord[], single = false) {
   const rel = await loadRelations(ctx, events)
-  return events.map((e) => eventJson(ctx, e, rel, single))
+  const bodies = events.map((e) => eventJson(ctx, e, rel, single))
+  await withSeriesFields(ctx, events, bodies)
+  return bodies
 }
 
 /** The event an `{id}` names, or the TEC error for why not. */
@@ -151,6 +154,10 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     canonical.push(['post_parent', String(q.post_parent)])
   }
   if (q.include) canonical.push(['include', (q.include as number[]).join(',')])
+  if (q.hide_subsequent_recurrences === true) {
+    query.seriesNextAfterUtc = ctx.nowUtc
+    canonical.push(['hide_subsequent_recurrences', '1'])
+  }
   for (const r of relative) if (q[r] !== undefined) canonical.push([r, String((query as unknown as Record<string, string>)[{ starts_before: 'startLt', starts_after: 'startGt', ends_before: 'endLt', ends_after: 'endGt' }[r]])])
   if (strict) canonical.push(['strict_dates', '1'])
 
@@ -190,6 +197,7 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     canonical.push([param, refs.join(',')])
   }
   if (failures.size) throw invalidParams(failures)
+  await extendForList(ctx, query.endLte)
 
   if (wantsIcs(ctx)) {
     // A subscription cannot page: without paging parameters the feed is the whole window.
@@ -260,6 +268,9 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
   const image = await resolveImage(ctx, input.image)
   const costs = costEntries(input.cost)
   const status = scaleBackStatus(ctx.principal, input.status as string | undefined, 'event') as PostStatus
+  // Recurring series: checked in full before anything is stored.
+  const recurrence = parseRecurrence(ctx, input.recurrence, tz)
+  const plan = recurrence ? planSeries(ctx, recurrence, sched.startDate, tz, allDay) : null
   const venue = await prepareLinked(ctx, schemas, 'venue', input.venue ?? null)
 
   const event = await ctx.storage.transaction(async (tx) => {
@@ -297,7 +308,8 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
       tagIds: await resolveTerms(ctx, tx, 'tag', input.tags ?? null),
     }
     const base = sanitizeSlug((input.slug as string | undefined) ?? (input.title as string), ctx.language) || 'event'
-    return withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
+    const inserted = await withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
+    return plan ? writeSeries(ctx, tx, inserted, plan) : inserted
   })
   const [body] = await present(ctx, [event])
   return created(body)
@@ -336,6 +348,7 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
   if (params.slug === undefined) delete params.slug
   const input: WriteInput = validateParams(schemas.eventUpdate, params)
   const patch = await eventPatch(ctx, current, input)
+  const series = seriesUpdate(ctx, current, input, patch.startDate !== undefined, patch.timezone ?? current.timezone)
   const venue = input.venue !== undefined ? await prepareLinked(ctx, schemas, 'venue', input.venue) : undefined
 
   const event = await ctx.storage.transaction(async (tx) => {
@@ -344,6 +357,7 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
     if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
     if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)
     const slug = input.slug !== undefined ? sanitizeSlug(input.slug as string) || 'event' : undefined
+    if (series) return applySeriesUpdate(ctx, tx, patch, slug, series, current)
     // `status: "trash"` trashes as DELETE does; another status restores a trashed event.
     return writePost(tx, current, patch, slug)
   })
@@ -394,6 +408,13 @@ export async function deleteEvent(ctx: Context, schemas: Schemas, bySlug: boolea
     current = found
   } else current = await eventById(ctx, q.id as number)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
+  const scope = scopeOf(current, q.recurrence_scope, true)
+  if (scope) {
+    if (current.status === 'trash' && q.force !== true) throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed')
+    const result = await ctx.storage.transaction((tx) => deleteInSeries(ctx, tx, current, scope, q.force === true))
+    const [body] = await present(ctx, [result])
+    return ok(body)
+  }
   if (q.force === true) {
     // For good, trashed or not: the id then answers 404 like one that never existed.
     const gone = await deleteForGood(ctx, current.id)

@@ -6,7 +6,8 @@
  */
 import { ApiError } from '../http/errors.js'
 import { negotiate } from '../http/accept.js'
-import { calendarHead, calendarTail, IcalText, uidHost, vevent } from '../representation/ical.js'
+import { calendarHead, calendarTail, IcalText, uidHost } from '../representation/ical.js'
+import { SeriesFeed } from '../representation/ical-series.js'
 import { loadRelations } from '../representation/relations.js'
 import type { EventListQuery, EventRecord } from '../storage/types.js'
 import type { Context } from './context.js'
@@ -51,7 +52,9 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
     if (paging.page > 1 && result.items.length === 0) throw pageNotFound()
     calendarHead(ctx, out, { name })
     const rel = await loadRelations(ctx, result.items, 'feed')
-    for (const e of result.items) vevent(ctx, out, e, rel, host)
+    const series = new SeriesFeed(ctx, out, host)
+    for (const e of result.items) series.write(e, rel)
+    await series.finish((events) => loadRelations(ctx, events, 'feed'))
     return icsReply(calendarTail(out).toString(), totals(result.total, Math.ceil(result.total / paging.perPage)))
   }
 
@@ -65,6 +68,7 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
   // Offsets over separate reads: a write landing between two batches could shift a record into
   // the next batch twice; an id seen is never written again.
   const seen = new Set<number>()
+  const series = new SeriesFeed(ctx, out, host)
   let batch = first.items
   let offset = 0
   for (;;) {
@@ -72,12 +76,13 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
     for (const e of batch) {
       if (seen.size >= cap || seen.has(e.id)) continue
       seen.add(e.id)
-      vevent(ctx, out, e, rel, host)
+      series.write(e, rel)
     }
     offset += batch.length
     if (batch.length === 0 || seen.size >= cap || offset >= total) break
     batch = (await ctx.storage.listEvents({ ...query, offset, limit: Math.min(BATCH, cap - seen.size) })).items
   }
+  await series.finish((events) => loadRelations(ctx, events, 'feed'))
   const headers: Record<string, string> = totals(total, total === 0 ? 0 : 1)
   if (truncated) headers['X-Calendar-Truncated'] = `${included} of ${total}`
   return icsReply(calendarTail(out).toString(), headers)

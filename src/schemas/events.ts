@@ -19,6 +19,7 @@ import {
   forceParam,
   translationOfParam,
 } from './common.js'
+import { recurrenceScopeParam, seriesListParams, seriesWriteParams } from './series.js'
 
 export interface SchemaConfig {
   languages: readonly string[]
@@ -76,7 +77,8 @@ export function eventListParams(c: SchemaConfig) {
     status: statusListParam('event'),
     ...geoFilterParams('Events', c),
     include: { schema: p.positiveIntList(), description: 'Only these event IDs (array or comma list); date filters are then ignored.', in: 'query' },
-    post_parent: { schema: p.positiveInt(), description: 'Events whose parent is this event ID.', in: 'query' },
+    post_parent: { schema: p.positiveInt(), description: 'Events whose parent is this event ID (the later occurrences of a series).', in: 'query' },
+    ...seriesListParams,
     format: formatParam,
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
@@ -127,6 +129,7 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
     venue: linkList('The venue: an ID, {"id": N}, or venue data to create (or reuse an exact match).', linkedInput('venueCreate'), create),
     organizer: linkList('Organizers: IDs, {"id": N} or organizer data, a list or a single one.', linkedInput('organizerCreate'), create),
     ...(create ? { translation_of: translationOfParam } : {}),
+    ...seriesWriteParams(create),
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }
@@ -140,6 +143,7 @@ export function eventDeleteParams(c: SchemaConfig, bySlug: boolean) {
   return {
     ...(bySlug ? { slug: slugPathParam('event') } : { id: idParam('event') }),
     force: forceParam,
+    recurrence_scope: recurrenceScopeParam,
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }

@@ -132,6 +132,26 @@ export const Organizer = v.object({
   ...lineage,
 })
 
+/** Recurring events (an extension of ours): on every member of a series, absent on lone events. */
+const Recurrence = v.pipe(
+  v.object({
+    rrule: v.pipe(str, v.description('The RFC 5545 rule as stored (canonical spelling, no RRULE: prefix).')),
+    rdate: v.pipe(v.array(wall), v.description('Extra occurrences, wall-clock in the event time zone.')),
+    exdate: v.pipe(v.array(wall), v.description('Removed occurrences (deleted or excluded), wall-clock in the event time zone.')),
+    description: v.pipe(str, v.description('The rule in short English, e.g. "Every Tuesday and Thursday, 12 times".')),
+  }),
+  v.description('The series rule; the same on every member.'),
+)
+const Series = v.pipe(
+  v.object({
+    id: v.pipe(int, v.description('The series: its first occurrence\'s ID.')),
+    position: v.pipe(int, v.description('1-based place of this occurrence in the series.')),
+    detached: v.pipe(v.boolean(), v.description('Edited on its own; series edits leave it alone.')),
+  }),
+  v.description('This event\'s place in its recurring series.'),
+)
+const seriesFields = { recurrence: v.optional(Recurrence), series: v.optional(Series) }
+
 export const Event = v.object({
   id: int,
   global_id: str,
@@ -176,6 +196,7 @@ export const Event = v.object({
   language: str,
   translations: Translations,
   json_ld: v.optional(v.record(v.string(), v.unknown())),
+  ...seriesFields,
 })
 
 const pageLinks = { rest_url: str, next_rest_url: optionalStr, previous_rest_url: optionalStr, total: int, total_pages: int }
@@ -214,7 +235,11 @@ export const NamespaceIndex = v.object({
   _links: v.optional(v.unknown()),
 })
 
+export { Recurrence, Series }
+
 export const representations = {
+  Recurrence,
+  Series,
   DateDetails,
   CostDetails,
   Image,

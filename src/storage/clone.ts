@@ -11,6 +11,7 @@ export function clonePost<T extends PostRecord>(p: T): T {
     e.organizerIds = [...e.organizerIds]
     e.categoryIds = [...e.categoryIds]
     e.tagIds = [...e.tagIds]
+    if (e.series) e.series = JSON.parse(JSON.stringify(e.series)) as typeof e.series
   }
   return c
 }

@@ -158,6 +158,7 @@ class Reader implements StorageReader {
     if (q.endLt !== undefined && !(e.endDate < q.endLt)) return false
     if (q.featured !== undefined && e.featured !== q.featured) return false
     if (q.parentId !== undefined && e.parentId !== q.parentId) return false
+    if (q.seriesNextAfterUtc !== undefined && !this.seriesNext(e, q)) return false
     if (q.include && !q.include.includes(e.id)) return false
     if (categories && !e.categoryIds.some((id) => categories.has(id))) return false
     if (q.tagIds && !e.tagIds.some((id) => q.tagIds!.includes(id))) return false
@@ -167,6 +168,19 @@ class Reader implements StorageReader {
     if (words.length) {
       const text = `${e.title}\n${e.description}\n${e.excerpt}`.toLowerCase()
       if (!includesAll(text, words)) return false
+    }
+    return true
+  }
+
+  /** hide_subsequent_recurrences: a series member passes only as its series' next one (SQL twin: seriesNext in read.ts). */
+  protected seriesNext(e: EventRecord, q: EventListQuery): boolean {
+    if (!e.seriesId) return true
+    const after = q.seriesNextAfterUtc!
+    if (e.endDateUtc < after) return false
+    for (const s of this.allPosts()) {
+      if (s.type !== 'event' || s.seriesId !== e.seriesId || s.language !== e.language || !q.statuses.includes(s.status) || s.hideFromListings) continue
+      if (s.endDateUtc < after) continue
+      if (s.startDate < e.startDate || (s.startDate === e.startDate && s.id < e.id)) return false
     }
     return true
   }
@@ -383,6 +397,12 @@ class Reader implements StorageReader {
     for (const p of this.allPosts()) if (p.status === 'trash' && p.modifiedUtc < modifiedBeforeUtc) ids.push(p.id)
     return ids.sort((a, b) => a - b).slice(0, limit)
   }
+
+  async seriesMembers(seriesId: number) {
+    const out: EventRecord[] = []
+    for (const p of this.allPosts()) if (p.type === 'event' && seriesId > 0 && p.seriesId === seriesId) out.push(clonePost(p))
+    return out.sort((a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id))
+  }
 }
 
 class Tx extends Reader implements StorageTx {
@@ -406,7 +426,8 @@ class Tx extends Reader implements StorageTx {
   async insertPost<T extends PostType>(record: NewPost<T>): Promise<RecordOf<T>> {
     this.assertFreeSlug(record.type, record.language, record.slug, null)
     const id = this.nextPostId++
-    const initial = record.type === 'event' ? { sequence: 0 } : {}
+    const ev = record as Partial<EventRecord>
+    const initial = record.type === 'event' ? { sequence: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null } : {}
     const stored = clonePost({ ...record, ...initial, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
     this.postOverlay.set(id, stored)
     return clonePost(stored) as RecordOf<T>

@@ -81,6 +81,31 @@ export interface EventFields {
    * never set it.
    */
   sequence: number
+  /** Recurring series (src/resources/series.ts): the series id (its first occurrence's id), 0 for a lone event. */
+  seriesId?: number
+  /** This record's place in its series; null or absent for a lone event. */
+  series?: SeriesMember | null
+}
+
+/** A series definition, kept on its first occurrence. Dates are wall-clock in the event zone. */
+export interface SeriesRule {
+  /** Canonical RFC 5545 rule text (no `RRULE:` prefix). */
+  rrule: string
+  rdate: string[]
+  exdate: string[]
+  /** Open-ended rules: occurrences exist up to this wall-clock time (the horizon reached). */
+  through?: string
+}
+
+export interface SeriesMember {
+  /** 1-based place in the series' expansion when it was written (deletions do not renumber). */
+  position: number
+  /** The occurrence's start as the rule made it (iCalendar RECURRENCE-ID of a detached one). */
+  original: string
+  /** Edited on its own (`recurrence_scope=this`): later series edits leave it alone. */
+  detached?: boolean
+  /** Only on the first occurrence. */
+  rule?: SeriesRule
 }
 
 export interface VenueFields {
@@ -178,6 +203,11 @@ export interface EventListQuery {
   featured?: boolean
   include?: number[]
   parentId?: number
+  /**
+   * Of each series only its first member (by start, then id) of these statuses and language
+   * not yet ended at this UTC time is listed (`hide_subsequent_recurrences`); lone events pass.
+   */
+  seriesNextAfterUtc?: string
   venueGeo?: VenueGeoQuery
   /** start: start date, then id. date: publication date, then id (used with include). */
   orderBy: 'start' | 'date'
@@ -271,11 +301,19 @@ export interface StorageReader {
    * most `limit` of them: what emptying the trash deletes.
    */
   trashedPosts(modifiedBeforeUtc: string, limit: number): Promise<number[]>
+  /** Every event of this series (any status, language or visibility), by start then id. */
+  seriesMembers(seriesId: number): Promise<EventRecord[]>
 }
 
 /** Writes exist only inside a transaction: all of a request's writes commit or none do. */
 export interface StorageTx extends StorageReader {
   insertPost<T extends PostType>(record: NewPost<T>): Promise<RecordOf<T>>
+  /**
+   * Optional: many new events at once (a recurring series), exactly as that many insertPost
+   * calls would store them, in few statements. A record whose slug is taken comes back as null
+   * and is not stored (the caller picks another slug).
+   */
+  insertEvents?(records: NewPost<'event'>[]): Promise<Array<EventRecord | null>>
   updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>): Promise<RecordOf<T>>
   /** Remove every event link to this venue or organizer (it was trashed). */
   unlinkPost(id: number): Promise<void>

@@ -17,6 +17,9 @@ import { referenceGapsSuite } from './reference-gaps.suite.js'
 import { searchSyntaxSuite } from './search.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
+import { recurrenceSuite } from './recurrence.suite.js'
+import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
+import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsSuite(name, makeStorage)
@@ -36,6 +39,9 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   referenceGapsSuite(name, makeStorage)
   clientsSuite(name, makeStorage)
   sanitizeSuite(name, makeStorage)
+  recurrenceSuite(name, makeStorage)
+  recurrenceIcalSuite(name, makeStorage)
+  recurrenceReliabilitySuite(name, makeStorage)
   geoSuite(name, makeStorage)
   searchSyntaxSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).

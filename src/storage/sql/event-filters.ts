@@ -126,6 +126,38 @@ export async function syncEventFilters(db: Db, before: Filtered | null, after: F
   }
 }
 
+/**
+ * syncEventFilters(db, null, e) for many new events at once (a recurring series): the same rows
+ * and counters in a few statements per chunk instead of two per event.
+ */
+export async function insertEventFilters(db: Db, events: readonly Filtered[]): Promise<void> {
+  const rows = events.flatMap((e) => [...rowsOf(e)].sort(byKey).map(([, row]) => row))
+  for (let i = 0; i < rows.length; i += 500) {
+    const part = rows.slice(i, i + 500)
+    await db.run(
+      `INSERT INTO event_filters (kind, ref_id, language, status, start_date, event_id, end_date) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      part.flat(),
+    )
+  }
+  const deltas = new Map<string, { key: SqlParam[]; k: number }>()
+  for (const row of rows) {
+    const key = [row[0], row[1], row[2], row[3], dayOf(row[4]), dayOf(row[6])]
+    const id = JSON.stringify(key)
+    const d = deltas.get(id) ?? { key, k: 0 }
+    d.k++
+    deltas.set(id, d)
+  }
+  const changes = [...deltas].sort(byKey)
+  for (let i = 0; i < changes.length; i += 200) {
+    const part = changes.slice(i, i + 200)
+    await db.run(
+      `INSERT INTO event_filter_day_counts (kind, ref_id, language, status, start_day, end_day, n) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (kind, ref_id, language, status, start_day, end_day) DO UPDATE SET n = event_filter_day_counts.n + excluded.n`,
+      part.flatMap(([, d]) => [...d.key, d.k]),
+    )
+  }
+}
+
 /** A venue/organizer unlinked from every event, or a deleted term: its rows and counters go. */
 export async function dropFilterRef(db: Db, kinds: readonly string[], refId: number): Promise<void> {
   for (const kind of kinds) {

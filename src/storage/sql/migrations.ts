@@ -245,6 +245,17 @@ export const MIGRATIONS: Migration[] = [
       `ALTER TABLE posts ADD COLUMN ical_sequence {int} NOT NULL DEFAULT 0`,
     ],
   },
+  {
+    version: 8,
+    name: 'recurring series',
+    statements: [
+      // series_id: the series' first occurrence (0: a lone event), for `post_parent`-independent
+      // series reads and hide_subsequent_recurrences; series: the member's place (JSON).
+      `ALTER TABLE posts ADD COLUMN series_id {int} NOT NULL DEFAULT 0`,
+      `ALTER TABLE posts ADD COLUMN series {text}`,
+      `CREATE INDEX IF NOT EXISTS posts_series ON posts (series_id, start_date, id)`,
+    ],
+  },
 ]
 
 export function renderDdl(dialect: Dialect, statement: string): string {

@@ -144,7 +144,7 @@ const DAY_END = /^(\d{4}-\d{2}-\d{2}) 23:59:59$/
 function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | null {
   const other =
     words.length > 0 ||
-    [q.categoryIds, q.tagIds, q.venueIds, q.organizerIds, q.featured, q.include, q.parentId, q.unpublishedAuthor, q.startGt, q.startLt, q.endGt, q.endLt].some(
+    [q.categoryIds, q.tagIds, q.venueIds, q.organizerIds, q.featured, q.include, q.parentId, q.unpublishedAuthor, q.startGt, q.startLt, q.endGt, q.endLt, q.seriesNextAfterUtc].some(
       (v) => v !== undefined,
     )
   if (other) return null
@@ -155,6 +155,19 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
   if (from !== undefined) w.add('c.start_day >= ?', from)
   if (to !== undefined) w.add('c.end_day <= ?', to)
   return { sql: `SELECT COALESCE(SUM(c.n), 0) AS n FROM event_day_counts c WHERE ${w}`, params: w.params }
+}
+
+/** hide_subsequent_recurrences: a series member passes only as its series' next one (memory twin: seriesNext). */
+function seriesNext(w: Where, q: EventListQuery): void {
+  const statuses = new Where().oneOf('s.status', q.statuses)
+  w.add(
+    `(p.series_id = 0 OR (p.end_date_utc >= ? AND NOT EXISTS (SELECT 1 FROM posts s WHERE s.series_id = p.series_id
+      AND s.type = 'event' AND s.language = p.language AND ${statuses} AND s.hide_from_listings = FALSE AND s.end_date_utc >= ?
+      AND (s.start_date < p.start_date OR (s.start_date = p.start_date AND s.id < p.id)))))`,
+    q.seriesNextAfterUtc!,
+    ...statuses.params,
+    q.seriesNextAfterUtc!,
+  )
 }
 
 /** Venues with both coordinates, the `geo_lat IS NOT NULL ...` terms spelled as posts_venue_geo's predicate. */
@@ -218,6 +231,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
   if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
+  if (q.seriesNextAfterUtc !== undefined) seriesNext(w, q)
   // The filters without the search: with the SQLite index, a count may test them on a
   // narrower index of posts (see below).
   const unsearched = new Where().and(w)
@@ -544,4 +558,10 @@ export async function trashedPosts(db: Db, modifiedBeforeUtc: string, limit: num
     limit,
   ])
   return rows.map((r) => toInt(r.id))
+}
+
+export async function seriesMembers(db: Db, seriesId: number): Promise<EventRecord[]> {
+  if (seriesId <= 0) return []
+  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.series_id = ? AND p.type = 'event' ORDER BY p.start_date, p.id`, [seriesId])
+  return (await toPosts(db, rows)) as EventRecord[]
 }

@@ -53,6 +53,8 @@ export const POST_FIELDS: Record<PostType, FieldSpec[]> = {
     f('featured', 'featured', 'bool'),
     f('parentId', 'parent_id', 'int'),
     f('sequence', 'ical_sequence', 'int'),
+    f('seriesId', 'series_id', 'int'),
+    f('series', 'series', 'json'),
   ],
   venue: [
     ...COMMON,
@@ -126,7 +128,8 @@ export function encode(codec: Codec, value: unknown): string | number | boolean 
     case 'nullableText':
       return value === undefined ? null : (value as string | number | null)
     case 'int':
-      return value as number
+      // Optional integer fields (seriesId) default to 0, as the columns do.
+      return value === undefined ? 0 : (value as number)
     default:
       return value === undefined || value === null ? '' : (value as string)
   }

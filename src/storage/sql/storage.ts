@@ -98,6 +98,9 @@ abstract class Reader implements StorageReader {
   trashedPosts(modifiedBeforeUtc: string, limit: number) {
     return this.use((db) => read.trashedPosts(db, modifiedBeforeUtc, limit))
   }
+  seriesMembers(seriesId: number) {
+    return this.use((db) => read.seriesMembers(db, seriesId))
+  }
 }
 
 /** Reads and writes on the transaction's own connection; unusable once the transaction ended. */
@@ -117,6 +120,9 @@ class Tx extends Reader implements StorageTx {
     }
   }
 
+  insertEvents(records: NewPost<'event'>[]) {
+    return this.use((db) => write.insertEvents(db, records))
+  }
   insertPost<T extends PostType>(record: NewPost<T>) {
     return this.use((db) => write.insertPost(db, record))
   }

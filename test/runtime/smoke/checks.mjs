@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 export const TOKEN = 'smoke-token'
 /** Small, so the 413 check needs no big body. */
 export const MAX_BODY_BYTES = 2048
-export const CHECK_NAMES = ['create', 'anonymous write is 401', 'read', 'list', '404', 'language segment', '413', 'author HTML is filtered']
+export const CHECK_NAMES = ['create', 'anonymous write is 401', 'read', 'list', '404', 'language segment', '413', 'author HTML is filtered', 'recurring series across DST']
 /** An author (no unfiltered_html): their HTML goes through the filter, on every runtime. */
 export const AUTHOR_TOKEN = 'smoke-author'
 
@@ -103,6 +103,22 @@ export async function runChecks(origin, label) {
       assert.equal(res.status, 201)
       assert.equal(res.body.title, '<em>ok</em>')
       assert.equal(res.body.description, '<p>p</p><a>a</a>')
+    },
+    // The runtime's own zone data decides every occurrence's UTC instant.
+    async 'recurring series across DST'() {
+      const res = await create(api, {
+        title: `Series ${label}`, start_date: '2027-03-21 19:00', end_date: '2027-03-21 20:00', timezone: 'Europe/Berlin', status: 'publish',
+        recurrence: 'FREQ=WEEKLY;BYDAY=SU;COUNT=3',
+      })
+      assert.equal(res.status, 201)
+      assert.equal(res.body.recurrence.description, 'Every Sunday, 3 times')
+      const list = await call(`${api}/events?start_date=2027-03-01&end_date=2027-04-30&post_parent=${res.body.id}`)
+      const all = [res.body, ...list.body.events]
+      assert.deepEqual(all.map((e) => [e.start_date, e.utc_start_date]), [
+        ['2027-03-21 19:00:00', '2027-03-21 18:00:00'],
+        ['2027-03-28 19:00:00', '2027-03-28 17:00:00'],
+        ['2027-04-04 19:00:00', '2027-04-04 17:00:00'],
+      ])
     },
   }
   const results = []

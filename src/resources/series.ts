@@ -1,0 +1,605 @@
+/**
+ * Recurring series: every occurrence is an event of its own (own id and slug, listed and
+ * filtered like any event); later occurrences point at the first through `post_parent`; the
+ * first keeps the rule (storage `series.rule`). This module turns a `recurrence` write into
+ * occurrences, applies edits with their `recurrence_scope`, and adds the series fields to
+ * representations.
+ */
+import { ApiError, invalidParam } from '../http/errors.js'
+import type { Json } from '../representation/common.js'
+import { describeRule, expandRule, formatRule, isBounded, parseRule, RuleError, type Rule } from '../recurrence/index.js'
+import { SlugConflictError, type EventRecord, type NewPost, type PostPatch, type SeriesMember, type SeriesRule, type Storage, type StorageTx } from '../storage/types.js'
+import { addMonths, dayEnd, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
+import { parseDateInput } from '../time/parse.js'
+import { localToUtc, utcToLocal } from '../time/zone.js'
+import type { Context } from './context.js'
+import { schedule } from './dates.js'
+import { withFreeSlug } from './slug.js'
+import { moveToTrash, writePost } from './trash.js'
+
+export type Scope = 'this' | 'following' | 'all'
+
+const bad = (reason: string) => invalidParam('recurrence', { message: `Invalid recurrence: ${reason}`, code: 'rest_invalid_recurrence' })
+const badScope = (reason: string) => invalidParam('recurrence_scope', { message: reason, code: 'rest_invalid_recurrence_scope' })
+
+/** What a `recurrence` value asks for, parsed; null: no recurrence (`null` or `""`). */
+export interface RecurrenceInput {
+  rule: Rule
+  rdate: DateRef[]
+  exdate: DateRef[]
+}
+
+/** A date of rdate/exdate: wall-clock, or a whole day (`dayOnly`) meaning "that day's occurrence". */
+interface DateRef {
+  wall: string
+  dayOnly: boolean
+  given: string
+}
+
+const DAY_ONLY = /^\s*(\d{4}-\d{2}-\d{2}|\d{8})\s*$/
+
+function dateRef(ctx: Context, value: unknown, tz: string, what: string): DateRef {
+  const wall = parseDateInput(value, tz, ctx.now)
+  if (wall === null) throw bad(`${what} ${JSON.stringify(value)} is not a date.`)
+  return { wall, dayOnly: typeof value === 'string' && DAY_ONLY.test(value), given: String(value) }
+}
+
+export function parseRecurrence(ctx: Context, value: unknown, tz: string): RecurrenceInput | null {
+  if (value === undefined || value === null || value === '') return null
+  const obj = typeof value === 'string' ? { rrule: value } : (value as { rrule: string; rdate?: unknown[]; exdate?: unknown[] })
+  let rule: Rule
+  try {
+    rule = parseRule(obj.rrule)
+  } catch (e) {
+    if (e instanceof RuleError) throw bad(e.message)
+    throw e
+  }
+  return {
+    rule,
+    rdate: (obj.rdate ?? []).map((d) => dateRef(ctx, d, tz, 'rdate')),
+    exdate: (obj.exdate ?? []).map((d) => dateRef(ctx, d, tz, 'exdate')),
+  }
+}
+
+/** The occurrences of a series, validated: what gets written. */
+export interface SeriesPlan {
+  rule: SeriesRule
+  starts: string[]
+}
+
+/**
+ * UNTIL in the form RFC 5545 asks beside a DTSTART with a zone: a UTC date-time for timed
+ * events (a bare date means through the end of that local day), a date for all-day ones.
+ */
+function normalizeUntil(rule: Rule, tz: string, allDay: boolean): Rule {
+  const u = rule.until
+  if (!u) return rule
+  if (allDay) {
+    const date = u.time === undefined ? u.date : (u.utc ? utcToLocal(`${u.date} ${u.time}`, tz) : `${u.date} ${u.time}`).slice(0, 10)
+    return { ...rule, until: { date, utc: false } }
+  }
+  if (u.time !== undefined && u.utc) return rule
+  const utc = localToUtc(u.time === undefined ? `${u.date} 23:59:59` : `${u.date} ${u.time}`, tz)
+  return { ...rule, until: { date: utc.slice(0, 10), time: utc.slice(11), utc: true } }
+}
+
+/** Expands `input` from `start` (wall-clock in `tz`) and checks it against the options. */
+export function planSeries(ctx: Context, input: RecurrenceInput, start: string, tz: string, allDay: boolean, horizonFrom?: string): SeriesPlan {
+  const cap = ctx.options.recurrence.maxOccurrences
+  const rule = normalizeUntil(input.rule, tz, allDay)
+  if (rule.count !== undefined && rule.count > cap) throw bad(`COUNT=${rule.count} is more than the ${cap} occurrences a series may have.`)
+  if (rule.until) {
+    const until = rule.until.time === undefined ? `${rule.until.date} 23:59:59` : `${rule.until.date} ${rule.until.time}`
+    const first = rule.until.utc ? localToUtc(start, tz) : start
+    if (until < first) throw bad('UNTIL is before the start.')
+  }
+  // Whole days, as the default list window is: its last day shows every occurrence of that day.
+  const horizon = dayEnd(addMonths(horizonFrom && horizonFrom > ctx.nowLocal ? horizonFrom : ctx.nowLocal, ctx.options.recurrence.horizonMonths))
+  const fromRule = expandRule(rule, start, { timezone: tz, horizon: horizon > start ? horizon : start, max: cap + 1 })
+  if (isBounded(rule) && fromRule.length > cap) throw bad(`the rule has more than the ${cap} occurrences a series may have.`)
+  const time = start.slice(11)
+  const all = new Set(fromRule.slice(0, cap))
+  for (const r of input.rdate) {
+    const wall = r.dayOnly ? `${r.wall.slice(0, 10)} ${time}` : r.wall
+    if (wall < start) throw bad(`rdate ${r.given} is before the start.`)
+    all.add(wall)
+  }
+  const exdate: string[] = []
+  for (const x of input.exdate) {
+    const hit = [...all].find((s) => (x.dayOnly ? s.slice(0, 10) === x.wall.slice(0, 10) : s === x.wall))
+    if (hit === undefined) throw bad(`exdate ${x.given} is not an occurrence of the rule.`)
+    all.delete(hit)
+    exdate.push(hit)
+  }
+  const starts = [...all].sort()
+  if (starts.length === 0) throw bad('the rule has no occurrence from the start on.')
+  if (starts.length > cap) throw bad(`the series has more than the ${cap} occurrences a series may have.`)
+  const rdate = input.rdate.map((r) => (r.dayOnly ? `${r.wall.slice(0, 10)} ${time}` : r.wall)).filter((w) => !exdate.includes(w))
+  const stored: SeriesRule = { rrule: formatRule(rule), rdate: [...new Set(rdate)].sort(), exdate: exdate.sort() }
+  if (!isBounded(rule)) stored.through = horizon
+  return { rule: stored, starts }
+}
+
+const seconds = (wall: string) => partsToEpochSeconds(requireWallClock(wall))
+const plusSeconds = (wall: string, s: number) => formatWallClock(epochSecondsToParts(seconds(wall) + s))
+
+/** The fields an occurrence shares with the one it is copied from, moved to `start`. */
+function occurrenceOf(from: EventRecord, start: string, position: number, head: number, ctx: Context): Omit<NewPost<'event'>, 'slug'> {
+  const length = seconds(from.endDate) - seconds(from.startDate)
+  const sched = schedule(start, plusSeconds(start, length), from.allDay, from.timezone)
+  const { id: _id, sequence: _seq, translationGroup: _tg, slug: _slug, ...shared } = from
+  return {
+    ...shared,
+    ...sched,
+    date: ctx.nowLocal,
+    dateUtc: ctx.nowUtc,
+    modified: ctx.nowLocal,
+    modifiedUtc: ctx.nowUtc,
+    parentId: head,
+    seriesId: head,
+    series: { position, original: start },
+  }
+}
+
+/** `{slug}-{YYYY-MM-DD}` of an occurrence, from the series' slug without its own date suffix. */
+function occurrenceSlug(head: EventRecord, start: string): string {
+  const base = head.slug.replace(/-\d{4}-\d{2}-\d{2}(?:-\d+)?$/, '')
+  return `${base}-${start.slice(0, 10)}`
+}
+
+async function insertOccurrence(ctx: Context, tx: StorageTx, template: EventRecord, head: EventRecord, start: string, position: number) {
+  const record = occurrenceOf(template, start, position, head.id, ctx)
+  const slug = occurrenceSlug(head, start)
+  // The dated slug is nearly always free: try it before looking for a suffix.
+  try {
+    return await tx.insertPost<'event'>({ ...record, slug })
+  } catch (e) {
+    if (!(e instanceof SlugConflictError)) throw e
+  }
+  return withFreeSlug(tx, 'event', head.language, slug, (free) => tx.insertPost<'event'>({ ...record, slug: free }))
+}
+
+/**
+ * Makes `event` the first occurrence of the plan's series (moved to the first start when the
+ * rule begins later) and writes the others. Runs inside the caller's transaction.
+ */
+export async function writeSeries(ctx: Context, tx: StorageTx, event: EventRecord, plan: SeriesPlan): Promise<EventRecord> {
+  const first = plan.starts[0]!
+  const patch: PostPatch<'event'> = {
+    seriesId: event.id,
+    parentId: 0,
+    series: { position: 1, original: first, rule: plan.rule },
+  }
+  if (first !== event.startDate) {
+    const length = seconds(event.endDate) - seconds(event.startDate)
+    Object.assign(patch, schedule(first, plusSeconds(first, length), event.allDay, event.timezone))
+  }
+  const head = await tx.updatePost(event.id, 'event', patch)
+  await insertOccurrences(ctx, tx, head, plan.starts.slice(1).map((start, i) => ({ start, position: i + 2 })))
+  return head
+}
+
+/** Later occurrences of `head`, in bulk where the storage can; taken slugs get the usual suffix. */
+async function insertOccurrences(ctx: Context, tx: StorageTx, head: EventRecord, items: Array<{ start: string; position: number }>): Promise<void> {
+  if (!tx.insertEvents) {
+    for (const { start, position } of items) await insertOccurrence(ctx, tx, head, head, start, position)
+    return
+  }
+  // Two occurrences on one day (an RDATE) share a slug: the second goes the one-by-one way.
+  const seen = new Set<string>()
+  const bulk: typeof items = []
+  const later: typeof items = []
+  for (const item of items) {
+    const slug = occurrenceSlug(head, item.start)
+    ;(seen.has(slug) ? later : bulk).push(item)
+    seen.add(slug)
+  }
+  const records = bulk.map(({ start, position }) => ({ ...occurrenceOf(head, start, position, head.id, ctx), slug: occurrenceSlug(head, start) }))
+  const stored = await tx.insertEvents(records)
+  stored.forEach((r, i) => r === null && later.push(bulk[i]!))
+  for (const { start, position } of later) await insertOccurrence(ctx, tx, head, head, start, position)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Updates
+
+/** Fields an `all`/`following` edit copies from the edited occurrence to the others. */
+const SHARED: ReadonlyArray<keyof EventRecord> = [
+  'title',
+  'description',
+  'excerpt',
+  'status',
+  'author',
+  'image',
+  'timezone',
+  'allDay',
+  'cost',
+  'currencySymbol',
+  'currencyPosition',
+  'currencyCode',
+  'website',
+  'showMap',
+  'showMapLink',
+  'hideFromListings',
+  'sticky',
+  'featured',
+  'venueIds',
+  'organizerIds',
+  'categoryIds',
+  'tagIds',
+]
+
+/** The scope an update or delete of `current` uses; 400 when one is given for a lone event. */
+export function scopeOf(current: EventRecord, asked: unknown, forDelete = false): Scope | null {
+  if (!current.seriesId) {
+    if (asked !== undefined) throw badScope('The event is not part of a recurring series.')
+    return null
+  }
+  if (asked !== undefined) return asked as Scope
+  return current.seriesId === current.id && !forDelete ? 'all' : 'this'
+}
+
+export interface SeriesUpdate {
+  scope: Scope | null
+  /** undefined: the rule stays; null: the series ends; else the new rule. */
+  recurrence: RecurrenceInput | null | undefined
+  /** The dates changed (start, end, zone or all-day). */
+  datesChange: boolean
+}
+
+/** Validates what can be validated before the transaction; null: an ordinary update. */
+export function seriesUpdate(ctx: Context, current: EventRecord, input: Record<string, unknown>, datesChange: boolean, tz: string): SeriesUpdate | null {
+  const scope = scopeOf(current, input.recurrence_scope)
+  const recurrence = input.recurrence === undefined ? undefined : parseRecurrence(ctx, input.recurrence, tz)
+  if (scope === null && !recurrence) return null
+  if (scope === 'this' && recurrence !== undefined) throw badScope('A rule change applies to following or all occurrences, not this one alone.')
+  return { scope, recurrence, datesChange }
+}
+
+const seriesChanged = () => new ApiError(409, 'rest-series-changed', 'The series changed while this request ran; read it again and retry.')
+
+/** `e` as this transaction sees it; 409 when it is gone or (`inSeries`) no longer in a series. */
+async function fresh(tx: StorageTx, e: EventRecord, inSeries: boolean): Promise<EventRecord> {
+  const now = await tx.getPost(e.id)
+  if (!now || now.type !== 'event' || (inSeries && (!now.seriesId || !now.series))) throw seriesChanged()
+  return now
+}
+
+async function headOf(tx: StorageTx, e: EventRecord): Promise<EventRecord> {
+  const head = e.seriesId === e.id ? e : await tx.getPost(e.seriesId!)
+  if (!head || head.type !== 'event' || !head.series?.rule) throw new ApiError(409, 'rest-series-missing', 'The series of this event no longer exists.')
+  return head
+}
+
+/** The rule of a series cut before `start`: it ends with the occurrence before it. */
+function cutBefore(rule: SeriesRule, start: string, tz: string, allDay: boolean): SeriesRule {
+  const parsed = parseRule(rule.rrule)
+  delete parsed.count
+  if (allDay) parsed.until = { date: formatWallClock(epochSecondsToParts(seconds(start) - 86400)).slice(0, 10), utc: false }
+  else {
+    const utc = localToUtc(start, tz)
+    const before = formatWallClock(epochSecondsToParts(seconds(utc) - 1))
+    parsed.until = { date: before.slice(0, 10), time: before.slice(11), utc: true }
+  }
+  const { through: _t, ...rest } = rule
+  return { ...rest, rrule: formatRule(parsed), rdate: rule.rdate.filter((d) => d < start), exdate: rule.exdate.filter((d) => d < start) }
+}
+
+/**
+ * Applies an update of a series member (or makes a lone event a series) inside the transaction.
+ * `patch` holds the changed fields, already resolved (links included).
+ */
+export async function applySeriesUpdate(
+  ctx: Context,
+  tx: StorageTx,
+  patch: PostPatch<'event'>,
+  slug: string | undefined,
+  u: SeriesUpdate,
+  stale: EventRecord,
+): Promise<EventRecord> {
+  // The request read the event before its transaction began: a concurrent series edit may have
+  // moved it since, so everything below works from this transaction's own reads.
+  const current = await fresh(tx, stale, u.scope !== null)
+  // A lone event becoming a series.
+  if (u.scope === null) {
+    const written = await writePost(tx, current, patch, slug)
+    const plan = planSeries(ctx, u.recurrence!, written.startDate, written.timezone, written.allDay)
+    return writeSeries(ctx, tx, written, plan)
+  }
+  const head = await headOf(tx, current)
+  const members = await tx.seriesMembers(head.id)
+
+  if (u.recurrence === null) {
+    // Ends the series: the first occurrence stays as a lone event (or, from `following`, the
+    // series is cut before this one).
+    if (u.scope === 'following' && current.id !== head.id) {
+      for (const m of members) if (m.startDate >= current.startDate) await tx.deletePost(m.id)
+      const rule = cutBefore(head.series!.rule!, current.series!.original, head.timezone, head.allDay)
+      await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule } })
+      return (await tx.getPost(head.id)) as EventRecord
+    }
+    for (const m of members) if (m.id !== head.id) await tx.deletePost(m.id)
+    const lone = await writePost(tx, head, { ...(head.id === current.id ? patch : {}), seriesId: 0, series: null, parentId: 0 }, head.id === current.id ? slug : undefined)
+    return lone
+  }
+
+  if (u.scope === 'this') {
+    // Trashing one occurrence (or restoring it) is an exception of the series, as DELETE is.
+    const trashing = patch.status === 'trash' && current.status !== 'trash'
+    const restoring = patch.status !== undefined && patch.status !== 'trash' && current.status === 'trash'
+    const series: SeriesMember = { ...current.series!, detached: true }
+    if (trashing || restoring) {
+      const rule = head.series!.rule!
+      const original = current.series!.original
+      const exdate = trashing ? [...new Set([...rule.exdate, original])].sort() : rule.exdate.filter((d) => d !== original)
+      if (head.id === current.id) series.rule = { ...rule, exdate }
+      else await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate } } })
+    }
+    return writePost(tx, current, { ...patch, series }, slug)
+  }
+
+  // `following` from the first occurrence is `all`.
+  const scope: Scope = u.scope === 'following' && current.id === head.id ? 'all' : u.scope
+  const affected = members.filter((m) => !m.series?.detached && (scope === 'all' || m.startDate >= current.startDate) && m.status !== 'trash')
+  let newHead = scope === 'all' ? head : current
+  let rule: SeriesRule = head.series!.rule!
+  if (scope === 'following') {
+    // Split: the old series ends before this occurrence; this one heads the rest.
+    const cut = cutBefore(rule, current.series!.original, head.timezone, head.allDay)
+    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: cut } })
+    const parsed = parseRule(rule.rrule)
+    if (parsed.count !== undefined) {
+      // COUNT counts the rule's occurrences, excluded ones included: those from here on remain.
+      const all = expandRule(parsed, head.series!.original, { timezone: head.timezone, horizon: head.series!.original, max: parsed.count })
+      parsed.count = Math.max(1, all.filter((w) => w >= current.series!.original).length)
+    }
+    rule = { ...rule, rrule: formatRule(parsed), rdate: rule.rdate.filter((d) => d >= current.series!.original), exdate: rule.exdate.filter((d) => d >= current.series!.original) }
+    for (const m of members) {
+      if (m.startDate < current.startDate) continue
+      await tx.updatePost(m.id, 'event', { seriesId: current.id, parentId: m.id === current.id ? 0 : current.id })
+    }
+    newHead = (await tx.getPost(current.id)) as EventRecord
+  }
+
+  // The edited occurrence's changes, applied to the head as the template of the series.
+  const template = await writePost(tx, newHead, shiftPatch(newHead, current, patch), newHead.id === current.id ? slug : undefined)
+  const reexpand = u.recurrence !== undefined || u.datesChange
+  // Members of the series being edited (after a split: this occurrence and the later ones).
+  const inSeries = members.filter((m) => scope === 'all' || m.startDate >= current.startDate)
+  const shift = scope === 'following' ? current.series!.position - 1 : 0
+  if (!reexpand) {
+    const shared: PostPatch<'event'> = {}
+    for (const k of SHARED) if (k in patch) (shared as Record<string, unknown>)[k] = (patch as Record<string, unknown>)[k]
+    shared.modified = ctx.nowLocal
+    shared.modifiedUtc = ctx.nowUtc
+    for (const m of inSeries) {
+      if (m.id === template.id) continue
+      const latest = (await tx.getPost(m.id)) as EventRecord
+      const place: PostPatch<'event'> = shift ? { series: { ...latest.series!, position: latest.series!.position - shift } } : {}
+      await writePost(tx, latest, affected.some((x) => x.id === m.id) ? { ...shared, ...place } : place)
+    }
+    await tx.updatePost(template.id, 'event', { series: { ...template.series!, position: template.series!.position - shift, rule } })
+    return (await tx.getPost(current.id)) as EventRecord
+  }
+
+  // Re-expand: occurrences on days the new rule keeps stay (same id), the others go, new days
+  // are added. Exceptions stay excluded (at the new time of day) and occurrences edited on their
+  // own stay as they are, re-anchored to the new occurrence of their day (their RECURRENCE-ID).
+  const input: RecurrenceInput = u.recurrence ?? {
+    rule: parseRule(rule.rrule),
+    rdate: rule.rdate.map((w) => ({ wall: `${w.slice(0, 10)} 00:00:00`, dayOnly: true, given: w })),
+    exdate: [],
+  }
+  const excludedDays = new Set((u.recurrence ? [] : rule.exdate).map((x) => x.slice(0, 10)))
+  const plan = planSeries(ctx, input, template.startDate, template.timezone, template.allDay)
+  const removed = plan.starts.filter((s, i) => i > 0 && excludedDays.has(s.slice(0, 10)))
+  plan.starts = plan.starts.filter((s, i) => i === 0 || !excludedDays.has(s.slice(0, 10)))
+  plan.rule.exdate = [...new Set([...plan.rule.exdate, ...removed])].sort()
+  const keep = new Map(affected.filter((m) => m.id !== template.id).map((m) => [m.startDate.slice(0, 10), m]))
+  const detached = inSeries.filter((m) => m.series?.detached && m.id !== template.id)
+  const detachedDays = new Map(detached.map((m) => [m.series!.original.slice(0, 10), m]))
+  const first = plan.starts[0]!
+  const length = seconds(template.endDate) - seconds(template.startDate)
+  const headFields = first === template.startDate ? {} : schedule(first, plusSeconds(first, length), template.allDay, template.timezone)
+  const shared: PostPatch<'event'> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
+  for (const k of SHARED) (shared as Record<string, unknown>)[k] = template[k]
+  for (let i = 1; i < plan.starts.length; i++) {
+    const start = plan.starts[i]!
+    const day = start.slice(0, 10)
+    const own = detachedDays.get(day)
+    if (own) {
+      detachedDays.delete(day)
+      await tx.updatePost(own.id, 'event', { parentId: template.id, seriesId: template.id, series: { ...own.series!, position: i + 1, original: start } })
+      continue
+    }
+    const existing = keep.get(day)
+    if (existing) {
+      keep.delete(day)
+      const sched = schedule(start, plusSeconds(start, length), template.allDay, template.timezone)
+      await writePost(tx, existing, { ...shared, ...sched, parentId: template.id, seriesId: template.id, series: { position: i + 1, original: start } })
+    } else await insertOccurrence(ctx, tx, template, template, start, i + 1)
+  }
+  // Edited occurrences on days the new rule no longer has stay in the series as extra dates.
+  for (const own of detachedDays.values()) {
+    plan.rule.rdate = [...new Set([...plan.rule.rdate, own.startDate])].sort()
+    await tx.updatePost(own.id, 'event', { series: { ...own.series!, original: own.startDate } })
+  }
+  const written = await tx.updatePost(template.id, 'event', { ...headFields, series: { position: 1, original: first, rule: plan.rule } })
+  for (const gone of keep.values()) await tx.deletePost(gone.id)
+  return ((await tx.getPost(current.id)) as EventRecord | null) ?? written
+}
+
+/**
+ * An `all` edit sent to a later occurrence names that occurrence's dates: the head moves by the
+ * same change of time of day and length, not to that day.
+ */
+function shiftPatch(head: EventRecord, edited: EventRecord, patch: PostPatch<'event'>): PostPatch<'event'> {
+  if (head.id === edited.id || patch.startDate === undefined) return patch
+  const delta = seconds(patch.startDate) - seconds(edited.startDate)
+  const length = seconds(patch.endDate ?? edited.endDate) - seconds(patch.startDate)
+  const start = plusSeconds(head.startDate, delta)
+  const tz = patch.timezone ?? head.timezone
+  return { ...patch, ...schedule(start, plusSeconds(start, length), patch.allDay ?? head.allDay, tz) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deletes
+
+/**
+ * Trashes (or deletes for good) an occurrence with its scope: `this` adds it to the series'
+ * exceptions, `following` cuts the series before it, `all` takes the whole series.
+ */
+export async function deleteInSeries(ctx: Context, tx: StorageTx, stale: EventRecord, scope: Scope, force: boolean): Promise<EventRecord> {
+  const current = await fresh(tx, stale, true)
+  const head = await headOf(tx, current)
+  if (force && scope === 'this' && current.id === head.id) {
+    throw badScope('The first occurrence holds the series: delete it for good with recurrence_scope=all, or trash it.')
+  }
+  const members = await tx.seriesMembers(head.id)
+  const targets = scope === 'all' ? members : scope === 'following' ? members.filter((m) => m.startDate >= current.startDate) : [current]
+  const rule = head.series!.rule!
+  if (scope === 'this') {
+    const exdate = [...new Set([...rule.exdate, current.series!.original])].sort()
+    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate } } })
+  } else if (scope === 'following' && current.id !== head.id) {
+    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: cutBefore(rule, current.series!.original, head.timezone, head.allDay) } })
+  }
+  let result = current
+  for (const m of targets) {
+    const latest = (await tx.getPost(m.id)) as EventRecord | null
+    if (!latest) continue
+    if (force) await tx.deletePost(m.id)
+    else if (latest.status !== 'trash') {
+      const trashed = await moveToTrash(ctx, tx, latest)
+      if (m.id === current.id) result = trashed
+    }
+    if (m.id === current.id && force) result = latest
+  }
+  return result
+}
+
+// ---------------------------------------------------------------------------------------------
+// Representation
+
+/** `recurrence` and `series` of every member among `events`, added after the TEC keys. */
+export async function withSeriesFields(ctx: Context, events: readonly EventRecord[], bodies: Json[]): Promise<void> {
+  const wanted = [...new Set(events.filter((e) => e.seriesId).map((e) => e.seriesId!))]
+  if (!wanted.length) return
+  const heads = new Map<number, EventRecord>()
+  for (const e of events) if (e.seriesId === e.id) heads.set(e.id, e)
+  const missing = wanted.filter((id) => !heads.has(id))
+  if (missing.length) for (const p of await ctx.storage.getPosts(missing)) if (p.type === 'event') heads.set(p.id, p)
+  events.forEach((e, i) => {
+    if (!e.seriesId || !e.series) return
+    const rule = heads.get(e.seriesId)?.series?.rule
+    const body = bodies[i] as Record<string, unknown>
+    if (rule) body.recurrence = recurrenceJson(rule)
+    body.series = { id: e.seriesId, position: e.series.position, detached: e.series.detached === true }
+  })
+}
+
+export function recurrenceJson(rule: SeriesRule): Json {
+  return { rrule: rule.rrule, rdate: rule.rdate, exdate: rule.exdate, description: describeRule(parseRule(rule.rrule)) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Horizon
+
+/**
+ * Writes the occurrences of open-ended series up to the horizon from `now` (`horizonMonths`
+ * ahead). Hosts call it from a scheduler (daily is plenty); it returns how many occurrences it
+ * added. `seriesIds`: only these series (default: every open-ended series in the store).
+ */
+export async function extendSeries(
+  storage: Storage,
+  options: {
+    now?: Date
+    horizonMonths?: number
+    maxOccurrences?: number
+    seriesIds?: number[]
+    /** Languages whose series are looked for (default ['en']). */
+    languages?: string[]
+    /** The site's zone, for the publication date of new occurrences (default UTC). */
+    timezone?: string
+    /** Write up to this wall-clock time when it lies past the horizon (a list asked that far). */
+    until?: string
+  } = {},
+): Promise<number> {
+  const now = options.now ?? new Date()
+  const ids = options.seriesIds ?? (await openEndedHeads(storage, options.languages ?? ['en']))
+  let added = 0
+  for (const id of ids) {
+    added += await storage.transaction(async (tx) => {
+      const head = await tx.getPost(id)
+      if (!head || head.type !== 'event' || head.seriesId !== head.id || !head.series?.rule?.through) return 0
+      const nowLocal = utcToLocal(now.toISOString().slice(0, 19).replace('T', ' '), head.timezone)
+      const ahead = dayEnd(addMonths(nowLocal, options.horizonMonths ?? 24))
+      const horizon = options.until && options.until > ahead ? options.until : ahead
+      const rule = head.series.rule
+      if (horizon <= rule.through!) return 0
+      const cap = options.maxOccurrences ?? 1000
+      const members = await tx.seriesMembers(head.id)
+      const starts = expandRule(parseRule(rule.rrule), head.series.original, { timezone: head.timezone, horizon, max: cap })
+      const have = new Set(members.map((m) => m.series?.original.slice(0, 10)))
+      const skip = new Set(rule.exdate.map((d) => d.slice(0, 10)))
+      const nowUtc = now.toISOString().slice(0, 19).replace('T', ' ')
+      // occurrenceOf reads only the clock from its context.
+      const ctx = { nowLocal: utcToLocal(nowUtc, options.timezone ?? 'UTC'), nowUtc } as Context
+      let n = 0
+      for (let i = 0; i < starts.length; i++) {
+        const s = starts[i]!
+        if (s <= rule.through! || have.has(s.slice(0, 10)) || skip.has(s.slice(0, 10))) continue
+        await insertOccurrence(ctx, tx, head, head, s, i + 1)
+        n++
+      }
+      await tx.updatePost(head.id, 'event', { series: { ...head.series, rule: { ...rule, through: horizon } } })
+      return n
+    })
+  }
+  return added
+}
+
+/** Heads of open-ended series (listed ones, in these languages): first occurrences whose rule has a `through`. */
+async function openEndedHeads(storage: Storage, languages: string[]): Promise<number[]> {
+  const out = new Set<number>()
+  const statuses = ['publish', 'future', 'draft', 'pending', 'private'] as const
+  for (const language of languages) {
+    for (let offset = 0; ; offset += 500) {
+      const page = await storage.listEvents({ language, statuses, orderBy: 'start', offset, limit: 500, parentId: 0 })
+      for (const e of page.items) if (e.seriesId === e.id && e.series?.rule?.through) out.add(e.id)
+      if (page.items.length < 500) break
+    }
+  }
+  return [...out]
+}
+
+export type { SeriesMember }
+
+/** Per storage, how far lists have already had open-ended series written (lazy extension). */
+const lazilyExtended = new WeakMap<object, string>()
+/** A list never makes series be written further ahead than this. */
+const LAZY_LIMIT_YEARS = 10
+
+/**
+ * A list whose window ends past the horizon gets the open-ended series written up to its end
+ * first (at most LAZY_LIMIT_YEARS ahead, once per storage and end), so it shows them.
+ */
+export async function extendForList(ctx: Context, endLte: string | undefined): Promise<void> {
+  // Whole days: the default window (to the end of the day 24 months ahead) never triggers it,
+  // and lists asking for the same end day extend once.
+  const horizon = dayEnd(addMonths(ctx.nowLocal, ctx.options.recurrence.horizonMonths))
+  if (endLte === undefined || endLte <= horizon) return
+  const limit = dayEnd(addMonths(ctx.nowLocal, LAZY_LIMIT_YEARS * 12))
+  const until = dayEnd(endLte < limit ? endLte : limit)
+  const done = lazilyExtended.get(ctx.storage)
+  if (done !== undefined && done >= until) return
+  await extendSeries(ctx.storage, {
+    now: ctx.now,
+    until,
+    horizonMonths: ctx.options.recurrence.horizonMonths,
+    maxOccurrences: ctx.options.recurrence.maxOccurrences,
+    languages: [ctx.language],
+    timezone: ctx.options.timezone,
+  })
+  lazilyExtended.set(ctx.storage, until)
+}

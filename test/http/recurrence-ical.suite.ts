@@ -1,0 +1,120 @@
+/**
+ * The DST corpus through the iCalendar feed: every series is one VEVENT with RRULE/RDATE/EXDATE
+ * in its zone (with VTIMEZONE), edited occurrences carry RECURRENCE-ID, and ical.js's own
+ * expander turns the feed into exactly the occurrences (UTC instants, titles) the JSON list has.
+ */
+import ICAL from 'ical.js'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import type { Storage } from '../../src/storage/types.js'
+import { CORPUS } from '../recurrence/corpus.js'
+import { makeApp, type App } from './harness.js'
+
+const WINDOW = 'start_date=2025-01-01&end_date=2031-12-31'
+const admin = { as: 'administrator' as const }
+
+/** Series id → sorted "utc title" strings, from the feed, expanded by ical.js. */
+export function expandFeed(text: string, limit: string): Map<string, string[]> {
+  const root = new ICAL.Component(ICAL.parse(text))
+  for (const tz of root.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(tz)
+  // ical.js relates every RECURRENCE-ID of the calendar to every master unless told which: by UID.
+  const events = root.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c, { strictExceptions: true, exceptions: [] }))
+  const masters = new Map<string, ICAL.Event>()
+  for (const e of events) if (!e.isRecurrenceException()) masters.set(e.uid, e)
+  for (const e of events) if (e.isRecurrenceException()) masters.get(e.uid)!.relateException(e)
+  const out = new Map<string, string[]>()
+  for (const [uid, master] of masters) {
+    const list: string[] = []
+    const it = master.iterator()
+    for (let next = it.next(); next; next = it.next()) {
+      const details = master.getOccurrenceDetails(next)
+      const utc = details.startDate.toJSDate().toISOString()
+      if (utc > limit) break
+      list.push(`${utc.slice(0, 19).replace('T', ' ')} ${details.item.summary}`)
+      if (list.length > 2000) break
+    }
+    out.set(uid.split('@')[0]!, list.sort())
+  }
+  return out
+}
+
+export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  async function app(): Promise<App> {
+    const a = await makeApp(makeStorage)
+    onTestFinished(() => a.close())
+    return a
+  }
+
+  describe(`recurring series in iCalendar feeds [${name}]`, () => {
+    it(`expands the ${CORPUS.length}-rule DST corpus (ical.js) to exactly the JSON occurrences`, { timeout: 120_000 }, async () => {
+      const a = await app()
+      const heads: any[] = []
+      for (const [i, c] of CORPUS.entries()) {
+        const res = await a.post(
+          '/events',
+          { title: `Rule ${i}`, start_date: c.start, end_date: c.end, timezone: c.tz, recurrence: { rrule: c.rule, rdate: c.rdate ?? [], exdate: c.exdate ?? [] } },
+          admin,
+        )
+        expect(res.status, `${c.rule} in ${c.tz}: ${JSON.stringify(res.body)}`).toBe(201)
+        heads.push(res.body)
+      }
+      // An occurrence edited on its own (RECURRENCE-ID) and one deleted (EXDATE).
+      const first = (await a.get(`/events?${WINDOW}&post_parent=${heads[0].id}&per_page=5`)).body.events
+      const moved = await a.post(`/events/${first[2].id}`, { title: 'Moved', start_date: `${first[2].start_date.slice(0, 10)} 21:00:00`, end_date: `${first[2].start_date.slice(0, 10)} 22:00:00` }, admin)
+      expect(moved.status).toBe(200)
+      expect((await a.del(`/events/${first[3].id}`, admin)).status).toBe(200)
+
+      const json = new Map<string, string[]>()
+      for (let page = 1; ; page++) {
+        const res = await a.get(`/events?${WINDOW}&per_page=50&page=${page}`)
+        expect(res.status).toBe(200)
+        for (const e of res.body.events) {
+          const key = String(e.series.id)
+          json.set(key, [...(json.get(key) ?? []), `${e.utc_start_date} ${e.title}`])
+        }
+        if (page >= res.body.total_pages) break
+      }
+      const feed = await a.get(`/events?${WINDOW}&format=ics`)
+      expect(feed.status).toBe(200)
+      expect(feed.text).toContain('BEGIN:VTIMEZONE')
+      expect(feed.text).toContain('RECURRENCE-ID;TZID=')
+      expect(feed.text).toMatch(/EXDATE;TZID=America\/New_York:/)
+      const masters = feed.text.match(/^RRULE:/gm) ?? []
+      expect(masters).toHaveLength(CORPUS.length)
+      const expanded = expandFeed(feed.text, '2031-12-31T23:59:59Z')
+      expect([...expanded.keys()].sort()).toEqual([...json.keys()].sort())
+      let occurrences = 0
+      for (const [id, list] of json) {
+        expect(expanded.get(id), `series ${id}`).toEqual([...list].sort())
+        occurrences += list.length
+      }
+      expect(occurrences).toBeGreaterThan(600)
+    })
+
+    it('keeps the feed equal to the list through edits of every scope', { timeout: 60_000 }, async () => {
+      const a = await app()
+      const check = async (step: string) => {
+        const json = new Map<string, string[]>()
+        const res = await a.get(`/events?${WINDOW}&per_page=100`)
+        for (const e of res.body.events) json.set(String(e.series.id), [...(json.get(String(e.series.id)) ?? []), `${e.utc_start_date} ${e.title}`])
+        const expanded = expandFeed((await a.get(`/events?${WINDOW}&format=ics`)).text, '2031-12-31T23:59:59Z')
+        expect([...expanded.keys()].sort(), step).toEqual([...json.keys()].sort())
+        for (const [id, list] of json) expect(expanded.get(id), `${step}: series ${id}`).toEqual([...list].sort())
+        return res.body.events as any[]
+      }
+      const head = (await a.post('/events', { title: 'Club', start_date: '2027-03-01 18:00:00', end_date: '2027-03-01 19:00:00', timezone: 'Europe/Berlin', recurrence: 'FREQ=WEEKLY;COUNT=10' }, admin)).body
+      let events = await check('created')
+      expect((await a.post(`/events/${events[2].id}`, { title: 'Club (guest)' }, admin)).status).toBe(200)
+      expect((await a.del(`/events/${events[4].id}`, admin)).status).toBe(200)
+      events = await check('detached and deleted')
+      expect((await a.post(`/events/${head.id}`, { start_date: '2027-03-01 19:30:00', end_date: '2027-03-01 21:00:00' }, admin)).status).toBe(200)
+      events = await check('new time for all')
+      expect(events.map((e) => e.start_date.slice(11))).toEqual(['19:30:00', '19:30:00', '18:00:00', '19:30:00', '19:30:00', '19:30:00', '19:30:00', '19:30:00', '19:30:00'])
+      expect((await a.post(`/events/${events[5].id}`, { title: 'Club II', recurrence_scope: 'following' }, admin)).status).toBe(200)
+      events = await check('split')
+      expect((await a.post(`/events/${head.id}`, { recurrence: 'FREQ=WEEKLY;INTERVAL=2;COUNT=3' }, admin)).status).toBe(200)
+      events = await check('new rule')
+      expect((await a.post(`/events/${events[events.length - 1].id}`, { recurrence: null, recurrence_scope: 'following' }, admin)).status).toBe(200)
+      await check('cut')
+    })
+  })
+}
