@@ -6,6 +6,7 @@
 import type { Dialect } from './dialect.js'
 import type { SqlConnection, SqlParam } from './driver.js'
 import type { Row } from './records.js'
+import type { EventListQuery } from '../types.js'
 
 export class Db {
   constructor(
@@ -49,7 +50,20 @@ export class Where {
     return unique.length === 1 ? this.add(`${expr} = ?`, unique[0]!) : this.add(`${expr} IN (${unique.map(() => '?').join(', ')})`, ...unique)
   }
 
+  /** The date bounds of an event list on `{alias}.start_date` / `{alias}.end_date`. */
+  dateBounds(alias: string, q: DateBounds): this {
+    if (q.startGte !== undefined) this.add(`${alias}.start_date >= ?`, q.startGte)
+    if (q.startGt !== undefined) this.add(`${alias}.start_date > ?`, q.startGt)
+    if (q.startLt !== undefined) this.add(`${alias}.start_date < ?`, q.startLt)
+    if (q.endLte !== undefined) this.add(`${alias}.end_date <= ?`, q.endLte)
+    if (q.endGt !== undefined) this.add(`${alias}.end_date > ?`, q.endGt)
+    if (q.endLt !== undefined) this.add(`${alias}.end_date < ?`, q.endLt)
+    return this
+  }
+
   toString(): string {
     return this.clauses.length ? this.clauses.join(' AND ') : 'TRUE'
   }
 }
+
+type DateBounds = Pick<EventListQuery, 'startGte' | 'startGt' | 'startLt' | 'endLte' | 'endGt' | 'endLt'>

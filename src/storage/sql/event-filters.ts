@@ -199,12 +199,7 @@ export function filteredPlan(db: Db, q: EventListQuery, postFilters: boolean): F
   const d = db.dialect
   const f = new Where()
   f.add(`f.kind = '${FILTER_KINDS[driver]}'`).add('f.ref_id = ?', q[driver]![0]!).add('f.language = ?', q.language).oneOf('f.status', q.statuses)
-  if (q.startGte !== undefined) f.add('f.start_date >= ?', q.startGte)
-  if (q.startGt !== undefined) f.add('f.start_date > ?', q.startGt)
-  if (q.startLt !== undefined) f.add('f.start_date < ?', q.startLt)
-  if (q.endLte !== undefined) f.add('f.end_date <= ?', q.endLte)
-  if (q.endGt !== undefined) f.add('f.end_date > ?', q.endGt)
-  if (q.endLt !== undefined) f.add('f.end_date < ?', q.endLt)
+  f.dateBounds('f', q)
   // Every other link filter: the same event has a row for one of those ids. The probe names the
   // whole key prefix, so it is one index lookup per id.
   for (const other of lists.filter((l) => l !== driver)) {

@@ -222,12 +222,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
   w.add(`p.type = 'event'`).add('p.language = ?', q.language).oneOf('p.status', q.statuses).add('p.hide_from_listings = FALSE')
   if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
-  if (q.startGte !== undefined) w.add('p.start_date >= ?', q.startGte)
-  if (q.startGt !== undefined) w.add('p.start_date > ?', q.startGt)
-  if (q.startLt !== undefined) w.add('p.start_date < ?', q.startLt)
-  if (q.endLte !== undefined) w.add('p.end_date <= ?', q.endLte)
-  if (q.endGt !== undefined) w.add('p.end_date > ?', q.endGt)
-  if (q.endLt !== undefined) w.add('p.end_date < ?', q.endLt)
+  w.dateBounds('p', q)
   if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
   if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
