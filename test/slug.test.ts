@@ -23,6 +23,8 @@ describe('slugs: Latin titles as WordPress spells them', () => {
     ['Rock &amp; Roll&#8217;s Night', 'rock-rolls-night'],
     ['<em>Jazz</em> &#x2013; <strong>Live</strong>', 'jazz-live'],
     ['AT&T & R&D', 'att-rd'],
+    ['Jazz <script>alert(1)</script><em>night</em>', 'jazz-night'],
+    ['<style>p{}</style>Gala <SCRIPT src=x>', 'gala'],
   ]
   for (const [title, slug] of cases) {
     it(`${JSON.stringify(title)} → ${slug}`, () => {

@@ -60,7 +60,12 @@ function spellOutLatin(text: string, language: string): string {
 export function sanitizeSlug(input: string, language = ''): string {
   // As WordPress: tags go, and character references go whole (not their letters: `&amp;` is
   // not "amp", `&#8217;` not "8217"). Titles arrive as stored HTML, so both occur.
-  const text = input.replace(/<[^>]*>/g, '').replace(/&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/gi, '')
+  // Script and style contents are not words of the title (the HTML filter drops them from an
+  // author's title before it is stored; the slug is made from the title as sent).
+  const text = input
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?(<\/\1\s*>|$)/gi, '')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/gi, '')
   return spellOutLatin(text.normalize('NFC').toLowerCase(), language)
     .normalize('NFKD')
     // Only Latin-style accents go (é → e); marks that are part of other scripts'
