@@ -1,5 +1,5 @@
 /**
- * The namespace index (reference §3.1): every route in registration order with its methods and,
+ * The namespace index (docs/wire-compatibility.md §7.1): every route in registration order with its methods and,
  * per endpoint, the arguments with their JSON Schema type, default, description and `required`,
  * all generated from the schemas that validate requests.
  */

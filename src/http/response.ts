@@ -1,4 +1,4 @@
-/** Serialising replies with the headers every WordPress REST response carries (reference §1.6). */
+/** Serialising replies with the headers every WordPress REST response carries (docs/wire-compatibility.md §1.8). */
 import type { RawResponse } from './types.js'
 import type { ApiError } from './errors.js'
 

@@ -1,4 +1,4 @@
-/** schema.org JSON-LD for single reads (TEC §4.8). */
+/** schema.org JSON-LD for single reads (docs/wire-compatibility.md §2.5). */
 import { permalink, type Context } from '../resources/context.js'
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../storage/types.js'
 import { formatCost, costValues } from './cost.js'

@@ -1,6 +1,6 @@
 /**
  * Event, venue and organizer representations, field for field and in TEC's key order
- * (reference §4.1–4.3). `single` adds `json_ld`, as single reads do.
+ * (docs/wire-compatibility.md §2.1). `single` adds `json_ld`, as single reads do.
  */
 import { globalId, permalink, restUrl, type Context } from '../resources/context.js'
 import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'

@@ -98,7 +98,7 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     ['per_page', String(perPage)],
   ]
 
-  // Date window (reference §5.1.2). `include` ignores every date filter (spec §4.3).
+  // Date window (docs/wire-compatibility.md §7.2). `include` ignores every date filter (§5.13).
   const tz = ctx.options.timezone
   const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const
   const strict = q.strict_dates === true
@@ -142,7 +142,7 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     query.search = q.search as string
     canonical.push(['search', query.search])
   }
-  // Geolocation sits between search and status in TEC's rest_url (reference §5.1.5).
+  // Geolocation sits between search and status in TEC's rest_url (docs/wire-compatibility.md §7.3).
   canonical.push(...geo.canonical)
   const venueGeo = venueGeoQuery(ctx, geo)
   if (venueGeo) query.venueGeo = venueGeo
@@ -218,7 +218,7 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
   return ok(body, { ...headers, Vary: 'Accept' })
 }
 
-/** Contributors and authors list others' records only once published (DESIGN §5). */
+/** Contributors and authors list others' records only once published (docs/wire-compatibility.md §5.11). */
 export function ownDraftsOnly(ctx: Context): { unpublishedAuthor?: number } {
   return ctx.principal && !canEditOthers(ctx.principal) ? { unpublishedAuthor: ctx.principal.id } : {}
 }
@@ -232,7 +232,7 @@ function statusLabel(ctx: Context, asked: unknown, resolved: readonly PostStatus
 // ---------------------------------------------------------------------------------------------
 // Writes
 
-/** Fails with 401/403 before anything else is looked at (DESIGN §4.2). */
+/** Fails with 401/403 before anything else is looked at (docs/wire-compatibility.md §5.2). */
 export function requireEditor(ctx: Context): void {
   if (!canEditPosts(ctx.principal)) throw forbidden(ctx.principal !== null)
 }
@@ -365,7 +365,7 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
   return ok(body)
 }
 
-/** Only the fields sent change (DESIGN §4.1); `null`/`""` clears what can be cleared. */
+/** Only the fields sent change (docs/wire-compatibility.md §5.1); `null`/`""` clears what can be cleared. */
 async function eventPatch(ctx: Context, current: EventRecord, input: WriteInput): Promise<PostPatch<'event'>> {
   const patch: PostPatch<'event'> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
   if (input.title !== undefined) patch.title = input.title as string

@@ -62,7 +62,7 @@ async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>,
 /** TEC derives `stateprovince`: the state in the US (or with no country), else the province. */
 export function stateProvince(country: string, state: string, province: string): string {
   const c = country.trim().toLowerCase()
-  // Never the other field as a fallback (reference §7.2.2): a non-US state is not a province.
+  // Never the other field as a fallback (docs/wire-compatibility.md §7.5): a non-US state is not a province.
   return c === '' || c === 'us' || c === 'usa' || c === 'united states' ? state : province
 }
 
@@ -210,7 +210,7 @@ export async function createLinked(ctx: Context, schemas: Schemas, type: LinkedT
   const input = validateParams(schemasOf(schemas, type).create, ctx.params) as LinkedInput
   const record = await newLinkedRecord(ctx, type, input)
   record.author = await authorFor(ctx, input.author)
-  // POST /venues and /organizers always create (DESIGN §4.6); only nested event data reuses.
+  // POST /venues and /organizers always create (docs/wire-compatibility.md §5.6); only nested event data reuses.
   const rec = await ctx.storage.transaction(async (tx) => {
     const group = await translationGroup(ctx, tx, input.translation_of as number | undefined, type)
     return insertLinked(ctx, tx, { ...record, ...(group !== undefined ? { translationGroup: group } : {}) })
@@ -251,7 +251,7 @@ export async function updateLinked(ctx: Context, schemas: Schemas, type: LinkedT
     const coordinates = given ?? (moved ? await geocodeVenue(ctx, { ...v, ...(patch as Partial<VenueRecord>) }) : undefined)
     if (coordinates) Object.assign(patch, coordinates)
   }
-  // Venues and organizers have no slug parameter (spec §2.2/2.3): renaming keeps the slug.
+  // Venues and organizers have no slug parameter (docs/wire-compatibility.md §7.5): renaming keeps the slug.
   // `status: "trash"` trashes as DELETE does; another status restores a trashed record.
   const rec = await ctx.storage.transaction((tx) => writePost(tx, current, patch as PostPatch<typeof type>))
   const [body] = await present(ctx, [rec as VenueRecord | OrganizerRecord])

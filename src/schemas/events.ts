@@ -1,4 +1,4 @@
-/** The event operations' parameters (spec §2.1, §4.3; reference §5.1, §7.1). */
+/** The event operations' parameters (docs/wire-compatibility.md §7.2–7.4, §7.7). */
 import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
@@ -28,7 +28,7 @@ export interface SchemaConfig {
   geofence?: { radius: number; unit: 'mi' | 'km' }
 }
 
-/** Linked records: IDs, slugs/names or data objects, validated by the resource (DESIGN §4.5). */
+/** Linked records: IDs, slugs/names or data objects, validated by the resource (docs/wire-compatibility.md §5.5, §7.7). */
 const linkList = (description: string, json: JsonSchema, create: boolean) => ({
   schema: wire(v.unknown(), json),
   ...(create ? { default: null } : {}),

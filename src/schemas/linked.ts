@@ -1,4 +1,4 @@
-/** Venue and organizer operations' parameters (spec §2.2, §2.3, §4.4, §4.5; reference §5.2, §7.2, §7.3). */
+/** Venue and organizer operations' parameters (docs/wire-compatibility.md §7.5, §7.7). */
 import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
@@ -21,7 +21,7 @@ import {
 
 const TRUTHY = new Set(['1', 'true', 'yes', 'on'])
 
-/** TEC stores venue map flags as strings; JSON booleans are accepted too (DESIGN §4.5). */
+/** TEC stores venue map flags as strings; JSON booleans are accepted too (docs/wire-compatibility.md §5.5). */
 export const flag = () =>
   wire(
     v.pipe(

@@ -1,5 +1,5 @@
 /**
- * Parameter schemas with WordPress's coercion rules (reference §1.4). Query strings and form
+ * Parameter schemas with WordPress's coercion rules (docs/wire-compatibility.md §1.5). Query strings and form
  * bodies carry strings, JSON bodies carry real types; each schema accepts both and outputs the
  * coerced value. Failure messages encode the WordPress error code so the validator can rebuild
  * the envelope: `failure(code, text)` for error objects, `INVALID` for a plain `false`.

@@ -1,4 +1,4 @@
-/** Category and tag operations' parameters (spec §2.4, §2.5, §4.6, §4.7; reference §5.3, §7.4). */
+/** Category and tag operations' parameters (docs/wire-compatibility.md §7.6, §7.7). */
 import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'

@@ -1,14 +1,15 @@
 /**
  * The events resource over HTTP: Request in, Response out. Runs unchanged against every storage
- * backend; data is seeded through the API only. Expected behaviour: reference/tec-behavior.md
- * with DESIGN.md's deliberate differences (partial updates, authorization before validation...).
+ * backend; data is seeded through the API only. Expected behaviour: the reference behaviours in
+ * docs/wire-compatibility.md (§1-§4, §7) with its deliberate differences (§5: partial updates,
+ * authorization before validation...).
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Storage } from '../../src/storage/types.js'
 import { API, makeApp, ORIGIN, type App, type Res } from './harness.js'
 
-/** Event keys in TEC's order (reference §4.1) plus our language fields; `json_ld` on single reads. */
+/** Event keys in TEC's order (docs/wire-compatibility.md §2.1) plus our language fields; `json_ld` on single reads. */
 const EVENT_KEYS = [
   'id',
   'global_id',
@@ -888,7 +889,7 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
           expect(list.body.rest_url).toBe(`${LIST}?page=1&per_page=120&${WINDOW}&status=any`)
         }
         // Contributors and authors see every status, but of others' records only the published
-        // ones (DESIGN §5; TEC would list other users' drafts to them).
+        // ones (docs/wire-compatibility.md §5.11; TEC would list other users' drafts to them).
         const mine = await app.post('/events', { title: 'My draft', start_date: '2026-12-05 10:00', end_date: '2026-12-05 11:00' }, { as: 'contributor' })
         expect(mine.body.status).toBe('draft')
         for (const as of ['contributor', 'author'] as const) {
@@ -1515,7 +1516,7 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
       })
 
       describe('date filters', () => {
-        /** Reference §12: whole-day (inclusive) versus strict date bounds. */
+        /** Whole-day (inclusive) versus strict date bounds (docs/wire-compatibility.md §7.2). */
         async function fourEvents(app: App) {
           return {
             eve: await app.seed({ title: 'Eve', start_date: '2017-12-31 17:00:00', end_date: '2017-12-31 18:00:00' }),

@@ -1,10 +1,10 @@
 /**
  * Venues and organizers over HTTP, and linking them (plus categories and tags) to events.
  * Runs unchanged against every storage backend; data is seeded through the API only.
- * Expected behaviour: reference/tec-behavior.md §4.2, §4.3, §5.2, §6.2, §7.1.2, §7.2, §7.3, §8
- * with DESIGN.md's deliberate differences (§4.1 partial updates and unlinking, §4.2 authorization
- * first, §4.5 JSON booleans and single organizer objects, §4.6 always-create / nested reuse,
- * §4.9 no embedded drafts) and §6 (language scoping).
+ * Expected behaviour: docs/wire-compatibility.md §2.1 (shapes), §3 (visibility and languages) and
+ * §7.5 (venue and organizer writes), with its deliberate differences: §5.1 partial updates and
+ * unlinking, §5.2 authorization first, §5.5 JSON booleans and single organizer objects, §5.6
+ * always-create / nested reuse, §5.9 no embedded drafts.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
@@ -199,7 +199,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(none.stateprovince).toBe('CA')
         const canada = await venue(app, { venue: 'Canada', country: 'Canada', province: 'ON', state: 'Ignored' })
         expect(canada.stateprovince).toBe('ON')
-        // Outside the US the state does not stand in for a missing province (reference §7.2.2).
+        // Outside the US the state does not stand in for a missing province (docs/wire-compatibility.md §7.5).
         const noProvince = await venue(app, { venue: 'Elsewhere', country: 'Canada', state: 'QC' })
         expect(noProvince.state).toBe('QC')
         expect(noProvince).not.toHaveProperty('stateprovince')
@@ -228,7 +228,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         expect((await app.get('/venues', { as: 'administrator' })).body.total).toBe(0)
       })
 
-      it('always creates a new venue, even with an identical name (DESIGN §4.6)', async () => {
+      it('always creates a new venue, even with an identical name (docs/wire-compatibility.md §5.6)', async () => {
         const app = await open()
         const a = await venue(app, FULL_VENUE)
         const b = await venue(app, { ...FULL_VENUE, city: 'Shelbyville' })
@@ -641,7 +641,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(cleared.body.address).toBe('1 Main St')
         expect(cleared.body.venue).toBe('Main Hall')
         expect(cleared.body.show_map).toBe(true)
-        // Map flags change only when sent (DESIGN §4.1 — TEC would reset them to true).
+        // Map flags change only when sent (docs/wire-compatibility.md §5.1 — TEC would reset them to true).
         const flags = await app.post(`/venues/${v.id}`, { show_map: false, show_map_link: 'false' }, { as: 'administrator' })
         expect([flags.body.show_map, flags.body.show_map_link]).toEqual([false, false])
         const kept = await app.patch(`/venues/${v.id}`, { city: 'Elsewhere' }, { as: 'administrator' })
@@ -794,7 +794,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
             const created = await app.post(`/${plural}`, { [kind]: 'Nope' }, opts)
             expectForbidden(created, status)
             expect(created.headers.get('allow')).toBe('GET')
-            // Even invalid or unknown targets: authorization comes first (DESIGN §4.2).
+            // Even invalid or unknown targets: authorization comes first (docs/wire-compatibility.md §5.2).
             expectForbidden(await app.post(`/${plural}`, {}, opts), status)
             expectForbidden(await app.patch(`/${plural}/${rec.id}`, { [kind]: 'Nope' }, opts), status)
             expectForbidden(await app.patch(`/${plural}/999999`, { [kind]: '' }, opts), status)
@@ -924,7 +924,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         const [first, created, last] = mixed.body.organizer
         expect([first.id, last.id]).toEqual([b.id, a.id])
         expect(created).toMatchObject({ organizer: 'Org New', email: 'new@example.com', slug: 'org-new', status: 'publish' })
-        // A single object, not wrapped in a list (DESIGN §4.5).
+        // A single object, not wrapped in a list (docs/wire-compatibility.md §5.5).
         const solo = await createEvent(app, { organizer: { organizer: 'Solo Person', phone: '555-0123' } })
         expect(solo.status, solo.text).toBe(201)
         expect(solo.body.organizer).toHaveLength(1)
@@ -1013,7 +1013,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(ids(await app.get('/venues?has_events=true'), 'venue')).toEqual([])
       })
 
-      it('reuses an existing venue or organizer whose name and address match exactly in the same language (DESIGN §4.6)', async () => {
+      it('reuses an existing venue or organizer whose name and address match exactly in the same language (docs/wire-compatibility.md §5.6)', async () => {
         const app = await open()
         const hall = await venue(app, { venue: 'Hall', address: '1 Main St', city: 'Springfield', show_map: 'true' })
         const org = await organizer(app, { organizer: 'Crew', email: 'crew@example.com' })
@@ -1182,7 +1182,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         expect((await createEvent(app, { venue: adminDraft.id }, 'editor')).status).toBe(201)
       })
 
-      it('never embeds a draft venue or organizer for callers who may not read it (DESIGN §4.9)', async () => {
+      it('never embeds a draft venue or organizer for callers who may not read it (docs/wire-compatibility.md §5.9)', async () => {
         const app = await open()
         const draftVenue = await venue(app, { venue: 'Hidden Hall', status: 'draft' })
         const draftOrg = await organizer(app, { organizer: 'Hidden Org', status: 'draft' })

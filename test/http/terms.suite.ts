@@ -1,8 +1,8 @@
 /**
  * Categories and tags over HTTP: list, read, create, partial update, permanent delete, live
  * counts and language scoping. Runs unchanged against every storage backend; data is seeded
- * through the API only. Expected behaviour: reference/tec-behavior.md §4.4, §5.3, §6.3, §7.4,
- * §8 with DESIGN.md §4.2 (authorization first), §4.3 (links keep filters) and §6 (languages).
+ * through the API only. Expected behaviour: docs/wire-compatibility.md §7.6 (terms) and §3
+ * (permissions, languages), with §5.2 (authorization first) and §5.3 (links keep filters).
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
@@ -719,7 +719,7 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
           if (denied) {
             const status = denied as 401 | 403
             expectForbidden(await app.post(`/${plural}`, { name: 'New' }, opts), status)
-            // Authorization comes before validation (DESIGN §4.2).
+            // Authorization comes before validation (docs/wire-compatibility.md §5.2).
             expectForbidden(await app.post(`/${plural}`, {}, opts), status)
             expectForbidden(await app.patch(`/${plural}/${existing.id}`, { name: 'Renamed' }, opts), status)
             expectForbidden(await app.put(`/${plural}/999999`, { name: '' }, opts), status)
@@ -751,7 +751,7 @@ function withoutLinks(t: Record<string, unknown>) {
 
 const MANAGER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
-/** The `_links` of a standalone term (reference §4.4's set and order, pointing at this namespace). */
+/** The `_links` of a standalone term (docs/wire-compatibility.md §7.6: the reference's set and order, pointing at this namespace). */
 function termLinks(tax: Tax, id: number, allow: string[], parent = 0) {
   const plural = PLURAL[tax]
   return {
