@@ -51,6 +51,7 @@ interface Seen {
 
 export class SeriesFeed {
   private readonly seen = new Map<number, Seen>()
+  private readonly heads = new Map<number, EventRecord>()
   private readonly zones = new Map<string, { from: string; to: string }>()
 
   constructor(
@@ -68,6 +69,7 @@ export class SeriesFeed {
   /** Writes a lone event now; a series member now (detached) or with its series at the end. */
   write(e: EventRecord, rel: Relations): void {
     if (!e.seriesId || !e.series) return vevent(this.ctx, this.out, e, rel, this.host)
+    if (e.id === e.seriesId) this.heads.set(e.id, e)
     const s = this.seen.get(e.seriesId)
     if (!s) this.seen.set(e.seriesId, { shown: new Set([e.series.original]), template: { e, rel } })
     else {
@@ -91,10 +93,10 @@ export class SeriesFeed {
    * occurrence, which only lends the rule.
    */
   async finish(): Promise<void> {
-    const ids = [...this.seen.keys()]
-    const heads = new Map<number, EventRecord>()
-    if (ids.length) {
-      for (const p of await this.ctx.storage.getPosts(ids)) if (p.type === 'event') heads.set(p.id, p)
+    const heads = this.heads
+    const missing = [...this.seen.keys()].filter((id) => !heads.has(id))
+    if (missing.length) {
+      for (const p of await this.ctx.storage.getPosts(missing)) if (p.type === 'event') heads.set(p.id, p)
     }
     for (const [id, { shown, template }] of this.seen) {
       const head = heads.get(id)
