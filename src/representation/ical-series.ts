@@ -42,9 +42,16 @@ function regular(wall: string, tz: string): boolean {
   return true
 }
 
+/** What the feed has seen of one series: the listed occurrences' original starts and a template. */
+interface Seen {
+  shown: Set<string>
+  /** A listed occurrence that follows the series (else a listed detached one): the master's fields. */
+  template: { e: EventRecord; rel: Relations }
+}
+
 export class SeriesFeed {
-  private readonly needed = new Set<number>()
-  private readonly heads = new Map<number, { head: EventRecord; rel: Relations }>()
+  private readonly seen = new Map<number, Seen>()
+  private readonly heads = new Map<number, EventRecord>()
   private readonly zones = new Map<string, { from: string; to: string }>()
 
   constructor(
@@ -62,8 +69,13 @@ export class SeriesFeed {
   /** Writes a lone event now; a series member now (detached) or with its series at the end. */
   write(e: EventRecord, rel: Relations): void {
     if (!e.seriesId || !e.series) return vevent(this.ctx, this.out, e, rel, this.host)
-    this.needed.add(e.seriesId)
-    if (e.id === e.seriesId) this.heads.set(e.id, { head: e, rel })
+    if (e.id === e.seriesId) this.heads.set(e.id, e)
+    const s = this.seen.get(e.seriesId)
+    if (!s) this.seen.set(e.seriesId, { shown: new Set([e.series.original]), template: { e, rel } })
+    else {
+      s.shown.add(e.series.original)
+      if (s.template.e.series!.detached && !e.series.detached) s.template = { e, rel }
+    }
     if (!e.series.detached) return
     const length = seconds(e.endDate) - seconds(e.startDate)
     this.zone(e, e.startDate, e.startDate)
@@ -74,36 +86,50 @@ export class SeriesFeed {
     })
   }
 
-  /** The series VEVENTs and the zones they use; `relations` loads what a head not yet seen shows. */
-  async finish(relations: (events: EventRecord[]) => Promise<Relations>): Promise<void> {
-    const missing = [...this.needed].filter((id) => !this.heads.has(id))
+  /**
+   * The series VEVENTs and the zones they use. A master expands to exactly the occurrences this
+   * feed listed: every other one (not visible to the caller, outside the window or page, past the
+   * cap) is an EXDATE. Its fields come from a listed occurrence, never from an unlisted first
+   * occurrence, which only lends the rule.
+   */
+  async finish(): Promise<void> {
+    const heads = this.heads
+    const missing = [...this.seen.keys()].filter((id) => !heads.has(id))
     if (missing.length) {
-      const loaded = (await this.ctx.storage.getPosts(missing)).filter((p): p is EventRecord => p.type === 'event')
-      const rel = await relations(loaded)
-      for (const head of loaded) this.heads.set(head.id, { head, rel })
+      for (const p of await this.ctx.storage.getPosts(missing)) if (p.type === 'event') heads.set(p.id, p)
     }
-    for (const id of this.needed) {
-      const entry = this.heads.get(id)
-      const rule = entry?.head.series?.rule
-      if (!entry || !rule) continue
-      const { rel } = entry
-      // A first occurrence trashed on its own is an exception (EXDATE), not the series called off.
-      const head: EventRecord = entry.head.status === 'trash' ? { ...entry.head, status: 'publish' } : entry.head
+    for (const [id, { shown, template }] of this.seen) {
+      const head = heads.get(id)
+      const rule = head?.series?.rule
+      if (!head || !rule) continue
       const original = head.series!.original
-      const length = seconds(head.endDate) - seconds(head.startDate)
+      const length = seconds(template.e.endDate) - seconds(template.e.startDate)
+      const master: EventRecord = { ...template.e, allDay: head.allDay, timezone: head.timezone }
+      const fromRule = new Set([original, ...expandRule(parseRule(rule.rrule), original, { timezone: head.timezone, horizon: rule.through ?? original, max: 5000 })])
+      const rdates = new Set(rule.rdate)
+      const exdate = new Set(rule.exdate)
+      const rdate: string[] = []
+      const utc: string[] = []
+      for (const w of new Set([...fromRule, ...rdates])) {
+        if (rule.exdate.includes(w)) continue
+        if (!shown.has(w)) {
+          if (fromRule.has(w)) exdate.add(w)
+          continue
+        }
+        // Local times in a DST gap or overlap: readers resolve them differently (ical.js against
+        // RFC 5545 §3.3.5), so such an occurrence is excluded in local time and added back as the
+        // exact UTC instant the JSON shows, which every reader reads alike.
+        if (!head.allDay && !regular(w, head.timezone)) {
+          utc.push(w)
+          if (!rdates.has(w)) exdate.add(w)
+        } else if (rdates.has(w)) rdate.push(w)
+      }
       const lines = [`RRULE:${rule.rrule}`]
-      const last = expandRule(parseRule(rule.rrule), original, { timezone: head.timezone, horizon: rule.through ?? original, max: 5000 })
-      // Local times in a DST gap or overlap: readers resolve them differently (ical.js against
-      // RFC 5545 §3.3.5), so such an occurrence is excluded in local time and added back as the
-      // exact UTC instant the JSON shows, which every reader reads alike.
-      const irregular = head.allDay ? [] : [...last, ...rule.rdate].filter((w) => !rule.exdate.includes(w) && !regular(w, head.timezone))
-      const rdate = rule.rdate.filter((w) => !irregular.includes(w))
-      const exdate = [...rule.exdate, ...irregular.filter((w) => !rule.rdate.includes(w))].sort()
-      if (rdate.length) lines.push(dateProp('RDATE', rdate, head))
-      if (irregular.length) lines.push(`RDATE:${irregular.map((w) => `${stamp(localToUtc(w, head.timezone))}Z`).join(',')}`)
-      if (exdate.length) lines.push(dateProp('EXDATE', exdate, head))
-      vevent(this.ctx, this.out, head, rel, this.host, { uid: `${head.id}@${this.host}`, dates: dates(head, original, length), recurrence: lines })
-      const latest = [last[last.length - 1] ?? original, ...rule.rdate].sort().pop()!
+      if (rdate.length) lines.push(dateProp('RDATE', rdate.sort(), head))
+      if (utc.length) lines.push(`RDATE:${utc.sort().map((w) => `${stamp(localToUtc(w, head.timezone))}Z`).join(',')}`)
+      if (exdate.size) lines.push(dateProp('EXDATE', [...exdate].sort(), head))
+      vevent(this.ctx, this.out, master, template.rel, this.host, { uid: `${head.id}@${this.host}`, dates: dates(head, original, length), recurrence: lines })
+      const latest = [...fromRule, ...rule.rdate].sort().pop()!
       this.zone(head, original, latest)
     }
     for (const [tz, span] of this.zones) if (tz !== 'UTC') writeVtimezone(this.out, tz, span.from, span.to)

@@ -54,7 +54,7 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
     const rel = await loadRelations(ctx, result.items, 'feed')
     const series = new SeriesFeed(ctx, out, host)
     for (const e of result.items) series.write(e, rel)
-    await series.finish((events) => loadRelations(ctx, events, 'feed'))
+    await series.finish()
     return icsReply(calendarTail(out).toString(), totals(result.total, Math.ceil(result.total / paging.perPage)))
   }
 
@@ -82,7 +82,7 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
     if (batch.length === 0 || seen.size >= cap || offset >= total) break
     batch = (await ctx.storage.listEvents({ ...query, offset, limit: Math.min(BATCH, cap - seen.size) })).items
   }
-  await series.finish((events) => loadRelations(ctx, events, 'feed'))
+  await series.finish()
   const headers: Record<string, string> = totals(total, total === 0 ? 0 : 1)
   if (truncated) headers['X-Calendar-Truncated'] = `${included} of ${total}`
   return icsReply(calendarTail(out).toString(), headers)

@@ -390,14 +390,15 @@ export async function applySeriesUpdate(
     rdate: rule.rdate.map((w) => ({ wall: `${w.slice(0, 10)} 00:00:00`, dayOnly: true, given: w })),
     exdate: [],
   }
-  const excludedDays = new Set((u.recurrence ? [] : rule.exdate).map((x) => x.slice(0, 10)))
   const plan = planSeries(ctx, input, template.startDate, template.timezone, template.allDay)
+  const day = dayTranslation(u.recurrence === undefined, newHead, rule, plan.starts)
+  const excludedDays = new Set((u.recurrence ? [] : rule.exdate).map((x) => day(x.slice(0, 10))))
   const removed = plan.starts.filter((s, i) => i > 0 && excludedDays.has(s.slice(0, 10)))
   plan.starts = plan.starts.filter((s, i) => i === 0 || !excludedDays.has(s.slice(0, 10)))
   plan.rule.exdate = [...new Set([...plan.rule.exdate, ...removed])].sort()
-  const keep = new Map(affected.filter((m) => m.id !== template.id).map((m) => [m.startDate.slice(0, 10), m]))
+  const keep = new Map(affected.filter((m) => m.id !== template.id).map((m) => [day(m.startDate.slice(0, 10)), m]))
   const detached = inSeries.filter((m) => m.series?.detached && m.id !== template.id)
-  const detachedDays = new Map(detached.map((m) => [m.series!.original.slice(0, 10), m]))
+  const detachedDays = new Map(detached.map((m) => [day(m.series!.original.slice(0, 10)), m]))
   const first = plan.starts[0]!
   const length = seconds(template.endDate) - seconds(template.startDate)
   const headFields = first === template.startDate ? {} : schedule(first, plusSeconds(first, length), template.allDay, template.timezone)
@@ -427,6 +428,27 @@ export async function applySeriesUpdate(
   const written = await tx.updatePost(template.id, 'event', { ...headFields, series: { position: 1, original: first, rule: plan.rule } })
   for (const gone of keep.values()) await tx.deletePost(gone.id)
   return ((await tx.getPost(current.id)) as EventRecord | null) ?? written
+}
+
+/**
+ * Which new day an occurrence of old day `d` becomes. When only the dates of the series moved to
+ * another day (same rule, no extra dates), the n-th occurrence becomes the n-th one: it keeps its
+ * id, an edited one stays anchored to it and an excluded one stays excluded. Otherwise a day
+ * stays the day (occurrences on days the new rule keeps stay).
+ */
+function dayTranslation(sameRule: boolean, head: EventRecord, rule: SeriesRule, starts: string[]): (d: string) => string {
+  const same = (d: string) => d
+  const from = head.series!.original
+  if (!sameRule || rule.rdate.length || !starts.length || starts[0]!.slice(0, 10) === from.slice(0, 10)) return same
+  const parsed = parseRule(rule.rrule)
+  const before = expandRule(parsed, from, { timezone: head.timezone, horizon: rule.through ?? from, max: starts.length })
+  const days = new Map<string, string>()
+  const count = Math.min(before.length, starts.length)
+  for (let i = 0; i < count; i++) days.set(before[i]!.slice(0, 10), starts[i]!.slice(0, 10))
+  // Not one-to-one (two occurrences on a day): fall back to days.
+  if (days.size !== count || new Set(days.values()).size !== count) return same
+  // An old day past the new list has no counterpart: a key no new day can match.
+  return (d) => days.get(d) ?? `gone ${d}`
 }
 
 /**

@@ -20,6 +20,7 @@ import { sanitizeSuite } from './sanitize.suite.js'
 import { recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
+import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsSuite(name, makeStorage)
@@ -42,6 +43,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   recurrenceSuite(name, makeStorage)
   recurrenceIcalSuite(name, makeStorage)
   recurrenceReliabilitySuite(name, makeStorage)
+  recurrenceShiftSuite(name, makeStorage)
   geoSuite(name, makeStorage)
   searchSyntaxSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).

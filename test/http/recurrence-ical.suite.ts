@@ -116,5 +116,32 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
       expect((await a.post(`/events/${events[events.length - 1].id}`, { recurrence: null, recurrence_scope: 'following' }, admin)).status).toBe(200)
       await check('cut')
     })
+
+    it('expands for each caller to exactly the occurrences its list shows (mixed statuses, windows)', { timeout: 60_000 }, async () => {
+      const a = await app()
+      const head = (await a.post('/events', { title: 'Open', start_date: '2027-05-03 18:00:00', end_date: '2027-05-03 19:30:00', timezone: 'Europe/Berlin', recurrence: 'FREQ=WEEKLY;COUNT=6' }, admin)).body
+      const members = (await a.get(`/events?${WINDOW}`, admin)).body.events
+      expect(members).toHaveLength(6)
+      expect(members[0].id).toBe(head.id)
+      // One occurrence drafted on its own, and the first one too (with a title of its own).
+      expect((await a.post(`/events/${members[2].id}`, { title: 'Hidden', status: 'draft', recurrence_scope: 'this' }, admin)).status).toBe(200)
+      expect((await a.post(`/events/${head.id}`, { title: 'Secret head', status: 'draft', recurrence_scope: 'this' }, admin)).status).toBe(200)
+      const compare = async (query: string, as: { as?: 'editor' }, size: number) => {
+        const list = (await a.get(`/events?${query}&per_page=50`, as)).body.events as any[]
+        expect(list.map((e) => `${e.utc_start_date} ${e.title}`), query).toHaveLength(size)
+        const feed = (await a.get(`/events?${query}&format=ics`, as)).text
+        const expanded = expandFeed(feed, '2031-12-31T23:59:59Z')
+        expect(expanded.get(String(head.id)) ?? [], `${query} ${as.as ?? 'anonymous'}`).toEqual(list.map((e) => `${e.utc_start_date} ${e.title}`).sort())
+        return feed
+      }
+      const anonymous = await compare(WINDOW, {}, 4)
+      expect(anonymous).not.toContain('Secret head')
+      expect(anonymous).not.toContain('Hidden')
+      await compare(`${WINDOW}&status=publish,draft`, { as: 'editor' }, 6)
+      await compare('start_date=2027-05-12&end_date=2027-05-25', {}, 1)
+      await compare('start_date=2027-05-12&end_date=2027-05-25&status=publish,draft', { as: 'editor' }, 2)
+      // The public occurrences in a window that misses them: no occurrence at all.
+      await compare('start_date=2027-05-15&end_date=2027-05-16', {}, 0)
+    })
   })
 }

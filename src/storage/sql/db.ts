@@ -3,7 +3,7 @@
  * rewrites it for the engine. `Where` collects a filter's clauses and parameters side by side so
  * the page query and the count query share them exactly.
  */
-import type { Dialect } from './dialect.js'
+import type { ColumnKind, Dialect } from './dialect.js'
 import type { SqlConnection, SqlParam } from './driver.js'
 import type { Row } from './records.js'
 import type { EventListQuery } from '../types.js'
@@ -22,6 +22,29 @@ export class Db {
 
   run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
     return this.conn.run(this.dialect.sql(sql), params)
+  }
+
+  /**
+   * `INSERT INTO t (columns)` + many rows + `tail` (ON CONFLICT, RETURNING) in as few statements
+   * as the dialect's row source allows; `kinds` names each column's values. With `returning`,
+   * the rows every statement returned.
+   */
+  async insertMany<R extends object = Row>(
+    head: string,
+    kinds: readonly ColumnKind[],
+    rows: readonly SqlParam[][],
+    tail = '',
+    returning = false,
+  ): Promise<R[]> {
+    const out: R[] = []
+    const max = this.dialect.maxRows(kinds.length)
+    for (let i = 0; i < rows.length; i += max) {
+      const source = this.dialect.rows(kinds, rows.slice(i, i + max))
+      const sql = `${head} ${source.sql} ${tail}`
+      if (returning) out.push(...(await this.query<R>(sql, source.params)))
+      else await this.run(sql, source.params)
+    }
+    return out
   }
 }
 

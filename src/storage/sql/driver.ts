@@ -8,9 +8,10 @@
 
 /**
  * A parameter value. Booleans are passed as booleans (a SQLite driver turns them into 1/0);
- * arrays only appear where the PostgreSQL dialect asked for an array parameter.
+ * arrays only appear where the PostgreSQL dialect asked for an array parameter (a list, or one
+ * column of bulk rows, whose elements may be null or booleans).
  */
-export type SqlParam = string | number | boolean | null | readonly (string | number)[]
+export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[]
 
 /** One connection's worth of statement execution. SQL text is already in the engine's syntax. */
 export interface SqlConnection {

@@ -132,13 +132,11 @@ export async function syncEventFilters(db: Db, before: Filtered | null, after: F
  */
 export async function insertEventFilters(db: Db, events: readonly Filtered[]): Promise<void> {
   const rows = events.flatMap((e) => [...rowsOf(e)].sort(byKey).map(([, row]) => row))
-  for (let i = 0; i < rows.length; i += 500) {
-    const part = rows.slice(i, i + 500)
-    await db.run(
-      `INSERT INTO event_filters (kind, ref_id, language, status, start_date, event_id, end_date) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      part.flat(),
-    )
-  }
+  await db.insertMany(
+    'INSERT INTO event_filters (kind, ref_id, language, status, start_date, event_id, end_date)',
+    ['text', 'int', 'text', 'text', 'text', 'int', 'text'],
+    rows,
+  )
   const deltas = new Map<string, { key: SqlParam[]; k: number }>()
   for (const row of rows) {
     const key = [row[0], row[1], row[2], row[3], dayOf(row[4]), dayOf(row[6])]
@@ -147,15 +145,12 @@ export async function insertEventFilters(db: Db, events: readonly Filtered[]): P
     d.k++
     deltas.set(id, d)
   }
-  const changes = [...deltas].sort(byKey)
-  for (let i = 0; i < changes.length; i += 200) {
-    const part = changes.slice(i, i + 200)
-    await db.run(
-      `INSERT INTO event_filter_day_counts (kind, ref_id, language, status, start_day, end_day, n) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (kind, ref_id, language, status, start_day, end_day) DO UPDATE SET n = event_filter_day_counts.n + excluded.n`,
-      part.flatMap(([, d]) => [...d.key, d.k]),
-    )
-  }
+  await db.insertMany(
+    'INSERT INTO event_filter_day_counts (kind, ref_id, language, status, start_day, end_day, n)',
+    ['text', 'int', 'text', 'text', 'text', 'text', 'int'],
+    [...deltas].sort(byKey).map(([, d]) => [...d.key, d.k]),
+    'ON CONFLICT (kind, ref_id, language, status, start_day, end_day) DO UPDATE SET n = event_filter_day_counts.n + excluded.n',
+  )
 }
 
 /** A venue/organizer unlinked from every event, or a deleted term: its rows and counters go. */

@@ -4,6 +4,7 @@
  * converted here, once, with a guard that refuses integers JavaScript cannot represent.
  */
 import type { PostRecord, PostType, TermRecord } from '../types.js'
+import type { ColumnKind } from './dialect.js'
 
 export type Codec = 'text' | 'nullableText' | 'int' | 'bool' | 'json' | 'real'
 
@@ -116,6 +117,11 @@ export function toInt(v: unknown): number {
   const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : typeof v === 'string' ? Number(v) : NaN
   if (!Number.isSafeInteger(n)) throw new RangeError(`not a safe integer from the database: ${String(v)}`)
   return n
+}
+
+/** The kind of value a codec writes (bulk inserts name each column's). */
+export function codecKind(codec: Codec): ColumnKind {
+  return codec === 'int' || codec === 'bool' || codec === 'real' ? codec : 'text'
 }
 
 export function encode(codec: Codec, value: unknown): string | number | boolean | null {

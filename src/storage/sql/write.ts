@@ -8,6 +8,7 @@
 import type { EventRecord, NewPost, NewTerm, PostPatch, PostRecord, PostType, RecordOf, TermPatch, TermRecord } from '../types.js'
 import { SlugConflictError } from '../types.js'
 import type { Db } from './db.js'
+import type { ColumnKind } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
 import { linkedShownChanged, nextSequence } from '../sequence.js'
@@ -19,6 +20,7 @@ import {
   SEARCH_FIELDS,
   TERM_KINDS,
   clonePost,
+  codecKind,
   dayOf,
   encode,
   eventSearchText,
@@ -45,14 +47,11 @@ async function guardSlug<T>(db: Db, slug: string, write: () => Promise<T>): Prom
 }
 
 /** Multi-row INSERT in chunks that stay far below every engine's parameter limit. */
-async function insertRows(db: Db, table: string, columns: string[], rows: SqlParam[][]): Promise<void> {
-  const chunk = 200
-  for (let i = 0; i < rows.length; i += chunk) {
-    const part = rows.slice(i, i + chunk)
-    const tuple = `(${columns.map(() => '?').join(', ')})`
-    await db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${part.map(() => tuple).join(', ')}`, part.flat())
-  }
+function insertRows(db: Db, table: string, columns: string[], kinds: ColumnKind[], rows: SqlParam[][]): Promise<unknown> {
+  return db.insertMany(`INSERT INTO ${table} (${columns.join(', ')})`, kinds, rows)
 }
+
+const REF_KINDS: ColumnKind[] = ['int', 'text', 'int', 'int']
 
 /** Replaces an event's rows for the given link lists, keeping list order in `seq`. */
 async function writeRefs(db: Db, eventId: number, lists: Partial<Record<RefList, number[]>>, replace: boolean): Promise<void> {
@@ -63,7 +62,7 @@ async function writeRefs(db: Db, eventId: number, lists: Partial<Record<RefList,
     const kind = isLink ? LINK_KINDS[list as keyof typeof LINK_KINDS] : TERM_KINDS[list as keyof typeof TERM_KINDS]
     if (replace) await db.run(`DELETE FROM ${table} WHERE event_id = ? AND kind = ?`, [eventId, kind])
     const rows = ids.map((id, seq) => [eventId, kind, seq, id])
-    await insertRows(db, table, ['event_id', 'kind', 'seq', isLink ? 'linked_id' : 'term_id'], rows)
+    await insertRows(db, table, ['event_id', 'kind', 'seq', isLink ? 'linked_id' : 'term_id'], REF_KINDS, rows)
   }
 }
 
@@ -79,7 +78,7 @@ async function writeSearch(db: Db, post: PostRecord, replace: boolean): Promise<
     await db.run('UPDATE posts SET search_text = ? WHERE id = ?', [linkedSearchText(post.type, rec), post.id])
   }
   const rows = linkedSearchValues(post.type, rec).map(([field, value]) => [post.id, field, value] as SqlParam[])
-  await insertRows(db, 'post_search', ['post_id', 'field', 'value'], rows)
+  await insertRows(db, 'post_search', ['post_id', 'field', 'value'], ['int', 'text', 'text'], rows)
 }
 
 const REF_KEYS: RefList[] = ['venueIds', 'organizerIds', 'categoryIds', 'tagIds']
@@ -193,28 +192,28 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
  */
 export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise<Array<EventRecord | null>> {
   const specs = POST_FIELDS.event.filter((s) => s.field !== 'translationGroup')
-  // PostgreSQL hands out the ids first, so each row starts its own translation group in the
+  // Where the engine hands out ids first, each row starts its own translation group in the
   // INSERT itself: updating the rows afterwards cost as much as inserting them.
-  const reserve = db.dialect.name === 'postgres'
+  const reserve = db.dialect.reservePostIds
   const columns = [...(reserve ? ['id'] : []), 'type', 'translation_group', ...specs.map((s) => s.column), 'search_text']
+  const kinds: ColumnKind[] = [...(reserve ? (['int'] as const) : []), 'text', 'int', ...specs.map((s) => codecKind(s.codec)), 'text']
   const out: Array<EventRecord | null> = []
-  const chunk = 250
+  const chunk = db.dialect.maxRows(columns.length)
   for (let start = 0; start < records.length; start += chunk) {
     const part = records.slice(start, start + chunk).map((r) => ({ ...r, sequence: 0, seriesId: r.seriesId ?? 0, series: r.series ?? null }))
-    const reserved = reserve
-      ? (await db.query<{ id: unknown }>(`SELECT nextval(pg_get_serial_sequence('posts', 'id')) AS id FROM generate_series(1, ?)`, [part.length])).map((r) => toInt(r.id))
-      : []
-    const params: SqlParam[] = []
-    part.forEach((r, i) => {
+    const reserved = reserve ? (await db.query<{ id: unknown }>(reserve, [part.length])).map((r) => toInt(r.id)) : []
+    const values = part.map((r, i) => {
       const rec = r as unknown as Record<string, unknown>
-      if (reserve) params.push(reserved[i]!)
-      params.push('event', r.translationGroup ?? (reserve ? reserved[i]! : 0), ...specs.map((s) => encode(s.codec, rec[s.field])), eventSearchText(r))
+      const row: SqlParam[] = reserve ? [reserved[i]!] : []
+      row.push('event', r.translationGroup ?? (reserve ? reserved[i]! : 0), ...specs.map((s) => encode(s.codec, rec[s.field])), eventSearchText(r))
+      return row
     })
-    const tuple = `(${columns.map(() => '?').join(', ')})`
-    const rows = await db.query<{ id: unknown; slug: unknown }>(
-      `INSERT INTO posts (${columns.join(', ')}) VALUES ${part.map(() => tuple).join(', ')}
-       ON CONFLICT (type, language, slug) DO NOTHING RETURNING id, slug`,
-      params,
+    const rows = await db.insertMany<{ id: unknown; slug: unknown }>(
+      `INSERT INTO posts (${columns.join(', ')})`,
+      kinds,
+      values,
+      'ON CONFLICT (type, language, slug) DO NOTHING RETURNING id, slug',
+      true,
     )
     const ids = new Map(rows.map((r) => [String(r.slug), toInt(r.id)]))
     const own = reserve ? [] : part.filter((r) => r.translationGroup === undefined && ids.has(r.slug)).map((r) => ids.get(r.slug)!)
@@ -239,8 +238,8 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
         e[k].forEach((ref, seq) => (isLink ? links : terms).push([e.id, kind, seq, ref]))
       }
     }
-    await insertRows(db, 'event_links', ['event_id', 'kind', 'seq', 'linked_id'], links)
-    await insertRows(db, 'event_terms', ['event_id', 'kind', 'seq', 'term_id'], terms)
+    await insertRows(db, 'event_links', ['event_id', 'kind', 'seq', 'linked_id'], REF_KINDS, links)
+    await insertRows(db, 'event_terms', ['event_id', 'kind', 'seq', 'term_id'], REF_KINDS, terms)
     // One counted "event" per language holding every term use: adjustTermCounts sums per id.
     const byLanguage = new Map<string, Counted>()
     for (const e of stored) {
@@ -261,14 +260,12 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
       days.set(id, d)
     }
     const dayRows = [...days.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => [...d.key, d.k] as SqlParam[])
-    for (let i = 0; i < dayRows.length; i += 200) {
-      const slice = dayRows.slice(i, i + 200)
-      await db.run(
-        `INSERT INTO event_day_counts (language, status, start_day, end_day, n) VALUES ${slice.map(() => '(?, ?, ?, ?, ?)').join(', ')}
-         ON CONFLICT (language, status, start_day, end_day) DO UPDATE SET n = event_day_counts.n + excluded.n`,
-        slice.flat(),
-      )
-    }
+    await db.insertMany(
+      'INSERT INTO event_day_counts (language, status, start_day, end_day, n)',
+      ['text', 'text', 'text', 'text', 'int'],
+      dayRows,
+      'ON CONFLICT (language, status, start_day, end_day) DO UPDATE SET n = event_day_counts.n + excluded.n',
+    )
   }
   return out
 }
