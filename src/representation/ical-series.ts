@@ -20,6 +20,8 @@ const seconds = (wall: string) => partsToEpochSeconds(requireWallClock(wall))
 /** A date property of a series member: in the series' zone (DATE for all-day events). */
 function dateProp(name: string, walls: string[], e: EventRecord): string {
   if (e.allDay) return `${name};VALUE=DATE:${walls.map(day).join(',')}`
+  // A TZID must name a VTIMEZONE of the calendar; UTC is written in its own form instead.
+  if (e.timezone === 'UTC') return `${name}:${walls.map((w) => `${stamp(w)}Z`).join(',')}`
   return `${name};TZID=${e.timezone}:${walls.map(stamp).join(',')}`
 }
 

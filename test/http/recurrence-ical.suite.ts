@@ -143,5 +143,26 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
       // The public occurrences in a window that misses them: no occurrence at all.
       await compare('start_date=2027-05-15&end_date=2027-05-16', {}, 0)
     })
+
+    it('writes a UTC series in UTC form (every TZID needs a VTIMEZONE, and UTC has none)', async () => {
+      const a = await app()
+      const head = (
+        await a.post(
+          '/events',
+          { title: 'Standup', start_date: '2027-05-03 09:00:00', end_date: '2027-05-03 09:15:00', timezone: 'UTC', recurrence: { rrule: 'FREQ=DAILY;COUNT=5', exdate: ['2027-05-05'] } },
+          admin,
+        )
+      ).body
+      const members = (await a.get(`/events?${WINDOW}`)).body.events as any[]
+      const sixth = members.find((e) => e.start_date === '2027-05-06 09:00:00')
+      expect((await a.post(`/events/${sixth.id}`, { title: 'Moved standup', start_date: '2027-05-06 10:00:00', end_date: '2027-05-06 10:15:00', recurrence_scope: 'this' }, admin)).status).toBe(200)
+      const feed = (await a.get(`/events?${WINDOW}&format=ics`)).text
+      expect(feed).not.toContain('TZID=UTC')
+      expect(feed).toContain('DTSTART:20270503T090000Z')
+      expect(feed).toMatch(/EXDATE:20270505T090000Z/)
+      expect(feed).toMatch(/RECURRENCE-ID:20270506T090000Z/)
+      const list = (await a.get(`/events?${WINDOW}`)).body.events as any[]
+      expect(expandFeed(feed, '2031-12-31T23:59:59Z').get(String(head.id))).toEqual(list.map((e) => `${e.utc_start_date} ${e.title}`).sort())
+    })
   })
 }
