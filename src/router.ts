@@ -13,6 +13,7 @@ import { ifNoneMatchHits, notModified, weakEtag } from './http/etag.js'
 import { ReadCache } from './cache.js'
 import { observeStorage, type Change } from './storage/observed.js'
 import { buildIndex, buildSiteIndex } from './doc/discovery.js'
+import { describingHandlers } from './doc/handlers.js'
 import { filteringStorage } from './sanitize/storage.js'
 import { fromRequest, toResponse } from './http/standard.js'
 import type { RawResponse, RequestLike } from './http/types.js'
@@ -116,7 +117,7 @@ function decodeParam(s: string): string {
 export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
   const options = resolveOptions(userOptions)
   const schemas: Schemas = buildSchemas({ languages: options.languages, perPage: options.perPage, geofence: options.geofence })
-  const routes = buildRoutes()
+  const routes: RouteDef[] = buildRoutes(describingHandlers(() => routes))
   const matcher = IttyRouter<IRequest, [], RouteDef | undefined>()
   for (const r of routes) {
     matcher.routes.push(['ALL', r.regex, [() => r], r.pattern] as unknown as RouteEntry)

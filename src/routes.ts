@@ -11,7 +11,6 @@ import type { RepresentationName } from './schemas/representations.js'
 import * as events from './resources/events.js'
 import * as linked from './resources/linked.js'
 import * as terms from './resources/terms.js'
-import * as discovery from './doc/handlers.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -50,13 +49,19 @@ const update = (e: Endpoint) => ({ POST: e, PUT: e, PATCH: e })
 const READ_ERRORS = [400, 403, 404]
 const WRITE_ERRORS = [400, 401, 403, 404, 413, 415]
 
-export function buildRoutes(): RouteDef[] {
+/** The handlers of the namespace root and /doc, which describe the table they are part of. */
+export interface DescribingHandlers {
+  namespaceIndex: Endpoint['run']
+  openApiDocument: Endpoint['run']
+}
+
+export function buildRoutes(describe: DescribingHandlers): RouteDef[] {
   return [
     route('', '', {
-      GET: { op: 'root', run: discovery.namespaceIndex, summary: 'Describe the namespace and its routes', response: 'NamespaceIndex', errors: [400] },
+      GET: { op: 'root', run: describe.namespaceIndex, summary: 'Describe the namespace and its routes', response: 'NamespaceIndex', errors: [400] },
     }),
     route('/doc', '/doc', {
-      GET: { op: 'doc', run: discovery.openApiDocument, summary: 'This OpenAPI document', response: 'object', errors: [400] },
+      GET: { op: 'doc', run: describe.openApiDocument, summary: 'This OpenAPI document', response: 'object', errors: [400] },
     }),
     route('/events', '/events', {
       GET: { op: 'eventList', run: events.listEvents, summary: 'List events', response: 'EventList', errors: [400, 404] },

@@ -1,22 +1,22 @@
-/** The namespace root and /doc routes. */
+/** The namespace root and /doc routes: both describe the route table they belong to. */
 import type { Context } from '../resources/context.js'
 import { ok, type Reply } from '../resources/respond.js'
-import { buildRoutes } from '../routes.js'
+import type { DescribingHandlers, RouteDef } from '../routes.js'
 import type { Schemas } from '../schemas/index.js'
 import { validateParams } from '../schemas/operation.js'
 import { buildIndex } from './discovery.js'
 import { buildOpenApi } from './openapi.js'
 
-// The route table is static; building it once here avoids a cycle with routes.ts at load time.
-let routes: ReturnType<typeof buildRoutes> | null = null
-const table = () => (routes ??= buildRoutes())
-
-export async function namespaceIndex(ctx: Context, schemas: Schemas): Promise<Reply> {
-  validateParams(schemas.root, ctx.params)
-  return ok(buildIndex(ctx, table(), schemas))
-}
-
-export async function openApiDocument(ctx: Context, schemas: Schemas): Promise<Reply> {
-  validateParams(schemas.doc, ctx.params)
-  return ok(buildOpenApi(ctx, table(), schemas, ctx.requestRoot))
+/** `table` is read on each request: the router builds the table with these handlers in it. */
+export function describingHandlers(table: () => RouteDef[]): DescribingHandlers {
+  return {
+    async namespaceIndex(ctx: Context, schemas: Schemas): Promise<Reply> {
+      validateParams(schemas.root, ctx.params)
+      return ok(buildIndex(ctx, table(), schemas))
+    },
+    async openApiDocument(ctx: Context, schemas: Schemas): Promise<Reply> {
+      validateParams(schemas.doc, ctx.params)
+      return ok(buildOpenApi(ctx, table(), schemas, ctx.requestRoot))
+    },
+  }
 }

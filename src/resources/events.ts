@@ -22,6 +22,7 @@ import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Schemas } from '../schemas/index.js'
 import { listStatuses, pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
+import { authorFor, ownDraftsOnly, translationGroup } from './posts.js'
 import { applySeriesUpdate, deleteInSeries, extendForList, parseRecurrence, planSeries, scopeOf, seriesUpdate, withSeriesFields, writeSeries } from './series.js'
 import { geoFilter, venueGeoQuery } from './geo.js'
 
@@ -218,10 +219,6 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
   return ok(body, { ...headers, Vary: 'Accept' })
 }
 
-/** Contributors and authors list others' records only once published (docs/wire-compatibility.md §5.11). */
-export function ownDraftsOnly(ctx: Context): { unpublishedAuthor?: number } {
-  return ctx.principal && !canEditOthers(ctx.principal) ? { unpublishedAuthor: ctx.principal.id } : {}
-}
 
 /** The `status` shown in `rest_url`: as asked, else `publish` or `any`. */
 function statusLabel(ctx: Context, asked: unknown, resolved: readonly PostStatus[] | null): string {
@@ -241,21 +238,6 @@ type WriteInput = ReturnType<typeof validateParams<Schemas['eventCreate']>>
 
 const clearable = (x: unknown) => (x === null || x === undefined ? '' : (x as string))
 
-/**
- * The author a write asks for: oneself by default. With the `users` option it must name a user
- * (400 naming `author`, as the reference answers for unknown users); someone else needs the
- * capability to edit others' records (403).
- */
-export async function authorFor(ctx: Context, requested: unknown): Promise<number> {
-  const self = ctx.principal?.id ?? 0
-  if (requested === undefined || requested === self) return self
-  const users = ctx.options.users
-  if (users && !(await users.exists(requested as number))) throw invalidParam('author')
-  if (!canEditOthers(ctx.principal)) {
-    throw new ApiError(403, 'rest_cannot_edit_others', 'Sorry, you are not allowed to create or update records as this user.')
-  }
-  return requested as number
-}
 
 export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply> {
   requireEditor(ctx)
@@ -315,17 +297,6 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
   return created(body)
 }
 
-/** The translation group a new record joins: the target's, if that language is still free. */
-export async function translationGroup(ctx: Context, tx: StorageTx, of: number | undefined, type: 'event' | 'venue' | 'organizer' = 'event') {
-  if (of === undefined) return undefined
-  const target = await tx.getPost(of)
-  if (!target || target.type !== type || target.status === 'trash') throw invalidParam('translation_of')
-  const group = (await tx.getTranslations([target.translationGroup])).get(target.translationGroup) ?? {}
-  if (group[ctx.language] !== undefined) {
-    throw invalidParam('translation_of', { message: `A ${ctx.language} translation of ${of} already exists.`, code: 'translation_exists' })
-  }
-  return target.translationGroup
-}
 
 /** The event an update names; an unknown slug is a 404 here (a by-slug read answers 400). */
 async function targetForUpdate(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<EventRecord> {

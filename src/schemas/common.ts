@@ -4,6 +4,14 @@ import * as p from './primitives.js'
 import type { ParamDef } from './operation.js'
 import { wire } from './wire.js'
 
+/** What the operation schemas depend on: the router's options that shape validation and /doc. */
+export interface SchemaConfig {
+  languages: readonly string[]
+  perPage: number
+  /** Shown in the geoloc_radius description. */
+  geofence?: { radius: number; unit: 'mi' | 'km' }
+}
+
 export const languageParam = (languages: readonly string[]): ParamDef => ({
   schema: p.oneOf(languages),
   description: 'Language of the request: lists, slugs and new records are scoped to it.',

@@ -18,15 +18,10 @@ import {
   statusParam,
   forceParam,
   translationOfParam,
+  type SchemaConfig,
 } from './common.js'
 import { recurrenceScopeParam, seriesListParams, seriesWriteParams } from './series.js'
 
-export interface SchemaConfig {
-  languages: readonly string[]
-  perPage: number
-  /** Shown in the geoloc_radius description. */
-  geofence?: { radius: number; unit: 'mi' | 'km' }
-}
 
 /** Linked records: IDs, slugs/names or data objects, validated by the resource (docs/wire-compatibility.md §5.5, §7.7). */
 const linkList = (description: string, json: JsonSchema, create: boolean) => ({

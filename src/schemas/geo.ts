@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
 import { wire } from './wire.js'
-import type { SchemaConfig } from './events.js'
+import type { SchemaConfig } from './common.js'
 
 const BOUNDS = { lat: 90, lng: 180 } as const
 

@@ -1,5 +1,6 @@
 /** Every operation's parameters, built once per router (languages and page size vary). */
-import { eventDeleteParams, eventIdParams, eventListParams, eventSlugParams, eventWriteParams, type SchemaConfig } from './events.js'
+import { eventDeleteParams, eventIdParams, eventListParams, eventSlugParams, eventWriteParams } from './events.js'
+import type { SchemaConfig } from './common.js'
 import { languageParam } from './common.js'
 import { linkedDeleteParams, linkedIdParams, linkedListParams, linkedSlugParams, organizerWriteParams, venueWriteParams } from './linked.js'
 import { termIdParams, termListParams, termWriteParams } from './terms.js'

@@ -4,7 +4,7 @@ import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
 import { wire } from './wire.js'
 import { coordinateWriteParams, geoFilterParams } from './geo.js'
-import type { SchemaConfig } from './events.js'
+import type { SchemaConfig } from './common.js'
 import {
   authorParam,
   idParam,

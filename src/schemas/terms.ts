@@ -2,7 +2,7 @@
 import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDefs } from './operation.js'
-import type { SchemaConfig } from './events.js'
+import type { SchemaConfig } from './common.js'
 import { idParam, languageParam, pageParam, perPageParam } from './common.js'
 
 export function termListParams(c: SchemaConfig, hierarchical: boolean) {

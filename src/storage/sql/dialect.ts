@@ -5,6 +5,9 @@
  */
 import type { SqlParam } from './driver.js'
 
+/** A statement for both engines, or one per engine (a missing side is skipped there). */
+export type MigrationStatement = string | { sqlite?: string; postgres?: string }
+
 /** What the values of one column of bulk rows are (see `Dialect.rows`). */
 export type ColumnKind = 'int' | 'text' | 'bool' | 'real'
 

@@ -16,7 +16,7 @@
 import type { EventRecord, EventListQuery } from '../types.js'
 import { Where, type Db } from './db.js'
 import type { SqlParam } from './driver.js'
-import type { MigrationStatement } from './migrations.js'
+import type { MigrationStatement } from './dialect.js'
 import { dayOf } from './records.js'
 
 export const FILTER_KINDS = { venueIds: 'venue', organizerIds: 'organizer', categoryIds: 'category', tagIds: 'tag' } as const

@@ -11,15 +11,15 @@
  * organizer or term id carries no foreign key because the storage contract stores link ids as
  * given (the resource layer validates them), exactly like the memory backend.
  */
-import type { Dialect } from './dialect.js'
+import type { Dialect, MigrationStatement } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL } from './event-filters.js'
 import { SQLITE_EVENT_KEYS_DDL, createSearchIndex } from './search-index.js'
 
-/** A statement for both engines, or one per engine (a missing side is skipped there). */
-export type MigrationStatement = string | { sqlite?: string; postgres?: string }
+export type { MigrationStatement }
+
 
 export interface Migration {
   version: number

@@ -1,0 +1,42 @@
+/**
+ * Rules every post resource (events, venues, organizers) applies on its way to storage: whose
+ * unpublished records a caller lists, whom a write may name as author, and which translation
+ * group a new record joins.
+ */
+import { canEditOthers } from '../auth/principal.js'
+import { ApiError, invalidParam } from '../http/errors.js'
+import type { StorageTx } from '../storage/types.js'
+import type { Context } from './context.js'
+
+/** Contributors and authors list others' records only once published (docs/wire-compatibility.md §5.11). */
+export function ownDraftsOnly(ctx: Context): { unpublishedAuthor?: number } {
+  return ctx.principal && !canEditOthers(ctx.principal) ? { unpublishedAuthor: ctx.principal.id } : {}
+}
+
+/**
+ * The author a write asks for: oneself by default. With the `users` option it must name a user
+ * (400 naming `author`, as the reference answers for unknown users); someone else needs the
+ * capability to edit others' records (403).
+ */
+export async function authorFor(ctx: Context, requested: unknown): Promise<number> {
+  const self = ctx.principal?.id ?? 0
+  if (requested === undefined || requested === self) return self
+  const users = ctx.options.users
+  if (users && !(await users.exists(requested as number))) throw invalidParam('author')
+  if (!canEditOthers(ctx.principal)) {
+    throw new ApiError(403, 'rest_cannot_edit_others', 'Sorry, you are not allowed to create or update records as this user.')
+  }
+  return requested as number
+}
+
+/** The translation group a new record joins: the target's, if that language is still free. */
+export async function translationGroup(ctx: Context, tx: StorageTx, of: number | undefined, type: 'event' | 'venue' | 'organizer' = 'event') {
+  if (of === undefined) return undefined
+  const target = await tx.getPost(of)
+  if (!target || target.type !== type || target.status === 'trash') throw invalidParam('translation_of')
+  const group = (await tx.getTranslations([target.translationGroup])).get(target.translationGroup) ?? {}
+  if (group[ctx.language] !== undefined) {
+    throw invalidParam('translation_of', { message: `A ${ctx.language} translation of ${of} already exists.`, code: 'translation_exists' })
+  }
+  return target.translationGroup
+}
