@@ -207,7 +207,11 @@ async function main() {
         const measure = useWrk ? wrk : builtin
         const result = await measure(server.port, server.paths[r]!, SECONDS)
         const wall = (performance.now() - t0) / 1000 // includes warm-up, as the CPU figures do
-        const cpu: Result = { ...result, clientCpu: (processCpu() - cpu0[0]) / wall, serverCpu: ((await serverCpu(server)) - cpu0[1]) / wall }
+        const cpu: Result = {
+          ...result,
+          clientCpu: (processCpu() - cpu0[0]) / wall,
+          serverCpu: ((await serverCpu(server)) - cpu0[1]) / wall,
+        }
         if (Number.isNaN(baseline)) baseline = cpu.rps
         if (!useWrk && cpu.clientCpu >= 0.9) clientBound = true
         rows.push([

@@ -43,11 +43,26 @@ async function seed(storage: Storage): Promise<void> {
   await storage.transaction(async (tx) => {
     const venues = []
     for (let i = 0; i < 20; i++) {
-      venues.push(await tx.insertPost(newVenue({ slug: `venue-${i}`, title: `Hall ${i} &amp; Annex`, address: `${i} Main St`, city: 'Springfield', zip: '12345', country: 'US' })))
+      venues.push(
+        await tx.insertPost(
+          newVenue({
+            slug: `venue-${i}`,
+            title: `Hall ${i} &amp; Annex`,
+            address: `${i} Main St`,
+            city: 'Springfield',
+            zip: '12345',
+            country: 'US',
+          }),
+        ),
+      )
     }
     const organizers = []
     for (let i = 0; i < 10; i++) {
-      organizers.push(await tx.insertPost(newOrganizer({ slug: `org-${i}`, title: `Organizer ${i}`, email: i % 2 ? `org${i}@example.com` : '', phone: '555-0100' })))
+      organizers.push(
+        await tx.insertPost(
+          newOrganizer({ slug: `org-${i}`, title: `Organizer ${i}`, email: i % 2 ? `org${i}@example.com` : '', phone: '555-0100' }),
+        ),
+      )
     }
     const terms = []
     for (let i = 0; i < 10; i++) terms.push(await tx.insertTerm(newTerm({ slug: `cat-${i}`, name: `Category ${i}` })))

@@ -42,7 +42,11 @@ async function measure(label: string, storage: SqlStorage): Promise<void> {
     })
     const t0 = performance.now()
     const res = await router.fetch(
-      new Request('http://localhost/wp-json/calendar/events/v1/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+      new Request('http://localhost/wp-json/calendar/events/v1/events', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      }),
     )
     const ms = performance.now() - t0
     if (res.status !== 201) throw new Error(`${label}: ${res.status} ${await res.text()}`)
@@ -50,7 +54,9 @@ async function measure(label: string, storage: SqlStorage): Promise<void> {
   }
   times.sort((a, b) => a - b)
   const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1)
-  console.log(`${label.padEnd(12)} ${OCCURRENCES} occurrences: median ${q(0.5)} ms, p90 ${q(0.9)} ms, min ${q(0)} ms, max ${q(1)} ms (${RUNS} runs)`)
+  console.log(
+    `${label.padEnd(12)} ${OCCURRENCES} occurrences: median ${q(0.5)} ms, p90 ${q(0.9)} ms, min ${q(0)} ms, max ${q(1)} ms (${RUNS} runs)`,
+  )
 }
 
 async function main() {

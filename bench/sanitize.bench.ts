@@ -58,8 +58,18 @@ function body(i: number) {
     end_date: '2027-03-05 23:00:00',
     status: 'publish',
     cost: '€15 – €25',
-    venue: { venue: `Riverside Hall ${i}`, address: '1 Quay Street', city: 'Springfield', country: 'United States', state: 'IL', zip: '62701', description: '<p>A <em>converted</em> warehouse.</p>' },
-    organizer: [{ organizer: `Jazz Society ${i}`, email: 'jazz@example.com', phone: '+1 555 0100', description: '<p>Volunteers since 1987.</p>' }],
+    venue: {
+      venue: `Riverside Hall ${i}`,
+      address: '1 Quay Street',
+      city: 'Springfield',
+      country: 'United States',
+      state: 'IL',
+      zip: '62701',
+      description: '<p>A <em>converted</em> warehouse.</p>',
+    },
+    organizer: [
+      { organizer: `Jazz Society ${i}`, email: 'jazz@example.com', phone: '+1 555 0100', description: '<p>Volunteers since 1987.</p>' },
+    ],
     categories: ['Music'],
   }
 }
@@ -113,10 +123,17 @@ async function run(engine: string) {
     const author = times.author
     console.log(`\n${engine}: ${EVENTS} creates per role (after ${WARMUP} warm-up), rich event with nested venue + organizer`)
     console.log(`  role            mean ms   median ms   creates/s`)
-    for (const [role, xs] of [['administrator', admin], ['author', author]] as const) {
-      console.log(`  ${role.padEnd(14)} ${mean(xs).toFixed(3).padStart(8)} ${median(xs).toFixed(3).padStart(11)} ${(1000 / mean(xs)).toFixed(0).padStart(11)}`)
+    for (const [role, xs] of [
+      ['administrator', admin],
+      ['author', author],
+    ] as const) {
+      console.log(
+        `  ${role.padEnd(14)} ${mean(xs).toFixed(3).padStart(8)} ${median(xs).toFixed(3).padStart(11)} ${(1000 / mean(xs)).toFixed(0).padStart(11)}`,
+      )
     }
-    console.log(`  author / administrator: mean ${(mean(author) / mean(admin)).toFixed(2)}x, median ${(median(author) / median(admin)).toFixed(2)}x (+${(mean(author) - mean(admin)).toFixed(3)} ms per create)`)
+    console.log(
+      `  author / administrator: mean ${(mean(author) / mean(admin)).toFixed(2)}x, median ${(median(author) / median(admin)).toFixed(2)}x (+${(mean(author) - mean(admin)).toFixed(3)} ms per create)`,
+    )
     for (const s of Object.values(storages)) await s.close?.()
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -127,8 +144,27 @@ function filterAlone() {
   const b = body(1)
   const records: Array<[Record<string, unknown>, 'event' | 'venue' | 'organizer' | 'term']> = [
     [{ title: b.title, description: b.description, excerpt: b.excerpt, cost: [b.cost] }, 'event'],
-    [{ title: b.venue.venue, address: b.venue.address, city: b.venue.city, country: b.venue.country, state: b.venue.state, zip: b.venue.zip, description: b.venue.description }, 'venue'],
-    [{ title: b.organizer[0]!.organizer, email: b.organizer[0]!.email, phone: b.organizer[0]!.phone, description: b.organizer[0]!.description }, 'organizer'],
+    [
+      {
+        title: b.venue.venue,
+        address: b.venue.address,
+        city: b.venue.city,
+        country: b.venue.country,
+        state: b.venue.state,
+        zip: b.venue.zip,
+        description: b.venue.description,
+      },
+      'venue',
+    ],
+    [
+      {
+        title: b.organizer[0]!.organizer,
+        email: b.organizer[0]!.email,
+        phone: b.organizer[0]!.phone,
+        description: b.organizer[0]!.description,
+      },
+      'organizer',
+    ],
     [{ name: 'Music' }, 'term'],
   ]
   const once = () => records.forEach(([r, kind]) => filterRecord(r, kind, defaultFilter))
@@ -140,7 +176,9 @@ function filterAlone() {
   const desc = () => defaultFilter(DESCRIPTION, { resource: 'event', field: 'description', kind: 'rich' })
   const t2 = performance.now()
   for (let i = 0; i < n; i++) desc()
-  console.log(`\nfilter alone: ${perEvent.toFixed(3)} ms for one event's text (${DESCRIPTION.length}-char description: ${((performance.now() - t2) / n).toFixed(3)} ms)`)
+  console.log(
+    `\nfilter alone: ${perEvent.toFixed(3)} ms for one event's text (${DESCRIPTION.length}-char description: ${((performance.now() - t2) / n).toFixed(3)} ms)`,
+  )
 }
 
 console.log(`Node ${process.version}; sanitize-html on the author's writes only`)

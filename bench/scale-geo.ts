@@ -25,7 +25,6 @@ export const RARE_POINT = { lat: 44.3683, lng: -100.351 }
 const EXCLUSION_KM = 45
 const GEO_VENUES = Number(process.env.SCALE_GEO_VENUES ?? 10_000)
 
-
 /** A random point of the area at least EXCLUSION_KM from the rare venue. */
 function spread(seed: number): { geoLat: number; geoLng: number } {
   const r = prng(seed)
@@ -44,7 +43,9 @@ export function geoVenue(n: number, commonVenues = 100): { geoLat: number; geoLn
 /** The venues without events, inserted with the bench's other reference records. */
 export async function seedGeoVenues(tx: StorageTx, base: Partial<NewPost<'venue'>>): Promise<void> {
   for (let n = 0; n < GEO_VENUES; n++) {
-    await tx.insertPost(newVenue({ ...base, slug: `geo-venue-${n}`, title: `Geo venue ${n}`, city: `Town ${n % 997}`, ...spread(0x6e0 + n) }))
+    await tx.insertPost(
+      newVenue({ ...base, slug: `geo-venue-${n}`, title: `Geo venue ${n}`, city: `Town ${n % 997}`, ...spread(0x6e0 + n) }),
+    )
   }
 }
 
@@ -61,15 +62,28 @@ export function geoOperations(request: (method: string, target: string) => Reque
   const at = (p: { lat: number; lng: number }) => `geoloc_lat=${p.lat}&geoloc_lng=${p.lng}`
   const cityPoint = { lat: city.geoLat, lng: city.geoLng }
   return [
-    { key: 'geo-fixed', label: 'geo: near a point, fixed answer (rare venue)', next: () => request('GET', `/events?per_page=10&${at(RARE_POINT)}`) },
+    {
+      key: 'geo-fixed',
+      label: 'geo: near a point, fixed answer (rare venue)',
+      next: () => request('GET', `/events?per_page=10&${at(RARE_POINT)}`),
+    },
     {
       key: 'geo-city',
       label: 'geo: near a common venue, ~1% (informational)',
       requests: 100,
       next: () => request('GET', `/events?per_page=10&${at(cityPoint)}`),
     },
-    { key: 'geo-all', label: 'geo: geoloc=true, most events (informational)', requests: 20, next: () => request('GET', '/events?per_page=10&geoloc=true') },
-    { key: 'geo-venues', label: 'geo: GET /venues near a point, 200 km', next: () => request('GET', `/venues?per_page=10&${at(cityPoint)}&geoloc_radius=125`) },
+    {
+      key: 'geo-all',
+      label: 'geo: geoloc=true, most events (informational)',
+      requests: 20,
+      next: () => request('GET', '/events?per_page=10&geoloc=true'),
+    },
+    {
+      key: 'geo-venues',
+      label: 'geo: GET /venues near a point, 200 km',
+      next: () => request('GET', `/venues?per_page=10&${at(cityPoint)}&geoloc_radius=125`),
+    },
   ]
 }
 

@@ -42,7 +42,15 @@ import Database from 'better-sqlite3'
 import pg from 'pg'
 import { createCalendarRouter, type CalendarRouter } from '../src/index.js'
 import type { RequestLike } from '../src/http/types.js'
-import { createSqlStorage, openSqliteFile, pgDriver, type SqlConnection, type SqlDriver, type SqlParam, type SqlStorage } from '../src/storage/sql/index.js'
+import {
+  createSqlStorage,
+  openSqliteFile,
+  pgDriver,
+  type SqlConnection,
+  type SqlDriver,
+  type SqlParam,
+  type SqlStorage,
+} from '../src/storage/sql/index.js'
 import { POST_FIELDS, dayOf, encode, eventSearchText, type Codec } from '../src/storage/sql/records.js'
 import { postgresDialect } from '../src/storage/sql/dialect.js'
 import type { NewPost, PostStatus } from '../src/storage/types.js'
@@ -57,7 +65,9 @@ import { prng } from './prng.js'
 
 const env = process.env
 const sizes = (s: string | undefined, fallback: number[]) =>
-  (s ? s.split(',').map((x) => Number(x.trim().replace(/_/g, ''))) : fallback).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b)
+  (s ? s.split(',').map((x) => Number(x.trim().replace(/_/g, ''))) : fallback)
+    .filter((n) => Number.isInteger(n) && n > 0)
+    .sort((a, b) => a - b)
 const SQLITE_SIZES = sizes(env.SCALE_SIZES, [10_000, 100_000, 1_000_000])
 const PG_SIZES = sizes(env.SCALE_PG_SIZES, SQLITE_SIZES)
 const ENGINES = (env.SCALE_ENGINES ?? 'sqlite,postgres').split(',').map((s) => s.trim())
@@ -90,7 +100,6 @@ const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.
 const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s)
 const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim()
 
-
 const stages: Array<[string, number]> = []
 async function stage<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const t0 = performance.now()
@@ -106,10 +115,144 @@ async function stage<T>(name: string, fn: () => Promise<T>): Promise<T> {
 // ---------------------------------------------------------------------------------------------
 // Data
 
-const ADJECTIVES = ['midnight', 'summer', 'winter', 'grand', 'open', 'family', 'community', 'late', 'early', 'annual', 'weekly', 'spring', 'autumn', 'little', 'great', 'urban', 'rural', 'sunday', 'friday', 'silent', 'vintage', 'modern', 'classic', 'wild', 'quiet', 'local', 'global', 'secret', 'golden', 'northern']
-const NOUNS = ['jazz', 'poetry', 'pottery', 'film', 'chess', 'yoga', 'wine', 'coffee', 'robotics', 'gardening', 'history', 'science', 'theatre', 'dance', 'cycling', 'photography', 'cooking', 'astronomy', 'knitting', 'blues', 'opera', 'comedy', 'harvest', 'book', 'craft', 'salsa', 'tango', 'folk', 'piano', 'violin', 'drawing', 'running']
-const KINDS = ['night', 'festival', 'workshop', 'meetup', 'concert', 'market', 'fair', 'class', 'talk', 'tour', 'screening', 'reading', 'session', 'party', 'brunch', 'walk', 'lecture', 'exhibition', 'contest', 'jam']
-const FILLER = ['join', 'us', 'for', 'an', 'evening', 'of', 'music', 'and', 'friends', 'with', 'local', 'artists', 'tickets', 'at', 'the', 'door', 'bring', 'your', 'own', 'snacks', 'free', 'entry', 'all', 'ages', 'welcome', 'parking', 'nearby', 'drinks', 'available', 'limited', 'seats', 'register', 'early', 'hosted', 'by', 'volunteers', 'in', 'partnership', 'city', 'library', 'museum', 'park', 'hall', 'garden', 'river', 'harbor', 'square', 'center']
+const ADJECTIVES = [
+  'midnight',
+  'summer',
+  'winter',
+  'grand',
+  'open',
+  'family',
+  'community',
+  'late',
+  'early',
+  'annual',
+  'weekly',
+  'spring',
+  'autumn',
+  'little',
+  'great',
+  'urban',
+  'rural',
+  'sunday',
+  'friday',
+  'silent',
+  'vintage',
+  'modern',
+  'classic',
+  'wild',
+  'quiet',
+  'local',
+  'global',
+  'secret',
+  'golden',
+  'northern',
+]
+const NOUNS = [
+  'jazz',
+  'poetry',
+  'pottery',
+  'film',
+  'chess',
+  'yoga',
+  'wine',
+  'coffee',
+  'robotics',
+  'gardening',
+  'history',
+  'science',
+  'theatre',
+  'dance',
+  'cycling',
+  'photography',
+  'cooking',
+  'astronomy',
+  'knitting',
+  'blues',
+  'opera',
+  'comedy',
+  'harvest',
+  'book',
+  'craft',
+  'salsa',
+  'tango',
+  'folk',
+  'piano',
+  'violin',
+  'drawing',
+  'running',
+]
+const KINDS = [
+  'night',
+  'festival',
+  'workshop',
+  'meetup',
+  'concert',
+  'market',
+  'fair',
+  'class',
+  'talk',
+  'tour',
+  'screening',
+  'reading',
+  'session',
+  'party',
+  'brunch',
+  'walk',
+  'lecture',
+  'exhibition',
+  'contest',
+  'jam',
+]
+const FILLER = [
+  'join',
+  'us',
+  'for',
+  'an',
+  'evening',
+  'of',
+  'music',
+  'and',
+  'friends',
+  'with',
+  'local',
+  'artists',
+  'tickets',
+  'at',
+  'the',
+  'door',
+  'bring',
+  'your',
+  'own',
+  'snacks',
+  'free',
+  'entry',
+  'all',
+  'ages',
+  'welcome',
+  'parking',
+  'nearby',
+  'drinks',
+  'available',
+  'limited',
+  'seats',
+  'register',
+  'early',
+  'hosted',
+  'by',
+  'volunteers',
+  'in',
+  'partnership',
+  'city',
+  'library',
+  'museum',
+  'park',
+  'hall',
+  'garden',
+  'river',
+  'harbor',
+  'square',
+  'center',
+]
 const cap = (w: string) => w[0]!.toUpperCase() + w.slice(1)
 
 const VENUES = 100
@@ -193,7 +336,17 @@ function makeEvent(i: number, refs: Refs): NewPost<'event'> {
 }
 
 async function seedRefs(storage: SqlStorage): Promise<Refs> {
-  const base = { language: 'en', author: 1, status: 'publish' as const, excerpt: '', image: null, date: wall(NOW), dateUtc: wall(NOW), modified: wall(NOW), modifiedUtc: wall(NOW) }
+  const base = {
+    language: 'en',
+    author: 1,
+    status: 'publish' as const,
+    excerpt: '',
+    image: null,
+    date: wall(NOW),
+    dateUtc: wall(NOW),
+    modified: wall(NOW),
+    modifiedUtc: wall(NOW),
+  }
   return storage.transaction(async (tx) => {
     const venue = async (n: number, title: string) =>
       (
@@ -216,7 +369,20 @@ async function seedRefs(storage: SqlStorage): Promise<Refs> {
     const rareVenue = await venue(VENUES, 'The Tiny Chapel')
     const organizers: number[] = []
     for (let n = 0; n < ORGANIZERS; n++) {
-      organizers.push((await tx.insertPost<'organizer'>({ ...base, type: 'organizer', slug: `organizer-${n}`, title: `Organizer ${n}`, description: '', phone: '', website: '', email: `o${n}@example.com` })).id)
+      organizers.push(
+        (
+          await tx.insertPost<'organizer'>({
+            ...base,
+            type: 'organizer',
+            slug: `organizer-${n}`,
+            title: `Organizer ${n}`,
+            description: '',
+            phone: '',
+            website: '',
+            email: `o${n}@example.com`,
+          })
+        ).id,
+      )
     }
     const term = async (taxonomy: 'category' | 'tag', n: number, name: string) =>
       (await tx.insertTerm({ taxonomy, language: 'en', name, slug: `${taxonomy}-${n}`, description: '', parent: 0 })).id
@@ -347,7 +513,8 @@ const DAY_COUNT_UPSERT = `INSERT INTO event_day_counts (language, status, start_
 const DAY_COUNT_UPSERT_PG = `INSERT INTO event_day_counts (language, status, start_day, end_day, n) VALUES ($1, $2, $3, $4, $5)
   ON CONFLICT (language, status, start_day, end_day) DO UPDATE SET n = event_day_counts.n + excluded.n`
 const TERM_COUNT_UPDATE = 'UPDATE term_counts SET n = n + ? WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = ? AND t.language = ?)'
-const TERM_COUNT_UPDATE_PG = 'UPDATE term_counts SET n = n + $1 WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = $2 AND t.language = $3)'
+const TERM_COUNT_UPDATE_PG =
+  'UPDATE term_counts SET n = n + $1 WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = $2 AND t.language = $3)'
 
 const bindSqlite = (v: SqlParam) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)
 
@@ -374,18 +541,21 @@ async function openSqliteEngine(): Promise<Engine> {
       const counted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'term_counts'`).get() !== undefined
       const dayCounted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_day_counts'`).get() !== undefined
       const filtered = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_filters'`).get() !== undefined
-      side.transaction(() => {
-        if (counted) for (const [id, language, k] of termDeltas(events)) side.prepare(TERM_COUNT_UPDATE).run(k, id, language)
-        if (dayCounted) for (const d of dayDeltas(events)) side.prepare(DAY_COUNT_UPSERT).run(...d)
-        events.forEach((e, k) => {
-          const id = ids[k]!
-          insertPost.run(...postRow(id, e).map(bindSqlite))
-          const { links, terms } = refRows(id, e)
-          for (const l of links) insertLink.run(...l.map(bindSqlite))
-          for (const t of terms) insertTerm.run(...t.map(bindSqlite))
+      side
+        .transaction(() => {
+          if (counted) for (const [id, language, k] of termDeltas(events)) side.prepare(TERM_COUNT_UPDATE).run(k, id, language)
+          if (dayCounted) for (const d of dayDeltas(events)) side.prepare(DAY_COUNT_UPSERT).run(...d)
+          events.forEach((e, k) => {
+            const id = ids[k]!
+            insertPost.run(...postRow(id, e).map(bindSqlite))
+            const { links, terms } = refRows(id, e)
+            for (const l of links) insertLink.run(...l.map(bindSqlite))
+            for (const t of terms) insertTerm.run(...t.map(bindSqlite))
+          })
+          if (filtered && ids.length)
+            FILTER_BULK_SQL.forEach((sql, k) => side.prepare(sql).run(...filterBulkParams(ids[0]!, ids[ids.length - 1]!)[k]!))
         })
-        if (filtered && ids.length) FILTER_BULK_SQL.forEach((sql, k) => side.prepare(sql).run(...filterBulkParams(ids[0]!, ids[ids.length - 1]!)[k]!))
-      }).immediate()
+        .immediate()
       return ids
     },
     async settle() {
@@ -397,7 +567,11 @@ async function openSqliteEngine(): Promise<Engine> {
       return statSync(file).size + (existsSync(wal) ? statSync(wal).size : 0)
     },
     async explain(sql, params) {
-      const rows = side.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params.map((p) => bindSqlite(p))) as { id: number; parent: number; detail: string }[]
+      const rows = side.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params.map((p) => bindSqlite(p))) as {
+        id: number
+        parent: number
+        detail: string
+      }[]
       const depth = new Map<number, number>([[0, 0]])
       return rows
         .map((r) => {
@@ -416,7 +590,14 @@ async function openSqliteEngine(): Promise<Engine> {
   }
 }
 
-const PG_ARRAY_TYPE: Record<Codec, string> = { text: 'text', nullableText: 'text', json: 'text', int: 'bigint', bool: 'boolean', real: 'float8' }
+const PG_ARRAY_TYPE: Record<Codec, string> = {
+  text: 'text',
+  nullableText: 'text',
+  json: 'text',
+  int: 'bigint',
+  bool: 'boolean',
+  real: 'float8',
+}
 const POST_ARRAY_TYPES = ['bigint', 'text', 'bigint', ...EVENT_SPECS.map((s) => PG_ARRAY_TYPE[s.codec]), 'text']
 
 async function openPostgresEngine(): Promise<Engine | string> {
@@ -424,7 +605,8 @@ async function openPostgresEngine(): Promise<Engine | string> {
   let url = env.CALENDAR_BENCH_DATABASE_URL ?? ''
   if (!url) {
     const bin = findPostgresBin()
-    if (!bin) return 'no PostgreSQL binaries (apt-get install -y postgresql, or CALENDAR_TEST_PG_BIN) and CALENDAR_BENCH_DATABASE_URL is not set'
+    if (!bin)
+      return 'no PostgreSQL binaries (apt-get install -y postgresql, or CALENDAR_TEST_PG_BIN) and CALENDAR_BENCH_DATABASE_URL is not set'
     server = await stage('PostgreSQL: start a throwaway server', async () => {
       const s = await startPostgres(bin)
       // The test server's defaults (shared_buffers 128MB) are too small for 1M events; restart with more.
@@ -467,7 +649,9 @@ async function openPostgresEngine(): Promise<Engine | string> {
       try {
         await client.query('BEGIN')
         // Ids from the table's own identity sequence, so later inserts through the storage continue after them.
-        const { rows } = await client.query(`SELECT nextval(pg_get_serial_sequence('posts', 'id')) AS id FROM generate_series(1, $1)`, [events.length])
+        const { rows } = await client.query(`SELECT nextval(pg_get_serial_sequence('posts', 'id')) AS id FROM generate_series(1, $1)`, [
+          events.length,
+        ])
         const ids = rows.map((r: { id: string }) => Number(r.id))
         const posts = events.map((e, k) => postRow(ids[k]!, e))
         const links: SqlParam[][] = []
@@ -477,9 +661,18 @@ async function openPostgresEngine(): Promise<Engine | string> {
           links.push(...refs.links)
           terms.push(...refs.terms)
         })
-        await client.query(postsSql, POST_COLUMNS.map((_, i) => column(posts, i)))
-        await client.query(linksSql, [0, 1, 2, 3].map((i) => column(links, i)))
-        await client.query(termsSql, [0, 1, 2, 3].map((i) => column(terms, i)))
+        await client.query(
+          postsSql,
+          POST_COLUMNS.map((_, i) => column(posts, i)),
+        )
+        await client.query(
+          linksSql,
+          [0, 1, 2, 3].map((i) => column(links, i)),
+        )
+        await client.query(
+          termsSql,
+          [0, 1, 2, 3].map((i) => column(terms, i)),
+        )
         const counted = (await client.query(`SELECT to_regclass('term_counts') IS NOT NULL AS ok`)).rows[0]?.ok === true
         if (counted) {
           for (const [id, language, k] of termDeltas(events)) await client.query(TERM_COUNT_UPDATE_PG, [k, id, language])
@@ -506,7 +699,8 @@ async function openPostgresEngine(): Promise<Engine | string> {
       // yet, and VACUUM then leaves their pages out of the visibility map: index-only scans would
       // fetch half the heap. A checkpoint first (needs a superuser or pg_checkpoint; best effort).
       await admin.query('CHECKPOINT').catch(() => undefined)
-      for (const table of ['posts', 'event_links', 'event_terms', 'terms', 'post_search', 'event_day_counts']) await admin.query(`VACUUM ANALYZE ${table}`)
+      for (const table of ['posts', 'event_links', 'event_terms', 'terms', 'post_search', 'event_day_counts'])
+        await admin.query(`VACUUM ANALYZE ${table}`)
       const { rows } = await admin.query(`SELECT relpages, relallvisible FROM pg_class WHERE oid = 'posts'::regclass`)
       return `CHECKPOINT + VACUUM ANALYZE (what autovacuum does after a bulk load); posts pages all-visible ${rows[0]?.relallvisible}/${rows[0]?.relpages}`
     },
@@ -560,7 +754,8 @@ interface Stats {
   matches: number | null
 }
 
-const quantile = (sorted: Float64Array, q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))] ?? NaN
+const quantile = (sorted: Float64Array, q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))] ?? NaN
 
 async function call(router: CalendarRouter, req: RequestLike) {
   const res = await router.handle(req)
@@ -613,7 +808,11 @@ function operations(refs: Refs, published: number[]): Operation[] {
       label: 'filtered: rare venue(20 events)+category+12 months',
       next: () => request('GET', `/events?per_page=10&venue=${refs.rareVenue}&categories=${category}&${window}`),
     },
-    { key: 'single', label: 'GET /events/{random id}', next: () => request('GET', `/events/${published[Math.floor(r() * published.length)]}`) },
+    {
+      key: 'single',
+      label: 'GET /events/{random id}',
+      next: () => request('GET', `/events/${published[Math.floor(r() * published.length)]}`),
+    },
     {
       key: 'create',
       label: 'POST /events (administrator)',
@@ -660,11 +859,12 @@ async function seedTo(engine: Engine, refs: Refs, from: number, to: number, publ
     const events = Array.from({ length: Math.min(BATCH, to - start) }, (_, k) => makeEvent(start + k, refs))
     let ids: number[]
     if (engine.seedMethod === 'bulk') ids = await engine.bulkInsert(events)
-    else ids = await engine.storage.transaction(async (tx) => {
-      const out: number[] = []
-      for (const e of events) out.push((await tx.insertPost(e)).id)
-      return out
-    })
+    else
+      ids = await engine.storage.transaction(async (tx) => {
+        const out: number[] = []
+        for (const e of events) out.push((await tx.insertPost(e)).id)
+        return out
+      })
     events.forEach((e, k) => {
       if (e.status === 'publish') published.push(ids[k]!)
     })
@@ -708,14 +908,16 @@ async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]
         : isGeo
           ? 'venues in the bounding box (posts_venue_geo)'
           : isDayCount
-          ? 'count (event_day_counts)'
-          : /count\(\*\) AS n/.test(s.sql)
-            ? 'count'
-            : 'page'
+            ? 'count (event_day_counts)'
+            : /count\(\*\) AS n/.test(s.sql)
+              ? 'count'
+              : 'page'
       const params = s.params.map((p) => (Array.isArray(p) ? `[${p.length} ids]` : JSON.stringify(p))).join(', ')
       out.push(
         `--- ${engine.name}: ${op.label} — ${kind} (${fmtMs(s.ms)} ms in the request)\n` +
-          `SQL: ${oneLine(s.sql).replace(/SELECT p\.id, p\.type, .*? FROM/, 'SELECT p.id, p.type, ... FROM').slice(0, 700)}\n` +
+          `SQL: ${oneLine(s.sql)
+            .replace(/SELECT p\.id, p\.type, .*? FROM/, 'SELECT p.id, p.type, ... FROM')
+            .slice(0, 700)}\n` +
           `params: ${params.slice(0, 300)}\n` +
           (await engine.explain(s.sql, s.params)),
       )
@@ -743,14 +945,18 @@ async function runEngine(name: string, open: () => Promise<Engine | string>, eng
     let count = 0
     for (const size of engineSizes) {
       const t0 = performance.now()
-      await stage(`${name}: seed ${fmtInt(count)} -> ${fmtInt(size)} events (${engine.seedMethod})`, () => seedTo(engine, refs, count, size, published))
+      await stage(`${name}: seed ${fmtInt(count)} -> ${fmtInt(size)} events (${engine.seedMethod})`, () =>
+        seedTo(engine, refs, count, size, published),
+      )
       const seedMs = performance.now() - t0
       const added = size - count
       count = size
       const settled = await stage(`${name}: settle at ${fmtInt(size)}`, () => engine.settle())
       const bytes = await engine.dbSize()
       report.seeding.push({ size, method: engine.seedMethod, ms: seedMs, rate: added / (seedMs / 1000), bytes })
-      console.log(`  ${fmtInt(added)} events in ${secs(seedMs)} = ${fmtInt(Math.round(added / (seedMs / 1000)))} events/s; database ${fmtBytes(bytes)}; ${settled}`)
+      console.log(
+        `  ${fmtInt(added)} events in ${secs(seedMs)} = ${fmtInt(Math.round(added / (seedMs / 1000)))} events/s; database ${fmtBytes(bytes)}; ${settled}`,
+      )
       await stage(`${name}: measure at ${fmtInt(size)}`, async () => {
         for (const op of ops) {
           if (TRACE) await trace(engine, router, op)
@@ -778,9 +984,14 @@ function printReport(report: EngineReport) {
   }
   console.log('\nSeeding:')
   console.log(`  ${pad('events', 12)}${pad('method', 8)}${lpad('time', 10)}${lpad('events/s', 12)}${lpad('db size', 12)}`)
-  for (const s of report.seeding) console.log(`  ${pad(fmtInt(s.size), 12)}${pad(s.method, 8)}${lpad(secs(s.ms), 10)}${lpad(fmtInt(Math.round(s.rate)), 12)}${lpad(fmtBytes(s.bytes), 12)}`)
+  for (const s of report.seeding)
+    console.log(
+      `  ${pad(fmtInt(s.size), 12)}${pad(s.method, 8)}${lpad(secs(s.ms), 10)}${lpad(fmtInt(Math.round(s.rate)), 12)}${lpad(fmtBytes(s.bytes), 12)}`,
+    )
   console.log('\nLatency (ms, one request at a time, in process):')
-  console.log(`  ${pad('events', 12)}${pad('operation', 54)}${lpad('n', 5)}${lpad('p50', 8)}${lpad('p95', 8)}${lpad('p99', 8)}${lpad('total', 10)}`)
+  console.log(
+    `  ${pad('events', 12)}${pad('operation', 54)}${lpad('n', 5)}${lpad('p50', 8)}${lpad('p95', 8)}${lpad('p99', 8)}${lpad('total', 10)}`,
+  )
   for (const { size, op, stats } of report.rows) {
     console.log(
       `  ${pad(fmtInt(size), 12)}${pad(op.label, 54)}${lpad(String(stats.n), 5)}${lpad(fmtMs(stats.p50), 8)}${lpad(fmtMs(stats.p95), 8)}${lpad(fmtMs(stats.p99), 8)}${lpad(stats.matches === null ? '' : fmtInt(stats.matches), 10)}`,
@@ -805,7 +1016,9 @@ function printReport(report: EngineReport) {
 
 async function main() {
   console.log(`calendar-events-router scale benchmark — Node ${process.version}, ${new Date(NOW).toISOString()}`)
-  console.log(`requests per operation ${REQUESTS} after ${WARMUP} warm-up (at most ${OP_SECONDS} s each), seeding batches of ${fmtInt(BATCH)}`)
+  console.log(
+    `requests per operation ${REQUESTS} after ${WARMUP} warm-up (at most ${OP_SECONDS} s each), seeding batches of ${fmtInt(BATCH)}`,
+  )
   const t0 = performance.now()
   const reports: EngineReport[] = []
   if (ENGINES.includes('sqlite')) reports.push(await runEngine('SQLite', openSqliteEngine, SQLITE_SIZES))

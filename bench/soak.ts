@@ -61,13 +61,20 @@ export async function soak(options: { seconds: number; warmupSeconds: number; wo
           res = await fetch(`${root}/events`, {
             method: 'POST',
             headers,
-            body: JSON.stringify({ title: `Soak ${w}-${i}`, start_date: `2027-02-${day} 10:00`, end_date: `2027-02-${day} 12:00`, categories: [`cat ${i % 5}`], venue: { venue: `Hall ${i % 3}` } }),
+            body: JSON.stringify({
+              title: `Soak ${w}-${i}`,
+              start_date: `2027-02-${day} 10:00`,
+              end_date: `2027-02-${day} 12:00`,
+              categories: [`cat ${i % 5}`],
+              venue: { venue: `Hall ${i % 3}` },
+            }),
           })
           if (res.status === 201) {
             ids.push(((await res.json()) as { id: number }).id)
             consumed = true
           }
-        } else if (kind === 'update') res = await fetch(`${root}/events/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ title: `Updated ${i}` }) })
+        } else if (kind === 'update')
+          res = await fetch(`${root}/events/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ title: `Updated ${i}` }) })
         else if (kind === 'delete') res = await fetch(`${root}/events/${id}`, { method: 'DELETE', headers })
         else if (kind === 'read') res = await fetch(`${root}/events/${id}`)
         else if (kind === 'search') res = await fetch(`${root}/events?search=soak&per_page=5`)

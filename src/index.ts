@@ -1,6 +1,15 @@
 /** @module calendar-events-router: a calendar-events REST namespace for any JavaScript host. */
 export { createCalendarRouter, type CalendarRouter } from './router.js'
-export type { CalendarOptions, AuthRequest, PermalinkKind, UserDirectory, IcalOptions, RecurrenceOptions, GeocodeAddress, Geofence } from './options.js'
+export type {
+  CalendarOptions,
+  AuthRequest,
+  PermalinkKind,
+  UserDirectory,
+  IcalOptions,
+  RecurrenceOptions,
+  GeocodeAddress,
+  Geofence,
+} from './options.js'
 export { ROLES, type Principal, type Role } from './auth/principal.js'
 export { ApiError } from './http/errors.js'
 export { PayloadTooLargeError, type RequestLike, type RawResponse, type HeadersLike } from './http/types.js'

@@ -167,7 +167,12 @@ export const MAX_GEOFENCE_KM = 20_000
 
 function geofence(g: Geofence | undefined): Geofence {
   if (g === undefined) return { radius: 25, unit: 'mi' }
-  if (typeof g !== 'object' || g === null || (g.unit !== 'mi' && g.unit !== 'km') || !(typeof g.radius === 'number' && Number.isFinite(g.radius) && g.radius > 0)) {
+  if (
+    typeof g !== 'object' ||
+    g === null ||
+    (g.unit !== 'mi' && g.unit !== 'km') ||
+    !(typeof g.radius === 'number' && Number.isFinite(g.radius) && g.radius > 0)
+  ) {
     throw new TypeError("calendar-events-router: geofence must be { radius: positive number, unit: 'mi' | 'km' }")
   }
   return { radius: g.radius, unit: g.unit }

@@ -153,11 +153,26 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
   }
 
   /** Routing, gates, parameters and the resource handler: the reply before HTTP niceties. */
-  async function dispatch(request: RequestLike, located: Located, method: string, query: Params, principal: Principal | null, meta: ResponseMeta): Promise<RawResponse> {
+  async function dispatch(
+    request: RequestLike,
+    located: Located,
+    method: string,
+    query: Params,
+    principal: Principal | null,
+    meta: ResponseMeta,
+  ): Promise<RawResponse> {
     if (located.siteIndex) {
       meta.allow = ['GET']
       if (method !== 'GET') return errorResponse(noRoute(), meta)
-      return jsonResponse(200, buildSiteIndex(context(request, located, 'GET', principal, query, query, Object.create(null), Object.create(null)), routes, schemas), meta)
+      return jsonResponse(
+        200,
+        buildSiteIndex(
+          context(request, located, 'GET', principal, query, query, Object.create(null), Object.create(null)),
+          routes,
+          schemas,
+        ),
+        meta,
+      )
     }
     const { def, captures } = await route(located.path, method)
     const endpoint = def && METHODS.includes(method as Method) ? def.endpoints[method as Method] : undefined
@@ -182,9 +197,19 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
 
   const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-  function context(request: RequestLike, located: Located, method: string, principal: Principal | null, params: Params, query: Params, body: Params, path: Params): Context {
+  function context(
+    request: RequestLike,
+    located: Located,
+    method: string,
+    principal: Principal | null,
+    params: Params,
+    query: Params,
+    body: Params,
+    path: Params,
+  ): Context {
     const asked = params.multilingual_language
-    const language = typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
+    const language =
+      typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
     // Writes by callers without unfiltered_html store their text through the HTML filter.
     const filter = READS.has(method) ? null : options.sanitize(principal)
     return createContext({
@@ -214,7 +239,11 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     if (!def) return errorResponse(noRoute(), meta)
     const methods = Object.keys(def.endpoints)
     if (options.cors && isPreflight(request, 'OPTIONS')) return preflight(options.cors, request, methods)
-    const index = buildIndex(context(request, located, 'OPTIONS', null, query, query, Object.create(null), Object.create(null)), [def], schemas)
+    const index = buildIndex(
+      context(request, located, 'OPTIONS', null, query, query, Object.create(null), Object.create(null)),
+      [def],
+      schemas,
+    )
     meta.allow = methods
     return jsonResponse(200, Object.values(index.routes)[0], meta)
   }
@@ -289,7 +318,15 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     emptyTrash: emptyTrash_,
     async extendSeries() {
       const { horizonMonths, maxOccurrences } = options.recurrence
-      return { added: await extendSeries(storage, { now: options.now(), horizonMonths, maxOccurrences, languages: options.languages, timezone: options.timezone }) }
+      return {
+        added: await extendSeries(storage, {
+          now: options.now(),
+          horizonMonths,
+          maxOccurrences,
+          languages: options.languages,
+          timezone: options.timezone,
+        }),
+      }
     },
     async fetch(request: Request): Promise<Response> {
       return toResponse(await handle(fromRequest(request)))

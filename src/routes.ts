@@ -58,7 +58,13 @@ export interface DescribingHandlers {
 export function buildRoutes(describe: DescribingHandlers): RouteDef[] {
   return [
     route('', '', {
-      GET: { op: 'root', run: describe.namespaceIndex, summary: 'Describe the namespace and its routes', response: 'NamespaceIndex', errors: [400] },
+      GET: {
+        op: 'root',
+        run: describe.namespaceIndex,
+        summary: 'Describe the namespace and its routes',
+        response: 'NamespaceIndex',
+        errors: [400],
+      },
     }),
     route('/doc', '/doc', {
       GET: { op: 'doc', run: describe.openApiDocument, summary: 'This OpenAPI document', response: 'object', errors: [400] },
@@ -76,7 +82,13 @@ export function buildRoutes(describe: DescribingHandlers): RouteDef[] {
       },
     }),
     route('/events/(?P<id>\\d+)', `/events/${ID}`, {
-      GET: { op: 'eventById', run: (c, s) => events.readEvent(c, s, false), summary: 'Read an event', response: 'Event', errors: READ_ERRORS },
+      GET: {
+        op: 'eventById',
+        run: (c, s) => events.readEvent(c, s, false),
+        summary: 'Read an event',
+        response: 'Event',
+        errors: READ_ERRORS,
+      },
       DELETE: {
         op: 'eventDelete',
         run: (c, s) => events.deleteEvent(c, s, false),
@@ -95,7 +107,13 @@ export function buildRoutes(describe: DescribingHandlers): RouteDef[] {
       }),
     }),
     route('/events/by-slug/(?P<slug>[^/]+)', `/events/by-slug/${SLUG}`, {
-      GET: { op: 'eventBySlug', run: (c, s) => events.readEvent(c, s, true), summary: 'Read an event by slug', response: 'Event', errors: READ_ERRORS },
+      GET: {
+        op: 'eventBySlug',
+        run: (c, s) => events.readEvent(c, s, true),
+        summary: 'Read an event by slug',
+        response: 'Event',
+        errors: READ_ERRORS,
+      },
       DELETE: {
         op: 'eventDeleteBySlug',
         run: (c, s) => events.deleteEvent(c, s, true),
@@ -137,7 +155,13 @@ function linkedRoutes(type: 'venue' | 'organizer', plural: string, shape: 'Venue
       },
     }),
     route(`/${plural}/(?P<id>\\d+)`, `/${plural}/${ID}`, {
-      GET: { op: op('ById'), run: (c, s) => linked.readLinked(c, s, type, false), summary: `Read a ${type}`, response: shape, errors: READ_ERRORS },
+      GET: {
+        op: op('ById'),
+        run: (c, s) => linked.readLinked(c, s, type, false),
+        summary: `Read a ${type}`,
+        response: shape,
+        errors: READ_ERRORS,
+      },
       DELETE: {
         op: op('Delete'),
         run: (c, s) => linked.deleteLinked(c, s, type, false),
@@ -187,7 +211,13 @@ function termRoutes(taxonomy: 'category' | 'tag', plural: string, list: Represen
   const gate = terms.termGate(taxonomy)
   return [
     route(`/${plural}`, `/${plural}`, {
-      GET: { op: `${taxonomy}List`, run: (c, s) => terms.listTerms(c, s, taxonomy), summary: `List ${plural}`, response: list, errors: [400] },
+      GET: {
+        op: `${taxonomy}List`,
+        run: (c, s) => terms.listTerms(c, s, taxonomy),
+        summary: `List ${plural}`,
+        response: list,
+        errors: [400],
+      },
       POST: {
         op: `${taxonomy}Create`,
         run: (c, s) => terms.createTerm(c, s, taxonomy),
@@ -200,7 +230,13 @@ function termRoutes(taxonomy: 'category' | 'tag', plural: string, list: Represen
     }),
     // Terms register their handlers GET, update, DELETE: the Allow header follows that order.
     route(`/${plural}/(?P<id>\\d+)`, `/${plural}/${ID}`, {
-      GET: { op: 'termById', run: (c, s) => terms.readTerm(c, s, taxonomy), summary: `Read a ${taxonomy}`, response: 'Term', errors: [400] },
+      GET: {
+        op: 'termById',
+        run: (c, s) => terms.readTerm(c, s, taxonomy),
+        summary: `Read a ${taxonomy}`,
+        response: 'Term',
+        errors: [400],
+      },
       ...update({
         op: `${taxonomy}Update`,
         run: (c, s) => terms.updateTerm(c, s, taxonomy),

@@ -6,11 +6,18 @@ import { describe, expect, it } from 'vitest'
 import { startServer } from '../examples/node-server/server.js'
 import { tokenAuth } from '../examples/node-server/auth.js'
 
-const bearer = (token: string) => ({ headers: { get: (n: string) => (n === 'authorization' ? `Bearer ${token}` : null) }, method: 'GET', url: 'http://x/' })
+const bearer = (token: string) => ({
+  headers: { get: (n: string) => (n === 'authorization' ? `Bearer ${token}` : null) },
+  method: 'GET',
+  url: 'http://x/',
+})
 
 describe('example token users', () => {
   it('reads token:role:id, defaults ids to list positions, and knows exactly those users', () => {
-    const auth = tokenAuth({ CALENDAR_API_TOKENS: 'a:administrator:10, b:editor, c:author:42, d:e:f:contributor:7, plain', CALENDAR_API_TOKEN: 'solo' })
+    const auth = tokenAuth({
+      CALENDAR_API_TOKENS: 'a:administrator:10, b:editor, c:author:42, d:e:f:contributor:7, plain',
+      CALENDAR_API_TOKEN: 'solo',
+    })
     expect(auth.authenticate(bearer('a'))).toEqual({ id: 10, role: 'administrator' })
     expect(auth.authenticate(bearer('b'))).toEqual({ id: 2, role: 'editor' })
     expect(auth.authenticate(bearer('c'))).toEqual({ id: 42, role: 'author' })
@@ -34,7 +41,13 @@ describe('example token users', () => {
   })
 
   it('the server answers 400 naming author for an id no token stands for', async () => {
-    const s = await startServer({ PORT: '0', HOST: '127.0.0.1', CALENDAR_STORAGE: 'memory', CALENDAR_CACHE: 'off', CALENDAR_API_TOKENS: 'boss:administrator:1,ed:editor:7' })
+    const s = await startServer({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CALENDAR_STORAGE: 'memory',
+      CALENDAR_CACHE: 'off',
+      CALENDAR_API_TOKENS: 'boss:administrator:1,ed:editor:7',
+    })
     try {
       const root = `http://127.0.0.1:${s.port}/wp-json/calendar/events/v1`
       const post = (author: number) =>

@@ -35,7 +35,11 @@ describe('examples/express-mount', () => {
   let site = ''
   let stop: () => Promise<void>
   beforeAll(async () => {
-    const started = await createApp({ CALENDAR_STORAGE: 'memory', CALENDAR_USERS: 'ed:pw:editor,sub:pw2:subscriber', CALENDAR_API_TOKENS: 'tok:administrator' })
+    const started = await createApp({
+      CALENDAR_STORAGE: 'memory',
+      CALENDAR_USERS: 'ed:pw:editor,sub:pw2:subscriber',
+      CALENDAR_API_TOKENS: 'tok:administrator',
+    })
     const server = started.app.listen(0, '127.0.0.1')
     await new Promise((resolve) => server.once('listening', resolve))
     site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -48,8 +52,16 @@ describe('examples/express-mount', () => {
   const api = () => `${site}/wp-json/calendar/events/v1`
 
   async function login(username: string, password: string) {
-    const res = await fetch(`${site}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `username=${username}&password=${password}` })
-    return { status: res.status, cookie: (res.headers.get('set-cookie') ?? '').split(';', 1)[0]!, body: (await res.json()) as { nonce?: string } }
+    const res = await fetch(`${site}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `username=${username}&password=${password}`,
+    })
+    return {
+      status: res.status,
+      cookie: (res.headers.get('set-cookie') ?? '').split(';', 1)[0]!,
+      body: (await res.json()) as { nonce?: string },
+    }
   }
 
   it("keeps the host's own routes", async () => {
@@ -65,17 +77,29 @@ describe('examples/express-mount', () => {
     expect(await (await fetch(`${site}/`, { headers: { cookie } })).text()).toContain('Signed in as ed')
     const withoutNonce = await fetch(`${api()}/events`, { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify(EVENT) })
     expect(withoutNonce.status).toBe(401)
-    const created = await fetch(`${api()}/events`, { method: 'POST', headers: { ...json, cookie, 'x-wp-nonce': body.nonce! }, body: JSON.stringify(EVENT) })
+    const created = await fetch(`${api()}/events`, {
+      method: 'POST',
+      headers: { ...json, cookie, 'x-wp-nonce': body.nonce! },
+      body: JSON.stringify(EVENT),
+    })
     expect(created.status).toBe(201)
     const event = (await created.json()) as { id: number; author: string }
     expect(event.author).toBe('1000')
     // A draft is visible to its signed-in editor through the session, not to anonymous callers.
-    const draft = await fetch(`${api()}/events`, { method: 'POST', headers: { ...json, cookie, 'x-wp-nonce': body.nonce! }, body: JSON.stringify({ ...EVENT, status: 'draft' }) })
+    const draft = await fetch(`${api()}/events`, {
+      method: 'POST',
+      headers: { ...json, cookie, 'x-wp-nonce': body.nonce! },
+      body: JSON.stringify({ ...EVENT, status: 'draft' }),
+    })
     const draftId = ((await draft.json()) as { id: number }).id
     expect((await fetch(`${api()}/events/${draftId}`, { headers: { cookie } })).status).toBe(200)
     expect((await fetch(`${api()}/events/${draftId}`)).status).toBe(403)
     const { cookie: subscriber, body: subBody } = await login('sub', 'pw2')
-    const denied = await fetch(`${api()}/events`, { method: 'POST', headers: { ...json, cookie: subscriber, 'x-wp-nonce': subBody.nonce! }, body: JSON.stringify(EVENT) })
+    const denied = await fetch(`${api()}/events`, {
+      method: 'POST',
+      headers: { ...json, cookie: subscriber, 'x-wp-nonce': subBody.nonce! },
+      body: JSON.stringify(EVENT),
+    })
     expect(denied.status).toBe(403)
     await fetch(`${site}/logout`, { method: 'POST', headers: { cookie } })
     expect((await fetch(`${api()}/events/${draftId}`, { headers: { cookie } })).status).toBe(403)
@@ -83,7 +107,11 @@ describe('examples/express-mount', () => {
 
   it('accepts bearer tokens as npm start does, with the host having parsed the body (JSON and form)', async () => {
     const auth = { authorization: 'Bearer tok' }
-    const created = await fetch(`${api()}/events`, { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ ...EVENT, title: 'By token' }) })
+    const created = await fetch(`${api()}/events`, {
+      method: 'POST',
+      headers: { ...json, ...auth },
+      body: JSON.stringify({ ...EVENT, title: 'By token' }),
+    })
     expect(created.status).toBe(201)
     const form = await fetch(`${api()}/events`, {
       method: 'POST',
@@ -113,20 +141,31 @@ describe('examples/cms-prefix', () => {
 
   it('serves the calendar under /api/rest, with language segments and CMS permalinks', async () => {
     const headers = { ...json, authorization: 'Bearer tok' }
-    const en = await fetch(`${site}/api/rest/calendar/events/v1/events`, { method: 'POST', headers, body: JSON.stringify({ ...EVENT, slug: 'launch' }) })
+    const en = await fetch(`${site}/api/rest/calendar/events/v1/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...EVENT, slug: 'launch' }),
+    })
     expect(en.status).toBe(201)
     expect(((await en.json()) as { url: string }).url).toBe(`${site}/events/launch/`)
-    const ja = await fetch(`${site}/ja/api/rest/calendar/events/v1/events`, { method: 'POST', headers, body: JSON.stringify({ ...EVENT, title: '発表会', slug: 'happyoukai' }) })
+    const ja = await fetch(`${site}/ja/api/rest/calendar/events/v1/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...EVENT, title: '発表会', slug: 'happyoukai' }),
+    })
     expect(ja.status).toBe(201)
     expect(((await ja.json()) as { url: string }).url).toBe(`${site}/ja/events/happyoukai/`)
-    const list = (await (await fetch(`${site}/ja/api/rest/calendar/events/v1/events`)).json()) as { events: Array<{ title: string }>; rest_url: string }
+    const list = (await (await fetch(`${site}/ja/api/rest/calendar/events/v1/events`)).json()) as {
+      events: Array<{ title: string }>
+      rest_url: string
+    }
     expect(list.events.map((e) => e.title)).toEqual(['発表会'])
     expect(list.rest_url.startsWith(`${site}/ja/api/rest/calendar/events/v1/events/`)).toBe(true)
     const index = (await (await fetch(`${site}/api/rest/calendar/events/v1/`)).json()) as { namespace: string }
     expect(index.namespace).toBe('calendar/events/v1')
   })
 
-  it("leaves everything else to the CMS, /wp-json included", async () => {
+  it('leaves everything else to the CMS, /wp-json included', async () => {
     expect(await (await fetch(`${site}/api/rest/cms/v1/pages`)).json()).toEqual([{ id: 1, lang: 'en', title: 'Home' }])
     expect(await (await fetch(`${site}/ja/api/rest/cms/v1/pages`)).json()).toEqual([{ id: 1, lang: 'ja', title: 'Home' }])
     expect(await (await fetch(`${site}/ja/`)).text()).toContain('CMS home (ja)')
@@ -145,7 +184,14 @@ async function startScript(name: string, env: Record<string, string>): Promise<{
     cwd: ROOT,
     shell: true,
     detached: true, // its own process group, so stop() ends the runtime and not just the shell
-    env: { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1', ...env },
+    env: {
+      ...process.env,
+      PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NO_COLOR: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
@@ -185,9 +231,17 @@ describe.each([
     const first = await startScript(name, env)
     try {
       expect(first.output()).toContain(engine)
-      const created = await fetch(`${first.api}/events`, { method: 'POST', headers: { ...json, authorization: 'Bearer tok' }, body: JSON.stringify(EVENT) })
+      const created = await fetch(`${first.api}/events`, {
+        method: 'POST',
+        headers: { ...json, authorization: 'Bearer tok' },
+        body: JSON.stringify(EVENT),
+      })
       expect(created.status).toBe(201)
-      const denied = await fetch(`${first.api}/events`, { method: 'POST', headers: { ...json, authorization: 'Bearer reader' }, body: JSON.stringify(EVENT) })
+      const denied = await fetch(`${first.api}/events`, {
+        method: 'POST',
+        headers: { ...json, authorization: 'Bearer reader' },
+        body: JSON.stringify(EVENT),
+      })
       expect(denied.status).toBe(403)
       expect((await fetch(`${first.api}/events/999`)).status).toBe(404)
     } finally {

@@ -17,7 +17,11 @@ const TOKEN = 'Bearer secret'
 const LIMIT = 4096
 const event = (title: string) => ({ title, start_date: 'tomorrow 10am', end_date: 'tomorrow 11am', status: 'publish' })
 
-interface Setup { version: 4 | 5; mount: 'root' | 'wp-json'; parsers: boolean }
+interface Setup {
+  version: 4 | 5
+  mount: 'root' | 'wp-json'
+  parsers: boolean
+}
 const setups: Setup[] = []
 for (const version of [4, 5] as const)
   for (const mount of ['root', 'wp-json'] as const) for (const parsers of [false, true]) setups.push({ version, mount, parsers })
@@ -81,7 +85,8 @@ describe.each(setups)('Express $version, mounted at $mount, host body parsers: $
   })
 
   it('reads a form body with PHP brackets', async () => {
-    const form = 'title=Form+event&start_date=tomorrow+10am&end_date=tomorrow+11am&status=publish' +
+    const form =
+      'title=Form+event&start_date=tomorrow+10am&end_date=tomorrow+11am&status=publish' +
       '&venue[venue]=Hall&venue[city]=Tokyo&tags[]=a&tags[]=b'
     const res = await post(ctx.base, form, 'application/x-www-form-urlencoded')
     expect(res.status).toBe(201)
@@ -160,7 +165,9 @@ describe.each(setups)('Express $version, mounted at $mount, host body parsers: $
   })
 
   it("follows the app's trust proxy setting for the origin", async () => {
-    const res = await fetch(`${ctx.base}${NS}/events?per_page=1`, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'cal.example' } })
+    const res = await fetch(`${ctx.base}${NS}/events?per_page=1`, {
+      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'cal.example' },
+    })
     expect((await res.json()).rest_url.startsWith(`https://cal.example${NS}/events/?page=1`)).toBe(true)
   })
 })
@@ -168,8 +175,9 @@ describe.each(setups)('Express $version, mounted at $mount, host body parsers: $
 describe('re-serializing a parsed body', () => {
   it('writes JSON for JSON and PHP brackets for forms', () => {
     expect(bodyText({ a: [1, { b: 'x' }] }, 'application/json; charset=utf-8')).toBe('{"a":[1,{"b":"x"}]}')
-    expect(bodyText({ a: ['1', '2'], v: { city: 'T k' }, o: [{ n: 'x' }] }, 'application/x-www-form-urlencoded'))
-      .toBe('a%5B%5D=1&a%5B%5D=2&v%5Bcity%5D=T%20k&o%5B0%5D%5Bn%5D=x')
+    expect(bodyText({ a: ['1', '2'], v: { city: 'T k' }, o: [{ n: 'x' }] }, 'application/x-www-form-urlencoded')).toBe(
+      'a%5B%5D=1&a%5B%5D=2&v%5Bcity%5D=T%20k&o%5B0%5D%5Bn%5D=x',
+    )
     // express.urlencoded({ extended: false }) keeps bracketed keys as they came.
     expect(formEncode({ 'tags[]': ['a', 'b'] }).join('&')).toBe('tags%5B%5D=a&tags%5B%5D=b')
     expect(bodyText('raw text', 'text/plain')).toBe('raw text')

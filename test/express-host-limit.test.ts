@@ -38,7 +38,10 @@ describe.each([4, 5] as const)('Express %i: 413 behind the host body parser', (v
     fetch(`${base}/events`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': type }, body })
 
   it.each([
-    ['application/json', JSON.stringify({ title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', description: 'd'.repeat(HOST_LIMIT * 2) })],
+    [
+      'application/json',
+      JSON.stringify({ title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', description: 'd'.repeat(HOST_LIMIT * 2) }),
+    ],
     ['application/x-www-form-urlencoded', `title=x&start_date=tomorrow&end_date=tomorrow&description=${'d'.repeat(HOST_LIMIT * 2)}`],
   ])('%s over the parser limit: JSON 413 quoting that limit', async (type, body) => {
     const res = await post(body, type)

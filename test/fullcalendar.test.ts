@@ -68,7 +68,15 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
 }, 60_000)
 
@@ -82,15 +90,27 @@ describe('FullCalendar (iCalendar plug-in) in headless Chromium', () => {
   it('renders every event of the feed in the month grid, with plain-text titles', async () => {
     const titles = ['Rock & Roll’s <night>', 'Board meeting', 'Winter fair', 'Late concert']
     await app.seed({ title: 'Rock &amp; Roll&#8217;s &lt;night&gt;', start_date: '2026-12-04 19:00:00', end_date: '2026-12-04 22:00:00' })
-    await app.seed({ title: '<b>Board</b> meeting', start_date: '2026-12-08 09:00:00', end_date: '2026-12-08 10:00:00', description: '<p>Agenda</p>' })
+    await app.seed({
+      title: '<b>Board</b> meeting',
+      start_date: '2026-12-08 09:00:00',
+      end_date: '2026-12-08 10:00:00',
+      description: '<p>Agenda</p>',
+    })
     await app.seed({ title: 'Winter fair', start_date: '2026-12-12', end_date: '2026-12-13', all_day: true })
-    await app.seed({ title: 'Late concert', start_date: '2026-12-18 20:00:00', end_date: '2026-12-18 23:00:00', timezone: 'America/New_York' })
+    await app.seed({
+      title: 'Late concert',
+      start_date: '2026-12-18 20:00:00',
+      end_date: '2026-12-18 23:00:00',
+      timezone: 'America/New_York',
+    })
     await app.seed({ title: 'Draft only editors see', status: 'draft', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00' })
 
     const page = await browser.newPage({ viewport: { width: 1100, height: 820 } })
     try {
       await page.goto(`${origin}/`)
-      await page.waitForFunction(() => document.body.dataset.loaded !== undefined || document.body.dataset.failure !== undefined, null, { timeout: 20_000 })
+      await page.waitForFunction(() => document.body.dataset.loaded !== undefined || document.body.dataset.failure !== undefined, null, {
+        timeout: 20_000,
+      })
       expect(await page.evaluate(() => document.body.dataset.failure ?? null)).toBeNull()
       await page.locator('.fc-event').first().waitFor({ timeout: 10_000 })
       const shown = await page.locator('.fc-event-title').allTextContents()
@@ -98,7 +118,10 @@ describe('FullCalendar (iCalendar plug-in) in headless Chromium', () => {
       // Saturday 12 to Sunday 13 December: the all-day fair is drawn in both week rows.
       expect(shown.filter((t) => t === 'Winter fair')).toHaveLength(2)
       const dayOf = (title: string) =>
-        page.locator('td.fc-daygrid-day', { has: page.locator('.fc-event-title', { hasText: title }) }).first().getAttribute('data-date')
+        page
+          .locator('td.fc-daygrid-day', { has: page.locator('.fc-event-title', { hasText: title }) })
+          .first()
+          .getAttribute('data-date')
       expect(await dayOf('Board meeting')).toBe('2026-12-08')
       expect(await dayOf('Winter fair')).toBe('2026-12-12')
       // 20:00 in New York is 01:00 UTC the next day; the page shows UTC.

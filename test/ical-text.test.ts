@@ -12,7 +12,11 @@ const octets = (s: string) => new TextEncoder().encode(s).length
 
 describe('iCalendar text', () => {
   it('folds any line into lines of at most 75 octets that unfold to the original', () => {
-    const line = fc.oneof(fc.string({ maxLength: 400 }), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 }))
+    const line = fc.oneof(
+      fc.string({ maxLength: 400 }),
+      fc.string({ unit: 'grapheme', maxLength: 200 }),
+      fc.string({ unit: 'binary', maxLength: 200 }),
+    )
     fc.assert(
       fc.property(line, (s) => {
         const content = `DESCRIPTION:${s.replace(/[\r\n]/g, ' ')}`
@@ -30,8 +34,33 @@ describe('iCalendar text', () => {
   })
 
   it('turns HTML into plain text: no tags, no control characters, script and style contents dropped', () => {
-    const markup = fc.constantFrom('<p>', '</p>', '<br>', '<b>', '</b>', '<a href="x>y">', '</a>', '<li>', '&amp;', '&#8217;', '&nbsp;', '&lt;', '&bogus;', '<!-- c -->', '\t', '\r\n', '\u0007', 'word ', ' ')
-    const hidden = fc.constantFrom('<script>SECRET()</script>', '<style>.SECRET{}</style>', '<script src=x>SECRET</script>', '<STYLE>SECRET</STYLE>')
+    const markup = fc.constantFrom(
+      '<p>',
+      '</p>',
+      '<br>',
+      '<b>',
+      '</b>',
+      '<a href="x>y">',
+      '</a>',
+      '<li>',
+      '&amp;',
+      '&#8217;',
+      '&nbsp;',
+      '&lt;',
+      '&bogus;',
+      '<!-- c -->',
+      '\t',
+      '\r\n',
+      '\u0007',
+      'word ',
+      ' ',
+    )
+    const hidden = fc.constantFrom(
+      '<script>SECRET()</script>',
+      '<style>.SECRET{}</style>',
+      '<script src=x>SECRET</script>',
+      '<STYLE>SECRET</STYLE>',
+    )
     // Well-formed markup: script and style contents never show.
     fc.assert(
       fc.property(fc.array(fc.oneof(markup, hidden), { maxLength: 25 }), (pieces) => {
@@ -63,7 +92,12 @@ describe('iCalendar text', () => {
     expect(plainText('  spaced \n\t out  ')).toBe('spaced out')
     expect(plainText('a < b &amp;&amp c')).toBe('a < b && c')
     expect(plainText('<script>alert(1)</script><style>p{}</style>')).toBe('')
-    for (const html of ['<SCRIPT>SECRET</SCRIPT>ok', '<script type="x">SECRET</script >ok', '<style media="a>b">SECRET</style>ok', '<p><script>SECRET<p>not a tag</p></script>ok</p>']) {
+    for (const html of [
+      '<SCRIPT>SECRET</SCRIPT>ok',
+      '<script type="x">SECRET</script >ok',
+      '<style media="a>b">SECRET</style>ok',
+      '<p><script>SECRET<p>not a tag</p></script>ok</p>',
+    ]) {
       expect(plainText(html)).toBe('ok')
     }
   })

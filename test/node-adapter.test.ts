@@ -28,7 +28,12 @@ const json = (status: number, data: unknown): RawResponse => ({
   body: JSON.stringify(data),
 })
 
-const seen = { errors: [] as unknown[], abortEntered: deferred(), aborted: deferred<boolean>(), signal: undefined as AbortSignal | undefined }
+const seen = {
+  errors: [] as unknown[],
+  abortEntered: deferred(),
+  aborted: deferred<boolean>(),
+  signal: undefined as AbortSignal | undefined,
+}
 
 const fake = {
   async handle(r: RequestLike): Promise<RawResponse & { passthrough?: boolean }> {
@@ -36,7 +41,7 @@ const fake = {
     if (path === '/throw') throw new Error('boom')
     if (path === '/empty') return { status: 204, headers: {}, body: null }
     if (path === '/outside') return { ...json(404, { code: 'rest_no_route' }), passthrough: true }
-    if (path === '/completes') return (seen.signal = r.signal), json(200, {})
+    if (path === '/completes') return ((seen.signal = r.signal), json(200, {}))
     if (path === '/ignore-body') return json(404, { code: 'rest_no_route' })
     if (path === '/abort') {
       const signal = r.signal!
@@ -89,7 +94,12 @@ afterAll(async () => {
   }
 })
 
-interface RawResult { status: number; headers: http.IncomingHttpHeaders; body: string; reusedSocket: boolean }
+interface RawResult {
+  status: number
+  headers: http.IncomingHttpHeaders
+  body: string
+  reusedSocket: boolean
+}
 
 /** http.request with a body written as separate chunks, each after a pause so they arrive apart. */
 function request(url: string, options: http.RequestOptions, chunks: Buffer[] = []): Promise<RawResult> {
@@ -99,7 +109,12 @@ function request(url: string, options: http.RequestOptions, chunks: Buffer[] = [
         const parts: Buffer[] = []
         res.on('data', (c: Buffer) => parts.push(c))
         res.on('end', () =>
-          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts).toString('utf8'), reusedSocket: req.reusedSocket }),
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: Buffer.concat(parts).toString('utf8'),
+            reusedSocket: req.reusedSocket,
+          }),
         )
         res.on('error', reject)
       })
@@ -176,7 +191,14 @@ describe('toNodeHandler', () => {
   it('rejects an oversized chunked body as soon as it crosses the limit', async () => {
     seen.errors.length = 0
     const chunk = Buffer.alloc(400, 'y')
-    const res = await request(`${base}/echo`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, [chunk, chunk, chunk, chunk, chunk, chunk])
+    const res = await request(`${base}/echo`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, [
+      chunk,
+      chunk,
+      chunk,
+      chunk,
+      chunk,
+      chunk,
+    ])
     expect(res.status).toBe(413)
     expect(res.headers.connection).toBe('close')
     expect(seen.errors[0]).toBeInstanceOf(PayloadTooLargeError)
@@ -196,7 +218,9 @@ describe('toNodeHandler', () => {
   it('keeps the connection usable when the handler ignores the body', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
     try {
-      const first = await request(`${base}/ignore-body`, { method: 'POST', agent, headers: { 'content-length': '5000' } }, [Buffer.alloc(5000, 'z')])
+      const first = await request(`${base}/ignore-body`, { method: 'POST', agent, headers: { 'content-length': '5000' } }, [
+        Buffer.alloc(5000, 'z'),
+      ])
       expect(first.status).toBe(404)
       const second = await request(`${base}/echo`, { agent })
       expect(second.status).toBe(200)

@@ -61,17 +61,27 @@ describe('recurrence rules', () => {
   })
 
   it('starts at the first day the rule produces', () => {
-    expect(expandRule(parseRule('FREQ=WEEKLY;BYDAY=TH;COUNT=2'), '2026-03-02 10:00:00', far)).toEqual(['2026-03-05 10:00:00', '2026-03-12 10:00:00'])
+    expect(expandRule(parseRule('FREQ=WEEKLY;BYDAY=TH;COUNT=2'), '2026-03-02 10:00:00', far)).toEqual([
+      '2026-03-05 10:00:00',
+      '2026-03-12 10:00:00',
+    ])
   })
 
   // Two places where ical.js departs from RFC 5545 (so they stay out of the comparison above):
   // it moves a yearly Feb 29 to Mar 1, and reads a yearly BYDAY=20MO as weekly after the 20th.
   it('skips a yearly date that does not exist, as RFC 5545 says', () => {
-    expect(expandRule(parseRule('FREQ=YEARLY;COUNT=3'), '2028-02-29 09:00:00', far)).toEqual(['2028-02-29 09:00:00', '2032-02-29 09:00:00', '2036-02-29 09:00:00'])
+    expect(expandRule(parseRule('FREQ=YEARLY;COUNT=3'), '2028-02-29 09:00:00', far)).toEqual([
+      '2028-02-29 09:00:00',
+      '2032-02-29 09:00:00',
+      '2036-02-29 09:00:00',
+    ])
   })
 
   it('takes a yearly BYDAY ordinal within the year', () => {
-    expect(expandRule(parseRule('FREQ=YEARLY;BYDAY=20MO;COUNT=2'), '2026-01-01 09:00:00', far)).toEqual(['2026-05-18 09:00:00', '2027-05-17 09:00:00'])
+    expect(expandRule(parseRule('FREQ=YEARLY;BYDAY=20MO;COUNT=2'), '2026-01-01 09:00:00', far)).toEqual([
+      '2026-05-18 09:00:00',
+      '2027-05-17 09:00:00',
+    ])
   })
 
   it('ends a rule that never matches', () => {
@@ -80,7 +90,9 @@ describe('recurrence rules', () => {
 
   it('writes rules canonically', () => {
     expect(formatRule(parseRule('rrule:count=12;byday=tu,th;freq=weekly'))).toBe('FREQ=WEEKLY;BYDAY=TU,TH;COUNT=12')
-    expect(formatRule(parseRule('FREQ=MONTHLY;INTERVAL=1;BYDAY=-1FR;WKST=MO;UNTIL=20270101T000000Z'))).toBe('FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20270101T000000Z')
+    expect(formatRule(parseRule('FREQ=MONTHLY;INTERVAL=1;BYDAY=-1FR;WKST=MO;UNTIL=20270101T000000Z'))).toBe(
+      'FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20270101T000000Z',
+    )
   })
 
   it.each([

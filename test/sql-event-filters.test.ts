@@ -113,10 +113,18 @@ async function sameAsMemory(sql: Storage, refs: Refs) {
   const memRefs = await memory.transaction(fill)
   assert.deepEqual(memRefs, refs, 'both storages assign the same ids')
   for (const q of queries(refs)) {
-    for (const [offset, limit] of [[0, 3], [2, 4], [0, 100]] as const) {
+    for (const [offset, limit] of [
+      [0, 3],
+      [2, 4],
+      [0, 100],
+    ] as const) {
       const query: EventListQuery = { language: 'en', statuses: ['publish'], orderBy: 'start', offset, limit, ...q }
       const [a, b] = await Promise.all([sql.listEvents(query), memory.listEvents(query)])
-      assert.deepEqual({ ids: a.items.map((e) => e.id), total: a.total }, { ids: b.items.map((e) => e.id), total: b.total }, JSON.stringify(query))
+      assert.deepEqual(
+        { ids: a.items.map((e) => e.id), total: a.total },
+        { ids: b.items.map((e) => e.id), total: b.total },
+        JSON.stringify(query),
+      )
     }
   }
 }
@@ -142,7 +150,13 @@ describe('event filter ranges (sqlite)', () => {
     const seen: { sql: string; params: readonly SqlParam[] }[] = []
     const driver: SqlDriver = {
       ...inner,
-      read: (fn) => inner.read((conn) => fn({ query: (sql, params = []) => (seen.push({ sql, params }), conn.query(sql, params)), run: (sql, params) => conn.run(sql, params) })),
+      read: (fn) =>
+        inner.read((conn) =>
+          fn({
+            query: (sql, params = []) => (seen.push({ sql, params }), conn.query(sql, params)),
+            run: (sql, params) => conn.run(sql, params),
+          }),
+        ),
     }
     const s = createSqlStorage({ driver })
     const refs = await s.transaction(fill)
@@ -151,7 +165,8 @@ describe('event filter ranges (sqlite)', () => {
       seen.length = 0
       await s.listEvents({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10, ...q })
       const [pageSql, countSql] = seen.filter((x) => /event_filter/.test(x.sql))
-      const plan = (x: typeof pageSql) => (db.prepare(`EXPLAIN QUERY PLAN ${x!.sql}`).all(...x!.params) as { detail: string }[]).map((r) => r.detail).join('\n')
+      const plan = (x: typeof pageSql) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${x!.sql}`).all(...x!.params) as { detail: string }[]).map((r) => r.detail).join('\n')
       return { page: plan(pageSql), count: plan(countSql), countSql: countSql!.sql }
     }
     const window = { startGte: '2027-01-01 00:00:00', endLte: '2027-12-31 23:59:59' }
@@ -178,7 +193,9 @@ pgDescribe('event filter ranges (postgres)', () => {
     const a = await schemaStorage()
     const refs = await a.transaction(fill)
     await sameAsMemory(a, refs)
-    await admin!.query(`DROP TABLE ${a.schema}.event_filters; DROP TABLE ${a.schema}.event_filter_day_counts; DELETE FROM ${a.schema}.calendar_migrations WHERE version >= 6`)
+    await admin!.query(
+      `DROP TABLE ${a.schema}.event_filters; DROP TABLE ${a.schema}.event_filter_day_counts; DELETE FROM ${a.schema}.calendar_migrations WHERE version >= 6`,
+    )
     const b = await schemaStorage(a.schema)
     await sameAsMemory(b, refs)
     await b.close()

@@ -22,8 +22,21 @@ afterAll(() => admin?.end())
 let n = 0
 const freshFile = () => join(dir, `db-${++n}.sqlite`)
 
-const query = (search: string): EventListQuery => ({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10, search })
-const venues = (...searchFragments: string[]): LinkedListQuery => ({ language: 'en', statuses: ['publish'], offset: 0, limit: 10, searchFragments })
+const query = (search: string): EventListQuery => ({
+  language: 'en',
+  statuses: ['publish'],
+  orderBy: 'start',
+  offset: 0,
+  limit: 10,
+  search,
+})
+const venues = (...searchFragments: string[]): LinkedListQuery => ({
+  language: 'en',
+  statuses: ['publish'],
+  offset: 0,
+  limit: 10,
+  searchFragments,
+})
 
 /** Records of every searchable kind; returns their ids. */
 async function fill(tx: StorageTx) {
@@ -40,8 +53,14 @@ async function checkSearch(s: SqlStorage, ids: Awaited<ReturnType<typeof fill>>)
   assert.deepEqual(await found('ZEPH QUARTET'), [ids.jazz])
   assert.deepEqual(await found('<p>'), [ids.jazz])
   assert.deepEqual(await found('ph'), [ids.jazz, ids.brunch])
-  assert.deepEqual((await s.listLinked('venue', venues('grand', 'hall'))).items.map((v) => v.id), [ids.hall])
-  assert.deepEqual((await s.listLinked('venue', venues('springf'))).items.map((v) => v.id), [ids.hall])
+  assert.deepEqual(
+    (await s.listLinked('venue', venues('grand', 'hall'))).items.map((v) => v.id),
+    [ids.hall],
+  )
+  assert.deepEqual(
+    (await s.listLinked('venue', venues('springf'))).items.map((v) => v.id),
+    [ids.hall],
+  )
   assert.equal((await s.listLinked('venue', venues('grand', 'springfield'))).total, 0)
 }
 
@@ -50,7 +69,13 @@ function recording(inner: SqlDriver) {
   const seen: { sql: string; params: readonly SqlParam[] }[] = []
   const driver: SqlDriver = {
     ...inner,
-    read: (fn) => inner.read((conn) => fn({ query: (sql, params = []) => (seen.push({ sql, params }), conn.query(sql, params)), run: (sql, params) => conn.run(sql, params) })),
+    read: (fn) =>
+      inner.read((conn) =>
+        fn({
+          query: (sql, params = []) => (seen.push({ sql, params }), conn.query(sql, params)),
+          run: (sql, params) => conn.run(sql, params),
+        }),
+      ),
   }
   return { driver, seen }
 }
@@ -73,14 +98,19 @@ describe('sqlite search index', () => {
     const searched = seen.find((x) => /post_fts MATCH/.test(x.sql) && /ORDER BY/.test(x.sql))
     assert.ok(searched, 'a search statement used the FTS index')
     const check = new Database(file)
-    const plan = (check.prepare(`EXPLAIN QUERY PLAN ${searched.sql}`).all(...searched.params) as { detail: string }[]).map((r) => r.detail).join('\n')
+    const plan = (check.prepare(`EXPLAIN QUERY PLAN ${searched.sql}`).all(...searched.params) as { detail: string }[])
+      .map((r) => r.detail)
+      .join('\n')
     assert.match(plan, /VIRTUAL TABLE INDEX/)
     assert.deepEqual(check.prepare(`SELECT count(*) AS n FROM post_fts WHERE post_fts MATCH '"zephyr"'`).get(), { n: 2 })
     check.close()
     // Writes after the migration keep the index in their own transaction.
     const late = await b.transaction((tx) => tx.insertPost(newEvent({ slug: 'late', title: 'Late zephyr' })))
     await b.transaction((tx) => tx.updatePost(ids.jazz, 'event', { description: 'no wind' }))
-    assert.deepEqual((await b.listEvents(query('zephyr'))).items.map((e) => e.id), [ids.brunch, late.id])
+    assert.deepEqual(
+      (await b.listEvents(query('zephyr'))).items.map((e) => e.id),
+      [ids.brunch, late.id],
+    )
     await b.close()
   })
 
@@ -115,7 +145,9 @@ pgDescribe('postgres search index', () => {
     )
     const b = await schemaStorage(a.schema)
     await checkSearch(b, ids)
-    const { rows } = await admin!.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'posts_search_trgm'`, [a.schema])
+    const { rows } = await admin!.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'posts_search_trgm'`, [
+      a.schema,
+    ])
     assert.match(rows[0]?.indexdef ?? '', /USING gin \(search_text (public\.)?gin_trgm_ops\)/)
     await b.close()
     await a.close()

@@ -22,7 +22,10 @@ pgDescribe('postgres storage', () => {
     await Promise.all([a.migrate(), b.migrate()])
     await a.migrate()
     const { rows } = await admin!.query(`SELECT version FROM ${a.schema}.calendar_migrations ORDER BY version`)
-    assert.deepEqual(rows, MIGRATIONS.map((m) => ({ version: String(m.version) })))
+    assert.deepEqual(
+      rows,
+      MIGRATIONS.map((m) => ({ version: String(m.version) })),
+    )
     await b.close()
     await a.close()
   })
@@ -59,7 +62,11 @@ pgDescribe('postgres storage', () => {
     const a = await schemaStorage()
     const b = await schemaStorage(a.schema)
     const t = await a.transaction((tx) => tx.insertTerm(newTerm({ slug: 'hot', name: 'Hot' })))
-    await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).transaction((tx) => tx.insertPost(newEvent({ slug: `hot-${i}`, categoryIds: [t.id] })))))
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? a : b).transaction((tx) => tx.insertPost(newEvent({ slug: `hot-${i}`, categoryIds: [t.id] }))),
+      ),
+    )
     assert.equal((await a.getTerm(t.id))?.count, 12)
     await b.close()
     await a.close()
@@ -147,9 +154,15 @@ restartDescribe('postgres outage', () => {
     await server.stop()
     const s = createSqlStorage({ driver: await openPostgres(server.url, { max: 2, connectionTimeoutMillis: 2000 }) })
     try {
-      await assert.rejects(s.listEvents({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10 }), StorageUnavailableError)
+      await assert.rejects(
+        s.listEvents({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10 }),
+        StorageUnavailableError,
+      )
       await server.start()
-      assert.deepEqual(await s.listEvents({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10 }), { items: [], total: 0 })
+      assert.deepEqual(await s.listEvents({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10 }), {
+        items: [],
+        total: 0,
+      })
     } finally {
       await s.close().catch(() => undefined)
       await server.destroy()

@@ -56,10 +56,25 @@ async function seed(s: Storage, seedValue: number) {
         const common = { language: pick(LANGS), status: pick(STATUSES), title: text(3), description: text(2), dateUtc: date() }
         if (r() < 0.5) {
           venues.push(
-            (await tx.insertPost(newVenue({ ...common, slug: `v-${batch}-${i}`, city: text(1), address: text(2), zip: pick(['', '75001', 'AB 1']) }))).id,
+            (
+              await tx.insertPost(
+                newVenue({ ...common, slug: `v-${batch}-${i}`, city: text(1), address: text(2), zip: pick(['', '75001', 'AB 1']) }),
+              )
+            ).id,
           )
         } else {
-          organizers.push((await tx.insertPost(newOrganizer({ ...common, slug: `o-${batch}-${i}`, email: `${pick(WORDS)}@Example.com`, website: pick(['', 'http://x.com']) }))).id)
+          organizers.push(
+            (
+              await tx.insertPost(
+                newOrganizer({
+                  ...common,
+                  slug: `o-${batch}-${i}`,
+                  email: `${pick(WORDS)}@Example.com`,
+                  website: pick(['', 'http://x.com']),
+                }),
+              )
+            ).id,
+          )
         }
       }
       for (let i = 0; i < 30; i++) {
@@ -106,7 +121,12 @@ async function seed(s: Storage, seedValue: number) {
     const moved = await tx.getTerm(terms[7]!)
     if (moved) await tx.updateTerm(moved.id, { language: moved.language === 'en' ? 'ja' : 'en' })
     const e = await tx.getPost(33)
-    if (e?.type === 'event') await tx.updatePost(33, 'event', { language: e.language === 'en' ? 'ja' : 'en', status: 'publish', tagIds: [...e.tagIds, terms[0]!, terms[0]!] })
+    if (e?.type === 'event')
+      await tx.updatePost(33, 'event', {
+        language: e.language === 'en' ? 'ja' : 'en',
+        status: 'publish',
+        tagIds: [...e.tagIds, terms[0]!, terms[0]!],
+      })
     for (let id = 40; id < 80; id++) {
       const p = await tx.getPost(id)
       if (p?.type !== 'event' || p.status !== 'publish' || !p.categoryIds.length) continue
@@ -155,7 +175,14 @@ async function seed(s: Storage, seedValue: number) {
 
 async function answers(s: Storage, ids: Awaited<ReturnType<typeof seed>>) {
   const out: Record<string, unknown> = {}
-  const ev = (o: Partial<EventListQuery>): EventListQuery => ({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 500, ...o })
+  const ev = (o: Partial<EventListQuery>): EventListQuery => ({
+    language: 'en',
+    statuses: ['publish'],
+    orderBy: 'start',
+    offset: 0,
+    limit: 500,
+    ...o,
+  })
   const eventQueries: Record<string, Partial<EventListQuery>> = {
     base: {},
     ja: { language: 'ja' },
@@ -184,7 +211,11 @@ async function answers(s: Storage, ids: Awaited<ReturnType<typeof seed>>) {
     dayWindowJa: { language: 'ja', startGte: '2027-02-10 00:00:00', endLte: '2027-02-12 23:59:59' },
     dayFrom: { startGte: '2027-02-11 00:00:00', statuses: ['publish', 'draft', 'pending'] },
     dayTo: { endLte: '2027-02-11 23:59:59', statuses: ['publish', 'future'] },
-    daySingle: { startGte: '2027-02-11 00:00:00', endLte: '2027-02-11 23:59:59', statuses: ['publish', 'draft', 'pending', 'private', 'future', 'trash'] },
+    daySingle: {
+      startGte: '2027-02-11 00:00:00',
+      endLte: '2027-02-11 23:59:59',
+      statuses: ['publish', 'draft', 'pending', 'private', 'future', 'trash'],
+    },
     dayTrash: { statuses: ['trash'], startGte: '2027-01-10 00:00:00', endLte: '2027-03-12 23:59:59' },
     dayEmpty: { startGte: '2027-03-12 00:00:00', endLte: '2027-01-10 23:59:59' },
     dayNoStatus: { statuses: [], startGte: '2027-01-10 00:00:00' },
@@ -214,7 +245,8 @@ async function answers(s: Storage, ids: Awaited<ReturnType<typeof seed>>) {
   }
   for (const type of ['venue', 'organizer'] as const) {
     for (const [name, q] of Object.entries(linkedQueries)) out[`${type}:${name}`] = await s.listLinked(type, linked(q))
-    for (let eventId = 30; eventId < 60; eventId++) out[`${type}:event:${eventId}`] = await s.listLinked(type, linked({ eventId, statuses: ['publish', 'draft'] }))
+    for (let eventId = 30; eventId < 60; eventId++)
+      out[`${type}:event:${eventId}`] = await s.listLinked(type, linked({ eventId, statuses: ['publish', 'draft'] }))
     out[`${type}:dup`] = await s.findLinkedDuplicate(type, 'en', { title: '' })
     out[`${type}:dup2`] = await s.findLinkedDuplicate(type, 'en', { zip: '', phone: '', geoLat: '' })
   }
@@ -233,13 +265,16 @@ async function answers(s: Storage, ids: Awaited<ReturnType<typeof seed>>) {
   for (const taxonomy of ['category', 'tag'] as const) {
     for (const orderBy of orders) {
       for (const order of ['asc', 'desc'] as const) {
-        out[`terms:${taxonomy}:${orderBy}:${order}`] = await s.listTerms(term({ taxonomy, orderBy, order, include: orderBy === 'include' ? ids.terms.slice(0, 12).reverse() : undefined }))
+        out[`terms:${taxonomy}:${orderBy}:${order}`] = await s.listTerms(
+          term({ taxonomy, orderBy, order, include: orderBy === 'include' ? ids.terms.slice(0, 12).reverse() : undefined }),
+        )
       }
     }
     out[`terms:${taxonomy}:hideEmpty`] = await s.listTerms(term({ taxonomy, hideEmpty: true }))
     out[`terms:${taxonomy}:search`] = await s.listTerms(term({ taxonomy, search: 'JAZZ' }))
     out[`terms:${taxonomy}:filters`] = await s.listTerms(term({ taxonomy, exclude: ids.terms.slice(0, 3), parent: 0, language: 'ja' }))
-    for (let eventId = 30; eventId < 60; eventId += 3) out[`terms:${taxonomy}:event:${eventId}`] = await s.listTerms(term({ taxonomy, eventId, language: 'ja' }))
+    for (let eventId = 30; eventId < 60; eventId += 3)
+      out[`terms:${taxonomy}:event:${eventId}`] = await s.listTerms(term({ taxonomy, eventId, language: 'ja' }))
     out[`terms:${taxonomy}:page`] = await s.listTerms(term({ taxonomy, offset: 2, limit: 3, orderBy: 'count', order: 'desc' }))
   }
   out.getTerms = await s.getTerms([...ids.terms, 9999])
@@ -280,7 +315,8 @@ async function compare(make: () => Promise<Storage>, seedValue: number) {
 
 describe('SQL storage answers exactly like the memory backend', () => {
   for (const seedValue of seeds) {
-    it(`sqlite, data set ${seedValue}`, () => compare(async () => createSqlStorage({ driver: await openSqliteFile(':memory:') }), seedValue))
+    it(`sqlite, data set ${seedValue}`, () =>
+      compare(async () => createSqlStorage({ driver: await openSqliteFile(':memory:') }), seedValue))
   }
 
   const { url } = inject('postgres')
@@ -292,7 +328,9 @@ describe('SQL storage answers exactly like the memory backend', () => {
       compare(async () => {
         const schema = `parity_${process.pid}_${seedValue}_${Math.random().toString(36).slice(2, 8)}`
         await admin!.query(`CREATE SCHEMA ${schema}`)
-        const storage = createSqlStorage({ driver: pgDriver(new pg.Pool({ connectionString: url, max: 3, options: `-c search_path=${schema}` })) })
+        const storage = createSqlStorage({
+          driver: pgDriver(new pg.Pool({ connectionString: url, max: 3, options: `-c search_path=${schema}` })),
+        })
         const close = storage.close.bind(storage)
         return Object.assign(storage, {
           close: async () => {

@@ -30,7 +30,10 @@ describe('sqlite storage', () => {
     assert.equal((await b.getPost(e.id))?.slug, 'kept')
     await b.close()
     const raw = new Database(file)
-    assert.deepEqual(raw.prepare('SELECT version FROM calendar_migrations ORDER BY version').all(), MIGRATIONS.map((m) => ({ version: m.version })))
+    assert.deepEqual(
+      raw.prepare('SELECT version FROM calendar_migrations ORDER BY version').all(),
+      MIGRATIONS.map((m) => ({ version: m.version })),
+    )
     raw.close()
   })
 
@@ -105,14 +108,28 @@ describe('sqlite storage', () => {
     const plans = async (q: Partial<EventListQuery>) => {
       seen.length = 0
       // What GET /events asks for by default: published, from yesterday to 24 months ahead.
-      await s.listEvents({ language: 'en', statuses: ['publish'], startGte: '2027-01-01 00:00:00', endLte: '2029-01-01 23:59:59', orderBy: 'start', offset: 0, limit: 10, ...q })
+      await s.listEvents({
+        language: 'en',
+        statuses: ['publish'],
+        startGte: '2027-01-01 00:00:00',
+        endLte: '2029-01-01 23:59:59',
+        orderBy: 'start',
+        offset: 0,
+        limit: 10,
+        ...q,
+      })
       // The page, and the count: from the day counters for whole-day windows, else from posts.
       const posts = seen.filter((x) => /\b(posts p|event_day_counts c) WHERE/.test(x.sql))
       assert.equal(posts.length, 2)
-      return posts.map((x) => (db.prepare(`EXPLAIN QUERY PLAN ${x.sql}`).all(...x.params) as { detail: string }[]).map((r) => r.detail).join('\n'))
+      return posts.map((x) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${x.sql}`).all(...x.params) as { detail: string }[]).map((r) => r.detail).join('\n'),
+      )
     }
     const [page, count] = await plans({})
-    assert.match(page!, /SEARCH p USING INDEX posts_event_start \(type=\? AND language=\? AND status=\? AND hide_from_listings=\? AND start_date>\?\)/)
+    assert.match(
+      page!,
+      /SEARCH p USING INDEX posts_event_start \(type=\? AND language=\? AND status=\? AND hide_from_listings=\? AND start_date>\?\)/,
+    )
     assert.doesNotMatch(page!, /SCAN p\b|TEMP B-TREE/)
     assert.match(count!, /SEARCH c USING INDEX sqlite_autoindex_event_day_counts_1 \(language=\? AND status=\? AND start_day>\?\)/)
     const [, rowCount] = await plans({ startGte: '2027-01-01 09:00:00' })
@@ -150,7 +167,10 @@ describe('sqlite storage', () => {
     const q = createSqlStorage({ driver: sqliteDriver(quick) })
     locker.exec('BEGIN IMMEDIATE')
     const started = Date.now()
-    await assert.rejects(q.transaction((tx) => tx.insertPost(newEvent({ slug: 'blocked' }))), StorageUnavailableError)
+    await assert.rejects(
+      q.transaction((tx) => tx.insertPost(newEvent({ slug: 'blocked' }))),
+      StorageUnavailableError,
+    )
     assert.ok(Date.now() - started < 2000)
     locker.exec('ROLLBACK')
     locker.close()

@@ -13,15 +13,7 @@ import {
   partsToEpochSeconds,
   toUtcString,
 } from '../src/time/format.js'
-import {
-  canonicalTimezone,
-  isValidTimezone,
-  isoOffset,
-  localToUtc,
-  offsetMinutes,
-  timezoneAbbr,
-  utcToLocal,
-} from '../src/time/zone.js'
+import { canonicalTimezone, isValidTimezone, isoOffset, localToUtc, offsetMinutes, timezoneAbbr, utcToLocal } from '../src/time/zone.js'
 import { parseDateInput, parseDateToUtc } from '../src/time/parse.js'
 
 const NY = 'America/New_York'
@@ -39,9 +31,7 @@ describe('format: wall-clock strings', () => {
   it('formats zero-padded', () => {
     expect(formatWallClock({ year: 2026, month: 3, day: 8, hour: 2, minute: 5, second: 9 })).toBe('2026-03-08 02:05:09')
     expect(formatWallClock({ year: 5, month: 1, day: 1, hour: 0, minute: 0, second: 0 })).toBe('0005-01-01 00:00:00')
-    expect(formatWallClock({ year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59 })).toBe(
-      '9999-12-31 23:59:59',
-    )
+    expect(formatWallClock({ year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59 })).toBe('9999-12-31 23:59:59')
   })
 
   it('parses strictly', () => {
@@ -671,7 +661,7 @@ describe('parse: rejection', () => {
     BigInt(1),
   ]
   for (const input of rejected) {
-    it(`rejects ${typeof input === 'bigint' ? 'a bigint' : JSON.stringify(input) ?? String(input)}`, () => {
+    it(`rejects ${typeof input === 'bigint' ? 'a bigint' : (JSON.stringify(input) ?? String(input))}`, () => {
       expect(parseDateInput(input, NY, NOW)).toBeNull()
     })
   }

@@ -93,7 +93,9 @@ describe('WPAPI.discover() against the example server', () => {
     wp.setHeaders('Authorization', 'Bearer wpapi-token')
     const ns = wp.namespace('calendar/events/v1')
     for (const day of [2, 3, 4]) {
-      const created = await ns.events().create({ title: `Discovered ${day}`, start_date: `2026-12-0${day} 10:00`, end_date: `2026-12-0${day} 11:00` })
+      const created = await ns
+        .events()
+        .create({ title: `Discovered ${day}`, start_date: `2026-12-0${day} 10:00`, end_date: `2026-12-0${day} 11:00` })
       expect(created.title).toBe(`Discovered ${day}`)
     }
     const page = await ns.events().param('start_date', '2026-12-01').param('end_date', '2026-12-31').perPage(2).page(2).get()

@@ -14,7 +14,8 @@ export function formEncode(value: unknown, key = '', out: string[] = []): string
   if (Array.isArray(value)) {
     // Keys that already end in `[]` (`express.urlencoded({ extended: false })`) repeat as they came.
     value.forEach((item, i) =>
-      formEncode(item, key.endsWith('[]') ? key : typeof item === 'object' && item !== null ? `${key}[${i}]` : `${key}[]`, out))
+      formEncode(item, key.endsWith('[]') ? key : typeof item === 'object' && item !== null ? `${key}[${i}]` : `${key}[]`, out),
+    )
   } else if (typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) formEncode(v, key ? `${key}[${k}]` : k, out)
   } else if (key) {

@@ -39,7 +39,12 @@ const consumed = (req: IncomingMessage) => req.complete && !req.readable
 
 class ExpressRequestAdapter extends NodeRequest {
   /** `text` to give when the body has been read by the host (a parsed body, or a parser's failure). */
-  constructor(req: ExpressRequest, res: ServerResponse, trustProxy: boolean, private readonly given?: (limit: number) => Promise<string>) {
+  constructor(
+    req: ExpressRequest,
+    res: ServerResponse,
+    trustProxy: boolean,
+    private readonly given?: (limit: number) => Promise<string>,
+  ) {
     super(req, res, trustProxy, req.originalUrl ?? req.url)
   }
 
@@ -57,7 +62,8 @@ function parserFailure(err: unknown): ((limit: number) => Promise<string>) | nul
   if (type === 'entity.parse.failed') return async () => (typeof body === 'string' ? body : '')
   // The client has to stay under whichever limit is smaller: the parser's refused this body.
   const parserLimit = typeof hostLimit === 'number' && Number.isSafeInteger(hostLimit) && hostLimit >= 0 ? hostLimit : null
-  if (type === 'entity.too.large') return (limit) => Promise.reject(new PayloadTooLargeError(parserLimit !== null ? Math.min(parserLimit, limit) : limit))
+  if (type === 'entity.too.large')
+    return (limit) => Promise.reject(new PayloadTooLargeError(parserLimit !== null ? Math.min(parserLimit, limit) : limit))
   return null
 }
 
@@ -67,7 +73,10 @@ function parserFailure(err: unknown): ((limit: number) => Promise<string>) | nul
  * over `express.json()`'s limit) on an API path with the router's JSON 400/413 (after the usual
  * 401/403 checks) instead of Express's HTML error page. Every other error goes on to `next(err)`.
  */
-export function calendarMiddleware(calendar: CalendarHandler, options: ExpressMiddlewareOptions = {}): [CalendarRequestHandler, CalendarErrorHandler] {
+export function calendarMiddleware(
+  calendar: CalendarHandler,
+  options: ExpressMiddlewareOptions = {},
+): [CalendarRequestHandler, CalendarErrorHandler] {
   const trust = (req: ExpressRequest) => options.trustProxy ?? trusts(req)
   return [
     (req, res, next) => respond(calendar, new ExpressRequestAdapter(req, res, trust(req)), req, res, () => next()),

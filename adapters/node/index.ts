@@ -13,8 +13,11 @@ export interface NodeAdapterOptions {
   trustProxy?: boolean
 }
 
-const INTERNAL_ERROR: RawResponse = { status: 500, headers: { 'Content-Type': 'application/json; charset=UTF-8' },
-  body: '{"code":"internal_error","message":"Internal error","data":{"status":500}}' }
+const INTERNAL_ERROR: RawResponse = {
+  status: 500,
+  headers: { 'Content-Type': 'application/json; charset=UTF-8' },
+  body: '{"code":"internal_error","message":"Internal error","data":{"status":500}}',
+}
 
 const firstValue = (value: string | string[] | undefined): string | undefined =>
   (Array.isArray(value) ? value[0] : value)?.split(',', 1)[0]!.trim() || undefined
@@ -52,7 +55,8 @@ export class NodeRequest implements RequestLike {
     readonly raw: unknown = req,
   ) {
     const h = req.headers
-    const https = (trustProxy && firstValue(h['x-forwarded-proto'])?.toLowerCase() === 'https') ||
+    const https =
+      (trustProxy && firstValue(h['x-forwarded-proto'])?.toLowerCase() === 'https') ||
       (req.socket as { encrypted?: boolean }).encrypted === true
     const origin = (https ? 'https://' : 'http://') + ((trustProxy && firstValue(h['x-forwarded-host'])) || h.host || '127.0.0.1')
     this.method = req.method ?? 'GET'
@@ -120,14 +124,28 @@ export function send(req: IncomingMessage, res: ServerResponse, request: NodeReq
  * Runs the router and writes its answer; a failure becomes a JSON 500 (or, once headers are
  * out, a destroyed response). Requests outside the namespace go to `passthrough` when given.
  */
-export function respond(calendar: CalendarHandler, request: NodeRequest, req: IncomingMessage, res: ServerResponse, passthrough?: () => void): void {
+export function respond(
+  calendar: CalendarHandler,
+  request: NodeRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+  passthrough?: () => void,
+): void {
   let pending: Promise<RawResponse & { passthrough?: boolean }>
-  try { pending = calendar.handle(request) } catch (error) { pending = Promise.reject(error) }
+  try {
+    pending = calendar.handle(request)
+  } catch (error) {
+    pending = Promise.reject(error)
+  }
   // The host's `next` runs in its own task: its errors are the host's, not turned into our 500.
-  pending.then((raw) => (raw.passthrough && passthrough ? queueMicrotask(passthrough) : send(req, res, request, raw))).catch(() => {
-    try { if (!res.headersSent) return send(req, res, request, INTERNAL_ERROR) } catch {}
-    res.destroy() // headers already out (or unwritable): a truncated response must not look complete
-  })
+  pending
+    .then((raw) => (raw.passthrough && passthrough ? queueMicrotask(passthrough) : send(req, res, request, raw)))
+    .catch(() => {
+      try {
+        if (!res.headersSent) return send(req, res, request, INTERNAL_ERROR)
+      } catch {}
+      res.destroy() // headers already out (or unwritable): a truncated response must not look complete
+    })
 }
 
 /**

@@ -12,7 +12,12 @@ export interface PageData {
   pageIds: number[]
 }
 
-export async function pageData(ids: number[], listPath: string, capture: (origin: string, path: string) => Promise<Captured>, origin: string) {
+export async function pageData(
+  ids: number[],
+  listPath: string,
+  capture: (origin: string, path: string) => Promise<Captured>,
+  origin: string,
+) {
   const data: PageData = { events: new Map(), singleHeaders: {}, listHeaders: {}, envelope: {}, pageIds: [] }
   for (const id of ids) {
     const { headers, body } = await capture(origin, `${EVENTS_PATH}/${id}`)

@@ -30,6 +30,9 @@ const server = Deno.serve(
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   Deno.addSignalListener(signal, () => {
-    void server.shutdown().then(() => storage.close?.()).then(() => Deno.exit(0))
+    void server
+      .shutdown()
+      .then(() => storage.close?.())
+      .then(() => Deno.exit(0))
   })
 }

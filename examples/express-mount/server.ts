@@ -21,14 +21,21 @@ import { calendarMiddleware } from '../../adapters/express/index.js'
 import { openStorage } from '../node-server/storage.js'
 import { exampleOptions, stopOnSignals } from '../shared/options.js'
 
-interface Session { user: string; principal: Principal; nonce: string }
+interface Session {
+  user: string
+  principal: Principal
+  nonce: string
+}
 /** What the host's session middleware adds to every request. */
 type HostRequest = Request & { session?: Session }
 
 function users(env: NodeJS.ProcessEnv): { byName: Map<string, { password: string; principal: Principal }>; generated: string | null } {
   const byName = new Map<string, { password: string; principal: Principal }>()
   let generated: string | null = null
-  const specs = (env.CALENDAR_USERS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const specs = (env.CALENDAR_USERS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   if (!specs.length) specs.push(`admin:${(generated = randomBytes(12).toString('base64url'))}:administrator`)
   for (const spec of specs) {
     const [name = '', password = '', role = 'subscriber'] = spec.split(':')

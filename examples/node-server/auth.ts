@@ -40,13 +40,19 @@ function parseSpec(spec: string): Spec {
 }
 
 export function tokenAuth(env: NodeJS.ProcessEnv = process.env): TokenAuth {
-  const specs = (env.CALENDAR_API_TOKENS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(parseSpec)
+  const specs = (env.CALENDAR_API_TOKENS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(parseSpec)
   const principals = new Map<string, Principal>()
   const roleOf = new Map<number, Role>()
   const add = (token: string, principal: Principal) => {
     const known = roleOf.get(principal.id)
     if (known !== undefined && known !== principal.role) {
-      throw new Error(`CALENDAR_API_TOKENS: user ${principal.id} is given two roles (${known}, ${principal.role}); give the tokens distinct ids`)
+      throw new Error(
+        `CALENDAR_API_TOKENS: user ${principal.id} is given two roles (${known}, ${principal.role}); give the tokens distinct ids`,
+      )
     }
     roleOf.set(principal.id, principal.role)
     principals.set(token, principal)

@@ -10,7 +10,10 @@ type Env = Record<string, string | undefined>
 /** `*` (default) or a comma-separated list of origins. */
 export function corsOrigins(value: string | undefined): '*' | string[] {
   if (value === undefined || value.trim() === '' || value.trim() === '*') return '*'
-  return value.split(',').map((s) => s.trim()).filter(Boolean)
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 }
 
 export function exampleOptions(env: Env): { options: CalendarOptions; generatedToken: string | null } {

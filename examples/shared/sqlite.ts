@@ -8,7 +8,11 @@ import { createSqlStorage, sqliteDriver, type SqliteDatabase } from '../../src/s
 
 type Env = Record<string, string | undefined>
 
-export async function openRuntimeStorage(env: Env, open: (file: string) => SqliteDatabase, engine: string): Promise<{ storage: Storage; description: string }> {
+export async function openRuntimeStorage(
+  env: Env,
+  open: (file: string) => SqliteDatabase,
+  engine: string,
+): Promise<{ storage: Storage; description: string }> {
   const kind = (env.CALENDAR_STORAGE ?? 'sqlite').toLowerCase()
   if (kind === 'memory') return { storage: createMemoryStorage(), description: 'memory (data is lost on restart)' }
   if (kind !== 'sqlite') throw new Error(`CALENDAR_STORAGE must be sqlite or memory here (got "${kind}")`)

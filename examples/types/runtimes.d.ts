@@ -27,7 +27,10 @@ declare namespace Deno {
     signal?: AbortSignal
     onListen?(address: { port: number; hostname: string }): void
   }
-  function serve(options: ServeOptions, handler: (request: Request) => Response | Promise<Response>): { finished: Promise<void>; shutdown(): Promise<void> }
+  function serve(
+    options: ServeOptions,
+    handler: (request: Request) => Response | Promise<Response>,
+  ): { finished: Promise<void>; shutdown(): Promise<void> }
   function addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void
   function exit(code?: number): never
 }

@@ -46,11 +46,9 @@ export function canModify(p: Principal | null, post: PostRecord): boolean {
 export const canUnfilteredHtml = (p: Principal | null) => atLeast(p, 'editor')
 
 /** Creating, editing and deleting terms: authors manage categories, editors manage tags too. */
-export const canManageTerms = (p: Principal | null, taxonomy: Taxonomy) =>
-  atLeast(p, taxonomy === 'category' ? 'author' : 'editor')
+export const canManageTerms = (p: Principal | null, taxonomy: Taxonomy) => atLeast(p, taxonomy === 'category' ? 'author' : 'editor')
 
-export const isRole = (value: unknown): value is Role =>
-  typeof value === 'string' && (ROLES as readonly string[]).includes(value)
+export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value)
 
 /** Status a create/update really gets: non-publishers asking for publish/future get pending. */
 export function scaleBackStatus(p: Principal | null, requested: string | undefined, _type: PostType): string {

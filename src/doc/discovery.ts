@@ -66,7 +66,10 @@ export function buildIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
     out[`/${NAMESPACE}${route.pattern}`] = {
       namespace: NAMESPACE,
       methods: groups.flatMap((g) => g.methods),
-      endpoints: groups.map((g) => ({ methods: g.methods, args: argData(endpointParams(route, g.endpoint, schemas), { local: ctx.nowLocal }) })),
+      endpoints: groups.map((g) => ({
+        methods: g.methods,
+        args: argData(endpointParams(route, g.endpoint, schemas), { local: ctx.nowLocal }),
+      })),
       ...(hasCaptures ? {} : { _links: { self: [{ href: restUrl(ctx, route.pattern.replace(/^\//, '')) }] } }),
     }
   }

@@ -38,7 +38,9 @@ const TOTAL_HEADERS = Object.fromEntries(
     { description: h.endsWith('Pages') ? 'Number of pages.' : 'Number of matching records.', schema: { type: 'integer', minimum: 0 } },
   ]),
 )
-const ETAG_HEADER = { ETag: { description: 'Weak validator of this representation; send it back in If-None-Match.', schema: { type: 'string' } } }
+const ETAG_HEADER = {
+  ETag: { description: 'Weak validator of this representation; send it back in If-None-Match.', schema: { type: 'string' } },
+}
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } }
 
 /** Request-body properties carry no `default`: code generators read one as "always present". */
@@ -69,13 +71,23 @@ export const openApiPath = (pattern: string) => pattern.replace(/\(\?P<(\w+)>[^)
 
 /** `get` + `/events/by-slug/{slug}` → `getEventsBySlug`; `/events/{id}` → `getEventsById`. */
 function operationId(method: Method, pattern: string): string {
-  const path = openApiPath(pattern).replace('/by-slug/{slug}', '/by-slug').replace(/\{(\w+)\}/g, 'by-$1')
+  const path = openApiPath(pattern)
+    .replace('/by-slug/{slug}', '/by-slug')
+    .replace(/\{(\w+)\}/g, 'by-$1')
   const words = path.split(/[/-]/).filter(Boolean)
   const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')
   return `${method.toLowerCase()}${name || 'Root'}`
 }
 
-function operation(route: RouteDef, methods: Method[], method: Method, endpoint: Endpoint, schemas: Schemas, bodies: Record<string, unknown>, now: { local: string }) {
+function operation(
+  route: RouteDef,
+  methods: Method[],
+  method: Method,
+  endpoint: Endpoint,
+  schemas: Schemas,
+  bodies: Record<string, unknown>,
+  now: { local: string },
+) {
   const defs = endpointParams(route, endpoint, schemas)
   const write = method === 'POST' || method === 'PUT' || method === 'PATCH'
   const parameters: unknown[] = []
@@ -99,7 +111,13 @@ function operation(route: RouteDef, methods: Method[], method: Method, endpoint:
     })
   }
   if (method === 'GET') {
-    parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer: 304 when it still matches.', schema: { type: 'string' } })
+    parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'An ETag from an earlier answer: 304 when it still matches.',
+      schema: { type: 'string' },
+    })
   }
   const op: Record<string, unknown> = {
     operationId: operationId(method, route.pattern),
@@ -128,7 +146,9 @@ function operation(route: RouteDef, methods: Method[], method: Method, endpoint:
   const okStatus = endpoint.status ?? 200
   const read = method === 'GET'
   const content: Record<string, unknown> = {
-    'application/json': { schema: endpoint.response === 'object' ? { type: 'object', additionalProperties: true } : ref(endpoint.response) },
+    'application/json': {
+      schema: endpoint.response === 'object' ? { type: 'object', additionalProperties: true } : ref(endpoint.response),
+    },
   }
   // The operations that take `format` also answer iCalendar (format=ics or Accept: text/calendar).
   if (read && 'format' in defs) content['text/calendar'] = { schema: { type: 'string', description: 'An RFC 5545 VCALENDAR document.' } }
@@ -159,7 +179,8 @@ export function buildOpenApi(ctx: Context, routes: RouteDef[], schemas: Schemas,
   for (const route of routes) {
     const item: Record<string, unknown> = {}
     for (const { methods, endpoint } of endpointGroups(route)) {
-      for (const method of methods) item[method.toLowerCase()] = operation(route, methods, method, endpoint, schemas, bodies, { local: ctx.nowLocal })
+      for (const method of methods)
+        item[method.toLowerCase()] = operation(route, methods, method, endpoint, schemas, bodies, { local: ctx.nowLocal })
     }
     paths[openApiPath(route.pattern)] = item
   }

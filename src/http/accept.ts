@@ -44,7 +44,10 @@ function parseRanges(header: string): Range[] {
     const slash = media.indexOf('/')
     if (slash === -1) continue
     const type = media.slice(0, slash).trim().toLowerCase()
-    const subtype = media.slice(slash + 1).trim().toLowerCase()
+    const subtype = media
+      .slice(slash + 1)
+      .trim()
+      .toLowerCase()
     if (!TOKEN.test(type) || !TOKEN.test(subtype) || (type === '*' && subtype !== '*')) continue
     const params: Record<string, string> = {}
     let q = 1

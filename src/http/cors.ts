@@ -28,12 +28,7 @@ export function resolveCors(o: CorsOptions | undefined | false): Cors | null {
   if (!o) return null
   const origins = o.origins ?? '*'
   const credentials = o.credentials === true
-  const allows =
-    origins === '*'
-      ? () => true
-      : typeof origins === 'function'
-        ? origins
-        : (origin: string) => origins.includes(origin)
+  const allows = origins === '*' ? () => true : typeof origins === 'function' ? origins : (origin: string) => origins.includes(origin)
   return { allows, credentials, maxAge: o.maxAge ?? 600, any: origins === '*' }
 }
 

@@ -18,8 +18,7 @@ export class ApiError extends Error {
   }
 }
 
-export const noRoute = () =>
-  new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.')
+export const noRoute = () => new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.')
 
 export const forbidden = (loggedIn: boolean) =>
   new ApiError(loggedIn ? 403 : 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.')
@@ -34,13 +33,16 @@ export const payloadTooLarge = (limit: number) =>
   new ApiError(413, 'rest_payload_too_large', `The request body is larger than the limit of ${limit} bytes.`)
 
 export const unsupportedMediaType = (type: string) =>
-  new ApiError(415, 'rest_unsupported_media_type', `Request bodies of type ${type} are not supported; send application/json or application/x-www-form-urlencoded.`)
+  new ApiError(
+    415,
+    'rest_unsupported_media_type',
+    `Request bodies of type ${type} are not supported; send application/json or application/x-www-form-urlencoded.`,
+  )
 
 export const storageUnavailable = () =>
   new ApiError(503, 'storage_unavailable', 'The calendar storage is temporarily unavailable. Please retry shortly.')
 
-export const internalError = () =>
-  new ApiError(500, 'internal_error', 'An unexpected error occurred.')
+export const internalError = () => new ApiError(500, 'internal_error', 'An unexpected error occurred.')
 
 export const missingParams = (names: string[]) =>
   new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, { params: names })

@@ -26,7 +26,17 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   return header.split(',').some((t) => t.trim() === '*' || opaque(t) === wanted)
 }
 
-const KEEP_ON_304 = ['Cache-Control', 'Content-Location', 'Date', 'ETag', 'Expires', 'Vary', 'Access-Control-Allow-Origin', 'Access-Control-Allow-Credentials', 'Access-Control-Expose-Headers']
+const KEEP_ON_304 = [
+  'Cache-Control',
+  'Content-Location',
+  'Date',
+  'ETag',
+  'Expires',
+  'Vary',
+  'Access-Control-Allow-Origin',
+  'Access-Control-Allow-Credentials',
+  'Access-Control-Expose-Headers',
+]
 
 export function notModified(raw: RawResponse): RawResponse {
   const headers: Record<string, string> = {}

@@ -10,7 +10,7 @@ import { localToUtc } from '../time/zone.js'
 import type { ByDay, Rule } from './rule.js'
 
 /** 0 = Monday … 6 = Sunday, for a day number (days since 1970-01-01, a Thursday). */
-export const weekday = (days: number) => (((days % 7) + 7 + 3) % 7)
+export const weekday = (days: number) => ((days % 7) + 7 + 3) % 7
 
 export interface ExpandOptions {
   /** The event's zone: UNTIL in UTC is compared with each occurrence's UTC instant. */
@@ -187,4 +187,3 @@ function dayNumber(wallOrDate: string): number {
   const p = requireWallClock(wallOrDate.length === 10 ? `${wallOrDate} 00:00:00` : wallOrDate)
   return daysFromCivil(p.year, p.month, p.day)
 }
-

@@ -67,7 +67,8 @@ function parseUntil(raw: string): Until {
   const [, y, mo, d, h, mi, s, z] = m
   const date = `${y}-${mo}-${d}`
   const probe = new Date(`${date}T00:00:00Z`)
-  if (Number.isNaN(probe.getTime()) || probe.toISOString().slice(0, 10) !== date || Number(y) < 1) throw new RuleError(`UNTIL ${raw} is not a date.`)
+  if (Number.isNaN(probe.getTime()) || probe.toISOString().slice(0, 10) !== date || Number(y) < 1)
+    throw new RuleError(`UNTIL ${raw} is not a date.`)
   if (h === undefined) return { date, utc: false }
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw new RuleError(`UNTIL ${raw} is not a time.`)
   return { date, time: `${h}:${mi}:${s}`, utc: z === 'Z' }
@@ -138,7 +139,8 @@ export function parseRule(text: string): Rule {
   if (rule.count !== undefined && rule.until !== undefined) throw new RuleError('COUNT and UNTIL cannot both be given.')
   if (rule.byDay?.some((d) => d.n !== 0)) {
     if (rule.freq !== 'MONTHLY' && rule.freq !== 'YEARLY') throw new RuleError('BYDAY ordinals (such as -1FR) need FREQ=MONTHLY or YEARLY.')
-    if (rule.freq === 'MONTHLY' && rule.byDay.some((d) => Math.abs(d.n) > 5)) throw new RuleError('A monthly BYDAY ordinal must be between -5 and 5.')
+    if (rule.freq === 'MONTHLY' && rule.byDay.some((d) => Math.abs(d.n) > 5))
+      throw new RuleError('A monthly BYDAY ordinal must be between -5 and 5.')
     if (rule.freq === 'YEARLY' && rule.byMonth && rule.byDay.some((d) => Math.abs(d.n) > 5)) {
       throw new RuleError('A BYDAY ordinal within BYMONTH must be between -5 and 5.')
     }

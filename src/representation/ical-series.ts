@@ -26,7 +26,11 @@ function dateProp(name: string, walls: string[], e: EventRecord): string {
 }
 
 function dates(e: EventRecord, start: string, length: number): string[] {
-  if (e.allDay) return [dateProp('DTSTART', [start], e), `DTEND;VALUE=DATE:${day(addDays(formatWallClock(epochSecondsToParts(seconds(start) + length)), 1))}`]
+  if (e.allDay)
+    return [
+      dateProp('DTSTART', [start], e),
+      `DTEND;VALUE=DATE:${day(addDays(formatWallClock(epochSecondsToParts(seconds(start) + length)), 1))}`,
+    ]
   return [dateProp('DTSTART', [start], e), dateProp('DTEND', [formatWallClock(epochSecondsToParts(seconds(start) + length))], e)]
 }
 
@@ -107,7 +111,10 @@ export class SeriesFeed {
       const original = head.series!.original
       const length = seconds(template.e.endDate) - seconds(template.e.startDate)
       const master: EventRecord = { ...template.e, allDay: head.allDay, timezone: head.timezone }
-      const fromRule = new Set([original, ...expandRule(parseRule(rule.rrule), original, { timezone: head.timezone, horizon: rule.through ?? original, max: 5000 })])
+      const fromRule = new Set([
+        original,
+        ...expandRule(parseRule(rule.rrule), original, { timezone: head.timezone, horizon: rule.through ?? original, max: 5000 }),
+      ])
       const rdates = new Set(rule.rdate)
       const exdate = new Set(rule.exdate)
       const rdate: string[] = []
@@ -128,9 +135,19 @@ export class SeriesFeed {
       }
       const lines = [`RRULE:${rule.rrule}`]
       if (rdate.length) lines.push(dateProp('RDATE', rdate.sort(), head))
-      if (utc.length) lines.push(`RDATE:${utc.sort().map((w) => `${stamp(localToUtc(w, head.timezone))}Z`).join(',')}`)
+      if (utc.length)
+        lines.push(
+          `RDATE:${utc
+            .sort()
+            .map((w) => `${stamp(localToUtc(w, head.timezone))}Z`)
+            .join(',')}`,
+        )
       if (exdate.size) lines.push(dateProp('EXDATE', [...exdate].sort(), head))
-      vevent(this.ctx, this.out, master, template.rel, this.host, { uid: `${head.id}@${this.host}`, dates: dates(head, original, length), recurrence: lines })
+      vevent(this.ctx, this.out, master, template.rel, this.host, {
+        uid: `${head.id}@${this.host}`,
+        dates: dates(head, original, length),
+        recurrence: lines,
+      })
       const latest = [...fromRule, ...rule.rdate].sort().pop()!
       this.zone(head, original, latest)
     }

@@ -11,7 +11,12 @@ import { plainText } from './plain-text.js'
 import { eventOrganizers, eventVenues, type Relations } from './relations.js'
 
 /** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
-const text = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n|\r/g, '\\n')
+const text = (s: string) =>
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r?\n|\r/g, '\\n')
 /** Plain text on one line (names inside parameters and lists). */
 const oneLine = (s: string) => plainText(s).replace(/\s*\n\s*/g, ' ')
 /** A quoted parameter value may hold neither DQUOTE nor control characters (RFC 5545 §3.1). */
@@ -110,7 +115,9 @@ export function calendarHead(ctx: Context, out: IcalText, head: CalendarHead): v
     .line(`X-PUBLISHED-TTL:${refresh}`)
   if (head.truncated) {
     const { included, total } = head.truncated
-    out.line(`X-CALENDAR-TRUNCATED:${text(`${included} of ${total} events. Narrow the window with start_date and end_date or page with per_page.`)}`)
+    out.line(
+      `X-CALENDAR-TRUNCATED:${text(`${included} of ${total} events. Narrow the window with start_date and end_date or page with per_page.`)}`,
+    )
   }
 }
 
@@ -157,14 +164,25 @@ export function vevent(ctx: Context, out: IcalText, e: EventRecord, rel: Relatio
   if (description) out.line(`DESCRIPTION:${text(description)}`)
   const venue = eventVenues(e, rel)[0]
   if (venue) {
-    const where = [venue.title, venue.address, venue.city, venue.stateprovince || venue.state || venue.province, venue.zip, venue.country].map(oneLine)
+    const where = [
+      venue.title,
+      venue.address,
+      venue.city,
+      venue.stateprovince || venue.state || venue.province,
+      venue.zip,
+      venue.country,
+    ].map(oneLine)
     out.line(`LOCATION:${text(where.filter(Boolean).join(', '))}`)
     if (venue.geoLat !== null && venue.geoLng !== null && Number.isFinite(venue.geoLat) && Number.isFinite(venue.geoLng)) {
       out.line(`GEO:${venue.geoLat};${venue.geoLng}`)
     }
   }
   out.line(`URL:${uri(permalink(ctx, 'event', e))}`)
-  const categories = e.categoryIds.map((id) => rel.terms.get(id)?.name).filter((n): n is string => !!n).map(oneLine).filter(Boolean)
+  const categories = e.categoryIds
+    .map((id) => rel.terms.get(id)?.name)
+    .filter((n): n is string => !!n)
+    .map(oneLine)
+    .filter(Boolean)
   if (categories.length) out.line(`CATEGORIES:${categories.map(text).join(',')}`)
   organizerLines(out, eventOrganizers(e, rel))
   // Only callers who may see unpublished events get them; to them those are not settled yet.

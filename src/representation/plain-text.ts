@@ -7,11 +7,39 @@
 import { Parser } from 'htmlparser2'
 
 /** Elements whose contents are never prose. */
-const DROPPED = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'svg', 'math', 'head', 'title', 'textarea', 'select'])
+const DROPPED = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'object',
+  'svg',
+  'math',
+  'head',
+  'title',
+  'textarea',
+  'select',
+])
 /** Elements that start and end a paragraph (a blank line around them). */
 const PARAGRAPH = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'table', 'ul', 'ol', 'dl', 'figure', 'hr'])
 /** Elements that start and end a line. */
-const LINE = new Set(['div', 'li', 'tr', 'dt', 'dd', 'section', 'article', 'header', 'footer', 'aside', 'nav', 'figcaption', 'address', 'caption'])
+const LINE = new Set([
+  'div',
+  'li',
+  'tr',
+  'dt',
+  'dd',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'aside',
+  'nav',
+  'figcaption',
+  'address',
+  'caption',
+])
 /** Cells sit on one line, apart. */
 const CELL = new Set(['td', 'th'])
 

@@ -81,7 +81,12 @@ export function eventJson(ctx: Context, e: EventRecord, rel: Relations, single =
     featured: e.featured,
     categories: terms(ctx, e.categoryIds, rel),
     tags: terms(ctx, e.tagIds, rel),
-    venue: venues.length === 0 ? [] : venues.length === 1 ? venueJson(ctx, venues[0] as VenueRecord, rel, single) : venues.map((v) => venueJson(ctx, v, rel, single)),
+    venue:
+      venues.length === 0
+        ? []
+        : venues.length === 1
+          ? venueJson(ctx, venues[0] as VenueRecord, rel, single)
+          : venues.map((v) => venueJson(ctx, v, rel, single)),
     organizer: organizers.map((o) => organizerJson(ctx, o, rel, single)),
     custom_fields: [],
     ...languageFields(ctx, e, rel),

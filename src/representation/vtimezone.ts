@@ -18,7 +18,10 @@ function offsetText(minutes: number): string {
   return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`
 }
 
-const localStamp = (epoch: number, offset: number) => formatWallClock(epochSecondsToParts(epoch + offset * 60)).replace(/[-:]/g, '').replace(' ', 'T')
+const localStamp = (epoch: number, offset: number) =>
+  formatWallClock(epochSecondsToParts(epoch + offset * 60))
+    .replace(/[-:]/g, '')
+    .replace(' ', 'T')
 
 /** Instants (epoch seconds) at which `tz` changes its offset within [from, to], with the offsets around them. */
 export function transitions(tz: string, from: number, to: number): Array<{ at: number; before: number; after: number }> {

@@ -23,7 +23,17 @@ import type { Schemas } from '../schemas/index.js'
 import { listStatuses, pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { authorFor, ownDraftsOnly, translationGroup } from './posts.js'
-import { applySeriesUpdate, deleteInSeries, extendForList, parseRecurrence, planSeries, scopeOf, seriesUpdate, withSeriesFields, writeSeries } from './series.js'
+import {
+  applySeriesUpdate,
+  deleteInSeries,
+  extendForList,
+  parseRecurrence,
+  planSeries,
+  scopeOf,
+  seriesUpdate,
+  withSeriesFields,
+  writeSeries,
+} from './series.js'
 import { geoFilter, venueGeoQuery } from './geo.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
@@ -75,7 +85,9 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
   // Our own links say `status=any` for callers who see every status (as TEC's do); following
   // them must work, so for those callers `any` means "no status filter" rather than a 400.
   const params =
-    ctx.params.status === 'any' && canEditPosts(ctx.principal) ? Object.assign(Object.create(null), ctx.params, { status: undefined }) : ctx.params
+    ctx.params.status === 'any' && canEditPosts(ctx.principal)
+      ? Object.assign(Object.create(null), ctx.params, { status: undefined })
+      : ctx.params
   const q = validateParams(schemas.eventList, params)
   const failures = new Map<string, ParamFailure>()
   const fail = (name: string) => failures.set(name, { message: 'Invalid parameter.' })
@@ -159,7 +171,16 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     query.seriesNextAfterUtc = ctx.nowUtc
     canonical.push(['hide_subsequent_recurrences', '1'])
   }
-  for (const r of relative) if (q[r] !== undefined) canonical.push([r, String((query as unknown as Record<string, string>)[{ starts_before: 'startLt', starts_after: 'startGt', ends_before: 'endLt', ends_after: 'endGt' }[r]])])
+  for (const r of relative)
+    if (q[r] !== undefined)
+      canonical.push([
+        r,
+        String(
+          (query as unknown as Record<string, string>)[
+            { starts_before: 'startLt', starts_after: 'startGt', ends_before: 'endLt', ends_after: 'endGt' }[r]
+          ],
+        ),
+      ])
   if (strict) canonical.push(['strict_dates', '1'])
 
   for (const type of ['venue', 'organizer'] as const) {
@@ -176,7 +197,10 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
     if (query.featured) canonical.push(['featured', '1'])
     else canonical.push(['featured', '0'])
   }
-  for (const [param, taxonomy] of [['categories', 'category'], ['tags', 'tag']] as const) {
+  for (const [param, taxonomy] of [
+    ['categories', 'category'],
+    ['tags', 'tag'],
+  ] as const) {
     const refs = q[param] as Array<string | number> | undefined
     if (!refs) continue
     const ids: number[] = []
@@ -219,7 +243,6 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
   return ok(body, { ...headers, Vary: 'Accept' })
 }
 
-
 /** The `status` shown in `rest_url`: as asked, else `publish` or `any`. */
 function statusLabel(ctx: Context, asked: unknown, resolved: readonly PostStatus[] | null): string {
   if (Array.isArray(asked)) return asked.join(',')
@@ -237,7 +260,6 @@ export function requireEditor(ctx: Context): void {
 type WriteInput = ReturnType<typeof validateParams<Schemas['eventCreate']>>
 
 const clearable = (x: unknown) => (x === null || x === undefined ? '' : (x as string))
-
 
 export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply> {
   requireEditor(ctx)
@@ -297,7 +319,6 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
   return created(body)
 }
 
-
 /** The event an update names; an unknown slug is a 404 here (a by-slug read answers 400). */
 async function targetForUpdate(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<EventRecord> {
   if (bySlug) {
@@ -347,7 +368,8 @@ async function eventPatch(ctx: Context, current: EventRecord, input: WriteInput)
   const pub = publicationDates(ctx, input.date, input.date_utc)
   if (pub) Object.assign(patch, pub)
 
-  const tz = input.timezone === undefined ? current.timezone : input.timezone ? canonicalTimezone(input.timezone as string) : ctx.options.timezone
+  const tz =
+    input.timezone === undefined ? current.timezone : input.timezone ? canonicalTimezone(input.timezone as string) : ctx.options.timezone
   const allDay = input.all_day === undefined ? current.allDay : (input.all_day as boolean)
   const datesChange = input.start_date !== undefined || input.end_date !== undefined || tz !== current.timezone || allDay !== current.allDay
   if (datesChange) {
@@ -371,7 +393,10 @@ async function eventPatch(ctx: Context, current: EventRecord, input: WriteInput)
 
 export async function deleteEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
   requireEditor(ctx)
-  const q: Record<string, unknown> = validateParams(bySlug ? schemas.eventDeleteBySlug : schemas.eventDelete, { ...ctx.params, ...ctx.path })
+  const q: Record<string, unknown> = validateParams(bySlug ? schemas.eventDeleteBySlug : schemas.eventDelete, {
+    ...ctx.params,
+    ...ctx.path,
+  })
   let current: EventRecord
   if (bySlug) {
     const found = await eventBySlug(ctx, q.slug as string)

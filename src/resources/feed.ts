@@ -31,7 +31,6 @@ export const icsReply = (body: string, headers?: Record<string, string>): Reply 
   text: { body, type: 'text/calendar; charset=UTF-8' },
 })
 
-
 export interface FeedPaging {
   /** `page` or `per_page` was given: one page, exactly as the JSON list would have it. */
   paged: boolean

@@ -15,7 +15,10 @@ export interface Coordinates {
 }
 
 const pairFailure = (missing: 'geo_lat' | 'geo_lng') =>
-  invalidParam(missing, { code: 'rest_coordinates_pair', message: 'geo_lat and geo_lng are given together: both numbers, or both empty to clear.' })
+  invalidParam(missing, {
+    code: 'rest_coordinates_pair',
+    message: 'geo_lat and geo_lng are given together: both numbers, or both empty to clear.',
+  })
 
 /**
  * The coordinates a validated venue input sets: undefined when it names neither, null values
@@ -46,8 +49,20 @@ class GeocodeError extends Error {
 
 function addressOf(v: AddressFields): GeocodeAddress {
   const region = [v.stateprovince || v.state || v.province, v.zip].filter((s) => s.trim() !== '').join(' ')
-  const line = [v.address, v.city, region, v.country].map((s) => s.trim()).filter(Boolean).join(', ')
-  return { address: v.address, city: v.city, state: v.state, province: v.province, stateprovince: v.stateprovince, zip: v.zip, country: v.country, line }
+  const line = [v.address, v.city, region, v.country]
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(', ')
+  return {
+    address: v.address,
+    city: v.city,
+    state: v.state,
+    province: v.province,
+    stateprovince: v.stateprovince,
+    zip: v.zip,
+    country: v.country,
+    line,
+  }
 }
 
 /**

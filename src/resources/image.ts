@@ -9,7 +9,10 @@ export async function resolveImage(ctx: Context, value: unknown, name = 'image')
   const id = Number(value)
   const resolver = ctx.options.resolveImage
   if (!resolver) {
-    throw invalidParam(name, { message: 'Image IDs need a resolveImage option; send an absolute image URL.', code: 'rest_image_id_unsupported' })
+    throw invalidParam(name, {
+      message: 'Image IDs need a resolveImage option; send an absolute image URL.',
+      code: 'rest_image_id_unsupported',
+    })
   }
   const found = await resolver(id)
   if (!found) throw invalidParam(name, { message: `Image ${id} does not exist.`, code: 'rest_image_not_found' })

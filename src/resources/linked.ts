@@ -50,7 +50,12 @@ function schemasOf(schemas: Schemas, type: LinkedType) {
       }
 }
 
-export function linkedJson(ctx: Context, rec: VenueRecord | OrganizerRecord, rel: Awaited<ReturnType<typeof loadRelations>>, single = false) {
+export function linkedJson(
+  ctx: Context,
+  rec: VenueRecord | OrganizerRecord,
+  rel: Awaited<ReturnType<typeof loadRelations>>,
+  single = false,
+) {
   return rec.type === 'venue' ? venueJson(ctx, rec, rel, single) : organizerJson(ctx, rec, rel, single)
 }
 
@@ -93,7 +98,10 @@ export async function readLinked(ctx: Context, schemas: Schemas, type: LinkedTyp
 
 /** Search fragments: runs of letters, digits and hyphens (any script), lower-cased. */
 export function searchFragments(search: string): string[] {
-  return search.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter(Boolean)
+  return search
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}-]+/u)
+    .filter(Boolean)
 }
 
 export async function listLinked(ctx: Context, schemas: Schemas, type: LinkedType): Promise<Reply> {
@@ -128,7 +136,9 @@ export async function listLinked(ctx: Context, schemas: Schemas, type: LinkedTyp
     ...(fragments ? { searchFragments: fragments } : {}),
     ...(q.event !== undefined ? { eventId: q.event as number } : {}),
     ...(q.has_events !== undefined ? { hasEvents: q.has_events as boolean } : {}),
-    ...(q.only_with_upcoming ? { upcomingAfterUtc: ctx.nowUtc, upcomingStatuses: privileged ? statuses : (['publish'] as PostStatus[]) } : {}),
+    ...(q.only_with_upcoming
+      ? { upcomingAfterUtc: ctx.nowUtc, upcomingStatuses: privileged ? statuses : (['publish'] as PostStatus[]) }
+      : {}),
     ...(geo.located ? { geo: geo.near ? { near: geo.near } : {} } : {}),
     offset: (page - 1) * perPage,
     limit: perPage,
@@ -195,7 +205,9 @@ export async function newLinkedRecord<T extends LinkedType>(
       website: str(input.website),
       showMap: input.show_map === undefined ? true : (input.show_map as boolean),
       showMapLink: input.show_map_link === undefined ? true : (input.show_map_link as boolean),
-      ...(options.geocode === false ? (coordinatesOf(input) ?? { geoLat: null, geoLng: null }) : await newVenueCoordinates(ctx, input, address)),
+      ...(options.geocode === false
+        ? (coordinatesOf(input) ?? { geoLat: null, geoLng: null })
+        : await newVenueCoordinates(ctx, input, address)),
     } as unknown as Omit<NewPost<T>, 'slug'>
   }
   return { ...base, phone: str(input.phone), website: str(input.website), email: str(input.email) } as unknown as Omit<NewPost<T>, 'slug'>
@@ -239,11 +251,7 @@ export async function updateLinked(ctx: Context, schemas: Schemas, type: LinkedT
     if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link as boolean
     const located = ['country', 'state', 'province'].some((f) => input[f] !== undefined)
     if (input.stateprovince === undefined && located) {
-      patch.stateprovince = stateProvince(
-        str(patch.country ?? v.country),
-        str(patch.state ?? v.state),
-        str(patch.province ?? v.province),
-      )
+      patch.stateprovince = stateProvince(str(patch.country ?? v.country), str(patch.state ?? v.state), str(patch.province ?? v.province))
     }
     // Coordinates as given; else a moved address is geocoded again (the old point is wrong now).
     const given = coordinatesOf(input)

@@ -56,7 +56,12 @@ export class PreparedLinks<T extends LinkedType = LinkedType> {
  * venue may be geocoded, a call to the host that must not hold the write lock; a venue that
  * will be reused instead is not geocoded.
  */
-export async function prepareLinked<T extends LinkedType>(ctx: Context, schemas: Schemas, type: T, value: unknown): Promise<PreparedLinks<T>> {
+export async function prepareLinked<T extends LinkedType>(
+  ctx: Context,
+  schemas: Schemas,
+  type: T,
+  value: unknown,
+): Promise<PreparedLinks<T>> {
   if (isEmptyLink(value)) return new PreparedLinks(type, [])
   const items = linkItems(value)
   if (!items) throw invalidParam(type)
@@ -96,7 +101,8 @@ export async function prepareLinked<T extends LinkedType>(ctx: Context, schemas:
 /** An existing record the data describes exactly (coordinates, when the data has them, included). */
 async function reusable<T extends LinkedType>(ctx: Context, reader: StorageReader, type: T, record: Omit<NewPost<T>, 'slug'>) {
   const match: Record<string, string> = { title: record.title }
-  for (const f of type === 'venue' ? VENUE_ADDRESS_FIELDS : ORGANIZER_MATCH_FIELDS) match[f] = String((record as Record<string, unknown>)[f] ?? '')
+  for (const f of type === 'venue' ? VENUE_ADDRESS_FIELDS : ORGANIZER_MATCH_FIELDS)
+    match[f] = String((record as Record<string, unknown>)[f] ?? '')
   const found = await reader.findLinkedDuplicate(type, ctx.language, match)
   if (!found || !canRead(ctx.principal, found)) return null
   const want = record as unknown as VenueRecord
@@ -125,7 +131,8 @@ export async function resolveLinked(ctx: Context, schemas: Schemas, tx: StorageT
   }
   const unique = [...new Set(ids)]
   // An event has one venue in TEC's model; more than one is a client error, not silently dropped.
-  if (type === 'venue' && unique.length > 1) throw invalidParam('venue', { message: 'An event has at most one venue.', code: 'rest_too_many_venues' })
+  if (type === 'venue' && unique.length > 1)
+    throw invalidParam('venue', { message: 'An event has at most one venue.', code: 'rest_too_many_venues' })
   return unique
 }
 

@@ -30,7 +30,12 @@ export async function authorFor(ctx: Context, requested: unknown): Promise<numbe
 }
 
 /** The translation group a new record joins: the target's, if that language is still free. */
-export async function translationGroup(ctx: Context, tx: StorageTx, of: number | undefined, type: 'event' | 'venue' | 'organizer' = 'event') {
+export async function translationGroup(
+  ctx: Context,
+  tx: StorageTx,
+  of: number | undefined,
+  type: 'event' | 'venue' | 'organizer' = 'event',
+) {
   if (of === undefined) return undefined
   const target = await tx.getPost(of)
   if (!target || target.type !== type || target.status === 'trash') throw invalidParam('translation_of')

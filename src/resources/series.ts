@@ -8,7 +8,16 @@
 import { ApiError, invalidParam } from '../http/errors.js'
 import type { Json } from '../representation/common.js'
 import { describeRule, expandRule, formatRule, isBounded, parseRule, RuleError, type Rule } from '../recurrence/index.js'
-import { SlugConflictError, type EventRecord, type NewPost, type PostPatch, type SeriesMember, type SeriesRule, type Storage, type StorageTx } from '../storage/types.js'
+import {
+  SlugConflictError,
+  type EventRecord,
+  type NewPost,
+  type PostPatch,
+  type SeriesMember,
+  type SeriesRule,
+  type Storage,
+  type StorageTx,
+} from '../storage/types.js'
 import { addMonths, dayEnd, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
 import { parseDateInput } from '../time/parse.js'
 import { localToUtc, utcToLocal } from '../time/zone.js'
@@ -84,7 +93,14 @@ function normalizeUntil(rule: Rule, tz: string, allDay: boolean): Rule {
 }
 
 /** Expands `input` from `start` (wall-clock in `tz`) and checks it against the options. */
-export function planSeries(ctx: Context, input: RecurrenceInput, start: string, tz: string, allDay: boolean, horizonFrom?: string): SeriesPlan {
+export function planSeries(
+  ctx: Context,
+  input: RecurrenceInput,
+  start: string,
+  tz: string,
+  allDay: boolean,
+  horizonFrom?: string,
+): SeriesPlan {
   const cap = ctx.options.recurrence.maxOccurrences
   const rule = normalizeUntil(input.rule, tz, allDay)
   if (rule.count !== undefined && rule.count > cap) throw bad(`COUNT=${rule.count} is more than the ${cap} occurrences a series may have.`)
@@ -94,7 +110,9 @@ export function planSeries(ctx: Context, input: RecurrenceInput, start: string, 
     if (until < first) throw bad('UNTIL is before the start.')
   }
   // Whole days, as the default list window is: its last day shows every occurrence of that day.
-  const horizon = dayEnd(addMonths(horizonFrom && horizonFrom > ctx.nowLocal ? horizonFrom : ctx.nowLocal, ctx.options.recurrence.horizonMonths))
+  const horizon = dayEnd(
+    addMonths(horizonFrom && horizonFrom > ctx.nowLocal ? horizonFrom : ctx.nowLocal, ctx.options.recurrence.horizonMonths),
+  )
   const fromRule = expandRule(rule, start, { timezone: tz, horizon: horizon > start ? horizon : start, max: cap + 1 })
   if (isBounded(rule) && fromRule.length > cap) throw bad(`the rule has more than the ${cap} occurrences a series may have.`)
   const time = start.slice(11)
@@ -175,12 +193,22 @@ export async function writeSeries(ctx: Context, tx: StorageTx, event: EventRecor
     Object.assign(patch, schedule(first, plusSeconds(first, length), event.allDay, event.timezone))
   }
   const head = await tx.updatePost(event.id, 'event', patch)
-  await insertOccurrences(ctx, tx, head, plan.starts.slice(1).map((start, i) => ({ start, position: i + 2 })))
+  await insertOccurrences(
+    ctx,
+    tx,
+    head,
+    plan.starts.slice(1).map((start, i) => ({ start, position: i + 2 })),
+  )
   return head
 }
 
 /** Later occurrences of `head`, in bulk where the storage can; taken slugs get the usual suffix. */
-async function insertOccurrences(ctx: Context, tx: StorageTx, head: EventRecord, items: Array<{ start: string; position: number }>): Promise<void> {
+async function insertOccurrences(
+  ctx: Context,
+  tx: StorageTx,
+  head: EventRecord,
+  items: Array<{ start: string; position: number }>,
+): Promise<void> {
   if (!tx.insertEvents) {
     for (const { start, position } of items) await insertOccurrence(ctx, tx, head, head, start, position)
     return
@@ -194,7 +222,10 @@ async function insertOccurrences(ctx: Context, tx: StorageTx, head: EventRecord,
     ;(seen.has(slug) ? later : bulk).push(item)
     seen.add(slug)
   }
-  const records = bulk.map(({ start, position }) => ({ ...occurrenceOf(head, start, position, head.id, ctx), slug: occurrenceSlug(head, start) }))
+  const records = bulk.map(({ start, position }) => ({
+    ...occurrenceOf(head, start, position, head.id, ctx),
+    slug: occurrenceSlug(head, start),
+  }))
   const stored = await tx.insertEvents(records)
   stored.forEach((r, i) => r === null && later.push(bulk[i]!))
   for (const { start, position } of later) await insertOccurrence(ctx, tx, head, head, start, position)
@@ -248,11 +279,18 @@ export interface SeriesUpdate {
 }
 
 /** Validates what can be validated before the transaction; null: an ordinary update. */
-export function seriesUpdate(ctx: Context, current: EventRecord, input: Record<string, unknown>, datesChange: boolean, tz: string): SeriesUpdate | null {
+export function seriesUpdate(
+  ctx: Context,
+  current: EventRecord,
+  input: Record<string, unknown>,
+  datesChange: boolean,
+  tz: string,
+): SeriesUpdate | null {
   const scope = scopeOf(current, input.recurrence_scope)
   const recurrence = input.recurrence === undefined ? undefined : parseRecurrence(ctx, input.recurrence, tz)
   if (scope === null && !recurrence) return null
-  if (scope === 'this' && recurrence !== undefined) throw badScope('A rule change applies to following or all occurrences, not this one alone.')
+  if (scope === 'this' && recurrence !== undefined)
+    throw badScope('A rule change applies to following or all occurrences, not this one alone.')
   return { scope, recurrence, datesChange }
 }
 
@@ -267,7 +305,8 @@ async function fresh(tx: StorageTx, e: EventRecord, inSeries: boolean): Promise<
 
 async function headOf(tx: StorageTx, e: EventRecord): Promise<EventRecord> {
   const head = e.seriesId === e.id ? e : await tx.getPost(e.seriesId!)
-  if (!head || head.type !== 'event' || !head.series?.rule) throw new ApiError(409, 'rest-series-missing', 'The series of this event no longer exists.')
+  if (!head || head.type !== 'event' || !head.series?.rule)
+    throw new ApiError(409, 'rest-series-missing', 'The series of this event no longer exists.')
   return head
 }
 
@@ -319,7 +358,12 @@ export async function applySeriesUpdate(
       return (await tx.getPost(head.id)) as EventRecord
     }
     for (const m of members) if (m.id !== head.id) await tx.deletePost(m.id)
-    const lone = await writePost(tx, head, { ...(head.id === current.id ? patch : {}), seriesId: 0, series: null, parentId: 0 }, head.id === current.id ? slug : undefined)
+    const lone = await writePost(
+      tx,
+      head,
+      { ...(head.id === current.id ? patch : {}), seriesId: 0, series: null, parentId: 0 },
+      head.id === current.id ? slug : undefined,
+    )
     return lone
   }
 
@@ -340,7 +384,9 @@ export async function applySeriesUpdate(
 
   // `following` from the first occurrence is `all`.
   const scope: Scope = u.scope === 'following' && current.id === head.id ? 'all' : u.scope
-  const affected = members.filter((m) => !m.series?.detached && (scope === 'all' || m.startDate >= current.startDate) && m.status !== 'trash')
+  const affected = members.filter(
+    (m) => !m.series?.detached && (scope === 'all' || m.startDate >= current.startDate) && m.status !== 'trash',
+  )
   let newHead = scope === 'all' ? head : current
   let rule: SeriesRule = head.series!.rule!
   if (scope === 'following') {
@@ -353,7 +399,12 @@ export async function applySeriesUpdate(
       const all = expandRule(parsed, head.series!.original, { timezone: head.timezone, horizon: head.series!.original, max: parsed.count })
       parsed.count = Math.max(1, all.filter((w) => w >= current.series!.original).length)
     }
-    rule = { ...rule, rrule: formatRule(parsed), rdate: rule.rdate.filter((d) => d >= current.series!.original), exdate: rule.exdate.filter((d) => d >= current.series!.original) }
+    rule = {
+      ...rule,
+      rrule: formatRule(parsed),
+      rdate: rule.rdate.filter((d) => d >= current.series!.original),
+      exdate: rule.exdate.filter((d) => d >= current.series!.original),
+    }
     for (const m of members) {
       if (m.startDate < current.startDate) continue
       await tx.updatePost(m.id, 'event', { seriesId: current.id, parentId: m.id === current.id ? 0 : current.id })
@@ -410,14 +461,24 @@ export async function applySeriesUpdate(
     const own = detachedDays.get(day)
     if (own) {
       detachedDays.delete(day)
-      await tx.updatePost(own.id, 'event', { parentId: template.id, seriesId: template.id, series: { ...own.series!, position: i + 1, original: start } })
+      await tx.updatePost(own.id, 'event', {
+        parentId: template.id,
+        seriesId: template.id,
+        series: { ...own.series!, position: i + 1, original: start },
+      })
       continue
     }
     const existing = keep.get(day)
     if (existing) {
       keep.delete(day)
       const sched = schedule(start, plusSeconds(start, length), template.allDay, template.timezone)
-      await writePost(tx, existing, { ...shared, ...sched, parentId: template.id, seriesId: template.id, series: { position: i + 1, original: start } })
+      await writePost(tx, existing, {
+        ...shared,
+        ...sched,
+        parentId: template.id,
+        seriesId: template.id,
+        series: { position: i + 1, original: start },
+      })
     } else await insertOccurrence(ctx, tx, template, template, start, i + 1)
   }
   // Edited occurrences on days the new rule no longer has stay in the series as extra dates.
@@ -484,7 +545,9 @@ export async function deleteInSeries(ctx: Context, tx: StorageTx, stale: EventRe
     const exdate = [...new Set([...rule.exdate, current.series!.original])].sort()
     await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate } } })
   } else if (scope === 'following' && current.id !== head.id) {
-    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: cutBefore(rule, current.series!.original, head.timezone, head.allDay) } })
+    await tx.updatePost(head.id, 'event', {
+      series: { ...head.series!, rule: cutBefore(rule, current.series!.original, head.timezone, head.allDay) },
+    })
   }
   let result = current
   for (const m of targets) {

@@ -66,18 +66,20 @@ export function sanitizeSlug(input: string, language = ''): string {
     .replace(/<(script|style)\b[^>]*>[\s\S]*?(<\/\1\s*>|$)/gi, '')
     .replace(/<[^>]*>/g, '')
     .replace(/&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/gi, '')
-  return spellOutLatin(text.normalize('NFC').toLowerCase(), language)
-    .normalize('NFKD')
-    // Only Latin-style accents go (é → e); marks that are part of other scripts'
-    // letters (Japanese dakuten, Indic vowel signs) stay, recomposed below.
-    .replace(/[\u0300-\u036f]+/g, '')
-    .normalize('NFC')
-    .replace(/[\s/\\.·・–—]+/gu, '-')
-    .replace(/[^\p{L}\p{M}\p{N}_-]+/gu, '')
-    .replace(/-{2,}/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, MAX)
-    .replace(/-+$/, '')
+  return (
+    spellOutLatin(text.normalize('NFC').toLowerCase(), language)
+      .normalize('NFKD')
+      // Only Latin-style accents go (é → e); marks that are part of other scripts'
+      // letters (Japanese dakuten, Indic vowel signs) stay, recomposed below.
+      .replace(/[\u0300-\u036f]+/g, '')
+      .normalize('NFC')
+      .replace(/[\s/\\.·・–—]+/gu, '-')
+      .replace(/[^\p{L}\p{M}\p{N}_-]+/gu, '')
+      .replace(/-{2,}/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, MAX)
+      .replace(/-+$/, '')
+  )
 }
 
 /** The first free slug among `base`, `base-2`, `base-3`, ... */

@@ -157,10 +157,21 @@ export async function createTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
       const target = await tx.getTerm(input.translation_of as number)
       if (!target || target.taxonomy !== taxonomy) throw invalidParam('translation_of')
       const taken = (await tx.getTranslations([target.translationGroup])).get(target.translationGroup) ?? {}
-      if (taken[ctx.language] !== undefined) throw invalidParam('translation_of', { message: `A ${ctx.language} translation of ${target.id} already exists.`, code: 'translation_exists' })
+      if (taken[ctx.language] !== undefined)
+        throw invalidParam('translation_of', {
+          message: `A ${ctx.language} translation of ${target.id} already exists.`,
+          code: 'translation_exists',
+        })
       group = target.translationGroup
     }
-    const fields = { taxonomy, language: ctx.language, name, description: (input.description as string | null) ?? '', parent, ...(group !== undefined ? { translationGroup: group } : {}) }
+    const fields = {
+      taxonomy,
+      language: ctx.language,
+      name,
+      description: (input.description as string | null) ?? '',
+      parent,
+      ...(group !== undefined ? { translationGroup: group } : {}),
+    }
     if (input.slug !== undefined) {
       const slug = sanitizeSlug(input.slug as string)
       if (!slug) throw invalidParam('slug')
@@ -169,7 +180,9 @@ export async function createTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
       }
       return tx.insertTerm({ ...fields, slug })
     }
-    return withFreeSlug(tx, taxonomy, ctx.language, sanitizeSlug(name, ctx.language) || taxonomy, (slug) => tx.insertTerm({ ...fields, slug }))
+    return withFreeSlug(tx, taxonomy, ctx.language, sanitizeSlug(name, ctx.language) || taxonomy, (slug) =>
+      tx.insertTerm({ ...fields, slug }),
+    )
   })
   const full = (await ctx.storage.getTerm(term.id)) as TermWithCount
   return created(await present(ctx, full, true), { Location: restUrl(ctx, `${COLLECTION[taxonomy]}/${term.id}`) })
@@ -195,7 +208,8 @@ export async function updateTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
       const slug = sanitizeSlug(input.slug as string)
       if (!slug) throw invalidParam('slug')
       const owner = await tx.findTerm(taxonomy, current.language, { slug })
-      if (owner && owner.id !== current.id) throw new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`)
+      if (owner && owner.id !== current.id)
+        throw new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`)
       patch.slug = slug
     }
     return tx.updateTerm(current.id, patch)

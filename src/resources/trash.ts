@@ -17,7 +17,12 @@ const TRASHED = /__trashed(?:-\d+)?$/
  * restored record rejoins its translation group unless its language was taken meanwhile.
  * `requestedSlug` is a slug the caller asked for (already sanitized).
  */
-export async function writePost<R extends PostRecord>(tx: StorageTx, current: R, patch: PostPatch<R['type']>, requestedSlug?: string): Promise<R> {
+export async function writePost<R extends PostRecord>(
+  tx: StorageTx,
+  current: R,
+  patch: PostPatch<R['type']>,
+  requestedSlug?: string,
+): Promise<R> {
   const type: PostType = current.type
   const after = patch.status ?? current.status
   const trashing = after === 'trash' && current.status !== 'trash'

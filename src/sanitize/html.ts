@@ -11,8 +11,23 @@ import { ALLOWED_ATTRIBUTES, ALLOWED_STYLES, ALLOWED_TAGS, URL_ATTRIBUTES, type 
  * raw text or foreign (SVG/MathML) markup, which a browser parses by other rules than HTML.
  */
 const DROPPED_WITH_CONTENT = [
-  'script', 'style', 'textarea', 'option', 'select', 'noscript', 'noembed', 'noframes', 'title', 'xmp', 'plaintext',
-  'iframe', 'object', 'template', 'svg', 'math', 'head',
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'select',
+  'noscript',
+  'noembed',
+  'noframes',
+  'title',
+  'xmp',
+  'plaintext',
+  'iframe',
+  'object',
+  'template',
+  'svg',
+  'math',
+  'head',
 ]
 
 /**

@@ -30,9 +30,7 @@ export type RolePolicy = 'unfiltered' | 'filtered' | 'plain' | TextFilter
  * The `sanitize` option: a policy per role (roles left out keep the default), or one function
  * called for every text field of every write, with the caller.
  */
-export type SanitizeOption =
-  | Partial<Record<Role, RolePolicy>>
-  | ((value: string, field: TextField, principal: Principal | null) => string)
+export type SanitizeOption = Partial<Record<Role, RolePolicy>> | ((value: string, field: TextField, principal: Principal | null) => string)
 
 /** The filter a caller's writes go through; null stores text as given. */
 export type SanitizePolicy = (principal: Principal | null) => TextFilter | null

@@ -12,8 +12,22 @@ import type { TextField, TextFilter } from './policy.js'
 
 /** Values with a fixed syntax, validated elsewhere (URLs are http(s) only for every role). */
 const STRUCTURED = new Set([
-  'type', 'taxonomy', 'language', 'status', 'slug', 'date', 'dateUtc', 'modified', 'modifiedUtc', 'startDate', 'endDate',
-  'startDateUtc', 'endDateUtc', 'timezone', 'currencyPosition', 'website',
+  'type',
+  'taxonomy',
+  'language',
+  'status',
+  'slug',
+  'date',
+  'dateUtc',
+  'modified',
+  'modifiedUtc',
+  'startDate',
+  'endDate',
+  'startDateUtc',
+  'endDateUtc',
+  'timezone',
+  'currencyPosition',
+  'website',
 ])
 
 /** Fields that hold paragraphs of HTML; every other text field keeps inline formatting only. */
@@ -42,7 +56,12 @@ function filteringTx(tx: StorageTx, filter: TextFilter): StorageTx {
     insertTerm: (term) => tx.insertTerm(filterRecord(term, 'term', filter)),
     updateTerm: (id, patch) => tx.updateTerm(id, filterRecord(patch, 'term', filter)),
     findLinkedDuplicate: (type, language, fields) => tx.findLinkedDuplicate(type, language, filterRecord(fields, type, filter)),
-    findTerm: (taxonomy, language, by) => tx.findTerm(taxonomy, language, by.name === undefined ? by : { ...by, name: filter(by.name, { resource: 'term', field: 'name', kind: 'inline' }) }),
+    findTerm: (taxonomy, language, by) =>
+      tx.findTerm(
+        taxonomy,
+        language,
+        by.name === undefined ? by : { ...by, name: filter(by.name, { resource: 'term', field: 'name', kind: 'inline' }) },
+      ),
   })
 }
 

@@ -22,7 +22,6 @@ import {
 } from './common.js'
 import { recurrenceScopeParam, seriesListParams, seriesWriteParams } from './series.js'
 
-
 /** Linked records: IDs, slugs/names or data objects, validated by the resource (docs/wire-compatibility.md §5.5, §7.7). */
 const linkList = (description: string, json: JsonSchema, create: boolean) => ({
   schema: wire(v.unknown(), json),
@@ -63,16 +62,32 @@ export function eventListParams(c: SchemaConfig) {
       description: 'Compare dates exactly instead of by whole days.',
       in: 'query',
     },
-    search: { schema: v.pipe(p.nonEmptyString(), v.maxLength(200, p.INVALID)), description: 'Events whose title, description or excerpt contain every word.', in: 'query' },
-    categories: { schema: p.termRefList(), description: 'Events in one of these categories (IDs or slugs, children included).', in: 'query' },
+    search: {
+      schema: v.pipe(p.nonEmptyString(), v.maxLength(200, p.INVALID)),
+      description: 'Events whose title, description or excerpt contain every word.',
+      in: 'query',
+    },
+    categories: {
+      schema: p.termRefList(),
+      description: 'Events in one of these categories (IDs or slugs, children included).',
+      in: 'query',
+    },
     tags: { schema: p.termRefList(), description: 'Events with one of these tags (IDs or slugs).', in: 'query' },
     venue: { schema: p.positiveIntList(), description: 'Events at one of these venue IDs.', in: 'query' },
     organizer: { schema: p.positiveIntList(), description: 'Events by one of these organizer IDs.', in: 'query' },
     featured: { schema: p.boolean(), description: 'Only featured (true) or only non-featured (false) events.', in: 'query' },
     status: statusListParam('event'),
     ...geoFilterParams('Events', c),
-    include: { schema: p.positiveIntList(), description: 'Only these event IDs (array or comma list); date filters are then ignored.', in: 'query' },
-    post_parent: { schema: p.positiveInt(), description: 'Events whose parent is this event ID (the later occurrences of a series).', in: 'query' },
+    include: {
+      schema: p.positiveIntList(),
+      description: 'Only these event IDs (array or comma list); date filters are then ignored.',
+      in: 'query',
+    },
+    post_parent: {
+      schema: p.positiveInt(),
+      description: 'Events whose parent is this event ID (the later occurrences of a series).',
+      in: 'query',
+    },
     ...seriesListParams,
     format: formatParam,
     multilingual_language: languageParam(c.languages),
@@ -109,7 +124,14 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
           ),
           v.check((x) => JSON.stringify(x ?? '').length <= 2000, p.INVALID),
         ),
-        { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: ['string', 'number'] }, maxItems: 50 }, { type: 'null' }] },
+        {
+          anyOf: [
+            { type: 'string' },
+            { type: 'number' },
+            { type: 'array', items: { type: ['string', 'number'] }, maxItems: 50 },
+            { type: 'null' },
+          ],
+        },
       ),
       description: 'The event cost: a string, a number or a list of them.',
     },
@@ -128,7 +150,6 @@ export function eventWriteParams(c: SchemaConfig, create: boolean) {
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }
-
 
 export function eventIdParams(c: SchemaConfig) {
   return { id: idParam('event'), format: formatParam, multilingual_language: languageParam(c.languages) } satisfies ParamDefs

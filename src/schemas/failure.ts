@@ -16,4 +16,3 @@ export function decodeFailure(name: string, message: string): { message: string;
   const [, code, text = ''] = message.split(SEP)
   return { code, message: text.replaceAll('{name}', name) }
 }
-

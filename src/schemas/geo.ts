@@ -34,11 +34,13 @@ export function coordinate(axis: 'lat' | 'lng', clearable: boolean) {
 export const coordinateWriteParams = {
   geo_lat: {
     schema: coordinate('lat', true),
-    description: 'Latitude in degrees (-90 to 90), a number or numeric string; give it with geo_lng. "" or null (both) clears the coordinates.',
+    description:
+      'Latitude in degrees (-90 to 90), a number or numeric string; give it with geo_lng. "" or null (both) clears the coordinates.',
   },
   geo_lng: {
     schema: coordinate('lng', true),
-    description: 'Longitude in degrees (-180 to 180), a number or numeric string; give it with geo_lat. "" or null (both) clears the coordinates.',
+    description:
+      'Longitude in degrees (-180 to 180), a number or numeric string; give it with geo_lat. "" or null (both) clears the coordinates.',
   },
 } satisfies ParamDefs
 
@@ -47,7 +49,10 @@ const positiveNumber = () =>
     v.pipe(
       v.unknown(),
       v.check(numeric, notNumber),
-      v.check((x) => Number(x) > 0 && Number.isFinite(Number(x)), p.failure('rest_out_of_bounds', '{name} must be a number greater than 0.')),
+      v.check(
+        (x) => Number(x) > 0 && Number.isFinite(Number(x)),
+        p.failure('rest_out_of_bounds', '{name} must be a number greater than 0.'),
+      ),
       v.transform((x) => Number(x)),
     ),
     { type: 'number', exclusiveMinimum: 0 },

@@ -11,7 +11,12 @@ export function buildSchemas(c: SchemaConfig) {
   return {
     root: {
       namespace: { schema: p.string(), default: 'calendar/events/v1', description: 'The namespace.', in: 'query' as const },
-      context: { schema: v.pipe(p.string(), v.picklist(['view', 'embed', 'edit'], p.INVALID)), default: 'view', description: 'Scope under which the request is made.', in: 'query' as const },
+      context: {
+        schema: v.pipe(p.string(), v.picklist(['view', 'embed', 'edit'], p.INVALID)),
+        default: 'view',
+        description: 'Scope under which the request is made.',
+        in: 'query' as const,
+      },
       multilingual_language: languageParam(c.languages),
     },
     doc: { multilingual_language: languageParam(c.languages) },

@@ -19,7 +19,12 @@ export const inputComponents: Record<string, JsonSchema> = {
 
 /** An ID, a comma list of IDs, `{id}`, the data of a new record, a list of those, or null for none. */
 export function linkedInput(createOp: 'venueCreate' | 'organizerCreate'): JsonSchema {
-  const one = [{ type: 'integer', minimum: 1 }, { type: 'string', description: 'An ID or comma-separated IDs.' }, inputRef('LinkedRef'), inputRef(createOp)]
+  const one = [
+    { type: 'integer', minimum: 1 },
+    { type: 'string', description: 'An ID or comma-separated IDs.' },
+    inputRef('LinkedRef'),
+    inputRef(createOp),
+  ]
   return { anyOf: [...one, { type: 'array', items: { anyOf: one } }, { type: 'null' }] }
 }
 

@@ -144,11 +144,11 @@ const Recurrence = v.pipe(
 )
 const Series = v.pipe(
   v.object({
-    id: v.pipe(int, v.description('The series: its first occurrence\'s ID.')),
+    id: v.pipe(int, v.description("The series: its first occurrence's ID.")),
     position: v.pipe(int, v.description('1-based place of this occurrence in the series.')),
     detached: v.pipe(v.boolean(), v.description('Edited on its own; series edits leave it alone.')),
   }),
-  v.description('This event\'s place in its recurring series.'),
+  v.description("This event's place in its recurring series."),
 )
 const seriesFields = { recurrence: v.optional(Recurrence), series: v.optional(Series) }
 
@@ -222,7 +222,10 @@ export const Error = v.object({
         ),
       ),
       details: v.optional(
-        v.pipe(v.union([v.record(v.string(), ParamDetail), v.array(v.unknown())]), v.description('Per parameter, the error object; [] when none.')),
+        v.pipe(
+          v.union([v.record(v.string(), ParamDetail), v.array(v.unknown())]),
+          v.description('Per parameter, the error object; [] when none.'),
+        ),
       ),
     },
     v.unknown(),

@@ -23,7 +23,10 @@ const recurrenceSchema = wire(
           typeof (x as { rrule?: unknown }).rrule === 'string' &&
           ['rdate', 'exdate'].every((k) => {
             const list = (x as Record<string, unknown>)[k]
-            return list === undefined || (Array.isArray(list) && list.length <= 1000 && list.every((d) => typeof d === 'string' || typeof d === 'number'))
+            return (
+              list === undefined ||
+              (Array.isArray(list) && list.length <= 1000 && list.every((d) => typeof d === 'string' || typeof d === 'number'))
+            )
           })),
       p.INVALID,
     ),
@@ -43,7 +46,10 @@ const recurrenceSchema = wire(
 )
 
 export const recurrenceScopeParam: ParamDef = {
-  schema: wire(v.pipe(p.string(), v.picklist(['this', 'following', 'all'], p.INVALID)), { type: 'string', enum: ['this', 'following', 'all'] }),
+  schema: wire(v.pipe(p.string(), v.picklist(['this', 'following', 'all'], p.INVALID)), {
+    type: 'string',
+    enum: ['this', 'following', 'all'],
+  }),
   description:
     'For an occurrence of a recurring series: this (the default for later occurrences: only this one, which then keeps its own fields), ' +
     'following (this and later occurrences, split off as a new series) or all (the default for the first occurrence).',

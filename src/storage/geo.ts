@@ -56,8 +56,24 @@ export function boundingBox(c: GeoCircle): GeoBox {
   const dLng = deg(Math.asin(Math.min(1, Math.sin(delta) / Math.cos(rad(c.lat))))) + margin
   const lngMin = c.lng - dLng
   const lngMax = c.lng + dLng
-  if (lngMin < -180) return { latMin, latMax, lngRanges: [[lngMin + 360, 180], [-180, lngMax]] }
-  if (lngMax > 180) return { latMin, latMax, lngRanges: [[lngMin, 180], [-180, lngMax - 360]] }
+  if (lngMin < -180)
+    return {
+      latMin,
+      latMax,
+      lngRanges: [
+        [lngMin + 360, 180],
+        [-180, lngMax],
+      ],
+    }
+  if (lngMax > 180)
+    return {
+      latMin,
+      latMax,
+      lngRanges: [
+        [lngMin, 180],
+        [-180, lngMax - 360],
+      ],
+    }
   return { latMin, latMax, lngRanges: [[lngMin, lngMax]] }
 }
 

@@ -37,7 +37,6 @@ function locatedWithin(p: PostRecord, near: GeoCircle | undefined): boolean {
 }
 type Slot<T> = T | typeof DELETED
 
-
 const includesAll = (haystack: string, needles: string[]) => needles.every((n) => haystack.includes(n))
 
 const SEARCH_FIELDS: Record<'venue' | 'organizer', string[]> = {
@@ -147,7 +146,13 @@ class Reader implements StorageReader {
     return out
   }
 
-  protected matchesEvent(e: EventRecord, q: EventListQuery, words: string[], categories: Set<number> | null, venues: Set<number> | null = null): boolean {
+  protected matchesEvent(
+    e: EventRecord,
+    q: EventListQuery,
+    words: string[],
+    categories: Set<number> | null,
+    venues: Set<number> | null = null,
+  ): boolean {
     if (e.language !== q.language || !q.statuses.includes(e.status) || e.hideFromListings) return false
     if (q.unpublishedAuthor !== undefined && e.status !== 'publish' && e.author !== q.unpublishedAuthor) return false
     if (q.startGte !== undefined && !(e.startDate >= q.startGte)) return false
@@ -178,7 +183,14 @@ class Reader implements StorageReader {
     const after = q.seriesNextAfterUtc!
     if (e.endDateUtc < after) return false
     for (const s of this.allPosts()) {
-      if (s.type !== 'event' || s.seriesId !== e.seriesId || s.language !== e.language || !q.statuses.includes(s.status) || s.hideFromListings) continue
+      if (
+        s.type !== 'event' ||
+        s.seriesId !== e.seriesId ||
+        s.language !== e.language ||
+        !q.statuses.includes(s.status) ||
+        s.hideFromListings
+      )
+        continue
       if (s.endDateUtc < after) continue
       if (s.startDate < e.startDate || (s.startDate === e.startDate && s.id < e.id)) return false
     }
@@ -417,9 +429,11 @@ class Tx extends Reader implements StorageTx {
 
   private assertFreeSlug(kind: PostType | Taxonomy, language: string, slug: string, selfId: number | null) {
     if (kind === 'category' || kind === 'tag') {
-      for (const t of this.allTerms()) if (t.taxonomy === kind && t.language === language && t.slug === slug && t.id !== selfId) throw new SlugConflictError(slug)
+      for (const t of this.allTerms())
+        if (t.taxonomy === kind && t.language === language && t.slug === slug && t.id !== selfId) throw new SlugConflictError(slug)
     } else {
-      for (const p of this.allPosts()) if (p.type === kind && p.language === language && p.slug === slug && p.id !== selfId) throw new SlugConflictError(slug)
+      for (const p of this.allPosts())
+        if (p.type === kind && p.language === language && p.slug === slug && p.id !== selfId) throw new SlugConflictError(slug)
     }
   }
 

@@ -135,11 +135,7 @@ export type VenueRecord = PostCommon & VenueFields & { type: 'venue' }
 export type OrganizerRecord = PostCommon & OrganizerFields & { type: 'organizer' }
 export type PostRecord = EventRecord | VenueRecord | OrganizerRecord
 
-export type RecordOf<T extends PostType> = T extends 'event'
-  ? EventRecord
-  : T extends 'venue'
-    ? VenueRecord
-    : OrganizerRecord
+export type RecordOf<T extends PostType> = T extends 'event' ? EventRecord : T extends 'venue' ? VenueRecord : OrganizerRecord
 
 /** What a create stores: everything but the id (and the group, which defaults to the id) and the sequence (0). */
 export type NewPost<T extends PostType = PostType> = Omit<RecordOf<T>, 'id' | 'translationGroup' | 'sequence'> & {

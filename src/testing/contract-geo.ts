@@ -6,8 +6,13 @@ import { eventQuery as events, newEvent, newVenue } from './fixtures.js'
 type It = (name: string, fn: () => Promise<void>) => void
 type WithStorage = (fn: (s: Storage) => Promise<void>) => () => Promise<void>
 
-
-const venues = (o: Partial<LinkedListQuery> = {}): LinkedListQuery => ({ language: 'en', statuses: ['publish'], offset: 0, limit: 1000, ...o })
+const venues = (o: Partial<LinkedListQuery> = {}): LinkedListQuery => ({
+  language: 'en',
+  statuses: ['publish'],
+  offset: 0,
+  limit: 1000,
+  ...o,
+})
 
 /** 1° of latitude on the sphere the filters measure on (mean radius 6371.0088 km). */
 const KM_PER_DEGREE = 111.19508
@@ -29,7 +34,8 @@ export function geoContract(it: It, withStorage: WithStorage): void {
     'lists events whose venue lies within a circle by exact great-circle distance, across the antimeridian, with venue filters and paging',
     withStorage(async (s) => {
       const ids = await s.transaction(async (tx) => {
-        const at = async (slug: string, lat: number | null, lng: number | null) => (await tx.insertPost(newVenue({ slug, geoLat: lat, geoLng: lng }))).id
+        const at = async (slug: string, lat: number | null, lng: number | null) =>
+          (await tx.insertPost(newVenue({ slug, geoLat: lat, geoLng: lng }))).id
         const v = {
           centre: await at('centre', 10, 20),
           // 30 km north: inside a 40 km circle.
@@ -42,7 +48,9 @@ export function geoContract(it: It, withStorage: WithStorage): void {
         }
         let day = 10
         const event = async (slug: string, venueIds: number[]) =>
-          tx.insertPost(newEvent({ slug, title: slug, venueIds, startDate: `2027-01-${day} 10:00:00`, endDate: `2027-01-${day++} 11:00:00` }))
+          tx.insertPost(
+            newEvent({ slug, title: slug, venueIds, startDate: `2027-01-${day} 10:00:00`, endDate: `2027-01-${day++} 11:00:00` }),
+          )
         for (const [slug, id] of Object.entries(v)) await event(slug, [id])
         await event('centre-2', [v.centre])
         await event('venueless', [])
@@ -51,8 +59,16 @@ export function geoContract(it: It, withStorage: WithStorage): void {
       const titles = async (q: Partial<EventListQuery>) => (await s.listEvents(events(q))).items.map((e) => e.title)
       const near = { lat: 10, lng: 20, radiusKm: 40 }
       assert.deepEqual(await titles({ venueGeo: { near, unpublishedVenues: 'none' } }), ['centre', 'north', 'centre-2'])
-      assert.deepEqual(await titles({ venueGeo: { near: { ...near, radiusKm: 0.001 }, unpublishedVenues: 'none' } }), ['centre', 'centre-2'])
-      assert.deepEqual(await titles({ venueGeo: { near: { ...near, radiusKm: 60 }, unpublishedVenues: 'none' } }), ['centre', 'north', 'corner', 'centre-2'])
+      assert.deepEqual(await titles({ venueGeo: { near: { ...near, radiusKm: 0.001 }, unpublishedVenues: 'none' } }), [
+        'centre',
+        'centre-2',
+      ])
+      assert.deepEqual(await titles({ venueGeo: { near: { ...near, radiusKm: 60 }, unpublishedVenues: 'none' } }), [
+        'centre',
+        'north',
+        'corner',
+        'centre-2',
+      ])
       assert.deepEqual(await titles({ venueGeo: { unpublishedVenues: 'none' } }), ['centre', 'north', 'corner', 'far', 'east', 'centre-2'])
       assert.deepEqual(await titles({ venueGeo: { near: { lat: 0, lng: -179.95, radiusKm: 12 }, unpublishedVenues: 'none' } }), ['east'])
       assert.deepEqual(await titles({ venueGeo: { near: { lat: 0, lng: -179.95, radiusKm: 10 }, unpublishedVenues: 'none' } }), [])
@@ -71,9 +87,19 @@ export function geoContract(it: It, withStorage: WithStorage): void {
       await s.transaction(async (tx) => {
         for (let n = 0; n < 260; n++) {
           const located = n % 13 !== 0
-          const v = await tx.insertPost(newVenue({ slug: `v${n}`, geoLat: located ? (n % 50) - 25 : null, geoLng: located ? n - 130 : null }))
+          const v = await tx.insertPost(
+            newVenue({ slug: `v${n}`, geoLat: located ? (n % 50) - 25 : null, geoLng: located ? n - 130 : null }),
+          )
           const day = String(1 + (n % 28)).padStart(2, '0')
-          await tx.insertPost(newEvent({ slug: `e${n}`, title: `e${n}`, venueIds: [v.id], startDate: `2027-02-${day} 10:00:00`, endDate: `2027-02-${day} 11:00:00` }))
+          await tx.insertPost(
+            newEvent({
+              slug: `e${n}`,
+              title: `e${n}`,
+              venueIds: [v.id],
+              startDate: `2027-02-${day} 10:00:00`,
+              endDate: `2027-02-${day} 11:00:00`,
+            }),
+          )
         }
       })
       const expected = Array.from({ length: 260 }, (_, n) => n)
@@ -82,16 +108,23 @@ export function geoContract(it: It, withStorage: WithStorage): void {
         .map((n) => `e${n}`)
       const all = await s.listEvents(events({ venueGeo: { unpublishedVenues: 'none' } }))
       assert.deepEqual([all.total, all.items.map((e) => e.title)], [240, expected])
-      const page = await s.listEvents(events({ venueGeo: { near: { lat: 0, lng: 0, radiusKm: 20_000 }, unpublishedVenues: 'none' }, offset: 100, limit: 7 }))
+      const page = await s.listEvents(
+        events({ venueGeo: { near: { lat: 0, lng: 0, radiusKm: 20_000 }, unpublishedVenues: 'none' }, offset: 100, limit: 7 }),
+      )
       assert.deepEqual([page.total, page.items.map((e) => e.title)], [240, expected.slice(100, 107)])
-      const window = await s.listEvents(events({ venueGeo: { unpublishedVenues: 'none' }, startGte: '2027-02-27 00:00:00', endLte: '2027-02-28 23:59:59' }))
-      assert.deepEqual(window.items.map((e) => e.title), expected.filter((t) => Number(t.slice(1)) % 28 >= 26))
+      const window = await s.listEvents(
+        events({ venueGeo: { unpublishedVenues: 'none' }, startGte: '2027-02-27 00:00:00', endLte: '2027-02-28 23:59:59' }),
+      )
+      assert.deepEqual(
+        window.items.map((e) => e.title),
+        expected.filter((t) => Number(t.slice(1)) % 28 >= 26),
+      )
       assert.equal(window.total, window.items.length)
     }),
   )
 
   it(
-    'counts only the venues the query may read: published, all, or one author\'s; never trashed ones',
+    "counts only the venues the query may read: published, all, or one author's; never trashed ones",
     withStorage(async (s) => {
       await s.transaction(async (tx) => {
         const venue = async (slug: string, status: 'publish' | 'draft' | 'trash', author: number) =>
@@ -105,7 +138,9 @@ export function geoContract(it: It, withStorage: WithStorage): void {
         let day = 10
         for (const [slug, status, author] of spec) {
           const id = await venue(slug, status, author)
-          await tx.insertPost(newEvent({ slug, title: slug, venueIds: [id], startDate: `2027-01-${day} 10:00:00`, endDate: `2027-01-${day++} 11:00:00` }))
+          await tx.insertPost(
+            newEvent({ slug, title: slug, venueIds: [id], startDate: `2027-01-${day} 10:00:00`, endDate: `2027-01-${day++} 11:00:00` }),
+          )
         }
       })
       const near = { lat: 1, lng: 1, radiusKm: 1 }

@@ -22,7 +22,6 @@ export interface TestApi {
 
 export type StorageFactory = () => Storage | Promise<Storage>
 
-
 async function insert<T>(s: Storage, fn: (tx: StorageTx) => Promise<T>): Promise<T> {
   return s.transaction(fn)
 }
@@ -100,14 +99,20 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
         'keeps slugs unique per type and language',
         withStorage(async (s) => {
           await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'same' })))
-          await assert.rejects(insert(s, (tx) => tx.insertPost(newEvent({ slug: 'same' }))), SlugConflictError)
+          await assert.rejects(
+            insert(s, (tx) => tx.insertPost(newEvent({ slug: 'same' }))),
+            SlugConflictError,
+          )
           await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'same', language: 'ja' })))
           await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'same' })))
           assert.equal((await s.findPostBySlug('event', 'ja', 'same'))?.language, 'ja')
           assert.equal((await s.findPostBySlug('venue', 'en', 'same'))?.type, 'venue')
           assert.equal(await s.findPostBySlug('organizer', 'en', 'same'), null)
           const other = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'other' })))
-          await assert.rejects(insert(s, (tx) => tx.updatePost(other.id, 'event', { slug: 'same' })), SlugConflictError)
+          await assert.rejects(
+            insert(s, (tx) => tx.updatePost(other.id, 'event', { slug: 'same' })),
+            SlugConflictError,
+          )
         }),
       )
 
@@ -146,13 +151,15 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
       )
 
       it(
-        'raises an event\'s sequence on every change a calendar shows, and on nothing else',
+        "raises an event's sequence on every change a calendar shows, and on nothing else",
         withStorage(async (s) => {
           const v = await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'hall' })))
           const v2 = await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'annex' })))
           const cat = await insert(s, (tx) => tx.insertTerm(newTerm({ slug: 'music', name: 'Music' })))
           const tag = await insert(s, (tx) => tx.insertTerm(newTerm({ taxonomy: 'tag', slug: 'loud', name: 'Loud' })))
-          const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'seq', venueIds: [v.id, v2.id], categoryIds: [cat.id], tagIds: [tag.id] })))
+          const e = await insert(s, (tx) =>
+            tx.insertPost(newEvent({ slug: 'seq', venueIds: [v.id, v2.id], categoryIds: [cat.id], tagIds: [tag.id] })),
+          )
           assert.equal(e.sequence, 0)
           const sequence = async () => {
             const got = await s.getPost(e.id)
@@ -217,7 +224,10 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           // Whole-day totals (which SQL backends may answer from counters) agree with the rows.
           assert.equal((await s.listEvents(day)).total, 2)
           assert.equal((await s.listEvents({ ...day, startGt: '' })).total, 2)
-          assert.deepEqual((await s.listEvents(listAll())).items.map((e) => e.id), [n('child'), n('other')])
+          assert.deepEqual(
+            (await s.listEvents(listAll())).items.map((e) => e.id),
+            [n('child'), n('other')],
+          )
 
           await s.transaction((tx) => tx.deletePost(n('o')))
           await s.transaction((tx) => tx.deletePost(n('v')))
@@ -361,8 +371,12 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
             tx.insertPost(newEvent({ slug, title: slug, startDate: start, endDate: end, startDateUtc: start, endDateUtc: end, ...o }))
           ids.past = (await ev('past', '2026-10-01 10:00:00', '2026-10-01 11:00:00')).id
           ids.b = (await ev('b', '2027-01-02 09:00:00', '2027-01-02 10:00:00', { categoryIds: [child.id], venueIds: [venue.id] })).id
-          ids.a = (await ev('a', '2027-01-01 09:00:00', '2027-01-03 10:00:00', { tagIds: [tag.id], organizerIds: [org.id], featured: true })).id
-          ids.a2 = (await ev('a2', '2027-01-01 09:00:00', '2027-01-01 10:00:00', { description: 'Find FOO here', categoryIds: [cat.id] })).id
+          ids.a = (
+            await ev('a', '2027-01-01 09:00:00', '2027-01-03 10:00:00', { tagIds: [tag.id], organizerIds: [org.id], featured: true })
+          ).id
+          ids.a2 = (
+            await ev('a2', '2027-01-01 09:00:00', '2027-01-01 10:00:00', { description: 'Find FOO here', categoryIds: [cat.id] })
+          ).id
           ids.draft = (await ev('draft', '2027-01-05 09:00:00', '2027-01-05 10:00:00', { status: 'draft' })).id
           ids.hidden = (await ev('hidden', '2027-01-05 09:00:00', '2027-01-05 10:00:00', { hideFromListings: true })).id
           ids.ja = (await ev('ja', '2027-01-05 09:00:00', '2027-01-05 10:00:00', { language: 'ja' })).id
@@ -386,7 +400,7 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
       )
 
       it(
-        'show unpublished records only of their author when asked (a contributor sees own drafts, not others\')',
+        "show unpublished records only of their author when asked (a contributor sees own drafts, not others')",
         withStorage(async (s) => {
           const ids = await s.transaction(async (tx) => ({
             mineDraft: (await tx.insertPost(newEvent({ slug: 'mine', status: 'draft', author: 7 }))).id,
@@ -401,7 +415,10 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           assert.equal(events.total, 2)
           assert.equal((await s.listEvents(listAll({ statuses: all }))).total, 3)
           const venues = await s.listLinked('venue', { language: 'en', statuses: all, unpublishedAuthor: 7, offset: 0, limit: 10 })
-          assert.deepEqual(venues.items.map((v) => v.id), [ids.mineVenue])
+          assert.deepEqual(
+            venues.items.map((v) => v.id),
+            [ids.mineVenue],
+          )
         }),
       )
 
@@ -462,13 +479,23 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
         withStorage(async (s) => {
           const ids: Record<string, number> = {}
           await s.transaction(async (tx) => {
-            ids.v1 = (await tx.insertPost(newVenue({ slug: 'v1', title: 'First', address: '100, Avenue du Temple', dateUtc: '2026-01-01 10:00:00' }))).id
-            ids.v2 = (await tx.insertPost(newVenue({ slug: 'v2', title: 'Second', city: 'Springfield', dateUtc: '2026-01-02 10:00:00' }))).id
+            ids.v1 = (
+              await tx.insertPost(
+                newVenue({ slug: 'v1', title: 'First', address: '100, Avenue du Temple', dateUtc: '2026-01-01 10:00:00' }),
+              )
+            ).id
+            ids.v2 = (
+              await tx.insertPost(newVenue({ slug: 'v2', title: 'Second', city: 'Springfield', dateUtc: '2026-01-02 10:00:00' }))
+            ).id
             ids.v3 = (await tx.insertPost(newVenue({ slug: 'v3', title: 'Draft', status: 'draft', dateUtc: '2026-01-03 10:00:00' }))).id
             ids.o1 = (await tx.insertPost(newOrganizer({ slug: 'o1', email: 'one@common.com' }))).id
             ids.o2 = (await tx.insertPost(newOrganizer({ slug: 'o2', email: 'two@common.com', website: 'http://one.com' }))).id
-            ids.e1 = (await tx.insertPost(newEvent({ slug: 'e1', venueIds: [ids.v1], organizerIds: [ids.o1], startDateUtc: '2030-01-01 10:00:00' }))).id
-            ids.e2 = (await tx.insertPost(newEvent({ slug: 'e2', status: 'draft', venueIds: [ids.v2], startDateUtc: '2030-01-01 10:00:00' }))).id
+            ids.e1 = (
+              await tx.insertPost(newEvent({ slug: 'e1', venueIds: [ids.v1], organizerIds: [ids.o1], startDateUtc: '2030-01-01 10:00:00' }))
+            ).id
+            ids.e2 = (
+              await tx.insertPost(newEvent({ slug: 'e2', status: 'draft', venueIds: [ids.v2], startDateUtc: '2030-01-01 10:00:00' }))
+            ).id
           })
           const q = { language: 'en', statuses: ['publish'] as const, offset: 0, limit: 100 }
           const venueIds = async (o: object) => (await s.listLinked('venue', { ...q, ...o })).items.map((v) => v.id)
@@ -484,7 +511,10 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           const orgs = await s.listLinked('organizer', { ...q, searchFragments: ['common', 'com'] })
           assert.deepEqual(orgs.items.map((o) => o.id).sort(), [ids.o1, ids.o2].sort())
           assert.equal(orgs.total, 2)
-          assert.deepEqual((await s.listLinked('organizer', { ...q, searchFragments: ['http', 'one', 'com'] })).items.map((o) => o.id), [ids.o2])
+          assert.deepEqual(
+            (await s.listLinked('organizer', { ...q, searchFragments: ['http', 'one', 'com'] })).items.map((o) => o.id),
+            [ids.o2],
+          )
           assert.equal((await s.listLinked('venue', { ...q, offset: 1, limit: 1 })).total, 2)
         }),
       )
@@ -533,7 +563,15 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           })
           assert.equal((await s.getTerm(t.a as number))?.count, 2)
           assert.equal((await s.getTerm(t.b as number))?.count, 0)
-          const base = { taxonomy: 'category' as const, language: 'en', hideEmpty: false, orderBy: 'name' as const, order: 'asc' as const, offset: 0, limit: 100 }
+          const base = {
+            taxonomy: 'category' as const,
+            language: 'en',
+            hideEmpty: false,
+            orderBy: 'name' as const,
+            order: 'asc' as const,
+            offset: 0,
+            limit: 100,
+          }
           const names = async (o: object) => (await s.listTerms({ ...base, ...o })).items.map((x) => x.name)
           assert.deepEqual(await names({}), ['alpha', 'Beta', 'Gamma'])
           assert.deepEqual(await names({ order: 'desc' }), ['Gamma', 'Beta', 'alpha'])
@@ -548,7 +586,10 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           assert.deepEqual(await names({ orderBy: 'id' }), ['Beta', 'alpha', 'Gamma'])
           const paged = await s.listTerms({ ...base, offset: 1, limit: 1 })
           assert.deepEqual([paged.items.map((x) => x.name), paged.total], [['Beta'], 3])
-          assert.deepEqual((await s.listTerms({ ...base, taxonomy: 'tag' })).items.map((x) => x.id), [t.tag])
+          assert.deepEqual(
+            (await s.listTerms({ ...base, taxonomy: 'tag' })).items.map((x) => x.id),
+            [t.tag],
+          )
         }),
       )
 
@@ -572,7 +613,10 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           assert.equal((await s.getTerm(t.leaf as number))?.parent, t.root)
           const e = await s.getPost(t.e as number)
           assert.deepEqual(e && e.type === 'event' ? e.categoryIds : null, [t.leaf])
-          await assert.rejects(s.transaction((tx) => tx.insertTerm(newTerm({ slug: 'root', name: 'Other' }))), SlugConflictError)
+          await assert.rejects(
+            s.transaction((tx) => tx.insertTerm(newTerm({ slug: 'root', name: 'Other' }))),
+            SlugConflictError,
+          )
           const renamed = await s.transaction((tx) => tx.updateTerm(t.leaf as number, { name: 'Leaf 2' }))
           assert.equal(renamed.slug, 'leaf')
           assert.equal(renamed.name, 'Leaf 2')

@@ -110,8 +110,7 @@ export function epochSecondsToParts(seconds: number): WallClockParts {
 
 export function formatWallClock(parts: WallClockParts): string {
   return (
-    `${padYear(parts.year)}-${pad2(parts.month)}-${pad2(parts.day)} ` +
-    `${pad2(parts.hour)}:${pad2(parts.minute)}:${pad2(parts.second)}`
+    `${padYear(parts.year)}-${pad2(parts.month)}-${pad2(parts.day)} ` + `${pad2(parts.hour)}:${pad2(parts.minute)}:${pad2(parts.second)}`
   )
 }
 
@@ -119,14 +118,7 @@ export function parseWallClock(s: string): WallClockParts | null {
   if (typeof s !== 'string') return null
   const m = WALL_CLOCK.exec(s)
   if (!m) return null
-  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ]
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number]
   if (!isValidDate(year, month, day) || !isValidTime(hour, minute, second)) return null
   return { year, month, day, hour, minute, second }
 }
@@ -144,7 +136,14 @@ const WALL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 export function dateDetails(s: string): DateDetails {
   // Stored values are already canonical: slicing is exact and keeps representations cheap.
   if (WALL.test(s) && isValidDate(+s.slice(0, 4), +s.slice(5, 7), +s.slice(8, 10)) && s.slice(11) <= '23:59:59') {
-    return { year: s.slice(0, 4), month: s.slice(5, 7), day: s.slice(8, 10), hour: s.slice(11, 13), minutes: s.slice(14, 16), seconds: s.slice(17, 19) }
+    return {
+      year: s.slice(0, 4),
+      month: s.slice(5, 7),
+      day: s.slice(8, 10),
+      hour: s.slice(11, 13),
+      minutes: s.slice(14, 16),
+      seconds: s.slice(17, 19),
+    }
   }
   const p = requireWallClock(s)
   return {

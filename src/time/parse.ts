@@ -79,8 +79,7 @@ const WEEKDAY_KEYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
 
 const rule = (source: string, apply: Rule[1]): Rule => [new RegExp(source + END, 'y'), apply]
 const num = (m: RegExpExecArray, i: number): number => Number(m[i] ?? Number.NaN)
-const optionalNum = (m: RegExpExecArray, i: number): number | undefined =>
-  m[i] === undefined ? undefined : Number(m[i])
+const optionalNum = (m: RegExpExecArray, i: number): number | undefined => (m[i] === undefined ? undefined : Number(m[i]))
 const monthOf = (word: string | undefined): number => MONTH_KEYS.indexOf((word ?? '').slice(0, 3)) + 1
 const weekdayOf = (word: string | undefined): number => WEEKDAY_KEYS.indexOf((word ?? '').slice(0, 3))
 
@@ -236,9 +235,7 @@ const RULES: readonly Rule[] = [
     st.businessDays = (st.businessDays ?? 0) + amount
     return true
   }),
-  rule(String.raw`([+-]?)\s*(\d+)\s*${UNIT}`, (m, st) =>
-    addRelative(st, (m[1] === '-' ? -1 : 1) * num(m, 2), m[3] ?? ''),
-  ),
+  rule(String.raw`([+-]?)\s*(\d+)\s*${UNIT}`, (m, st) => addRelative(st, (m[1] === '-' ? -1 : 1) * num(m, 2), m[3] ?? '')),
   rule(WEEKDAY, (m, st) => setWeekday(st, m[1], 0, 1)),
 ]
 

@@ -5,13 +5,7 @@
  * All zone maths works on whole seconds: "epoch seconds" of an instant, and "wall seconds" of a
  * wall clock read as if it were UTC (see `partsToEpochSeconds`); offset = wall − epoch.
  */
-import {
-  epochSecondsToParts,
-  formatWallClock,
-  partsToEpochSeconds,
-  requireWallClock,
-  type WallClockParts,
-} from './format.js'
+import { epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock, type WallClockParts } from './format.js'
 
 type Zone =
   | { kind: 'fixed'; name: string; offset: number }
@@ -119,8 +113,7 @@ function canonicalIanaName(tz: string, resolved: string): string {
   const supported = supportedByLowerCase.get(lower)
   if (supported) return supported
   // `US/Eastern`, `EST`, `Asia/Kolkata` look deliberate; `asia/kolkata` or `ASIA/KOLKATA` do not.
-  const properlyCased =
-    tz.split('/').every((segment) => /^[A-Z0-9]/.test(segment)) && (/[a-z]/.test(tz) || !tz.includes('/'))
+  const properlyCased = tz.split('/').every((segment) => /^[A-Z0-9]/.test(segment)) && (/[a-z]/.test(tz) || !tz.includes('/'))
   return properlyCased ? tz : resolved
 }
 
@@ -260,8 +253,14 @@ const LETTER_ABBREVIATIONS: ReadonlyArray<readonly [string, string]> = [
   ['CET 60', 'Africa/Algiers,Tunis'],
   ['WAT 60', 'Africa/Bangui,Brazzaville,Douala,Kinshasa,Lagos,Libreville,Luanda,Malabo,Ndjamena,Niamey,Porto-Novo'],
   ['CAT 120', 'Africa/Blantyre,Bujumbura,Gaborone,Harare,Juba,Khartoum,Kigali,Lubumbashi,Lusaka,Maputo,Windhoek'],
-  ['EET 120 EEST 180', 'Africa/Cairo Asia/Beirut,Famagusta,Gaza,Hebron,Nicosia Europe/Athens,Bucharest,Chisinau,Helsinki,Kiev,Kyiv,Mariehamn,Nicosia,Riga,Sofia,Tallinn,Tiraspol,Uzhgorod,Vilnius,Zaporozhye'],
-  ['CET 60 CEST 120', 'Africa/Ceuta Arctic/Longyearbyen Atlantic/Jan_Mayen Europe/Amsterdam,Andorra,Belgrade,Berlin,Bratislava,Brussels,Budapest,Busingen,Copenhagen,Gibraltar,Ljubljana,Luxembourg,Madrid,Malta,Monaco,Oslo,Paris,Podgorica,Prague,Rome,San_Marino,Sarajevo,Skopje,Stockholm,Tirane,Vaduz,Vatican,Vienna,Warsaw,Zagreb,Zurich'],
+  [
+    'EET 120 EEST 180',
+    'Africa/Cairo Asia/Beirut,Famagusta,Gaza,Hebron,Nicosia Europe/Athens,Bucharest,Chisinau,Helsinki,Kiev,Kyiv,Mariehamn,Nicosia,Riga,Sofia,Tallinn,Tiraspol,Uzhgorod,Vilnius,Zaporozhye',
+  ],
+  [
+    'CET 60 CEST 120',
+    'Africa/Ceuta Arctic/Longyearbyen Atlantic/Jan_Mayen Europe/Amsterdam,Andorra,Belgrade,Berlin,Bratislava,Brussels,Budapest,Busingen,Copenhagen,Gibraltar,Ljubljana,Luxembourg,Madrid,Malta,Monaco,Oslo,Paris,Podgorica,Prague,Rome,San_Marino,Sarajevo,Skopje,Stockholm,Tirane,Vaduz,Vatican,Vienna,Warsaw,Zagreb,Zurich',
+  ],
   ['SAST 120', 'Africa/Johannesburg,Maseru,Mbabane'],
   ['EET 120', 'Africa/Tripoli Europe/Kaliningrad'],
   ['HST -600 HDT -540', 'America/Adak,Atka'],

@@ -51,7 +51,9 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
       const res = await a.get('/events', { headers: { origin: 'https://app.example' } })
       expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
       const exposed = (res.headers.get('access-control-expose-headers') ?? '').split(',').map((s) => s.trim())
-      expect(exposed).toEqual(expect.arrayContaining(['X-WP-Total', 'X-WP-TotalPages', 'X-TEC-Total', 'X-TEC-TotalPages', 'Retry-After', 'Link']))
+      expect(exposed).toEqual(
+        expect.arrayContaining(['X-WP-Total', 'X-WP-TotalPages', 'X-TEC-Total', 'X-TEC-TotalPages', 'Retry-After', 'Link']),
+      )
     })
 
     it('answers the API index where the Link header points, naming the namespace and its routes', async () => {
@@ -76,7 +78,12 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
       expect((await a.fetch(`${ORIGIN}/?rest_route=/`)).body.namespaces).toEqual(['calendar/events/v1'])
       expect((await a.fetch(`${ORIGIN}/ja/wp-json/`)).body.namespaces).toEqual(['calendar/events/v1'])
       // It only reads.
-      const post = await a.fetch(link![1]!, { method: 'POST', as: 'administrator', headers: { 'content-type': 'application/json' }, body: '{}' })
+      const post = await a.fetch(link![1]!, {
+        method: 'POST',
+        as: 'administrator',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
       expect(post.status).toBe(404)
       expect(post.body.code).toBe('rest_no_route')
       expect(post.headers.get('allow')).toBe('GET')
@@ -106,7 +113,11 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
         })
       }
       const a = await app({}, failing)
-      const res = await a.post('/events', { title: 'x', start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00' }, { as: 'administrator' })
+      const res = await a.post(
+        '/events',
+        { title: 'x', start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00' },
+        { as: 'administrator' },
+      )
       expect(res.status).toBe(503)
       expect(res.body).toMatchObject({ code: 'storage_unavailable', data: { status: 503 } })
       const retry = Number(res.headers.get('retry-after'))
@@ -119,8 +130,11 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
       const a = await app()
       const doc = (await a.get('/doc')).body
       const bodies = new Set<string>()
-      for (const item of Object.values(doc.paths) as Array<Record<string, { requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>>) {
-        for (const op of Object.values(item)) for (const media of Object.values(op.requestBody?.content ?? {})) bodies.add(media.schema.$ref.split('/').pop()!)
+      for (const item of Object.values(doc.paths) as Array<
+        Record<string, { requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>
+      >) {
+        for (const op of Object.values(item))
+          for (const media of Object.values(op.requestBody?.content ?? {})) bodies.add(media.schema.$ref.split('/').pop()!)
       }
       expect(bodies.size).toBeGreaterThanOrEqual(10)
       for (const body of bodies) expect({ body, defaults: defaultsIn(doc.components.schemas[body]) }).toEqual({ body, defaults: [] })
@@ -160,7 +174,11 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
         { as: 'administrator' },
       )
       expect(res.status).toBe(201)
-      expect(res.body).toMatchObject({ start_date: '2026-12-05 18:00:00', venue: { venue: 'Shape Hall' }, categories: [{ name: 'Shapes' }] })
+      expect(res.body).toMatchObject({
+        start_date: '2026-12-05 18:00:00',
+        venue: { venue: 'Shape Hall' },
+        categories: [{ name: 'Shapes' }],
+      })
       expect(res.body.organizer).toHaveLength(2)
     })
 
@@ -168,7 +186,9 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
       const a = await app()
       const event = await a.seed({ title: 'Feed me', slug: 'feed-me' })
       const doc = (await a.get('/doc')).body
-      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: object }> }>>)) {
+      for (const [path, item] of Object.entries(
+        doc.paths as Record<string, Record<string, { responses: Record<string, { content?: object }> }>>,
+      )) {
         const get = item.get
         if (!get) continue
         expect({ path, notModified: '304' in get.responses }).toEqual({ path, notModified: true })

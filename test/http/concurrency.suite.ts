@@ -102,7 +102,9 @@ export function concurrencySuite(name: string, makeStorage: () => Storage | Prom
       expect(list.body.total).toBe(width - deleted + created)
       const slugs = list.body.events.map((e: { slug: string }) => e.slug)
       expect(new Set(slugs).size).toBe(slugs.length)
-      const withMusic = list.body.events.filter((e: { categories: Array<{ name: string }> }) => e.categories.some((c) => c.name === 'Music')).length
+      const withMusic = list.body.events.filter((e: { categories: Array<{ name: string }> }) =>
+        e.categories.some((c) => c.name === 'Music'),
+      ).length
       expect((await a.get('/categories')).body.categories[0].count).toBe(withMusic)
       // Trash the venue and the organizer while other writers link new events to them.
       await all(10, (i) =>

@@ -140,7 +140,12 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
       expect(doc.paths['/events/{id}'].put.requestBody).toEqual(doc.paths['/events/{id}'].patch.requestBody)
       const list = doc.paths['/events'].get.parameters
       expect(list.find((p: { name: string }) => p.name === 'categories')).toMatchObject({ in: 'query', style: 'form', explode: false })
-      expect(doc.paths['/events/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true, schema: { type: 'integer' } })
+      expect(doc.paths['/events/{id}'].get.parameters[0]).toMatchObject({
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: { type: 'integer' },
+      })
     })
 
     it('real responses validate against the published response schemas', async () => {

@@ -165,15 +165,22 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const viaQuery = await app.post(`/events/${e.id}?_method=PATCH`, { title: 'Via query' }, { as: 'administrator' })
         expect(viaQuery.status).toBe(200)
         expect(viaQuery.body.title).toBe('Via query')
-        const viaHeader = await app.post(`/events/${e.id}`, { title: 'Via header' }, {
-          as: 'administrator',
-          headers: { 'X-HTTP-Method-Override': 'PATCH' },
-        })
+        const viaHeader = await app.post(
+          `/events/${e.id}`,
+          { title: 'Via header' },
+          {
+            as: 'administrator',
+            headers: { 'X-HTTP-Method-Override': 'PATCH' },
+          },
+        )
         expect(viaHeader.status).toBe(200)
         expect(viaHeader.body.title).toBe('Via header')
         expect((await app.get(`/events/${e.id}`)).body.title).toBe('Via header')
 
-        const deleted = await app.post(`/events/${e.id}`, undefined, { as: 'administrator', headers: { 'X-HTTP-Method-Override': 'DELETE' } })
+        const deleted = await app.post(`/events/${e.id}`, undefined, {
+          as: 'administrator',
+          headers: { 'X-HTTP-Method-Override': 'DELETE' },
+        })
         expect(deleted.status).toBe(200)
         expect(deleted.body.status).toBe('trash')
 
@@ -184,7 +191,10 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
       it('does not honour an override on GET', async () => {
         const app = await open()
         const e = await app.seed()
-        const res = await app.get(`/events/${e.id}?_method=DELETE`, { as: 'administrator', headers: { 'X-HTTP-Method-Override': 'DELETE' } })
+        const res = await app.get(`/events/${e.id}?_method=DELETE`, {
+          as: 'administrator',
+          headers: { 'X-HTTP-Method-Override': 'DELETE' },
+        })
         expect(res.status).toBe(200)
         expect(res.body.status).toBe('publish')
         expect((await app.get(`/events/${e.id}`)).status).toBe(200)
@@ -205,7 +215,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(res.body.categories.map((c: { name: string }) => c.name)).toEqual(['Alpha', 'Beta'])
         expect(res.body.cost).toBe('$5 \u2013 $10')
 
-        const viaObject = await app.post('/events', { title: 'Form 2', start_date: '2026-12-02 10:00', end_date: '2026-12-02 11:00', tags: ['x', 'y'] }, { as: 'administrator', form: true })
+        const viaObject = await app.post(
+          '/events',
+          { title: 'Form 2', start_date: '2026-12-02 10:00', end_date: '2026-12-02 11:00', tags: ['x', 'y'] },
+          { as: 'administrator', form: true },
+        )
         expect(viaObject.status, viaObject.text).toBe(201)
         expect(viaObject.body.tags.map((t: { slug: string }) => t.slug)).toEqual(['x', 'y'])
       })
@@ -231,13 +245,21 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('rejects a body over maxBodyBytes with a JSON 413', async () => {
         const app = await open({ maxBodyBytes: 512 })
-        const big = await app.post('/events', { title: 'Big', start_date: '2026-12-01', end_date: '2026-12-01', description: 'x'.repeat(2000) }, { as: 'administrator' })
+        const big = await app.post(
+          '/events',
+          { title: 'Big', start_date: '2026-12-01', end_date: '2026-12-01', description: 'x'.repeat(2000) },
+          { as: 'administrator' },
+        )
         expect(big.status).toBe(413)
         expect(big.headers.get('content-type')).toBe('application/json; charset=UTF-8')
         expect(big.body.data.status).toBe(413)
         expect(typeof big.body.code).toBe('string')
         expect(typeof big.body.message).toBe('string')
-        const small = await app.post('/events', { title: 'Small', start_date: '2026-12-01', end_date: '2026-12-01' }, { as: 'administrator' })
+        const small = await app.post(
+          '/events',
+          { title: 'Small', start_date: '2026-12-01', end_date: '2026-12-01' },
+          { as: 'administrator' },
+        )
         expect(small.status).toBe(201)
         expect((await app.get('/events')).body.events.map((e: { title: string }) => e.title)).toEqual(['Small'])
       })
@@ -263,7 +285,12 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
       it('sends the WordPress headers on every response', async () => {
         const app = await open()
         const e = await app.seed()
-        for (const res of [await app.get('/events'), await app.get(`/events/${e.id}`), await app.get('/events/999'), await app.get('/nope')]) {
+        for (const res of [
+          await app.get('/events'),
+          await app.get(`/events/${e.id}`),
+          await app.get('/events/999'),
+          await app.get('/nope'),
+        ]) {
           expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8')
           expect(res.headers.get('link')).toBe(`<${ORIGIN}/wp-json/>; rel="https://api.w.org/"`)
           expect(res.headers.get('x-content-type-options')).toBe('nosniff')
@@ -307,7 +334,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
     describe('languages', () => {
       it('stores the language of the request and keeps it in links', async () => {
         const app = await open()
-        const res = await app.post('/events', { title: 'Konsāto', start_date: '2026-12-01 19:00', end_date: '2026-12-01 21:00' }, { as: 'administrator', lang: 'ja' })
+        const res = await app.post(
+          '/events',
+          { title: 'Konsāto', start_date: '2026-12-01 19:00', end_date: '2026-12-01 21:00' },
+          { as: 'administrator', lang: 'ja' },
+        )
         expect(res.status, res.text).toBe(201)
         expect(res.body.language).toBe('ja')
         expect(res.body.translations).toEqual({})
@@ -356,7 +387,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         for (const res of [
           await app.get('/events?multilingual_language=fr'),
           await app.get('/events/1?multilingual_language=fr'),
-          await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', multilingual_language: 'fr' }, { as: 'administrator' }),
+          await app.post(
+            '/events',
+            { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', multilingual_language: 'fr' },
+            { as: 'administrator' },
+          ),
         ]) {
           expectInvalid(res, ['multilingual_language'])
           expect(res.body.data.params.multilingual_language).toBe(message)
@@ -366,7 +401,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
             data: { param: 'multilingual_language' },
           })
         }
-        const typed = await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', multilingual_language: 5 }, { as: 'administrator' })
+        const typed = await app.post(
+          '/events',
+          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', multilingual_language: 5 },
+          { as: 'administrator' },
+        )
         expectInvalid(typed, ['multilingual_language'])
         expect(typed.body.data.params.multilingual_language).toBe('multilingual_language is not of type string.')
         expect((await app.get('/events', { as: 'administrator' })).body.total).toBe(0)
@@ -375,7 +414,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
       it('links translations with translation_of', async () => {
         const app = await open()
         const en = await app.seed({ title: 'Festival' })
-        const ja = await app.post('/events', { title: 'Matsuri', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: en.id }, { as: 'administrator', lang: 'ja' })
+        const ja = await app.post(
+          '/events',
+          { title: 'Matsuri', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: en.id },
+          { as: 'administrator', lang: 'ja' },
+        )
         expect(ja.status, ja.text).toBe(201)
         expect(ja.body.language).toBe('ja')
         expect(ja.body.translations).toEqual({ en: en.id })
@@ -385,11 +428,19 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(ko.translations).toEqual({ en: en.id, ja: ja.body.id })
 
         expectInvalid(
-          await app.post('/events', { title: 'Again', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: en.id }, { as: 'administrator', lang: 'ja' }),
+          await app.post(
+            '/events',
+            { title: 'Again', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: en.id },
+            { as: 'administrator', lang: 'ja' },
+          ),
           ['translation_of'],
         )
         expectInvalid(
-          await app.post('/events', { title: 'Nothing', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: 9999 }, { as: 'administrator', lang: 'ja' }),
+          await app.post(
+            '/events',
+            { title: 'Nothing', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: 9999 },
+            { as: 'administrator', lang: 'ja' },
+          ),
           ['translation_of'],
         )
         // A trashed translation leaves the group, and its language is free again.
@@ -475,13 +526,18 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('defaults the website to the permalink, flags to false, status to publish for publishers', async () => {
         const app = await open()
-        const res = await app.post('/events', { title: 'Plain', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 11:00:00' }, { as: 'editor' })
+        const res = await app.post(
+          '/events',
+          { title: 'Plain', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 11:00:00' },
+          { as: 'editor' },
+        )
         expect(res.status).toBe(201)
         expect(res.body.status).toBe('publish')
         expect(res.body.author).toBe('2')
         expect(res.body.website).toBe(`${ORIGIN}/event/plain/`)
         expect(res.body.url).toBe(`${ORIGIN}/event/plain/`)
-        for (const k of ['all_day', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured']) expect(res.body[k], k).toBe(false)
+        for (const k of ['all_day', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'])
+          expect(res.body[k], k).toBe(false)
         expect(res.body.cost).toBe('')
         expect(res.body.cost_details).toEqual({ currency_symbol: '', currency_code: '', currency_position: '', values: [] })
         expect(res.body.description).toBe('')
@@ -492,7 +548,16 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const app = await open()
         const res = await app.post(
           '/events',
-          { title: 'Flags', start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00', show_map: true, show_map_link: 1, sticky: 'TRUE', featured: '1', hide_from_listings: 'false' },
+          {
+            title: 'Flags',
+            start_date: '2026-12-01 10:00',
+            end_date: '2026-12-01 11:00',
+            show_map: true,
+            show_map_link: 1,
+            sticky: 'TRUE',
+            featured: '1',
+            hide_from_listings: 'false',
+          },
           { as: 'administrator' },
         )
         expect(res.status, res.text).toBe(201)
@@ -549,7 +614,12 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('spans whole days for all-day events', async () => {
         const app = await open()
-        const e = await app.seed({ all_day: true, start_date: '2026-12-01 10:00:00', end_date: '2026-12-03 08:00:00', timezone: 'America/New_York' })
+        const e = await app.seed({
+          all_day: true,
+          start_date: '2026-12-01 10:00:00',
+          end_date: '2026-12-03 08:00:00',
+          timezone: 'America/New_York',
+        })
         expect(e.all_day).toBe(true)
         expect(e.start_date).toBe('2026-12-01 00:00:00')
         expect(e.end_date).toBe('2026-12-03 23:59:59')
@@ -582,7 +652,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('converts ISO 8601 dates with an offset into the event zone', async () => {
         const app = await open()
-        const e = await app.seed({ start_date: '2026-12-01T10:00:00+01:00', end_date: '2026-12-01T12:00:00Z', timezone: 'America/New_York' })
+        const e = await app.seed({
+          start_date: '2026-12-01T10:00:00+01:00',
+          end_date: '2026-12-01T12:00:00Z',
+          timezone: 'America/New_York',
+        })
         expect(e.start_date).toBe('2026-12-01 04:00:00')
         expect(e.utc_start_date).toBe('2026-12-01 09:00:00')
         expect(e.end_date).toBe('2026-12-01 07:00:00')
@@ -679,15 +753,25 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
           id: music.id,
           urls: { self: `${API}/categories/${music.id}`, collection: `${API}/categories` },
         })
-        expect(Object.keys(music)).toEqual(['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls'])
+        expect(Object.keys(music)).toEqual([
+          'name',
+          'slug',
+          'term_group',
+          'term_taxonomy_id',
+          'taxonomy',
+          'description',
+          'parent',
+          'count',
+          'filter',
+          'id',
+          'urls',
+        ])
         expect(first.tags[0].taxonomy).toBe('post_tag')
 
         const art = first.categories.find((c: { slug: string }) => c.slug === 'art')
         // By ID, by slug, by name (case-insensitive), plus one new name; an unknown ID is ignored.
         const second = await app.seed({ title: 'Second', categories: [music.id, 'art', 99999, 'Brand New'], tags: ['OUTDOOR'] })
-        expect(second.categories.map((c: { id: number }) => c.id).sort()).toEqual(
-          expect.arrayContaining([music.id, art.id]),
-        )
+        expect(second.categories.map((c: { id: number }) => c.id).sort()).toEqual(expect.arrayContaining([music.id, art.id]))
         expect(second.categories.map((c: { slug: string }) => c.slug)).toEqual(['art', 'brand-new', 'live-music'])
         expect(second.categories.find((c: { slug: string }) => c.slug === 'live-music').count).toBe(2)
         expect(second.tags.map((t: { slug: string }) => t.slug)).toEqual(['outdoor'])
@@ -697,13 +781,24 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('rejects venue and organizer IDs that do not exist', async () => {
         const app = await open()
-        const venue = await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', venue: 9999 }, { as: 'administrator' })
+        const venue = await app.post(
+          '/events',
+          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', venue: 9999 },
+          { as: 'administrator' },
+        )
         expectInvalid(venue, ['venue'])
-        const organizer = await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', organizer: [9999] }, { as: 'administrator' })
+        const organizer = await app.post(
+          '/events',
+          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', organizer: [9999] },
+          { as: 'administrator' },
+        )
         expectInvalid(organizer, ['organizer'])
         // An event id is not a venue either; nothing was created by the failed writes.
         const e = await app.seed()
-        expectInvalid(await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', venue: e.id }, { as: 'administrator' }), ['venue'])
+        expectInvalid(
+          await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', venue: e.id }, { as: 'administrator' }),
+          ['venue'],
+        )
         expect((await app.get('/events', { as: 'administrator' })).body.total).toBe(1)
         // Empty values mean "no venue".
         const none = await app.seed({ venue: '', organizer: [] })
@@ -713,7 +808,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('rolls back terms created by a write that fails', async () => {
         const app = await open()
-        const res = await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', categories: ['Ghost'], venue: 9999 }, { as: 'administrator' })
+        const res = await app.post(
+          '/events',
+          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', categories: ['Ghost'], venue: 9999 },
+          { as: 'administrator' },
+        )
         expect(res.status).toBe(400)
         const next = await app.seed({ categories: ['Ghost'] })
         expect(next.categories[0].count).toBe(1)
@@ -724,14 +823,32 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const app = await open()
         const e = await app.seed({ image: 'https://img.example.com/pics/poster.JPG' })
         expect(e.image).toEqual({ url: 'https://img.example.com/pics/poster.JPG', extension: 'jpg' })
-        expectInvalid(await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', image: 'not a url' }, { as: 'administrator' }), ['image'])
-        expectInvalid(await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', image: 'ftp://img.example.com/a.jpg' }, { as: 'administrator' }), ['image'])
+        expectInvalid(
+          await app.post(
+            '/events',
+            { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', image: 'not a url' },
+            { as: 'administrator' },
+          ),
+          ['image'],
+        )
+        expectInvalid(
+          await app.post(
+            '/events',
+            { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', image: 'ftp://img.example.com/a.jpg' },
+            { as: 'administrator' },
+          ),
+          ['image'],
+        )
       })
 
       it('rejects an image ID without a resolveImage option', async () => {
         const app = await open()
         for (const image of [12, '12']) {
-          const res = await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', image }, { as: 'administrator' })
+          const res = await app.post(
+            '/events',
+            { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', image },
+            { as: 'administrator' },
+          )
           expectInvalid(res, ['image'])
         }
         expect((await app.get('/events', { as: 'administrator' })).body.total).toBe(0)
@@ -744,7 +861,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const e = await app.seed({ image: 12 })
         expect(e.image).toMatchObject({ url: 'https://cdn.example.com/12.png', id: 12, extension: 'png', width: 640, height: 480 })
         expect((await app.get(`/events/${e.id}`)).body.image).toEqual(e.image)
-        const missing = await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', image: 13 }, { as: 'administrator' })
+        const missing = await app.post(
+          '/events',
+          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', image: 13 },
+          { as: 'administrator' },
+        )
         expectInvalid(missing, ['image'])
       })
 
@@ -756,7 +877,10 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const utc = await app.seed({ date_utc: '2026-07-01 12:00:00' })
         expect(utc.date).toBe('2026-07-01 08:00:00')
         expect(utc.date_utc).toBe('2026-07-01 12:00:00')
-        expectInvalid(await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', date: 'foo' }, { as: 'administrator' }), ['date'])
+        expectInvalid(
+          await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', date: 'foo' }, { as: 'administrator' }),
+          ['date'],
+        )
       })
     })
 
@@ -833,7 +957,7 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(trashed.body.status).toBe('trash')
       })
 
-      it('lets authors publish and edit their own events, not others\'', async () => {
+      it("lets authors publish and edit their own events, not others'", async () => {
         const app = await open()
         const own = await app.post('/events', { ...body, status: 'publish' }, { as: 'author' })
         expect(own.body.status).toBe('publish')
@@ -867,9 +991,14 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('never shows drafts, pending or private events to anonymous callers or subscribers', async () => {
         const app = await open()
-        const pub = await app.seed({ title: 'Public', start_date: '2026-12-01 10:00' , end_date: '2026-12-01 11:00' })
+        const pub = await app.seed({ title: 'Public', start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00' })
         const draft = await app.seed({ title: 'Draft', status: 'draft', start_date: '2026-12-02 10:00', end_date: '2026-12-02 11:00' })
-        const pending = await app.seed({ title: 'Pending', status: 'pending', start_date: '2026-12-03 10:00', end_date: '2026-12-03 11:00' })
+        const pending = await app.seed({
+          title: 'Pending',
+          status: 'pending',
+          start_date: '2026-12-03 10:00',
+          end_date: '2026-12-03 11:00',
+        })
         const priv = await app.seed({ title: 'Private', status: 'private', start_date: '2026-12-04 10:00', end_date: '2026-12-04 11:00' })
         for (const as of [undefined, 'subscriber'] as const) {
           const list = await app.get('/events', as ? { as } : {})
@@ -890,7 +1019,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         }
         // Contributors and authors see every status, but of others' records only the published
         // ones (docs/wire-compatibility.md §5.11; TEC would list other users' drafts to them).
-        const mine = await app.post('/events', { title: 'My draft', start_date: '2026-12-05 10:00', end_date: '2026-12-05 11:00' }, { as: 'contributor' })
+        const mine = await app.post(
+          '/events',
+          { title: 'My draft', start_date: '2026-12-05 10:00', end_date: '2026-12-05 11:00' },
+          { as: 'contributor' },
+        )
         expect(mine.body.status).toBe('draft')
         for (const as of ['contributor', 'author'] as const) {
           const list = await app.get('/events', { as })
@@ -904,7 +1037,7 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(asAdmin.body.url).not.toBe(`${ORIGIN}/event/${draft.slug}/`)
       })
 
-      it('lets contributors read their own drafts but not other people\'s', async () => {
+      it("lets contributors read their own drafts but not other people's", async () => {
         const app = await open()
         const own = (await app.post('/events', body, { as: 'contributor' })).body
         const others = (await app.post('/events', body, { as: 'contributor2' })).body
@@ -943,7 +1076,13 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
     describe('read', () => {
       it('reads one event by id and by slug, with json_ld', async () => {
         const app = await open()
-        const e = await app.seed({ title: 'Readable', excerpt: 'Teaser', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:00', timezone: 'America/New_York' })
+        const e = await app.seed({
+          title: 'Readable',
+          excerpt: 'Teaser',
+          start_date: '2026-12-01 10:00:00',
+          end_date: '2026-12-01 12:00:00',
+          timezone: 'America/New_York',
+        })
         const byId = await app.get(`/events/${e.id}`)
         expect(byId.status).toBe(200)
         expect(Object.keys(byId.body)).toEqual([...EVENT_KEYS, 'json_ld'])
@@ -970,11 +1109,24 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('adds offers and image to json_ld when the event has them', async () => {
         const app = await open()
-        const e = await app.seed({ cost: '25', image: 'https://img.example.com/x.png', start_date: '2027-07-01 18:00', end_date: '2027-07-01 20:00', timezone: 'Europe/Berlin' })
+        const e = await app.seed({
+          cost: '25',
+          image: 'https://img.example.com/x.png',
+          start_date: '2027-07-01 18:00',
+          end_date: '2027-07-01 20:00',
+          timezone: 'Europe/Berlin',
+        })
         const ld = (await app.get(`/events/${e.id}`)).body.json_ld
         expect(ld.image).toBe('https://img.example.com/x.png')
         expect(ld.startDate).toBe('2027-07-01T18:00:00+02:00')
-        expect(ld.offers).toMatchObject({ '@type': 'Offer', price: '25', priceCurrency: 'USD', url: `${ORIGIN}/event/${e.slug}/`, category: 'primary', availability: 'inStock' })
+        expect(ld.offers).toMatchObject({
+          '@type': 'Offer',
+          price: '25',
+          priceCurrency: 'USD',
+          url: `${ORIGIN}/event/${e.slug}/`,
+          category: 'primary',
+          availability: 'inStock',
+        })
       })
 
       it('answers 404 rest-event-not-found for unknown ids and 0', async () => {
@@ -997,7 +1149,12 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const e = await app.seed()
         await app.del(`/events/${e.id}`, { as: 'administrator' })
         for (const as of [undefined, 'subscriber', 'administrator'] as const) {
-          expectError(await app.get(`/events/${e.id}`, as ? { as } : {}), 403, 'event-no-longer-available', 'This event is no longer available')
+          expectError(
+            await app.get(`/events/${e.id}`, as ? { as } : {}),
+            403,
+            'event-no-longer-available',
+            'This event is no longer available',
+          )
         }
         // Its old slug no longer resolves.
         expectInvalid(await app.get(`/events/by-slug/${e.slug}`), ['slug'])
@@ -1045,8 +1202,18 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
       it('clears description, excerpt, cost, website and image with null or ""', async () => {
         const app = await open()
         for (const empty of [null, '']) {
-          const e = await app.seed({ description: 'D', excerpt: 'E', cost: '$5', website: 'https://w.example.com', image: 'https://img.example.com/a.jpg' })
-          const res = await app.patch(`/events/${e.id}`, { description: empty, excerpt: empty, cost: empty, website: empty, image: empty }, { as: 'administrator' })
+          const e = await app.seed({
+            description: 'D',
+            excerpt: 'E',
+            cost: '$5',
+            website: 'https://w.example.com',
+            image: 'https://img.example.com/a.jpg',
+          })
+          const res = await app.patch(
+            `/events/${e.id}`,
+            { description: empty, excerpt: empty, cost: empty, website: empty, image: empty },
+            { as: 'administrator' },
+          )
           expect(res.status, res.text).toBe(200)
           expect(res.body.description).toBe('')
           expect(res.body.excerpt).toBe('')
@@ -1105,7 +1272,14 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('treats POST, PUT and PATCH alike', async () => {
         const app = await open()
-        const change = { title: 'Changed', cost: 12, featured: true, start_date: '2026-12-05 10:00', end_date: '2026-12-05 11:00', categories: ['Verbs'] }
+        const change = {
+          title: 'Changed',
+          cost: 12,
+          featured: true,
+          start_date: '2026-12-05 10:00',
+          end_date: '2026-12-05 11:00',
+          categories: ['Verbs'],
+        }
         const bodies: Record<string, unknown>[] = []
         for (const verb of ['post', 'put', 'patch'] as const) {
           const e = await app.seed({ title: `Verb ${verb}`, description: 'kept' })
@@ -1117,7 +1291,13 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
           expect(categories.map((c: { slug: string }) => c.slug)).toEqual(['verbs'])
           bodies.push(same)
         }
-        expect(bodies[0]).toMatchObject({ title: 'Changed', description: 'kept', cost: '$12', featured: true, start_date: '2026-12-05 10:00:00' })
+        expect(bodies[0]).toMatchObject({
+          title: 'Changed',
+          description: 'kept',
+          cost: '$12',
+          featured: true,
+          start_date: '2026-12-05 10:00:00',
+        })
         expect(bodies[1]).toEqual(bodies[0])
         expect(bodies[2]).toEqual(bodies[0])
       })
@@ -1149,7 +1329,12 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
       it('answers 404 for an unknown id', async () => {
         const app = await open()
         for (const verb of ['post', 'put', 'patch'] as const) {
-          expectError(await app[verb]('/events/9999', { title: 'x' }, { as: 'administrator' }), 404, 'rest-event-not-found', 'Event with ID 9999 does not exist.')
+          expectError(
+            await app[verb]('/events/9999', { title: 'x' }, { as: 'administrator' }),
+            404,
+            'rest-event-not-found',
+            'Event with ID 9999 does not exist.',
+          )
         }
       })
 
@@ -1233,7 +1418,12 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
 
       it('answers 404 for an unknown id', async () => {
         const app = await open()
-        expectError(await app.del('/events/9999', { as: 'administrator' }), 404, 'rest-event-not-found', 'Event with ID 9999 does not exist.')
+        expectError(
+          await app.del('/events/9999', { as: 'administrator' }),
+          404,
+          'rest-event-not-found',
+          'Event with ID 9999 does not exist.',
+        )
       })
 
       it('removes trashed events from every list and frees their slug', async () => {
@@ -1258,12 +1448,20 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
     // -----------------------------------------------------------------------------------------
     describe('venues, organizers and categories seen from events', () => {
       async function venue(app: App, fields: Record<string, unknown> = {}) {
-        const res = await app.post('/venues', { venue: 'Main Hall', address: '1 Main St', city: 'Springfield', ...fields }, { as: 'administrator' })
+        const res = await app.post(
+          '/venues',
+          { venue: 'Main Hall', address: '1 Main St', city: 'Springfield', ...fields },
+          { as: 'administrator' },
+        )
         expect(res.status, res.text).toBe(201)
         return res.body
       }
       async function organizer(app: App, fields: Record<string, unknown> = {}) {
-        const res = await app.post('/organizers', { organizer: 'Acme Org', email: 'events@acme.example.com', ...fields }, { as: 'administrator' })
+        const res = await app.post(
+          '/organizers',
+          { organizer: 'Acme Org', email: 'events@acme.example.com', ...fields },
+          { as: 'administrator' },
+        )
         expect(res.status, res.text).toBe(201)
         return res.body
       }
@@ -1293,7 +1491,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const single = (await app.get(`/events/${e.id}`)).body
         expect(single.venue.json_ld).toMatchObject({ '@type': 'Place', name: 'Main Hall' })
         expect(single.organizer[0].json_ld).toMatchObject({ '@type': 'Person', name: 'Solo Person' })
-        expect(single.json_ld.location).toMatchObject({ '@type': 'Place', name: 'Main Hall', address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Springfield' } })
+        expect(single.json_ld.location).toMatchObject({
+          '@type': 'Place',
+          name: 'Main Hall',
+          address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Springfield' },
+        })
         expect(single.json_ld.organizer).toMatchObject({ '@type': 'Person', name: 'Solo Person' })
         // Forms the reference accepts: a comma list, {id}, a single id.
         const e2 = await app.seed({ venue: { id: v.id }, organizer: `${o1.id},${o2.id}` })
@@ -1312,7 +1514,11 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const second = await app.seed({ venue: { venue: 'Nested Hall', city: 'Shelbyville' }, organizer: { organizer: 'Nested Org' } })
         expect(second.venue.id).toBe(first.venue.id)
         expect(second.organizer[0].id).toBe(first.organizer[0].id)
-        const bad = await app.post('/events', { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', venue: { city: 'No name' } }, { as: 'administrator' })
+        const bad = await app.post(
+          '/events',
+          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', venue: { city: 'No name' } },
+          { as: 'administrator' },
+        )
         expectInvalid(bad, ['venue'])
         expect((await app.get('/venues')).body.total).toBe(1)
       })
@@ -1341,7 +1547,13 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         const v1 = await venue(app)
         const v2 = await venue(app, { venue: 'Small Room', address: '', city: '' })
         const o = await organizer(app)
-        const a = await app.seed({ title: 'A', venue: v1.id, organizer: [o.id], start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00' })
+        const a = await app.seed({
+          title: 'A',
+          venue: v1.id,
+          organizer: [o.id],
+          start_date: '2026-12-01 10:00',
+          end_date: '2026-12-01 11:00',
+        })
         const b = await app.seed({ title: 'B', venue: v2.id, start_date: '2026-12-02 10:00', end_date: '2026-12-02 11:00' })
         await app.seed({ title: 'C', start_date: '2026-12-03 10:00', end_date: '2026-12-03 11:00' })
         expect(ids(await app.get(`/events?venue=${v1.id}`))).toEqual([a.id])
@@ -1433,7 +1645,9 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         clock = new Date('2026-11-22T00:00:01Z')
         const later = await app.get('/events')
         expect(ids(later)).toEqual([])
-        expect(later.body.rest_url).toBe(`${LIST}?page=1&per_page=120&start_date=2026-11-21+00%3A00%3A00&end_date=2028-11-22+23%3A59%3A59&status=publish`)
+        expect(later.body.rest_url).toBe(
+          `${LIST}?page=1&per_page=120&start_date=2026-11-21+00%3A00%3A00&end_date=2028-11-22+23%3A59%3A59&status=publish`,
+        )
       })
 
       it('orders by start date, then id', async () => {
@@ -1448,7 +1662,8 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
       it('pages with per_page and page, linking next and previous pages', async () => {
         const app = await open()
         const all: number[] = []
-        for (let i = 1; i <= 5; i++) all.push((await app.seed({ title: `E${i}`, start_date: `2026-12-0${i} 10:00`, end_date: `2026-12-0${i} 11:00` })).id)
+        for (let i = 1; i <= 5; i++)
+          all.push((await app.seed({ title: `E${i}`, start_date: `2026-12-0${i} 10:00`, end_date: `2026-12-0${i} 11:00` })).id)
         const base = `per_page=2&${WINDOW}&status=publish`
 
         const p1 = await app.get('/events?per_page=2')
@@ -1532,7 +1747,9 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
           const q = 'start_date=2018-01-01%2015:00:00&end_date=2018-01-01%2018:00:00'
           const inclusive = await app.get(`/events?${q}`)
           expect(ids(inclusive)).toEqual([e.afternoon.id, e.evening.id])
-          expect(inclusive.body.rest_url).toBe(`${LIST}?page=1&per_page=120&start_date=2018-01-01+00%3A00%3A00&end_date=2018-01-01+23%3A59%3A59&status=publish`)
+          expect(inclusive.body.rest_url).toBe(
+            `${LIST}?page=1&per_page=120&start_date=2018-01-01+00%3A00%3A00&end_date=2018-01-01+23%3A59%3A59&status=publish`,
+          )
           const strict = await app.get(`/events?${q}&strict_dates=true`)
           expect(ids(strict)).toEqual([e.afternoon.id])
           expect(strict.body.rest_url).toContain('start_date=2018-01-01+15%3A00%3A00&end_date=2018-01-01+18%3A00%3A00')
@@ -1542,9 +1759,19 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         it('accepts dates in any supported form and rejects garbage', async () => {
           const app = await open()
           const e = await fourEvents(app)
-          expect(ids(await app.get('/events?start_date=2018-01-01&end_date=2018-01-02'))).toEqual([e.afternoon.id, e.evening.id, e.morning.id])
-          expect(ids(await app.get(`/events?start_date=${Date.UTC(2018, 0, 1, 12) / 1000}&end_date=2018-01-01`))).toEqual([e.afternoon.id, e.evening.id])
-          expect(ids(await app.get('/events?start_date=2018-01-01T00:00:00Z&end_date=January%201,%202018'))).toEqual([e.afternoon.id, e.evening.id])
+          expect(ids(await app.get('/events?start_date=2018-01-01&end_date=2018-01-02'))).toEqual([
+            e.afternoon.id,
+            e.evening.id,
+            e.morning.id,
+          ])
+          expect(ids(await app.get(`/events?start_date=${Date.UTC(2018, 0, 1, 12) / 1000}&end_date=2018-01-01`))).toEqual([
+            e.afternoon.id,
+            e.evening.id,
+          ])
+          expect(ids(await app.get('/events?start_date=2018-01-01T00:00:00Z&end_date=January%201,%202018'))).toEqual([
+            e.afternoon.id,
+            e.evening.id,
+          ])
           // Only start_date: the default end still applies.
           expect(ids(await app.get('/events?start_date=2017-12-31'))).toEqual([e.eve.id, e.afternoon.id, e.evening.id, e.morning.id])
           const bad = await app.get('/events?start_date=before%20my%20birthday')
@@ -1568,10 +1795,16 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
           expect(ids(await app.get('/events?ends_after=2018-01-01'))).toEqual([e.morning.id, now.id, future.id])
           // Several combine; with an explicit start_date both kinds apply.
           expect(ids(await app.get('/events?ends_after=2017-12-31&starts_before=2018-01-01'))).toEqual([e.afternoon.id, e.evening.id])
-          expect(ids(await app.get('/events?starts_after=2017-01-01&start_date=2018-01-01&strict_dates=1&end_date=2018-01-01%2017:00'))).toEqual([e.afternoon.id])
+          expect(
+            ids(await app.get('/events?starts_after=2017-01-01&start_date=2018-01-01&strict_dates=1&end_date=2018-01-01%2017:00')),
+          ).toEqual([e.afternoon.id])
           // Strict: exact instants.
-          expect(ids(await app.get('/events?starts_after=2018-01-01%2016:00:00&starts_before=2018-01-02%2010:00:00&strict_dates=true'))).toEqual([e.evening.id])
-          expect(ids(await app.get('/events?ends_after=2018-01-01%2016:30:00&ends_before=2018-01-02%2011:00:00&strict_dates=true'))).toEqual([e.evening.id])
+          expect(
+            ids(await app.get('/events?starts_after=2018-01-01%2016:00:00&starts_before=2018-01-02%2010:00:00&strict_dates=true')),
+          ).toEqual([e.evening.id])
+          expect(
+            ids(await app.get('/events?ends_after=2018-01-01%2016:30:00&ends_before=2018-01-02%2011:00:00&strict_dates=true')),
+          ).toEqual([e.evening.id])
         })
       })
 
@@ -1637,7 +1870,9 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(ids(await app.get('/events?featured=1'))).toEqual([f.id])
         expect(ids(await app.get('/events?featured=false'))).toEqual([n.id])
         expect(ids(await app.get('/events'))).toEqual([f.id, n.id])
-        expect((await app.get('/events?featured=true')).body.rest_url).toBe(`${LIST}?page=1&per_page=120&${WINDOW}&status=publish&featured=1`)
+        expect((await app.get('/events?featured=true')).body.rest_url).toBe(
+          `${LIST}?page=1&per_page=120&${WINDOW}&status=publish&featured=1`,
+        )
         expectInvalid(await app.get('/events?featured=maybe'), ['featured'])
       })
 
@@ -1745,7 +1980,9 @@ export function eventsSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(new URL(strict.body.rest_url).searchParams.get('strict_dates')).toBe('1')
         expect(new URL(strict.body.rest_url).searchParams.get('start_date')).toBe('2026-12-01 09:00:00')
         const geo = await app.get('/events?geoloc=1&geoloc_lat=40.7&geoloc_lng=-74&search=x')
-        expect(geo.body.rest_url).toBe(`${LIST}?page=1&per_page=120&${WINDOW}&search=x&geoloc=1&geoloc_lat=40.7&geoloc_lng=-74&status=publish`)
+        expect(geo.body.rest_url).toBe(
+          `${LIST}?page=1&per_page=120&${WINDOW}&search=x&geoloc=1&geoloc_lat=40.7&geoloc_lng=-74&status=publish`,
+        )
       })
 
       it('carries the language as a parameter in links when path segments are off', async () => {

@@ -50,7 +50,12 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
         expect(v.geo_lat).toBe(52.52)
         expect(v.geo_lng).toBe(13.405)
         const keys = Object.keys(v)
-        expect(keys.slice(keys.indexOf('stateprovince'), keys.indexOf('stateprovince') + 4)).toEqual(['stateprovince', 'geo_lat', 'geo_lng', 'show_map'])
+        expect(keys.slice(keys.indexOf('stateprovince'), keys.indexOf('stateprovince') + 4)).toEqual([
+          'stateprovince',
+          'geo_lat',
+          'geo_lng',
+          'show_map',
+        ])
         const single = (await app.get(`/venues/${v.id}`)).body
         expect(single.geo_lat).toBe(52.52)
         expect(single.json_ld.geo).toEqual({ '@type': 'GeoCoordinates', latitude: 52.52, longitude: 13.405 })
@@ -60,7 +65,11 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
 
       it('accepts numeric strings (forms) and the extremes of the ranges', async () => {
         const app = await open()
-        const v = await app.post('/venues', { venue: 'Form Hall', geo_lat: '-33.8688', geo_lng: ' 151.2093' }, { as: 'administrator', form: true })
+        const v = await app.post(
+          '/venues',
+          { venue: 'Form Hall', geo_lat: '-33.8688', geo_lng: ' 151.2093' },
+          { as: 'administrator', form: true },
+        )
         expect(v.status, v.text).toBe(201)
         expect([v.body.geo_lat, v.body.geo_lng]).toEqual([-33.8688, 151.2093])
         const edge = await venue(app, { venue: 'Edge', geo_lat: '-90', geo_lng: 180 })
@@ -105,7 +114,8 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
           [{ geo_lat: true, geo_lng: 13 }, 'geo_lat'],
           [{ geo_lat: [52], geo_lng: 13 }, 'geo_lat'],
         ]
-        for (const [coords, field] of cases) expectInvalid(await app.post('/venues', { venue: 'Bad', ...coords }, { as: 'administrator' }), [field])
+        for (const [coords, field] of cases)
+          expectInvalid(await app.post('/venues', { venue: 'Bad', ...coords }, { as: 'administrator' }), [field])
         const range = await app.post('/venues', { venue: 'Bad', geo_lat: 95, geo_lng: 13 }, { as: 'administrator' })
         expect(range.body.data.details.geo_lat.code).toBe('rest_out_of_bounds')
         expect(await venueCount(app)).toBe(0)
@@ -138,7 +148,11 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
         const plain = await app.seed({ venue: { venue: 'Nested Hall', address: 'Unter den Linden 1' } })
         expect(plain.venue.id).toBe(e.venue.id)
 
-        const updated = await app.post(`/events/${e.id}`, { venue: { venue: 'Second Hall', geo_lat: -1, geo_lng: -2 } }, { as: 'administrator' })
+        const updated = await app.post(
+          `/events/${e.id}`,
+          { venue: { venue: 'Second Hall', geo_lat: -1, geo_lng: -2 } },
+          { as: 'administrator' },
+        )
         expect(updated.body.venue).toMatchObject({ venue: 'Second Hall', geo_lat: -1, geo_lng: -2 })
       })
 
@@ -148,7 +162,12 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
         for (const coords of [{ geo_lat: 52 }, { geo_lat: 100, geo_lng: 1 }, { geo_lat: 1, geo_lng: 'east' }]) {
           const res = await app.post(
             '/events',
-            { title: 'Nope', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 11:00:00', venue: { venue: 'Nested Bad', ...coords } },
+            {
+              title: 'Nope',
+              start_date: '2026-12-01 10:00:00',
+              end_date: '2026-12-01 11:00:00',
+              venue: { venue: 'Nested Bad', ...coords },
+            },
             { as: 'administrator' },
           )
           expect(res.status, res.text).toBe(400)
@@ -325,7 +344,13 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
         expect(titles(await app.get(`/events?${NEAR}&venue=${ids.Hamburg}`))).toEqual([])
         expect(titles(await app.get(`/events?${NEAR}&start_date=2026-12-02`))).toEqual(['North33'])
         // A draft event near the point: listed for editors only.
-        await app.seed({ title: 'Draft near', status: 'draft', venue: ids.Centre, start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00' })
+        await app.seed({
+          title: 'Draft near',
+          status: 'draft',
+          venue: ids.Centre,
+          start_date: '2026-12-10 10:00:00',
+          end_date: '2026-12-10 11:00:00',
+        })
         expect(titles(await app.get(`/events?${NEAR}`))).toEqual(['Centre', 'North33'])
         expect(titles(await app.get(`/events?${NEAR}`, { as: 'editor' }))).toEqual(['Centre', 'North33', 'Draft near'])
         // A published event at a draft venue: the venue's place is not revealed to who cannot read it.
@@ -377,7 +402,8 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
         expectInvalid(await app.get('/events?geoloc_lat=52'), ['geoloc_lng'])
         expectInvalid(await app.get('/events?geoloc_lng=13'), ['geoloc_lat'])
         expectInvalid(await app.get('/events?geoloc_radius=10'), ['geoloc_radius'])
-        for (const r of ['0', '-5', 'far', '', 'NaN', '1e999']) expectInvalid(await app.get(`/events?${NEAR}&geoloc_radius=${r}`), ['geoloc_radius'])
+        for (const r of ['0', '-5', 'far', '', 'NaN', '1e999'])
+          expectInvalid(await app.get(`/events?${NEAR}&geoloc_radius=${r}`), ['geoloc_radius'])
         expectInvalid(await app.get('/events?geoloc=maybe'), ['geoloc'])
         expectInvalid(await app.get('/venues?geoloc_lat=52'), ['geoloc_lng'])
         expectInvalid(await app.get('/venues?geoloc_lat=52&geoloc_lng=13&geoloc_radius=-1'), ['geoloc_radius'])

@@ -96,10 +96,7 @@ async function toRes(response: Response): Promise<Res> {
   return { status: response.status, headers: response.headers, body, text }
 }
 
-export async function makeApp(
-  makeStorage: () => Storage | Promise<Storage>,
-  options: CalendarOptions = {},
-): Promise<App> {
+export async function makeApp(makeStorage: () => Storage | Promise<Storage>, options: CalendarOptions = {}): Promise<App> {
   const storage = await makeStorage()
   const router = createCalendarRouter(storage, { authenticate, now: () => new Date(NOW), ...options })
 

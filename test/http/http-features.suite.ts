@@ -74,7 +74,11 @@ export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Pro
       const a = await app({ cors: { origins: ['https://app.example'], maxAge: 120 } })
       const pre = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events/5', {
         method: 'OPTIONS',
-        headers: { origin: 'https://app.example', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'PATCH',
+          'access-control-request-headers': 'authorization, content-type',
+        },
       })
       expect(pre.status).toBe(204)
       expect(pre.text).toBe('')
@@ -93,7 +97,9 @@ export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Pro
       expect(actual.headers.get('access-control-expose-headers')).toContain('X-TEC-Total')
       expect(actual.headers.get('access-control-expose-headers')).toContain('ETag')
       expect(actual.headers.get('vary')).toContain('Origin')
-      expect((await a.get('/events', { headers: { origin: 'https://evil.example' } })).headers.get('access-control-allow-origin')).toBeNull()
+      expect(
+        (await a.get('/events', { headers: { origin: 'https://evil.example' } })).headers.get('access-control-allow-origin'),
+      ).toBeNull()
     })
 
     it('uses * for any origin without credentials and reflects the origin with credentials', async () => {
@@ -186,12 +192,21 @@ export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Pro
       const seen: unknown[] = []
       const errors: unknown[] = []
       const a = await app({ onChange: (c) => void seen.push(c), onError: (e) => void errors.push(e) })
-      const bad = await a.post('/events', { ...EVENT, organizer: [{ organizer: 'A' }, { organizer: 'B', website: 'not a url' }] }, { as: 'administrator' })
+      const bad = await a.post(
+        '/events',
+        { ...EVENT, organizer: [{ organizer: 'A' }, { organizer: 'B', website: 'not a url' }] },
+        { as: 'administrator' },
+      )
       expect(bad.status).toBe(400)
       expect((await a.post('/events', {}, { as: 'administrator' })).status).toBe(400)
       await new Promise((r) => setTimeout(r, 0))
       expect(seen).toEqual([])
-      const throwing = await app({ onChange: () => { throw new Error('hook down') }, onError: (e) => void errors.push(e) })
+      const throwing = await app({
+        onChange: () => {
+          throw new Error('hook down')
+        },
+        onError: (e) => void errors.push(e),
+      })
       expect((await throwing.post('/events', EVENT, { as: 'administrator' })).status).toBe(201)
       await new Promise((r) => setTimeout(r, 0))
       expect(errors.map((e) => (e as Error).message)).toContain('hook down')

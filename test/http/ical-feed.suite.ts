@@ -13,7 +13,8 @@ import { makeApp, type App } from './harness.js'
 
 // X-WR-CALNAME (Apple's) and our X-CALENDAR-TRUNCATED are TEXT: tell ical.js, which otherwise
 // keeps unknown X- values escaped.
-for (const name of ['x-wr-calname', 'x-calendar-truncated']) (ICAL.design.icalendar.property as Record<string, unknown>)[name] = { defaultType: 'text' }
+for (const name of ['x-wr-calname', 'x-calendar-truncated'])
+  (ICAL.design.icalendar.property as Record<string, unknown>)[name] = { defaultType: 'text' }
 
 interface Parsed {
   calendar: ICAL.Component
@@ -31,7 +32,9 @@ function parseBoth(text: string): Parsed {
   other.forEach((o, i) => {
     const e = events[i]!
     expect(o.summary).toBe(e.summary)
-    expect((o.start as Date).getTime()).toBe(e.startDate.toJSDate().getTime() + (e.startDate.isDate ? -e.startDate.toJSDate().getTimezoneOffset() * 60_000 : 0))
+    expect((o.start as Date).getTime()).toBe(
+      e.startDate.toJSDate().getTime() + (e.startDate.isDate ? -e.startDate.toJSDate().getTimezoneOffset() * 60_000 : 0),
+    )
     expect(o.description ?? '').toBe(e.description ?? '')
     expect(o.location ?? '').toBe(e.location ?? '')
   })
@@ -79,7 +82,10 @@ export function icalFeedSuite(name: string, makeStorage: () => Storage | Promise
       expect(feed.headers.get('x-calendar-truncated')).toBeNull()
       expect(feed.text).not.toContain('X-CALENDAR-TRUNCATED')
       // The same window filters apply: a narrower window is a smaller feed.
-      expect(titles(parseBoth((await a.get('/events?format=ics&start_date=2026-12-03&end_date=2026-12-04')).text))).toEqual(['Event 03', 'Event 04'])
+      expect(titles(parseBoth((await a.get('/events?format=ics&start_date=2026-12-03&end_date=2026-12-04')).text))).toEqual([
+        'Event 03',
+        'Event 04',
+      ])
 
       const paged = await a.get('/events?format=ics&per_page=4&page=2')
       expect(titles(parseBoth(paged.text))).toEqual(['Event 05', 'Event 06', 'Event 07', 'Event 08'])
@@ -102,7 +108,9 @@ export function icalFeedSuite(name: string, makeStorage: () => Storage | Promise
       expect(feed.headers.get('x-tec-total')).toBe('9')
       const p = parseBoth(feed.text)
       expect(titles(p)).toEqual(['Event 01', 'Event 02', 'Event 03', 'Event 04', 'Event 05', 'Event 06', 'Event 07'])
-      expect(p.calendar.getFirstPropertyValue('x-calendar-truncated')).toBe('7 of 9 events. Narrow the window with start_date and end_date or page with per_page.')
+      expect(p.calendar.getFirstPropertyValue('x-calendar-truncated')).toBe(
+        '7 of 9 events. Narrow the window with start_date and end_date or page with per_page.',
+      )
       // An explicit page is not cut by the feed cap.
       expect(parseBoth((await a.get('/events?format=ics&per_page=9')).text).events).toHaveLength(9)
       await expect(makeApp(makeStorage, { ical: { maxEvents: 0 } })).rejects.toThrow(/ical.maxEvents/)
@@ -110,7 +118,11 @@ export function icalFeedSuite(name: string, makeStorage: () => Storage | Promise
 
     it('writes text fields as plain text: no tags, no script or style contents, entities decoded', async () => {
       const a = await app()
-      const venue = await a.post('/venues', { venue: 'Smith &amp; Sons <b>Hall</b>', address: '1 Main St', city: 'Springfield' }, { as: 'administrator' })
+      const venue = await a.post(
+        '/venues',
+        { venue: 'Smith &amp; Sons <b>Hall</b>', address: '1 Main St', city: 'Springfield' },
+        { as: 'administrator' },
+      )
       await a.seed({
         title: 'Rock &amp; Roll&#8217;s <em>night</em>  &lt;live&gt;',
         description:
@@ -142,7 +154,10 @@ export function icalFeedSuite(name: string, makeStorage: () => Storage | Promise
       expect(vevent.getAllProperties('organizer')).toHaveLength(1)
       expect(vevent.getFirstPropertyValue('organizer')).toBe('mailto:events@acme.example')
       expect(vevent.getFirstProperty('organizer')!.getParameter('cn')).toBe("Acme 'Events'")
-      expect(vevent.getAllProperties('contact').map((c) => c.getFirstValue())).toEqual(['Box Office, 555-0100', 'Other Org, hello@other.example'])
+      expect(vevent.getAllProperties('contact').map((c) => c.getFirstValue())).toEqual([
+        'Box Office, 555-0100',
+        'Other Org, hello@other.example',
+      ])
       const other = p.other[0]! as unknown as { organizer: { val: string; params: { CN: string } } }
       expect(other.organizer.val).toBe('mailto:events@acme.example')
       expect(other.organizer.params.CN).toBe("Acme 'Events'")
@@ -167,10 +182,14 @@ export function icalFeedSuite(name: string, makeStorage: () => Storage | Promise
         ["the venue's address", () => a.post(`/venues/${other.body.id}`, { address: '2 Park Rd' }, { as: 'administrator' }), 6],
         ["an unrelated venue's address", () => a.post(`/venues/${venue.body.id}`, { address: '9 Elm St' }, { as: 'administrator' }), 6],
         ["the organizer's e-mail", () => a.post(`/organizers/${org.body.id}`, { email: 'b@acme.example' }, { as: 'administrator' }), 7],
-        ['category name', async () => {
-          const cat = (await a.get('/categories?search=Music')).body.categories[0]
-          return a.post(`/categories/${cat.id}`, { name: 'Live music' }, { as: 'administrator' })
-        }, 8],
+        [
+          'category name',
+          async () => {
+            const cat = (await a.get('/categories?search=Music')).body.categories[0]
+            return a.post(`/categories/${cat.id}`, { name: 'Live music' }, { as: 'administrator' })
+          },
+          8,
+        ],
         ['status', () => a.post(`/events/${e.id}`, { status: 'draft' }, { as: 'administrator' }), 9],
       ]
       for (const [what, change, expected] of steps) {
@@ -242,13 +261,17 @@ export function icalFeedSuite(name: string, makeStorage: () => Storage | Promise
         for (const path of ['/events', `/events/${e.id}`]) {
           const res = await a.get(path, headers ? { headers } : {})
           expect(res.status, `${accept} ${path}`).toBe(200)
-          expect(res.headers.get('content-type'), `${accept} ${path}`).toBe(expected === 'ics' ? 'text/calendar; charset=UTF-8' : 'application/json; charset=UTF-8')
+          expect(res.headers.get('content-type'), `${accept} ${path}`).toBe(
+            expected === 'ics' ? 'text/calendar; charset=UTF-8' : 'application/json; charset=UTF-8',
+          )
           expect(res.headers.get('vary'), `${accept} ${path}`).toContain('Accept')
         }
       }
       // `format` overrides the header; an unknown one is still a 400.
       expect((await a.get('/events?format=json', { headers: { accept: 'text/calendar' } })).headers.get('content-type')).toContain('json')
-      expect((await a.get('/events?format=ics', { headers: { accept: 'application/json' } })).headers.get('content-type')).toContain('text/calendar')
+      expect((await a.get('/events?format=ics', { headers: { accept: 'application/json' } })).headers.get('content-type')).toContain(
+        'text/calendar',
+      )
       const bad = await a.get('/events?format=vcs', { headers: { accept: 'text/calendar' } })
       expect(bad.status).toBe(400)
       expect(bad.body.code).toBe('rest_invalid_param')

@@ -22,7 +22,11 @@ export function icalSuite(name: string, makeStorage: () => Storage | Promise<Sto
   describe(`iCalendar feeds [${name}]`, () => {
     it('answers the events list as text/calendar with one VEVENT per event, for ?format=ics and Accept', async () => {
       const a = await app()
-      const venue = await a.post('/venues', { venue: 'Main Hall', address: '1 Main St', city: 'Springfield', country: 'United States', state: 'IL' }, { as: 'administrator' })
+      const venue = await a.post(
+        '/venues',
+        { venue: 'Main Hall', address: '1 Main St', city: 'Springfield', country: 'United States', state: 'IL' },
+        { as: 'administrator' },
+      )
       const org = await a.post('/organizers', { organizer: 'Acme, Inc.', email: 'events@acme.example' }, { as: 'administrator' })
       const e1 = await a.seed({
         title: 'Concert; with, specials \\ and a very long title that certainly needs folding past seventy-five octets — ünïcödé',
@@ -68,7 +72,9 @@ export function icalSuite(name: string, makeStorage: () => Storage | Promise<Sto
       expect(viaAccept.headers.get('content-type')).toBe('text/calendar; charset=UTF-8')
       expect(viaAccept.headers.get('vary')).toContain('Accept')
       expect(parse(viaAccept.text)).toHaveLength(2)
-      expect((await a.get('/events', { headers: { accept: 'application/json, text/calendar' } })).headers.get('content-type')).toContain('application/json')
+      expect((await a.get('/events', { headers: { accept: 'application/json, text/calendar' } })).headers.get('content-type')).toContain(
+        'application/json',
+      )
     })
 
     it('applies the list filters and visibility to the feed', async () => {

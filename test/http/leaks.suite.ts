@@ -34,7 +34,11 @@ export function leaksSuite(name: string, makeStorage: () => Storage | Promise<St
         },
         owner,
       )
-      for (const [kind, res] of [['venue', v], ['organizer', o], ['event', e]] as const) {
+      for (const [kind, res] of [
+        ['venue', v],
+        ['organizer', o],
+        ['event', e],
+      ] as const) {
         expect(res.status).toBe(201)
         ids[`${kind}-${status}`] = res.body.id
         slugs[`${kind}-${status}`] = res.body.slug
@@ -87,7 +91,10 @@ export function leaksSuite(name: string, makeStorage: () => Storage | Promise<St
       ]
       for (const kind of ['event', 'venue', 'organizer']) {
         for (const status of STATUSES) {
-          routes.push(`/${kind}s/${ids[`${kind}-${status}`]}`, `/${kind}s/by-slug/${encodeURIComponent(slugs[`${kind}-${status}`] as string)}`)
+          routes.push(
+            `/${kind}s/${ids[`${kind}-${status}`]}`,
+            `/${kind}s/by-slug/${encodeURIComponent(slugs[`${kind}-${status}`] as string)}`,
+          )
         }
       }
       for (const as of READERS) {

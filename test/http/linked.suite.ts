@@ -58,7 +58,17 @@ const FULL_ORGANIZER = {
 }
 
 const HEADER_KEYS = ['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url']
-const MINIMAL_VENUE_KEYS = [...HEADER_KEYS, 'venue', 'slug', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage', 'language', 'translations']
+const MINIMAL_VENUE_KEYS = [
+  ...HEADER_KEYS,
+  'venue',
+  'slug',
+  'show_map',
+  'show_map_link',
+  'global_id',
+  'global_id_lineage',
+  'language',
+  'translations',
+]
 const MINIMAL_ORGANIZER_KEYS = [...HEADER_KEYS, 'organizer', 'slug', 'global_id', 'global_id_lineage', 'language', 'translations']
 
 type Kind = 'venue' | 'organizer'
@@ -174,7 +184,11 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
           [true, true],
         ]
         for (const [value, expected] of cases) {
-          const res = await app.post('/venues', { venue: `Flag ${String(value)}`, show_map: value, show_map_link: value }, { as: 'administrator' })
+          const res = await app.post(
+            '/venues',
+            { venue: `Flag ${String(value)}`, show_map: value, show_map_link: value },
+            { as: 'administrator' },
+          )
           expect(res.status, `${JSON.stringify(value)}: ${res.text}`).toBe(201)
           expect([res.body.show_map, res.body.show_map_link], JSON.stringify(value)).toEqual([expected, expected])
         }
@@ -182,7 +196,11 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         const one = await venue(app, { venue: 'One flag', show_map: false })
         expect([one.show_map, one.show_map_link]).toEqual([false, true])
         // Form bodies carry strings.
-        const form = await app.post('/venues', { venue: 'Form Flags', show_map: 'false', show_map_link: '0' }, { as: 'administrator', form: true })
+        const form = await app.post(
+          '/venues',
+          { venue: 'Form Flags', show_map: 'false', show_map_link: '0' },
+          { as: 'administrator', form: true },
+        )
         expect(form.status, form.text).toBe(201)
         expect([form.body.show_map, form.body.show_map_link]).toEqual([false, false])
         // A list is not a flag.
@@ -222,8 +240,14 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(typed.body.data.details.venue.code).toBe('rest_invalid_type')
         expect(typed.body.data.params.venue).toBe('venue is not of type string.')
         // Several failures are reported together.
-        expectInvalid(await app.post('/venues', { venue: '', website: 'nope', status: 'bogus' }, { as: 'administrator' }), ['venue', 'status', 'website'])
-        expectInvalid(await app.post('/venues', { venue: 'Lang', multilingual_language: 'fr' }, { as: 'administrator' }), ['multilingual_language'])
+        expectInvalid(await app.post('/venues', { venue: '', website: 'nope', status: 'bogus' }, { as: 'administrator' }), [
+          'venue',
+          'status',
+          'website',
+        ])
+        expectInvalid(await app.post('/venues', { venue: 'Lang', multilingual_language: 'fr' }, { as: 'administrator' }), [
+          'multilingual_language',
+        ])
         // Nothing was created by the failed requests.
         expect((await app.get('/venues', { as: 'administrator' })).body.total).toBe(0)
       })
@@ -389,7 +413,12 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
           const future = await create(app, kind, { [kind]: 'Future' })
           const unused = await create(app, kind, { [kind]: 'Unused' })
           const draftOnly = await create(app, kind, { [kind]: 'Draft only' })
-          const pastEvent = await app.seed({ title: 'Past', start_date: '2026-11-01 10:00:00', end_date: '2026-11-01 12:00:00', [kind]: past.id })
+          const pastEvent = await app.seed({
+            title: 'Past',
+            start_date: '2026-11-01 10:00:00',
+            end_date: '2026-11-01 12:00:00',
+            [kind]: past.id,
+          })
           const futureEvent = await app.seed({ title: 'Future', [kind]: future.id })
           await app.seed({ title: 'Draft', status: 'draft', [kind]: draftOnly.id })
 
@@ -563,8 +592,20 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         const res = await app.get(`/organizers/${o.id}`)
         expect(res.status).toBe(200)
         const keys = Object.keys(res.body)
-        expect(keys.slice(keys.indexOf('email'))).toEqual(['email', 'json_ld', 'global_id', 'global_id_lineage', 'language', 'translations'])
-        expect(res.body.json_ld).toMatchObject({ '@type': 'Person', name: 'Acme Org', telephone: '555-0199', url: 'https://acme.example.com' })
+        expect(keys.slice(keys.indexOf('email'))).toEqual([
+          'email',
+          'json_ld',
+          'global_id',
+          'global_id_lineage',
+          'language',
+          'translations',
+        ])
+        expect(res.body.json_ld).toMatchObject({
+          '@type': 'Person',
+          name: 'Acme Org',
+          telephone: '555-0199',
+          url: 'https://acme.example.com',
+        })
         const bySlug = await app.get('/organizers/by-slug/acme-org')
         expect(bySlug.body).toEqual(res.body)
       })
@@ -581,7 +622,9 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
           // An event id (or the other linked type) is not a record of this type.
           const e = await app.seed()
           expectInvalid(await app.get(`/${plural}/${e.id}`), ['id'])
-          const other = await create(app, kind === 'venue' ? 'organizer' : 'venue', { [kind === 'venue' ? 'organizer' : 'venue']: 'Other kind' })
+          const other = await create(app, kind === 'venue' ? 'organizer' : 'venue', {
+            [kind === 'venue' ? 'organizer' : 'venue']: 'Other kind',
+          })
           expectInvalid(await app.get(`/${plural}/${other.id}`), ['id'])
           const noRoute = await app.get(`/${plural}/foo`)
           expectError(noRoute, 404, 'rest_no_route')
@@ -873,11 +916,23 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
           expect(res.body.venue).toEqual(v)
         }
         // A data object creates a venue with the caller as author; JSON booleans work inside it.
-        const res = await createEvent(app, { venue: { venue: 'Inline Venue', address: '2 Side Rd', city: 'Shelbyville', country: 'US', show_map: false } }, 'editor')
+        const res = await createEvent(
+          app,
+          { venue: { venue: 'Inline Venue', address: '2 Side Rd', city: 'Shelbyville', country: 'US', show_map: false } },
+          'editor',
+        )
         expect(res.status, res.text).toBe(201)
         const inline = res.body.venue
         expect(inline.id).not.toBe(v.id)
-        expect(inline).toMatchObject({ venue: 'Inline Venue', slug: 'inline-venue', author: '2', status: 'publish', show_map: false, show_map_link: true, language: 'en' })
+        expect(inline).toMatchObject({
+          venue: 'Inline Venue',
+          slug: 'inline-venue',
+          author: '2',
+          status: 'publish',
+          show_map: false,
+          show_map_link: true,
+          language: 'en',
+        })
         expect(Object.keys(inline)).toEqual([
           ...HEADER_KEYS,
           'venue',
@@ -963,7 +1018,11 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(unknown.status).toBe(201)
         expect(unknown.body.categories).toEqual([])
         // In Japanese, "Music" does not exist yet: it is created as a Japanese category.
-        const ja = await app.post('/events', { title: '音楽の夕べ', ...EVENT, status: 'publish', categories: ['Music'], multilingual_language: 'ja' }, { as: 'administrator' })
+        const ja = await app.post(
+          '/events',
+          { title: '音楽の夕べ', ...EVENT, status: 'publish', categories: ['Music'], multilingual_language: 'ja' },
+          { as: 'administrator' },
+        )
         expect(ja.status, ja.text).toBe(201)
         const jaMusic = ja.body.categories[0]
         expect(jaMusic.id).not.toBe(music.id)
@@ -971,7 +1030,9 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         const jaTerm = await app.get(`/categories/${jaMusic.id}`)
         expect(jaTerm.body.language).toBe('ja')
         expect((await app.get('/categories?hide_empty=0')).body.categories.map((t: { id: number }) => t.id)).not.toContain(jaMusic.id)
-        expect((await app.get('/categories?hide_empty=0&multilingual_language=ja')).body.categories.map((t: { id: number }) => t.id)).toEqual([jaMusic.id])
+        expect(
+          (await app.get('/categories?hide_empty=0&multilingual_language=ja')).body.categories.map((t: { id: number }) => t.id),
+        ).toEqual([jaMusic.id])
         // Invalid items are a 400 naming the parameter.
         expectInvalid(await createEvent(app, { categories: [{ name: 'x' }] }), ['categories'])
         expectInvalid(await createEvent(app, { tags: [true] }), ['tags'])
@@ -1042,7 +1103,13 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         // Another language: a new venue in that language.
         const ja = await app.post(
           '/events',
-          { title: '日本のイベント', ...EVENT, status: 'publish', venue: { venue: 'Hall', address: '1 Main St', city: 'Springfield' }, multilingual_language: 'ja' },
+          {
+            title: '日本のイベント',
+            ...EVENT,
+            status: 'publish',
+            venue: { venue: 'Hall', address: '1 Main St', city: 'Springfield' },
+            multilingual_language: 'ja',
+          },
           { as: 'administrator' },
         )
         expect(ja.status, ja.text).toBe(201)
@@ -1057,7 +1124,11 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         expect(revived.body.venue.status).toBe('publish')
         // Reuse also works on update.
         const e = (await createEvent(app, {})).body
-        const upd = await app.patch(`/events/${e.id}`, { venue: { venue: 'Hall', address: '1 Main St', city: 'Springfield' } }, { as: 'administrator' })
+        const upd = await app.patch(
+          `/events/${e.id}`,
+          { venue: { venue: 'Hall', address: '1 Main St', city: 'Springfield' } },
+          { as: 'administrator' },
+        )
         expect(upd.body.venue.id).toBe(hall.id)
         expect((await app.get('/venues')).body.total).toBe(5)
       })
@@ -1237,9 +1308,33 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         const a = await organizer(app, { organizer: 'A' })
         const b = await organizer(app, { organizer: 'B' })
         const c = await organizer(app, { organizer: 'C' })
-        const e1 = (await createEvent(app, { title: 'E1', start_date: '2026-11-25 10:00:00', end_date: '2026-11-25 11:00:00', venue: v1.id, organizer: [a.id] })).body
-        const e2 = (await createEvent(app, { title: 'E2', start_date: '2026-11-26 10:00:00', end_date: '2026-11-26 11:00:00', venue: v2.id, organizer: [b.id, c.id] })).body
-        const e3 = (await createEvent(app, { title: 'E3', start_date: '2026-11-27 10:00:00', end_date: '2026-11-27 11:00:00', venue: v1.id, organizer: [c.id] })).body
+        const e1 = (
+          await createEvent(app, {
+            title: 'E1',
+            start_date: '2026-11-25 10:00:00',
+            end_date: '2026-11-25 11:00:00',
+            venue: v1.id,
+            organizer: [a.id],
+          })
+        ).body
+        const e2 = (
+          await createEvent(app, {
+            title: 'E2',
+            start_date: '2026-11-26 10:00:00',
+            end_date: '2026-11-26 11:00:00',
+            venue: v2.id,
+            organizer: [b.id, c.id],
+          })
+        ).body
+        const e3 = (
+          await createEvent(app, {
+            title: 'E3',
+            start_date: '2026-11-27 10:00:00',
+            end_date: '2026-11-27 11:00:00',
+            venue: v1.id,
+            organizer: [c.id],
+          })
+        ).body
         await createEvent(app, { title: 'E4', start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 11:00:00' })
         const eventIds = (res: Res) => res.body.events.map((e: { id: number }) => e.id)
         const byVenue = await app.get(`/events?venue=${v1.id}`)

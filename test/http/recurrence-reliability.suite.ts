@@ -16,18 +16,57 @@ const RUNS = Number(process.env.HOSTILE_RUNS ?? 150) / 3
 const admin = { as: 'administrator' as const }
 const WINDOW = 'start_date=2025-01-01&end_date=2031-12-31'
 
-const partName = fc.constantFrom('FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYSETPOS', 'WKST', 'BYHOUR', 'BYWEEKNO', 'X-FOO', 'freq', '', 'RRULE:FREQ')
+const partName = fc.constantFrom(
+  'FREQ',
+  'INTERVAL',
+  'COUNT',
+  'UNTIL',
+  'BYDAY',
+  'BYMONTHDAY',
+  'BYMONTH',
+  'BYSETPOS',
+  'WKST',
+  'BYHOUR',
+  'BYWEEKNO',
+  'X-FOO',
+  'freq',
+  '',
+  'RRULE:FREQ',
+)
 const partValue = fc.oneof(
   fc.constantFrom('DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'HOURLY', 'SECONDLY', 'MO', 'TU,TH', '-1FR', '53MO', '+2SA', '0MO', 'XX', ''),
   fc.integer({ min: -400, max: 400 }).map(String),
-  fc.constantFrom('99999999999999999999', '1e3', '0x10', '1,2,,3', '-0', '20270101', '20270101T000000Z', '20270231', '19000101T000000', '99991231'),
+  fc.constantFrom(
+    '99999999999999999999',
+    '1e3',
+    '0x10',
+    '1,2,,3',
+    '-0',
+    '20270101',
+    '20270101T000000Z',
+    '20270231',
+    '19000101T000000',
+    '99991231',
+  ),
   fc.string({ maxLength: 12 }),
 )
-const rule = fc.array(fc.tuple(partName, partValue).map(([n, v]) => `${n}=${v}`), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(';'))
-const dateish = fc.oneof(fc.constantFrom('2026-12-10', '2026-12-17 10:00:00', 'tomorrow', '', 'not a date', '9999-12-31', '2026-02-30'), fc.string({ maxLength: 10 }), fc.integer())
+const rule = fc
+  .array(
+    fc.tuple(partName, partValue).map(([n, v]) => `${n}=${v}`),
+    { minLength: 1, maxLength: 6 },
+  )
+  .map((parts) => parts.join(';'))
+const dateish = fc.oneof(
+  fc.constantFrom('2026-12-10', '2026-12-17 10:00:00', 'tomorrow', '', 'not a date', '9999-12-31', '2026-02-30'),
+  fc.string({ maxLength: 10 }),
+  fc.integer(),
+)
 const recurrence = fc.oneof(
   rule,
-  fc.record({ rrule: rule, rdate: fc.array(dateish, { maxLength: 4 }), exdate: fc.array(dateish, { maxLength: 4 }) }, { requiredKeys: ['rrule'] }),
+  fc.record(
+    { rrule: rule, rdate: fc.array(dateish, { maxLength: 4 }), exdate: fc.array(dateish, { maxLength: 4 }) },
+    { requiredKeys: ['rrule'] },
+  ),
   fc.constantFrom(null, '', 0, true, [], {}, { rrule: 1 }, { rrule: 'FREQ=DAILY', __proto__: { x: 1 } }, 'x'.repeat(10_000)),
 )
 
@@ -37,38 +76,62 @@ export function recurrenceReliabilitySuite(name: string, makeStorage: () => Stor
     onTestFinished(() => a.close())
     return a
   }
-  const stored = async (a: App) => (await a.storage.listEvents({ language: 'en', statuses: POST_STATUSES, orderBy: 'start', offset: 0, limit: 1 })).total
+  const stored = async (a: App) =>
+    (await a.storage.listEvents({ language: 'en', statuses: POST_STATUSES, orderBy: 'start', offset: 0, limit: 1 })).total
 
   describe(`recurring series under stress [${name}]`, () => {
-    it('answers hostile recurrence values with 201 or a 400 naming recurrence, never storing a rejected write', { timeout: 240_000 }, async () => {
-      const a = await app()
-      await fc.assert(
-        fc.asyncProperty(recurrence, async (value) => {
-          hostileStats.requests++
-          const before = await stored(a)
-          const res = await a.post('/events', { title: 'Fuzz', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', timezone: 'Europe/Berlin', recurrence: value }, admin)
-          expect([201, 400]).toContain(res.status)
-          if (res.status === 400) {
-            expect(Object.keys(res.body.data.params)).toEqual(['recurrence'])
-            expect(await stored(a)).toBe(before)
-            return
-          }
-          const made = (await stored(a)) - before
-          expect(made).toBeGreaterThanOrEqual(1)
-          expect(made).toBeLessThanOrEqual(60)
-          if (res.body.series) {
-            expect(res.body.recurrence.description).toMatch(/\w/)
-            expect(made).toBe((await a.get(`/events?start_date=1900-01-01&end_date=9999-12-31&status=any&per_page=1&post_parent=${res.body.id}`, admin)).body.total + 1)
-          } else expect(made).toBe(1)
-        }),
-        { numRuns: RUNS },
-      )
-      hostileStats.properties++
-    })
+    it(
+      'answers hostile recurrence values with 201 or a 400 naming recurrence, never storing a rejected write',
+      { timeout: 240_000 },
+      async () => {
+        const a = await app()
+        await fc.assert(
+          fc.asyncProperty(recurrence, async (value) => {
+            hostileStats.requests++
+            const before = await stored(a)
+            const res = await a.post(
+              '/events',
+              {
+                title: 'Fuzz',
+                start_date: '2026-12-10 10:00:00',
+                end_date: '2026-12-10 11:00:00',
+                timezone: 'Europe/Berlin',
+                recurrence: value,
+              },
+              admin,
+            )
+            expect([201, 400]).toContain(res.status)
+            if (res.status === 400) {
+              expect(Object.keys(res.body.data.params)).toEqual(['recurrence'])
+              expect(await stored(a)).toBe(before)
+              return
+            }
+            const made = (await stored(a)) - before
+            expect(made).toBeGreaterThanOrEqual(1)
+            expect(made).toBeLessThanOrEqual(60)
+            if (res.body.series) {
+              expect(res.body.recurrence.description).toMatch(/\w/)
+              expect(made).toBe(
+                (await a.get(`/events?start_date=1900-01-01&end_date=9999-12-31&status=any&per_page=1&post_parent=${res.body.id}`, admin))
+                  .body.total + 1,
+              )
+            } else expect(made).toBe(1)
+          }),
+          { numRuns: RUNS },
+        )
+        hostileStats.properties++
+      },
+    )
 
     it('answers hostile recurrence_scope values with 200 or a 400 naming it', async () => {
       const a = await app()
-      const head = (await a.post('/events', { title: 'Scope', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', recurrence: 'FREQ=DAILY;COUNT=3' }, admin)).body
+      const head = (
+        await a.post(
+          '/events',
+          { title: 'Scope', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', recurrence: 'FREQ=DAILY;COUNT=3' },
+          admin,
+        )
+      ).body
       for (const scope of ['', 'THIS', 'any', 1, ['all'], { all: 1 }, 'all ', 'following;']) {
         hostileStats.requests++
         const res = await a.post(`/events/${head.id}`, { title: 'Changed', recurrence_scope: scope }, admin)
@@ -87,12 +150,29 @@ export function recurrenceReliabilitySuite(name: string, makeStorage: () => Stor
 
     it('shows nothing of a draft series to callers who may not see it', async () => {
       const a = await app()
-      const head = (await a.post('/events', { title: 'Secret', status: 'draft', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', recurrence: 'FREQ=WEEKLY;COUNT=4' }, admin)).body
+      const head = (
+        await a.post(
+          '/events',
+          {
+            title: 'Secret',
+            status: 'draft',
+            start_date: '2026-12-10 10:00:00',
+            end_date: '2026-12-10 11:00:00',
+            recurrence: 'FREQ=WEEKLY;COUNT=4',
+          },
+          admin,
+        )
+      ).body
       const members = (await a.get(`/events?${WINDOW}&post_parent=${head.id}&status=draft`, admin)).body.events
       expect(members).toHaveLength(3)
       for (const as of [undefined, 'subscriber', 'contributor'] as const) {
         const opts = as ? { as } : {}
-        for (const path of [`/events?${WINDOW}`, `/events?${WINDOW}&post_parent=${head.id}`, `/events?${WINDOW}&hide_subsequent_recurrences=1`, `/events?${WINDOW}&format=ics`]) {
+        for (const path of [
+          `/events?${WINDOW}`,
+          `/events?${WINDOW}&post_parent=${head.id}`,
+          `/events?${WINDOW}&hide_subsequent_recurrences=1`,
+          `/events?${WINDOW}&format=ics`,
+        ]) {
           const res = await a.get(path, opts)
           leakStats.checks++
           expect(res.text).not.toContain('Secret')
@@ -110,11 +190,32 @@ export function recurrenceReliabilitySuite(name: string, makeStorage: () => Stor
     it('keeps a series consistent when two editors change it with different scopes at once', { timeout: 60_000 }, async () => {
       const a = await app()
       for (let round = 0; round < 3; round++) {
-        const head = (await a.post('/events', { title: `Series ${round}`, start_date: '2027-01-04 18:00:00', end_date: '2027-01-04 19:00:00', timezone: 'America/New_York', recurrence: 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=20' }, admin)).body
+        const head = (
+          await a.post(
+            '/events',
+            {
+              title: `Series ${round}`,
+              start_date: '2027-01-04 18:00:00',
+              end_date: '2027-01-04 19:00:00',
+              timezone: 'America/New_York',
+              recurrence: 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=20',
+            },
+            admin,
+          )
+        ).body
         const members = (await a.get(`/events?${WINDOW}&post_parent=${head.id}&per_page=50`)).body.events
         const results = await Promise.all([
           a.post(`/events/${head.id}`, { title: `All ${round}`, recurrence_scope: 'all' }, { as: 'editor' }),
-          a.post(`/events/${members[8].id}`, { title: `Following ${round}`, start_date: `${members[8].start_date.slice(0, 10)} 20:00:00`, end_date: `${members[8].start_date.slice(0, 10)} 21:00:00`, recurrence_scope: 'following' }, admin),
+          a.post(
+            `/events/${members[8].id}`,
+            {
+              title: `Following ${round}`,
+              start_date: `${members[8].start_date.slice(0, 10)} 20:00:00`,
+              end_date: `${members[8].start_date.slice(0, 10)} 21:00:00`,
+              recurrence_scope: 'following',
+            },
+            admin,
+          ),
           a.post(`/events/${members[3].id}`, { title: `This ${round}`, recurrence_scope: 'this' }, { as: 'editor' }),
           a.del(`/events/${members[12].id}`, admin),
         ])

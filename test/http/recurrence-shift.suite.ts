@@ -21,7 +21,19 @@ export function recurrenceShiftSuite(name: string, makeStorage: () => Storage | 
   describe(`moving a recurring series [${name}]`, () => {
     it('keeps ids, edited occurrences and exceptions one-to-one when the series moves to another day', async () => {
       const a = await app()
-      const head = (await a.post('/events', { title: 'Standup', start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 10:30:00', timezone: 'Europe/Berlin', recurrence: 'FREQ=WEEKLY;COUNT=5' }, admin)).body
+      const head = (
+        await a.post(
+          '/events',
+          {
+            title: 'Standup',
+            start_date: '2027-03-01 10:00:00',
+            end_date: '2027-03-01 10:30:00',
+            timezone: 'Europe/Berlin',
+            recurrence: 'FREQ=WEEKLY;COUNT=5',
+          },
+          admin,
+        )
+      ).body
       const before = (await a.get(`/events?${WINDOW}`, admin)).body.events as any[]
       expect(before.map((e) => e.start_date.slice(0, 10))).toEqual(['2027-03-01', '2027-03-08', '2027-03-15', '2027-03-22', '2027-03-29'])
       expect((await a.post(`/events/${before[2].id}`, { title: 'Guest', recurrence_scope: 'this' }, admin)).status).toBe(200)
@@ -46,7 +58,9 @@ export function recurrenceShiftSuite(name: string, makeStorage: () => Storage | 
       expect(expandFeed(feed.text, '2030-12-31T23:59:59Z').get(String(head.id))).toEqual(json)
 
       // A later change of the time of day alone keeps every id too.
-      expect((await a.post(`/events/${head.id}`, { start_date: '2027-03-02 09:00:00', end_date: '2027-03-02 09:45:00' }, admin)).status).toBe(200)
+      expect(
+        (await a.post(`/events/${head.id}`, { start_date: '2027-03-02 09:00:00', end_date: '2027-03-02 09:45:00' }, admin)).status,
+      ).toBe(200)
       const again = (await a.get(`/events?${WINDOW}`, admin)).body.events as any[]
       expect(again.map((e) => e.id)).toEqual(after.map((e) => e.id))
       expect(again.map((e) => e.start_date.slice(11))).toEqual(['09:00:00', '09:00:00', '10:00:00', '09:00:00'])
@@ -54,9 +68,19 @@ export function recurrenceShiftSuite(name: string, makeStorage: () => Storage | 
 
     it('keeps occurrences by day, not by place, when the rule itself changes', async () => {
       const a = await app()
-      const head = (await a.post('/events', { title: 'Yoga', start_date: '2027-03-01 08:00:00', end_date: '2027-03-01 09:00:00', recurrence: 'FREQ=WEEKLY;COUNT=4' }, admin)).body
+      const head = (
+        await a.post(
+          '/events',
+          { title: 'Yoga', start_date: '2027-03-01 08:00:00', end_date: '2027-03-01 09:00:00', recurrence: 'FREQ=WEEKLY;COUNT=4' },
+          admin,
+        )
+      ).body
       const before = (await a.get(`/events?${WINDOW}`, admin)).body.events as any[]
-      const res = await a.post(`/events/${head.id}`, { start_date: '2027-03-08 08:00:00', end_date: '2027-03-08 09:00:00', recurrence: 'FREQ=WEEKLY;COUNT=2' }, admin)
+      const res = await a.post(
+        `/events/${head.id}`,
+        { start_date: '2027-03-08 08:00:00', end_date: '2027-03-08 09:00:00', recurrence: 'FREQ=WEEKLY;COUNT=2' },
+        admin,
+      )
       expect(res.status).toBe(200)
       const after = (await a.get(`/events?${WINDOW}`, admin)).body.events as any[]
       expect(after.map((e) => `${e.id} ${e.start_date}`)).toEqual([`${head.id} 2027-03-08 08:00:00`, `${before[2].id} 2027-03-15 08:00:00`])

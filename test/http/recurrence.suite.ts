@@ -47,7 +47,12 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       )
       expect(res.status).toBe(201)
       const head = res.body
-      expect(head.recurrence).toEqual({ rrule: 'FREQ=WEEKLY;BYDAY=TU,TH;COUNT=16', rdate: [], exdate: [], description: 'Every Tuesday and Thursday, 16 times' })
+      expect(head.recurrence).toEqual({
+        rrule: 'FREQ=WEEKLY;BYDAY=TU,TH;COUNT=16',
+        rdate: [],
+        exdate: [],
+        description: 'Every Tuesday and Thursday, 16 times',
+      })
       expect(head.series).toEqual({ id: head.id, position: 1, detached: false })
       const keys = Object.keys(head)
       expect(keys.slice(-4)).toEqual(['language', 'translations', 'recurrence', 'series'])
@@ -102,7 +107,11 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
 
     it('writes open-ended rules up to the horizon option', async () => {
       const a = await app({ recurrence: { horizonMonths: 3 } })
-      const res = await a.post('/events', { title: 'Standup', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' }, admin)
+      const res = await a.post(
+        '/events',
+        { title: 'Standup', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' },
+        admin,
+      )
       expect(res.status).toBe(201)
       // Now is 2026-11-21: three months ahead is 2027-02-21.
       const within = await a.get('/events?start_date=2026-01-01&end_date=2027-02-20', admin)
@@ -111,7 +120,13 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
 
     it('extends open-ended series when the host calls extendSeries', async () => {
       const a = await app({ recurrence: { horizonMonths: 3 } })
-      const head = (await a.post('/events', { title: 'Standup', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' }, admin)).body
+      const head = (
+        await a.post(
+          '/events',
+          { title: 'Standup', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' },
+          admin,
+        )
+      ).body
       expect(await a.router.extendSeries()).toEqual({ added: 0 })
       const added = await extendSeries(a.storage, { now: new Date('2027-01-15T00:00:00Z'), horizonMonths: 3, languages: ['en'] })
       expect(added).toBe(2)
@@ -124,10 +139,23 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
 
     it('writes open-ended series further when a list asks past the horizon', async () => {
       const a = await app({ recurrence: { horizonMonths: 3 } })
-      await a.post('/events', { title: 'Monthly', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' }, admin)
+      await a.post(
+        '/events',
+        { title: 'Monthly', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' },
+        admin,
+      )
       expect((await a.get('/events?start_date=2026-11-01&end_date=2027-02-28')).body.total).toBe(3)
       const far = await a.get('/events?start_date=2026-11-01&end_date=2027-07-15&per_page=50')
-      expect(far.body.events.map((e: any) => e.start_date.slice(0, 10))).toEqual(['2026-12-01', '2027-01-01', '2027-02-01', '2027-03-01', '2027-04-01', '2027-05-01', '2027-06-01', '2027-07-01'])
+      expect(far.body.events.map((e: any) => e.start_date.slice(0, 10))).toEqual([
+        '2026-12-01',
+        '2027-01-01',
+        '2027-02-01',
+        '2027-03-01',
+        '2027-04-01',
+        '2027-05-01',
+        '2027-06-01',
+        '2027-07-01',
+      ])
       expect(far.body.events.map((e: any) => e.series.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
     })
 
@@ -145,7 +173,11 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       [42, /Invalid parameter/],
     ])('refuses recurrence %j with a 400 naming it, storing nothing', async (recurrence, reason) => {
       const a = await app()
-      const res = await a.post('/events', { title: 'Bad', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', recurrence }, admin)
+      const res = await a.post(
+        '/events',
+        { title: 'Bad', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', recurrence },
+        admin,
+      )
       expect(res.status).toBe(400)
       expect(Object.keys(res.body.data.params)).toEqual(['recurrence'])
       expect(res.body.data.params.recurrence).toMatch(reason)
@@ -154,10 +186,22 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
 
     it('has a per-series cap option', async () => {
       const a = await app({ recurrence: { maxOccurrences: 5 } })
-      const res = await a.post('/events', { title: 'Too many', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', recurrence: 'FREQ=DAILY;COUNT=6' }, admin)
+      const res = await a.post(
+        '/events',
+        { title: 'Too many', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', recurrence: 'FREQ=DAILY;COUNT=6' },
+        admin,
+      )
       expect(res.status).toBe(400)
       expect(res.body.data.params.recurrence).toMatch(/5 occurrences/)
-      expect((await a.post('/events', { title: 'Fits', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', recurrence: 'FREQ=DAILY;COUNT=5' }, admin)).status).toBe(201)
+      expect(
+        (
+          await a.post(
+            '/events',
+            { title: 'Fits', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', recurrence: 'FREQ=DAILY;COUNT=5' },
+            admin,
+          )
+        ).status,
+      ).toBe(201)
     })
 
     it('refuses recurrence_scope on an event that is not recurring', async () => {
@@ -173,7 +217,11 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
 
     it('shows only the next occurrence of each series with hide_subsequent_recurrences', async () => {
       const a = await app()
-      await a.post('/events', { title: 'Weekly', start_date: '2026-11-02 10:00:00', end_date: '2026-11-02 11:00:00', recurrence: 'FREQ=WEEKLY;COUNT=6' }, admin)
+      await a.post(
+        '/events',
+        { title: 'Weekly', start_date: '2026-11-02 10:00:00', end_date: '2026-11-02 11:00:00', recurrence: 'FREQ=WEEKLY;COUNT=6' },
+        admin,
+      )
       await a.seed({ title: 'Lone', start_date: '2026-12-20 10:00:00', end_date: '2026-12-20 11:00:00' })
       const res = await a.get(`/events?${WINDOW}&hide_subsequent_recurrences=true`)
       expect(res.status).toBe(200)
@@ -190,7 +238,13 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
     it('edits with recurrence_scope this, all and following; links follow the scope', async () => {
       const a = await app()
       const venue = (await a.post('/venues', { venue: 'Hall' }, admin)).body
-      const head = (await a.post('/events', { title: 'Class', start_date: '2026-12-07 18:00:00', end_date: '2026-12-07 19:00:00', recurrence: 'FREQ=WEEKLY;COUNT=6' }, admin)).body
+      const head = (
+        await a.post(
+          '/events',
+          { title: 'Class', start_date: '2026-12-07 18:00:00', end_date: '2026-12-07 19:00:00', recurrence: 'FREQ=WEEKLY;COUNT=6' },
+          admin,
+        )
+      ).body
       let events = await all(a)
       // An occurrence alone (the default for a later occurrence): it becomes an exception.
       const own = await a.post(`/events/${events[1].id}`, { title: 'Class (room change)' }, admin)
@@ -203,7 +257,11 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       expect(events.map((e) => e.title)).toEqual(['Class v2', 'Class (room change)', 'Class v2', 'Class v2', 'Class v2', 'Class v2'])
       expect(events.map((e) => e.venue?.id ?? null)).toEqual([venue.id, null, venue.id, venue.id, venue.id, venue.id])
       // This and following: a new series from the 4th on, with a new time.
-      const split = await a.post(`/events/${events[3].id}`, { title: 'Class v3', start_date: '2026-12-28 19:00:00', end_date: '2026-12-28 20:00:00', recurrence_scope: 'following' }, admin)
+      const split = await a.post(
+        `/events/${events[3].id}`,
+        { title: 'Class v3', start_date: '2026-12-28 19:00:00', end_date: '2026-12-28 20:00:00', recurrence_scope: 'following' },
+        admin,
+      )
       expect(split.status).toBe(200)
       expect(split.body.series).toEqual({ id: events[3].id, position: 1, detached: false })
       expect(split.body.recurrence.rrule).toBe('FREQ=WEEKLY;COUNT=3')
@@ -222,7 +280,13 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
 
     it('changes the rule of the whole series and ends a series with null', async () => {
       const a = await app()
-      const head = (await a.post('/events', { title: 'Yoga', start_date: '2026-12-07 08:00:00', end_date: '2026-12-07 09:00:00', recurrence: 'FREQ=WEEKLY;COUNT=4' }, admin)).body
+      const head = (
+        await a.post(
+          '/events',
+          { title: 'Yoga', start_date: '2026-12-07 08:00:00', end_date: '2026-12-07 09:00:00', recurrence: 'FREQ=WEEKLY;COUNT=4' },
+          admin,
+        )
+      ).body
       const before = await all(a)
       const res = await a.post(`/events/${head.id}`, { recurrence: 'FREQ=WEEKLY;INTERVAL=2;COUNT=3' }, admin)
       expect(res.status).toBe(200)
@@ -240,7 +304,13 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
 
     it('deletes an occurrence as an exception, and the first with scope all as the whole series', async () => {
       const a = await app()
-      const head = (await a.post('/events', { title: 'Talk', start_date: '2026-12-01 12:00:00', end_date: '2026-12-01 13:00:00', recurrence: 'FREQ=DAILY;COUNT=5' }, admin)).body
+      const head = (
+        await a.post(
+          '/events',
+          { title: 'Talk', start_date: '2026-12-01 12:00:00', end_date: '2026-12-01 13:00:00', recurrence: 'FREQ=DAILY;COUNT=5' },
+          admin,
+        )
+      ).body
       const events = await all(a)
       const del = await a.del(`/events/${events[2].id}`, admin)
       expect(del.status).toBe(200)
@@ -248,9 +318,16 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       const h = await a.get(`/events/${head.id}`)
       expect(h.body.recurrence.exdate).toEqual(['2026-12-03 12:00:00'])
       // A later whole-series edit that re-expands does not bring it back.
-      expect((await a.post(`/events/${head.id}`, { start_date: '2026-12-01 13:00:00', end_date: '2026-12-01 14:00:00' }, admin)).status).toBe(200)
+      expect(
+        (await a.post(`/events/${head.id}`, { start_date: '2026-12-01 13:00:00', end_date: '2026-12-01 14:00:00' }, admin)).status,
+      ).toBe(200)
       const live = (await a.get(`/events?${WINDOW}`)).body.events
-      expect(live.map((e: any) => e.start_date)).toEqual(['2026-12-01 13:00:00', '2026-12-02 13:00:00', '2026-12-04 13:00:00', '2026-12-05 13:00:00'])
+      expect(live.map((e: any) => e.start_date)).toEqual([
+        '2026-12-01 13:00:00',
+        '2026-12-02 13:00:00',
+        '2026-12-04 13:00:00',
+        '2026-12-05 13:00:00',
+      ])
       const gone = await a.del(`/events/${head.id}?recurrence_scope=all`, admin)
       expect(gone.status).toBe(200)
       expect((await a.get(`/events?${WINDOW}`)).body.total).toBe(0)
@@ -259,7 +336,13 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
 
     it('takes trashing one occurrence by update as an exception, and restoring it back', async () => {
       const a = await app()
-      const head = (await a.post('/events', { title: 'Run', start_date: '2026-12-01 07:00:00', end_date: '2026-12-01 08:00:00', recurrence: 'FREQ=DAILY;COUNT=3' }, admin)).body
+      const head = (
+        await a.post(
+          '/events',
+          { title: 'Run', start_date: '2026-12-01 07:00:00', end_date: '2026-12-01 08:00:00', recurrence: 'FREQ=DAILY;COUNT=3' },
+          admin,
+        )
+      ).body
       const events = await all(a)
       expect((await a.post(`/events/${events[1].id}`, { status: 'trash' }, admin)).status).toBe(200)
       expect((await a.get(`/events/${head.id}`)).body.recurrence.exdate).toEqual(['2026-12-02 07:00:00'])

@@ -42,7 +42,11 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
   }
   /** Totals an administrator sees: every status but trash, over a wide window. */
   const adminTotal = async (app: App, path: string) =>
-    Number((await app.get(`${path}${path === '/events' ? '?start_date=2000-01-01&end_date=2100-01-01' : ''}`, { as: 'administrator' })).headers.get('x-tec-total'))
+    Number(
+      (
+        await app.get(`${path}${path === '/events' ? '?start_date=2000-01-01&end_date=2100-01-01' : ''}`, { as: 'administrator' })
+      ).headers.get('x-tec-total'),
+    )
 
   describe(`author must name a user [${name}]`, () => {
     const users = { exists: (id: number) => KNOWN_IDS.has(id) }
@@ -52,15 +56,26 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       const event = await app.seed({ title: 'Kept' })
       const venue = await create(app, '/venues', { venue: 'Kept Hall' })
       const organizer = await create(app, '/organizers', { organizer: 'Kept Org' })
-      const before = { events: await adminTotal(app, '/events'), venues: await adminTotal(app, '/venues'), organizers: await adminTotal(app, '/organizers') }
+      const before = {
+        events: await adminTotal(app, '/events'),
+        venues: await adminTotal(app, '/venues'),
+        organizers: await adminTotal(app, '/organizers'),
+      }
       const bad = { author: 987654321 }
       expectInvalid(await app.post('/events', { title: 'X', ...EVENT, ...bad }, { as: 'administrator' }), ['author'])
       expectInvalid(await app.post('/venues', { venue: 'X', ...bad }, { as: 'administrator' }), ['author'])
       expectInvalid(await app.post('/organizers', { organizer: 'X', ...bad }, { as: 'administrator' }), ['author'])
       expectInvalid(await app.patch(`/events/${event.id}`, { title: 'Changed', ...bad }, { as: 'administrator' }), ['author'])
       expectInvalid(await app.put(`/venues/${venue.id}`, { venue: 'Changed', ...bad }, { as: 'editor' }), ['author'])
-      expectInvalid(await app.post(`/organizers/${organizer.id}`, { organizer: 'Changed', author: '987654321' }, { as: 'administrator', form: true }), ['author'])
-      expect({ events: await adminTotal(app, '/events'), venues: await adminTotal(app, '/venues'), organizers: await adminTotal(app, '/organizers') }).toEqual(before)
+      expectInvalid(
+        await app.post(`/organizers/${organizer.id}`, { organizer: 'Changed', author: '987654321' }, { as: 'administrator', form: true }),
+        ['author'],
+      )
+      expect({
+        events: await adminTotal(app, '/events'),
+        venues: await adminTotal(app, '/venues'),
+        organizers: await adminTotal(app, '/organizers'),
+      }).toEqual(before)
       expect((await app.get(`/events/${event.id}`)).body).toMatchObject({ title: 'Kept', author: '1' })
       expect((await app.get(`/venues/${venue.id}`)).body).toMatchObject({ venue: 'Kept Hall', author: '1' })
       expect((await app.get(`/organizers/${organizer.id}`)).body).toMatchObject({ organizer: 'Kept Org', author: '1' })
@@ -77,7 +92,11 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       expect(own.author).toBe(String(USERS.author.id))
       expect(asked).toEqual([USERS.editor.id])
       // An author may not write as someone else, existing or not.
-      expectError(await app.post('/organizers', { organizer: 'Theirs', author: USERS.author2.id }, { as: 'author' }), 403, 'rest_cannot_edit_others')
+      expectError(
+        await app.post('/organizers', { organizer: 'Theirs', author: USERS.author2.id }, { as: 'author' }),
+        403,
+        'rest_cannot_edit_others',
+      )
       expectError(await app.patch(`/venues/${own.id}`, { author: USERS.author2.id }, { as: 'author' }), 403, 'rest_cannot_edit_others')
       expectInvalid(await app.patch(`/venues/${own.id}`, { author: 987654321 }, { as: 'author' }), ['author'])
       // An editor may reassign to an existing user.
@@ -112,7 +131,12 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       const event = await app.seed({ title: 'Picnic' })
       const trashed = await app.patch(`/events/${event.id}`, { status: 'trash', title: 'Picnic (cancelled)' }, { as: 'administrator' })
       expect(trashed.status, trashed.text).toBe(200)
-      expect(trashed.body).toMatchObject({ status: 'trash', slug: 'picnic__trashed', title: 'Picnic (cancelled)', url: `${ORIGIN}/?p=${event.id}` })
+      expect(trashed.body).toMatchObject({
+        status: 'trash',
+        slug: 'picnic__trashed',
+        title: 'Picnic (cancelled)',
+        url: `${ORIGIN}/?p=${event.id}`,
+      })
       expectError(await app.get(`/events/${event.id}`, { as: 'administrator' }), 403, 'event-no-longer-available')
       expectError(await app.del(`/events/${event.id}`, { as: 'administrator' }), 410, 'event-is-in-trash')
       expect((await app.get('/events')).body.events).toEqual([])
@@ -133,7 +157,13 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       expect((await app.get(`/events/${event.id}`)).status).toBe(200)
       expect((await app.get('/events')).body.events.map((e: { id: number }) => e.id)).toContain(event.id)
       await tick()
-      expect(seen.filter((c) => c.type === 'event' && c.id === event.id).map((c) => c.action)).toEqual(['create', 'delete', 'delete', 'update', 'update'])
+      expect(seen.filter((c) => c.type === 'event' && c.id === event.id).map((c) => c.action)).toEqual([
+        'create',
+        'delete',
+        'delete',
+        'update',
+        'update',
+      ])
     })
 
     it('restores the original slug when it is still free, and a restored translation rejoins its group only if its language is free', async () => {
@@ -200,7 +230,8 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       const res = await app.del(`/events/${event.id}?force=true`, { as: 'administrator' })
       expect(res.status, res.text).toBe(200)
       expect(res.body).toMatchObject({ id: event.id, title: 'Gone', status: 'publish', slug: 'gone' })
-      for (const as of [undefined, 'administrator'] as const) expectError(await app.get(`/events/${event.id}`, { as }), 404, 'rest-event-not-found')
+      for (const as of [undefined, 'administrator'] as const)
+        expectError(await app.get(`/events/${event.id}`, { as }), 404, 'rest-event-not-found')
       expectError(await app.del(`/events/${event.id}`, { as: 'administrator' }), 404, 'rest-event-not-found')
       expectError(await app.del(`/events/${event.id}?force=true`, { as: 'administrator' }), 404, 'rest-event-not-found')
       expectError(await app.patch(`/events/${event.id}`, { title: 'Back?' }, { as: 'administrator' }), 404, 'rest-event-not-found')
@@ -316,7 +347,9 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       expect(await app.router.emptyTrash({ olderThanDays: 0 })).toEqual({ deleted: 1 })
       expectError(await app.get(`/events/${recent.id}`, { as: 'administrator' }), 404, 'rest-event-not-found')
       await tick()
-      expect(seen.filter((c) => c.type !== 'category' && c.action === 'delete' && [old.id, oldVenue.id, recent.id].includes(c.id)).length).toBe(6)
+      expect(
+        seen.filter((c) => c.type !== 'category' && c.action === 'delete' && [old.id, oldVenue.id, recent.id].includes(c.id)).length,
+      ).toBe(6)
       for (const bad of [-1, Number.NaN, Infinity, '30', 1e9]) {
         await expect(app.router.emptyTrash({ olderThanDays: bad as number })).rejects.toThrow(TypeError)
       }
@@ -357,7 +390,13 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       // targetHints follow the caller: authors manage categories but not tags.
       const tag = await create(app, '/tags', { name: 'Loud' })
       expect((await app.get(`/tags/${tag.id}`, { as: 'author' })).body._links.self[0].targetHints).toEqual({ allow: ['GET'] })
-      expect((await app.get(`/tags/${tag.id}`, { as: 'editor' })).body._links.self[0].targetHints.allow).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+      expect((await app.get(`/tags/${tag.id}`, { as: 'editor' })).body._links.self[0].targetHints.allow).toEqual([
+        'GET',
+        'POST',
+        'PUT',
+        'PATCH',
+        'DELETE',
+      ])
       expect((await app.get(`/categories/${parent.id}`)).body._links.self[0].targetHints).toEqual({ allow: ['GET'] })
       expect((await app.get(`/categories/${parent.id}`)).headers.get('allow')).toBe('GET')
       const updated = await app.patch(`/tags/${tag.id}`, { description: 'Very' }, { as: 'editor' })
@@ -387,7 +426,12 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
     it('force on DELETE, trash among the statuses of updates only', async () => {
       const app = await open()
       const { routes } = (await app.get('')).body
-      for (const path of ['/events/(?P<id>\\d+)', '/events/by-slug/(?P<slug>[^/]+)', '/venues/(?P<id>\\d+)', '/organizers/by-slug/(?P<slug>[^/]+)']) {
+      for (const path of [
+        '/events/(?P<id>\\d+)',
+        '/events/by-slug/(?P<slug>[^/]+)',
+        '/venues/(?P<id>\\d+)',
+        '/organizers/by-slug/(?P<slug>[^/]+)',
+      ]) {
         const route = routes[`/calendar/events/v1${path}`]
         const del = route.endpoints.find((e: { methods: string[] }) => e.methods.includes('DELETE'))
         expect(del.args.force, path).toMatchObject({ type: 'boolean', default: false, required: false })
@@ -397,7 +441,14 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       expect(routes['/calendar/events/v1/events'].endpoints[1].args.status.enum).not.toContain('trash')
       expect(routes['/calendar/events/v1/venues'].endpoints[1].args.status.enum).not.toContain('trash')
       const doc = (await app.get('/doc')).body
-      for (const path of ['/events/{id}', '/events/by-slug/{slug}', '/venues/{id}', '/venues/by-slug/{slug}', '/organizers/{id}', '/organizers/by-slug/{slug}']) {
+      for (const path of [
+        '/events/{id}',
+        '/events/by-slug/{slug}',
+        '/venues/{id}',
+        '/venues/by-slug/{slug}',
+        '/organizers/{id}',
+        '/organizers/by-slug/{slug}',
+      ]) {
         const force = doc.paths[path].delete.parameters.find((p: { name: string }) => p.name === 'force')
         expect(force, path).toMatchObject({ in: 'query', required: false, schema: { type: 'boolean', default: false } })
         expect(doc.paths[path].delete.summary).toMatch(/force=true/)

@@ -21,8 +21,26 @@ const START = { start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:0
 
 /** JSON keys whose strings are titles, names or one-line fields: inline formatting only. */
 const INLINE_KEYS = new Set([
-  'title', 'venue', 'organizer', 'name', 'address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'phone',
-  'email', 'cost', 'streetAddress', 'addressLocality', 'addressRegion', 'postalCode', 'addressCountry', 'telephone',
+  'title',
+  'venue',
+  'organizer',
+  'name',
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'stateprovince',
+  'zip',
+  'phone',
+  'email',
+  'cost',
+  'streetAddress',
+  'addressLocality',
+  'addressRegion',
+  'postalCode',
+  'addressCountry',
+  'telephone',
 ])
 
 /** JSON keys holding a URL: http(s) only. */
@@ -156,7 +174,9 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
 
   describe(`HTML sanitizing [${name}]`, () => {
     afterAll(() => {
-      console.log(`[sanitize ${name}] ${sanitizeStats.vectors} vectors, ${sanitizeStats.writes} filtered writes, ${sanitizeStats.checkedStrings} response strings judged`)
+      console.log(
+        `[sanitize ${name}] ${sanitizeStats.vectors} vectors, ${sanitizeStats.writes} filtered writes, ${sanitizeStats.checkedStrings} response strings judged`,
+      )
     })
     for (const role of ['author', 'contributor'] as const satisfies readonly Caller[]) {
       it(`filters ${XSS_CORPUS.length} XSS vectors written as ${role} into every field, on every read path`, async () => {
@@ -175,7 +195,9 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
           }
           return created(await a.post('/events', body, { as: role }), `event ${v.name}`)
         })
-        const venues = await inBatches(XSS_CORPUS, async (v) => created(await a.post('/venues', { ...venueData(v.html), status: 'publish' }, { as: role }), `venue ${v.name}`))
+        const venues = await inBatches(XSS_CORPUS, async (v) =>
+          created(await a.post('/venues', { ...venueData(v.html), status: 'publish' }, { as: role }), `venue ${v.name}`),
+        )
         const organizers = await inBatches(XSS_CORPUS, async (v) =>
           created(await a.post('/organizers', { ...organizerData(v.html), status: 'publish' }, { as: role }), `organizer ${v.name}`),
         )
@@ -183,7 +205,10 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
         const categories =
           role === 'author'
             ? await inBatches(XSS_CORPUS, async (v, i) =>
-                created(await a.post('/categories', { name: `${i} ${cap(v.html, 190)}`, description: v.html }, { as: role }), `category ${v.name}`),
+                created(
+                  await a.post('/categories', { name: `${i} ${cap(v.html, 190)}`, description: v.html }, { as: role }),
+                  `category ${v.name}`,
+                ),
               )
             : []
         // Single reads by id and by slug (json_ld and embedded venue/organizer included).
@@ -201,12 +226,18 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
           jsonById.set(e.id, byId.body)
           expectInert(await a.get(`/events/by-slug/${encodeURIComponent(e.slug)}`, { as: 'administrator' }), `event by slug ${e.slug}`)
         })
-        await inBatches([...venues.map((v) => ['venues', v] as const), ...organizers.map((o) => ['organizers', o] as const)], async ([kind, rec]) => {
-          const byId = await a.get(`/${kind}/${rec.id}`, { as: 'administrator' })
-          expectInert(byId, `${kind} ${rec.id}`)
-          if (role === 'author') expect(byId.body.json_ld, `${kind} json_ld present`).toBeTypeOf('object')
-          expectInert(await a.get(`/${kind}/by-slug/${encodeURIComponent(rec.slug)}`, { as: 'administrator' }), `${kind} by slug ${rec.slug}`)
-        })
+        await inBatches(
+          [...venues.map((v) => ['venues', v] as const), ...organizers.map((o) => ['organizers', o] as const)],
+          async ([kind, rec]) => {
+            const byId = await a.get(`/${kind}/${rec.id}`, { as: 'administrator' })
+            expectInert(byId, `${kind} ${rec.id}`)
+            if (role === 'author') expect(byId.body.json_ld, `${kind} json_ld present`).toBeTypeOf('object')
+            expectInert(
+              await a.get(`/${kind}/by-slug/${encodeURIComponent(rec.slug)}`, { as: 'administrator' }),
+              `${kind} by slug ${rec.slug}`,
+            )
+          },
+        )
         await inBatches(categories, async (c) => expectInert(await a.get(`/categories/${c.id}`), `category ${c.id}`))
 
         // Lists, with embeds.
@@ -214,7 +245,11 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
         const list = await a.get(`/events?include=${ids.join(',')}&per_page=${ids.length}`, { as: 'administrator' })
         expectInert(list, 'event list')
         expect(list.body.events).toHaveLength(ids.length)
-        for (const [path, key] of [['/venues', 'venues'], ['/organizers', 'organizers'], ['/categories?hide_empty=0', 'categories']] as const) {
+        for (const [path, key] of [
+          ['/venues', 'venues'],
+          ['/organizers', 'organizers'],
+          ['/categories?hide_empty=0', 'categories'],
+        ] as const) {
           const pages = await allPages(a, path, key)
           for (const page of pages) expectInert(page, `${key} list`)
         }
@@ -240,10 +275,26 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
       for (const [i, v] of sample.entries()) {
         const method = i % 2 ? 'put' : 'patch'
         const writes: Array<[string, Res]> = [
-          [`event ${v.name}`, await a[method](`/events/${event.id}`, { title: v.html, description: v.html, excerpt: v.html, venue: venueData(`${i}${v.html}`), organizer: organizerData(`${i}${v.html}`) }, { as: 'author' })],
+          [
+            `event ${v.name}`,
+            await a[method](
+              `/events/${event.id}`,
+              {
+                title: v.html,
+                description: v.html,
+                excerpt: v.html,
+                venue: venueData(`${i}${v.html}`),
+                organizer: organizerData(`${i}${v.html}`),
+              },
+              { as: 'author' },
+            ),
+          ],
           [`venue ${v.name}`, await a[method](`/venues/${venue.id}`, venueData(v.html), { as: 'author' })],
           [`organizer ${v.name}`, await a[method](`/organizers/${organizer.id}`, organizerData(v.html), { as: 'author' })],
-          [`category ${v.name}`, await a[method](`/categories/${category.id}`, { name: `${i} ${cap(v.html, 190)}`, description: v.html }, { as: 'author' })],
+          [
+            `category ${v.name}`,
+            await a[method](`/categories/${category.id}`, { name: `${i} ${cap(v.html, 190)}`, description: v.html }, { as: 'author' }),
+          ],
         ]
         for (const [what, res] of writes) {
           expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBe(200)
@@ -261,7 +312,14 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
       const inline = BENIGN_INLINE[0]!.html
       const res = await a.post(
         '/events',
-        { ...START, title: inline, description: rich, excerpt: rich, venue: { venue: inline, description: rich }, organizer: { organizer: inline, description: rich } },
+        {
+          ...START,
+          title: inline,
+          description: rich,
+          excerpt: rich,
+          venue: { venue: inline, description: rich },
+          organizer: { organizer: inline, description: rich },
+        },
         { as: 'contributor' },
       )
       const event = await created(res, 'benign event')
@@ -280,18 +338,28 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
         for (const keep of b.keep) expect(normalizeHtml(e.title)).toContain(keep)
       }
       // Titles keep inline formatting only: block elements and links are unwrapped to their text.
-      const title = await created(await a.post('/events', { ...START, title: '<h1>Big</h1> <a href="https://example.com/">link</a> <em>ok</em>' }, { as: 'author' }), 'block title')
+      const title = await created(
+        await a.post('/events', { ...START, title: '<h1>Big</h1> <a href="https://example.com/">link</a> <em>ok</em>' }, { as: 'author' }),
+        'block title',
+      )
       expect(title.title).toBe('Big link <em>ok</em>')
       // Plain text is stored exactly as typed (no entity rewriting without markup).
-      const plain = await created(await a.post('/venues', { venue: 'Smith & Sons', address: '5 "Main" St' }, { as: 'author' }), 'plain venue')
+      const plain = await created(
+        await a.post('/venues', { venue: 'Smith & Sons', address: '5 "Main" St' }, { as: 'author' }),
+        'plain venue',
+      )
       expect([plain.venue, plain.address]).toEqual(['Smith & Sons', '5 "Main" St'])
       // Filtering is stable: writing back what was read changes nothing.
-      const again = await a.patch(`/events/${event.id}`, { description: stored.body.description, title: stored.body.title }, { as: 'contributor' })
+      const again = await a.patch(
+        `/events/${event.id}`,
+        { description: stored.body.description, title: stored.body.title },
+        { as: 'contributor' },
+      )
       expect(again.status).toBe(200)
       expect([again.body.description, again.body.title]).toEqual([stored.body.description, stored.body.title])
     })
 
-    it('stores administrators\' and editors\' HTML byte for byte', async () => {
+    it("stores administrators' and editors' HTML byte for byte", async () => {
       // The judge is not lenient: it finds live markup in the raw corpus (the few it passes are
       // inert in a browser too, like a <body> inside a fragment or a scheme broken by U+FFFD).
       expect(XSS_CORPUS.filter((v) => liveMarkup(v.html, 'rich').length > 0).length).toBeGreaterThanOrEqual(100)
@@ -301,7 +369,14 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
       for (const role of ['administrator', 'editor'] as const) {
         const res = await a.post(
           '/events',
-          { ...START, title: short, description: html, excerpt: html, venue: { venue: `${role} ${short}`, description: html, address: short }, organizer: { organizer: `${role} ${short}`, description: html, email: short } },
+          {
+            ...START,
+            title: short,
+            description: html,
+            excerpt: html,
+            venue: { venue: `${role} ${short}`, description: html, address: short },
+            organizer: { organizer: `${role} ${short}`, description: html, email: short },
+          },
           { as: role },
         )
         expect(res.status).toBe(201)
@@ -309,7 +384,11 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
         for (const body of [res.body, read.body]) {
           expect([body.title, body.description, body.excerpt]).toEqual([short, html, html])
           expect([body.venue.venue, body.venue.description, body.venue.address]).toEqual([`${role} ${short}`, html, short])
-          expect([body.organizer[0].organizer, body.organizer[0].description, body.organizer[0].email]).toEqual([`${role} ${short}`, html, short])
+          expect([body.organizer[0].organizer, body.organizer[0].description, body.organizer[0].email]).toEqual([
+            `${role} ${short}`,
+            html,
+            short,
+          ])
         }
         const tag = await a.post('/tags', { name: `${role} ${short}`, description: html }, { as: role })
         expect(tag.status).toBe(201)
@@ -319,7 +398,15 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
 
     it('URL fields accept only http(s) for every role: javascript: and friends are a 400 naming the field, and nothing is stored', async () => {
       const a = await app()
-      const bad = ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'vbscript:msgbox(1)', 'data:text/html,<script>alert(1)</script>', 'mailto:x@example.com']
+      const bad = [
+        'javascript:alert(1)',
+        'JaVaScRiPt:alert(1)',
+        ' javascript:alert(1)',
+        'java\tscript:alert(1)',
+        'vbscript:msgbox(1)',
+        'data:text/html,<script>alert(1)</script>',
+        'mailto:x@example.com',
+      ]
       for (const role of ['administrator', 'editor', 'author', 'contributor'] as const) {
         for (const url of bad) {
           const cases: Array<[string, unknown, string]> = [
@@ -347,7 +434,11 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
       expect([byAuthor.body.title, byAuthor.body.description]).toEqual([script, script])
       const byAdmin = await perRole.post('/events', { ...START, title: script, description: script }, { as: 'administrator' })
       expect([byAdmin.body.title, byAdmin.body.description]).toEqual(['<em>x</em>', '<em>x</em>'])
-      const byContributor = await perRole.post('/events', { ...START, title: script, description: '<p><a href="https://example.com/">x</a> &amp; y</p>' }, { as: 'contributor' })
+      const byContributor = await perRole.post(
+        '/events',
+        { ...START, title: script, description: '<p><a href="https://example.com/">x</a> &amp; y</p>' },
+        { as: 'contributor' },
+      )
       expect([byContributor.body.title, byContributor.body.description]).toEqual(['x', 'x &amp; y'])
       // Editors keep the default (unfiltered_html).
       expect((await perRole.post('/events', { ...START, title: script }, { as: 'editor' })).body.title).toBe(script)
@@ -365,7 +456,12 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
         { as: 'author' },
       )
       expect(res.status).toBe(201)
-      expect([res.body.title, res.body.description, res.body.venue.venue, res.body.venue.address]).toEqual(['SHOUT', 'as is', 'HALL', 'street'])
+      expect([res.body.title, res.body.description, res.body.venue.venue, res.body.venue.address]).toEqual([
+        'SHOUT',
+        'as is',
+        'HALL',
+        'street',
+      ])
       expect(seen).toEqual(
         expect.arrayContaining([
           { resource: 'event', field: 'title', kind: 'inline', role: 'author' },
@@ -391,12 +487,24 @@ export function sanitizeSuite(name: string, makeStorage: () => Storage | Promise
       expect(event.description.startsWith('&lt;table>&lt;tr>&lt;td>')).toBe(true)
       expect(textOf(event.description)).toBe(deep)
       // Reused venue: nested data naming a venue the same filtered way finds the stored one.
-      const v1 = await created(await a.post('/events', { ...START, title: 'A', venue: { venue: 'Hall <script>x</script>', city: 'Town' } }, { as: 'author' }), 'a')
-      const v2 = await created(await a.post('/events', { ...START, title: 'B', venue: { venue: 'Hall <script>y</script>', city: 'Town' } }, { as: 'author' }), 'b')
+      const v1 = await created(
+        await a.post('/events', { ...START, title: 'A', venue: { venue: 'Hall <script>x</script>', city: 'Town' } }, { as: 'author' }),
+        'a',
+      )
+      const v2 = await created(
+        await a.post('/events', { ...START, title: 'B', venue: { venue: 'Hall <script>y</script>', city: 'Town' } }, { as: 'author' }),
+        'b',
+      )
       expect(v2.venue.id).toBe(v1.venue.id)
       // Terms named on an event are matched by their stored (filtered) name too.
-      const c1 = await created(await a.post('/events', { ...START, title: 'C', categories: ['Jazz<script>1</script>'] }, { as: 'author' }), 'c')
-      const c2 = await created(await a.post('/events', { ...START, title: 'D', categories: ['Jazz<script>2</script>'] }, { as: 'author' }), 'd')
+      const c1 = await created(
+        await a.post('/events', { ...START, title: 'C', categories: ['Jazz<script>1</script>'] }, { as: 'author' }),
+        'c',
+      )
+      const c2 = await created(
+        await a.post('/events', { ...START, title: 'D', categories: ['Jazz<script>2</script>'] }, { as: 'author' }),
+        'd',
+      )
       expect(c2.categories.map((c: { id: number }) => c.id)).toEqual(c1.categories.map((c: { id: number }) => c.id))
       const dup = await a.post('/categories', { name: 'Jazz<style>x</style>' }, { as: 'author' })
       expect([dup.status, dup.body.code]).toEqual([400, 'term_exists'])

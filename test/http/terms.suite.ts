@@ -93,8 +93,18 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
         })
         const child = await app.post('/categories', { name: 'Jazz', parent: id, slug: 'jazz-music' }, { as: 'administrator' })
         expect(child.status, child.text).toBe(201)
-        expect(child.body).toMatchObject({ name: 'Jazz', slug: 'jazz-music', parent: id, description: '', url: `${ORIGIN}/events/category/jazz-music/` })
-        expect(child.body.urls).toEqual({ self: `${API}/categories/${child.body.id}`, collection: `${API}/categories`, up: `${API}/categories/${id}` })
+        expect(child.body).toMatchObject({
+          name: 'Jazz',
+          slug: 'jazz-music',
+          parent: id,
+          description: '',
+          url: `${ORIGIN}/events/category/jazz-music/`,
+        })
+        expect(child.body.urls).toEqual({
+          self: `${API}/categories/${child.body.id}`,
+          collection: `${API}/categories`,
+          up: `${API}/categories/${id}`,
+        })
         expect(child.body._links.up).toEqual([{ embeddable: true, href: `${API}/categories/${id}` }])
         expect(child.body._links).toEqual(termLinks('category', child.body.id, MANAGER, id))
         // Form bodies work the same.
@@ -138,7 +148,9 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
           expectInvalid(typed, ['name'])
           expect(typed.body.data.details.name.code).toBe('rest_invalid_type')
           expectInvalid(await app.post(`/${plural}`, { name: 'x', slug: '' }, { as: 'administrator' }), ['slug'])
-          expectInvalid(await app.post(`/${plural}`, { name: 'x', multilingual_language: 'xx' }, { as: 'administrator' }), ['multilingual_language'])
+          expectInvalid(await app.post(`/${plural}`, { name: 'x', multilingual_language: 'xx' }, { as: 'administrator' }), [
+            'multilingual_language',
+          ])
           expect((await app.get(`/${plural}?hide_empty=0`)).body.total).toBe(0)
         })
 
@@ -187,7 +199,12 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
       it('validates the parent: an existing category, and none for tags', async () => {
         const app = await open()
         const t = await tag(app, { name: 'A tag' })
-        expectError(await app.post('/categories', { name: 'Orphan', parent: 999999 }, { as: 'administrator' }), 400, 'rest_term_invalid', 'Parent term does not exist.')
+        expectError(
+          await app.post('/categories', { name: 'Orphan', parent: 999999 }, { as: 'administrator' }),
+          400,
+          'rest_term_invalid',
+          'Parent term does not exist.',
+        )
         expectError(await app.post('/categories', { name: 'Orphan', parent: t.id }, { as: 'administrator' }), 400, 'rest_term_invalid')
         expectInvalid(await app.post('/categories', { name: 'Orphan', parent: 'foo' }, { as: 'administrator' }), ['parent'])
         expectInvalid(await app.post('/categories', { name: 'Orphan', parent: '' }, { as: 'administrator' }), ['parent'])
@@ -205,16 +222,30 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
       it('creates a term as a translation of another', async () => {
         const app = await open()
         const en = await category(app, { name: 'Music' })
-        const ja = await app.post('/categories', { name: '音楽', translation_of: en.id, multilingual_language: 'ja' }, { as: 'administrator' })
+        const ja = await app.post(
+          '/categories',
+          { name: '音楽', translation_of: en.id, multilingual_language: 'ja' },
+          { as: 'administrator' },
+        )
         expect(ja.status, ja.text).toBe(201)
         expect(ja.body.language).toBe('ja')
         expect(ja.body.translations).toEqual({ en: en.id })
         expect((await app.get(`/categories/${en.id}`)).body.translations).toEqual({ ja: ja.body.id })
-        const second = await app.post('/categories', { name: 'ミュージック', translation_of: en.id, multilingual_language: 'ja' }, { as: 'administrator' })
+        const second = await app.post(
+          '/categories',
+          { name: 'ミュージック', translation_of: en.id, multilingual_language: 'ja' },
+          { as: 'administrator' },
+        )
         expectInvalid(second, ['translation_of'])
         const t = await tag(app, { name: 'Tag' })
-        expectInvalid(await app.post('/categories', { name: 'X', translation_of: t.id, multilingual_language: 'ko' }, { as: 'administrator' }), ['translation_of'])
-        expectInvalid(await app.post('/categories', { name: 'X', translation_of: 999999, multilingual_language: 'ko' }, { as: 'administrator' }), ['translation_of'])
+        expectInvalid(
+          await app.post('/categories', { name: 'X', translation_of: t.id, multilingual_language: 'ko' }, { as: 'administrator' }),
+          ['translation_of'],
+        )
+        expectInvalid(
+          await app.post('/categories', { name: 'X', translation_of: 999999, multilingual_language: 'ko' }, { as: 'administrator' }),
+          ['translation_of'],
+        )
       })
     })
 
@@ -230,7 +261,9 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
         expect(res.headers.get('x-tec-total')).toBeNull()
         // Anonymous callers see the same term, with only GET allowed on it.
         expect(res.body).toEqual(readerView(music))
-        expect((await app.get(`/categories/${music.id}`, { as: 'administrator' })).headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE')
+        expect((await app.get(`/categories/${music.id}`, { as: 'administrator' })).headers.get('allow')).toBe(
+          'GET, POST, PUT, PATCH, DELETE',
+        )
         expect((await app.get(`/tags/${t.id}`, { as: 'author' })).headers.get('allow')).toBe('GET')
         expect((await app.get(`/tags/${t.id}`)).body).toEqual(readerView(t))
         expect((await app.get(`/tags/${t.id}`, { as: 'editor' })).body).toEqual(t)
@@ -624,7 +657,8 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
         const app = await open()
         const music = await category(app, { name: 'Music' })
         const jazz = await category(app, { name: 'Jazz', parent: music.id })
-        const jaMusic = (await app.post('/categories', { name: 'Music', translation_of: music.id }, { as: 'administrator', lang: 'ja' })).body
+        const jaMusic = (await app.post('/categories', { name: 'Music', translation_of: music.id }, { as: 'administrator', lang: 'ja' }))
+          .body
         await app.seed({ categories: [jazz.id] })
         await app.seed({ title: 'ジャズ', categories: ['Music'], multilingual_language: 'ja' })
         expect(await count(app, 'category', music.id)).toBe(0)
@@ -738,7 +772,6 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
           }
         })
       }
-
     })
   })
 }

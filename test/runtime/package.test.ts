@@ -8,7 +8,11 @@ import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, ROOT, run } from './smoke.js'
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; version: string; typesVersions: Record<string, Record<string, string[]>> }
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>
+  version: string
+  typesVersions: Record<string, Record<string, string[]>>
+}
 const SUBPATHS = Object.keys(pkg.exports).filter((s) => s !== './package.json')
 /** The consumers' module variable for each subpath. */
 const alias = (subpath: string) => (subpath === '.' ? 'root' : subpath.slice(2).replace(/\W/g, '_'))
@@ -74,7 +78,8 @@ describe('the published package', () => {
       const code = readFileSync(file, 'utf8')
       for (const [, spec] of code.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
         if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!))
-        else if (spec!.startsWith('node:') || /^(fs|path|os|http|crypto|stream|buffer|util|events|url)(\/|$)/.test(spec!)) builtins.push(`${file}: ${spec}`)
+        else if (spec!.startsWith('node:') || /^(fs|path|os|http|crypto|stream|buffer|util|events|url)(\/|$)/.test(spec!))
+          builtins.push(`${file}: ${spec}`)
       }
     }
     visit(join(ROOT, 'dist/index.js'))
@@ -112,29 +117,47 @@ describe('the published package', () => {
   })
 
   it('type-checks every subpath from TypeScript consumers (node16, ESM and CJS)', async () => {
-    const body = (from: (name: string, spec: string) => string) => [
-      ...SUBPATHS.map((s) => from(alias(s), specifier(s))),
-      `const calendar = root.createCalendarRouter(storage_memory.createMemoryStorage(), { prefix: '/api' })`,
-      `const handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void = node.toNodeHandler(calendar)`,
-      `const [api, errors] = express.calendarMiddleware(calendar)`,
-      `const fetchHandler: (request: Request) => Promise<Response> = bun.toBunHandler(calendar)`,
-      `const sql: typeof storage_sql.createSqlStorage = storage_sql.createSqlStorage`,
-      `const contract: typeof testing.storageContract = testing.storageContract`,
-      // The representation types resolve (through valibot) to real types, not `any`.
-      `const venues: root.VenueList['venues'] = []`,
-      `// @ts-expect-error an event id is a number`,
-      `const wrongId: root.Event['id'] = 'twelve'`,
-      `export { handler, api, errors, fetchHandler, sql, contract, venues, wrongId }`,
-    ].join('\n')
+    const body = (from: (name: string, spec: string) => string) =>
+      [
+        ...SUBPATHS.map((s) => from(alias(s), specifier(s))),
+        `const calendar = root.createCalendarRouter(storage_memory.createMemoryStorage(), { prefix: '/api' })`,
+        `const handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void = node.toNodeHandler(calendar)`,
+        `const [api, errors] = express.calendarMiddleware(calendar)`,
+        `const fetchHandler: (request: Request) => Promise<Response> = bun.toBunHandler(calendar)`,
+        `const sql: typeof storage_sql.createSqlStorage = storage_sql.createSqlStorage`,
+        `const contract: typeof testing.storageContract = testing.storageContract`,
+        // The representation types resolve (through valibot) to real types, not `any`.
+        `const venues: root.VenueList['venues'] = []`,
+        `// @ts-expect-error an event id is a number`,
+        `const wrongId: root.Event['id'] = 'twelve'`,
+        `export { handler, api, errors, fetchHandler, sql, contract, venues, wrongId }`,
+      ].join('\n')
     const esm = (name: string, spec: string) => `import * as ${name} from '${spec}'`
     const cjs = (name: string, spec: string) => `import ${name} = require('${spec}')`
     writeFileSync(join(dir, 'consumer.mts'), body(esm))
     writeFileSync(join(dir, 'consumer.cts'), body(cjs))
-    const result = await run(BIN('tsc'), [
-      '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022',
-      '--lib', 'es2023,dom', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'),
-      'consumer.mts', 'consumer.cts',
-    ], { cwd: dir })
+    const result = await run(
+      BIN('tsc'),
+      [
+        '--noEmit',
+        '--strict',
+        '--module',
+        'node16',
+        '--moduleResolution',
+        'node16',
+        '--target',
+        'es2022',
+        '--lib',
+        'es2023,dom',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules/@types'),
+        'consumer.mts',
+        'consumer.cts',
+      ],
+      { cwd: dir },
+    )
     expect(result.code, result.stdout + result.stderr).toBe(0)
   })
 
@@ -147,11 +170,27 @@ describe('the published package', () => {
       `export = { calendar, fetchHandler, api, node: node.toNodeHandler, sql: storage_sql.createSqlStorage, contract: testing.storageContract }`,
     ]
     writeFileSync(join(dir, 'consumer-node10.ts'), lines.join('\n'))
-    const result = await run(BIN('tsc'), [
-      '--noEmit', '--strict', '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022',
-      '--lib', 'es2023,dom', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'),
-      'consumer-node10.ts',
-    ], { cwd: dir })
+    const result = await run(
+      BIN('tsc'),
+      [
+        '--noEmit',
+        '--strict',
+        '--module',
+        'commonjs',
+        '--moduleResolution',
+        'node10',
+        '--target',
+        'es2022',
+        '--lib',
+        'es2023,dom',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules/@types'),
+        'consumer-node10.ts',
+      ],
+      { cwd: dir },
+    )
     expect(result.code, result.stdout + result.stderr).toBe(0)
   })
 })

@@ -10,14 +10,28 @@ import { CHECK_NAMES } from './smoke/checks.mjs'
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const BIN = (name: string) => `${ROOT}node_modules/.bin/${name}`
 
-interface Run { code: number | null; stdout: string; stderr: string; error?: Error }
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+  error?: Error
+}
 
-export function run(command: string, args: string[], { cwd = ROOT, env = {}, timeout = 60_000 }: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<Run> {
+export function run(
+  command: string,
+  args: string[],
+  { cwd = ROOT, env = {}, timeout = 60_000 }: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, timeout, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null) : 0
-      resolve({ code, stdout, stderr, ...(error ? { error } : {}) })
-    })
+    execFile(
+      command,
+      args,
+      { cwd, timeout, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 8 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : null) : 0
+        resolve({ code, stdout, stderr, ...(error ? { error } : {}) })
+      },
+    )
   })
 }
 

@@ -39,7 +39,8 @@ export const DIFFERENCES: readonly Difference[] = [
     expressions: ['november'],
   },
   {
-    reason: 'An Nth weekday the month does not have: PHP runs on into the next month ("fifth friday of february 2026" is March 6). Refused.',
+    reason:
+      'An Nth weekday the month does not have: PHP runs on into the next month ("fifth friday of february 2026" is March 6). Refused.',
     instead: rejected,
     expressions: ['fifth friday of february 2026'],
   },
@@ -59,7 +60,8 @@ export const DIFFERENCES: readonly Difference[] = [
     expressions: ['+1'],
   },
   {
-    reason: '"first/last day of" a year: PHP only knows the day of a month and means this month, in that year. Refused; "first day of january 2027" works.',
+    reason:
+      '"first/last day of" a year: PHP only knows the day of a month and means this month, in that year. Refused; "first day of january 2027" works.',
     instead: rejected,
     expressions: ['first day of this year', 'first day of next year'],
   },

@@ -19,17 +19,69 @@ type Element = DefaultTreeAdapterMap['element']
 const HTML_NS = 'http://www.w3.org/1999/xhtml'
 
 const NEVER = new Set([
-  'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'form', 'input', 'button', 'select',
-  'textarea', 'option', 'link', 'meta', 'base', 'svg', 'math', 'noscript', 'template', 'title', 'xmp', 'noembed',
-  'noframes', 'plaintext', 'audio', 'video', 'source', 'track', 'isindex', 'bgsound', 'marquee', 'details', 'dialog',
-  'portal', 'body', 'html', 'head',
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'form',
+  'input',
+  'button',
+  'select',
+  'textarea',
+  'option',
+  'link',
+  'meta',
+  'base',
+  'svg',
+  'math',
+  'noscript',
+  'template',
+  'title',
+  'xmp',
+  'noembed',
+  'noframes',
+  'plaintext',
+  'audio',
+  'video',
+  'source',
+  'track',
+  'isindex',
+  'bgsound',
+  'marquee',
+  'details',
+  'dialog',
+  'portal',
+  'body',
+  'html',
+  'head',
 ])
 
 /** Schemes a browser may follow from stored content. */
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:'])
 
 /** Where a browser loads or follows a URL from an attribute. */
-const URLISH = new Set(['href', 'src', 'cite', 'action', 'formaction', 'data', 'background', 'poster', 'srcset', 'dynsrc', 'lowsrc', 'xlink:href', 'ping', 'longdesc', 'codebase', 'manifest'])
+const URLISH = new Set([
+  'href',
+  'src',
+  'cite',
+  'action',
+  'formaction',
+  'data',
+  'background',
+  'poster',
+  'srcset',
+  'dynsrc',
+  'lowsrc',
+  'xlink:href',
+  'ping',
+  'longdesc',
+  'codebase',
+  'manifest',
+])
 
 /** A URL's scheme as a browser resolves it (tabs/newlines removed, controls trimmed, lower-cased). */
 export function schemeOf(url: string): string | null {
@@ -43,9 +95,12 @@ export function schemeOf(url: string): string | null {
 function styleProblems(style: string, where: string): string[] {
   const problems: string[] = []
   // Anything that can fetch, bind or evaluate, before and after CSS escapes are undone.
-  const unescaped = style.replace(/\\([0-9a-f]{1,6})\s?/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16))).replace(/\\(.)/g, '$1')
+  const unescaped = style
+    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    .replace(/\\(.)/g, '$1')
   for (const text of [style, unescaped]) {
-    if (/url\s*\(|expression|behavior|binding|javascript|vbscript|@import|\\|\/\*/i.test(text)) problems.push(`${where}: dangerous style ${JSON.stringify(style)}`)
+    if (/url\s*\(|expression|behavior|binding|javascript|vbscript|@import|\\|\/\*/i.test(text))
+      problems.push(`${where}: dangerous style ${JSON.stringify(style)}`)
   }
   return problems
 }

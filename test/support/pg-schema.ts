@@ -24,4 +24,3 @@ export async function schemaStorage(existing?: string): Promise<SqlStorage & { s
     },
   })
 }
-

@@ -14,7 +14,12 @@ export async function dayCountEvents(tx: StorageTx): Promise<void> {
   await tx.updatePost(f.id, 'event', { status: 'trash' })
   await tx.insertPost(newEvent({ slug: 'g', startDate: '2027-02-01 10:00:00', endDate: '2027-03-01 10:00:00' }))
   const h = await tx.insertPost(newEvent({ slug: 'h', status: 'draft', hideFromListings: true }))
-  await tx.updatePost(h.id, 'event', { status: 'publish', hideFromListings: false, startDate: '2027-01-20 00:00:00', endDate: '2027-01-20 23:59:59' })
+  await tx.updatePost(h.id, 'event', {
+    status: 'publish',
+    hideFromListings: false,
+    startDate: '2027-01-20 00:00:00',
+    endDate: '2027-01-20 23:59:59',
+  })
 }
 
 /** Whole-day list totals (counted from event_day_counts) against known values and the row count. */
@@ -49,4 +54,3 @@ export const slugRace = (s: Storage, base: string) =>
       }
     }
   })
-

@@ -10,7 +10,8 @@ export interface Vector {
   html: string
 }
 
-const JS_DECIMAL = '&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#39;&#88;&#83;&#83;&#39;&#41;'
+const JS_DECIMAL =
+  '&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#39;&#88;&#83;&#83;&#39;&#41;'
 const JS_DECIMAL_PADDED =
   '&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058&#0000097&#0000108&#0000101&#0000114&#0000116&#0000040&#0000039&#0000088&#0000083&#0000083&#0000039&#0000041'
 const JS_HEX = '&#x6A&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3A&#x61&#x6C&#x65&#x72&#x74&#x28&#x27&#x58&#x53&#x53&#x27&#x29'
@@ -26,7 +27,7 @@ export const XSS_CORPUS: readonly Vector[] = [
   { name: 'nested script to reassemble', html: '<scr<script>ipt>alert(1)</scr</script>ipt>' },
   { name: 'closing title then script', html: '</TITLE><SCRIPT>alert("XSS");</SCRIPT>' },
   { name: 'attribute break-out then script', html: '"><script>alert(1)</script>' },
-  { name: 'XSS locator', html: '\'\';!--"<XSS>=&{()}' },
+  { name: 'XSS locator', html: "'';!--\"<XSS>=&{()}" },
   { name: 'script in svg', html: '<svg><script>alert(1)</script></svg>' },
   { name: 'CDATA-wrapped script', html: '<![CDATA[<script>alert(1)</script>]]>' },
   // Event handlers.
@@ -39,7 +40,7 @@ export const XSS_CORPUS: readonly Vector[] = [
   { name: 'onerror with padded decimal entities', html: `<img src=x onerror="${JS_DECIMAL_PADDED}">` },
   { name: 'malformed img quotes hiding script', html: '<IMG """><SCRIPT>alert("XSS")</SCRIPT>"\\>' },
   { name: 'body onload with junk characters', html: '<BODY onload!#$%&()*~+-_.,:;?@[/|\\]^`=alert("XSS")>' },
-  { name: 'svg onload', html: '<svg/onload=alert(\'XSS\')>' },
+  { name: 'svg onload', html: "<svg/onload=alert('XSS')>" },
   { name: 'paragraph onclick', html: '<p onclick="alert(1)">text</p>' },
   { name: 'custom element onclick', html: '<x onclick=alert(1)>click' },
   { name: 'details ontoggle', html: '<details open ontoggle=alert(1)>x</details>' },
@@ -53,8 +54,8 @@ export const XSS_CORPUS: readonly Vector[] = [
   { name: 'handler named javascript', html: '<img src=1 href=1 onerror="javascript:alert(1)"></img>' },
   // javascript:, vbscript:, data: URLs and their disguises.
   { name: 'img javascript src', html: '<IMG SRC="javascript:alert(\'XSS\');">' },
-  { name: 'img javascript src unquoted', html: '<IMG SRC=javascript:alert(\'XSS\')>' },
-  { name: 'mixed-case scheme', html: '<IMG SRC=JaVaScRiPt:alert(\'XSS\')>' },
+  { name: 'img javascript src unquoted', html: "<IMG SRC=javascript:alert('XSS')>" },
+  { name: 'mixed-case scheme', html: "<IMG SRC=JaVaScRiPt:alert('XSS')>" },
   { name: 'grave-accent quoting', html: '<IMG SRC=`javascript:alert("RSnake says, \'XSS\'")`>' },
   { name: 'fromCharCode', html: '<IMG SRC=javascript:alert(String.fromCharCode(88,83,83))>' },
   { name: 'decimal entities in scheme', html: `<IMG SRC=${JS_DECIMAL}>` },
@@ -96,9 +97,15 @@ export const XSS_CORPUS: readonly Vector[] = [
   { name: 'frameset', html: '<FRAMESET><FRAME SRC="javascript:alert(\'XSS\');"></FRAMESET>' },
   { name: 'object scriptlet', html: '<OBJECT TYPE="text/x-scriptlet" DATA="http://xss.example/scriptlet.html"></OBJECT>' },
   { name: 'object javascript data', html: '<object data="javascript:alert(1)"></object>' },
-  { name: 'embed svg', html: '<EMBED SRC="data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+" type="image/svg+xml" AllowScriptAccess="always"></EMBED>' },
+  {
+    name: 'embed svg',
+    html: '<EMBED SRC="data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+" type="image/svg+xml" AllowScriptAccess="always"></EMBED>',
+  },
   { name: 'meta refresh javascript', html: '<META HTTP-EQUIV="refresh" CONTENT="0;url=javascript:alert(\'XSS\');">' },
-  { name: 'meta refresh data', html: '<META HTTP-EQUIV="refresh" CONTENT="0;url=data:text/html base64,PHNjcmlwdD5hbGVydCgnWFNTJyk8L3NjcmlwdD4K">' },
+  {
+    name: 'meta refresh data',
+    html: '<META HTTP-EQUIV="refresh" CONTENT="0;url=data:text/html base64,PHNjcmlwdD5hbGVydCgnWFNTJyk8L3NjcmlwdD4K">',
+  },
   { name: 'base href', html: '<base href="javascript:alert(1)//">' },
   { name: 'link stylesheet javascript', html: '<LINK REL="stylesheet" HREF="javascript:alert(\'XSS\');">' },
   { name: 'bgsound', html: '<BGSOUND SRC="javascript:alert(\'XSS\');">' },
@@ -110,10 +117,16 @@ export const XSS_CORPUS: readonly Vector[] = [
   { name: 'svg xlink:href', html: '<svg><a xlink:href="javascript:alert(1)"><text x="20" y="20">XSS</text></a></svg>' },
   { name: 'mathml href', html: '<math><mi xlink:href="javascript:alert(1)">x</mi></math>' },
   // Styles.
-  { name: 'style element list-style-image', html: '<STYLE>li {list-style-image: url("javascript:alert(\'XSS\')");}</STYLE><UL><LI>XSS</br>' },
-  { name: 'style @import', html: '<STYLE>@import\'http://xss.example/xss.css\';</STYLE>' },
+  {
+    name: 'style element list-style-image',
+    html: '<STYLE>li {list-style-image: url("javascript:alert(\'XSS\')");}</STYLE><UL><LI>XSS</br>',
+  },
+  { name: 'style @import', html: "<STYLE>@import'http://xss.example/xss.css';</STYLE>" },
   { name: 'style url(javascript:)', html: '<DIV STYLE="background-image: url(javascript:alert(\'XSS\'))">x</DIV>' },
-  { name: 'style with CSS escapes', html: '<DIV STYLE="background-image:\\0075\\0072\\006C\\0028\'\\006a\\0061\\0076\\0061\\0073\\0063\\0072\\0069\\0070\\0074\\003a\\0061\\006c\\0065\\0072\\0074\\0028.1027\\0058.1053\\0053\\0027\\0029\'\\0029">x</DIV>' },
+  {
+    name: 'style with CSS escapes',
+    html: '<DIV STYLE="background-image:\\0075\\0072\\006C\\0028\'\\006a\\0061\\0076\\0061\\0073\\0063\\0072\\0069\\0070\\0074\\003a\\0061\\006c\\0065\\0072\\0074\\0028.1027\\0058.1053\\0053\\0027\\0029\'\\0029">x</DIV>',
+  },
   { name: 'style expression()', html: '<DIV STYLE="width: expression(alert(\'XSS\'));">x</DIV>' },
   { name: 'style expression split by comment', html: '<IMG STYLE="xss:expr/*XSS*/ession(alert(\'XSS\'))">' },
   { name: 'style url with entity-encoded scheme', html: '<p style="color: red; background: url(&#106;avascript:alert(1))">x</p>' },
@@ -136,7 +149,10 @@ export const XSS_CORPUS: readonly Vector[] = [
   // Entity tricks and DOM clobbering.
   { name: 'entity-escaped script as text', html: '&lt;script&gt;alert(1)&lt;/script&gt;' },
   { name: 'double-escaped script', html: '&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt;' },
-  { name: 'DOM clobbering id/name', html: '<a id="cookie" name="cookie" href="#">x</a><img name="getElementById" src="https://ok.example/a.png">' },
+  {
+    name: 'DOM clobbering id/name',
+    html: '<a id="cookie" name="cookie" href="#">x</a><img name="getElementById" src="https://ok.example/a.png">',
+  },
   { name: 'safe link then script', html: '<a href="https://ok.example/">ok</a><script>alert(1)</script>' },
 ]
 
@@ -152,14 +168,26 @@ export const BENIGN_RICH: readonly Benign[] = [
     html: '<p><strong>Bold</strong>, <em>italic</em> and <a href="https://example.com/page?a=1&amp;b=2" title="Page">a link</a>.</p>',
     keep: ['<p><strong>Bold</strong>, <em>italic</em> and <a href="https://example.com/page?a=1&amp;b=2" title="Page">a link</a>.</p>'],
   },
-  { html: '<a href="mailto:info@example.com">Mail us</a> or <a href="/about/">read more</a>', keep: ['<a href="mailto:info@example.com">Mail us</a>', '<a href="/about/">read more</a>'] },
-  { html: '<ul><li>One</li><li>Two</li></ul><ol start="3"><li>Three</li></ol>', keep: ['<ul><li>One</li><li>Two</li></ul>', '<ol start="3"><li>Three</li></ol>'] },
-  { html: '<h2>Programme</h2><blockquote><p>Quote</p></blockquote><pre><code>npm start</code></pre>', keep: ['<h2>Programme</h2>', '<blockquote><p>Quote</p></blockquote>', '<pre><code>npm start</code></pre>'] },
+  {
+    html: '<a href="mailto:info@example.com">Mail us</a> or <a href="/about/">read more</a>',
+    keep: ['<a href="mailto:info@example.com">Mail us</a>', '<a href="/about/">read more</a>'],
+  },
+  {
+    html: '<ul><li>One</li><li>Two</li></ul><ol start="3"><li>Three</li></ol>',
+    keep: ['<ul><li>One</li><li>Two</li></ul>', '<ol start="3"><li>Three</li></ol>'],
+  },
+  {
+    html: '<h2>Programme</h2><blockquote><p>Quote</p></blockquote><pre><code>npm start</code></pre>',
+    keep: ['<h2>Programme</h2>', '<blockquote><p>Quote</p></blockquote>', '<pre><code>npm start</code></pre>'],
+  },
   {
     html: '<table><thead><tr><th>Time</th></tr></thead><tbody><tr><td colspan="2">10:00</td></tr></tbody></table>',
     keep: ['<table><thead><tr><th>Time</th></tr></thead><tbody><tr><td colspan="2">10:00</td></tr></tbody></table>'],
   },
-  { html: '<img src="https://example.com/a.png" alt="Poster" width="300" height="200">', keep: ['<img src="https://example.com/a.png" alt="Poster" width="300" height="200">'] },
+  {
+    html: '<img src="https://example.com/a.png" alt="Poster" width="300" height="200">',
+    keep: ['<img src="https://example.com/a.png" alt="Poster" width="300" height="200">'],
+  },
   { html: '<p style="text-align: center">Centred</p>', keep: ['<p style="text-align:center">Centred</p>'] },
   { html: 'Line one<br>Line two<hr>', keep: ['Line one<br>Line two<hr>'] },
   { html: 'Fish &amp; chips &lt;3 &#8220;quoted&#8221;', keep: ['Fish &amp; chips &lt;3'] },

@@ -49,7 +49,10 @@ export async function tour(baseUrl: string, token: string): Promise<Tour> {
       start_date: '2026-12-04 19:00:00',
       end_date: '2026-12-04 22:00:00',
       venue: { venue: 'Blue Hall', city: 'Oslo', country: 'Norway' },
-      organizer: [{ organizer: 'Ann Organiser', email: 'ann@example.com' }, { organizer: 'Bo Booker', phone: '+47 555 0100' }],
+      organizer: [
+        { organizer: 'Ann Organiser', email: 'ann@example.com' },
+        { organizer: 'Bo Booker', phone: '+47 555 0100' },
+      ],
       categories: ['Concerts', 'Jazz'],
     },
   })
@@ -69,7 +72,10 @@ export async function tour(baseUrl: string, token: string): Promise<Tour> {
   if (etag === null) throw new Error('read answered no ETag')
   const again = await api.GET('/events/{id}', { params: { path: { id: created.id }, header: { 'If-None-Match': etag } } })
 
-  const patch = await api.PATCH('/events/{id}', { params: { path: { id: created.id } }, body: { title: 'Typed client night (moved)', cost: 15 } })
+  const patch = await api.PATCH('/events/{id}', {
+    params: { path: { id: created.id } },
+    body: { title: 'Typed client night (moved)', cost: 15 },
+  })
   if (!patch.data) fail('update', patch.response)
 
   const calendar = await api.GET('/events/{id}', { params: { path: { id: created.id }, query: { format: 'ics' } }, parseAs: 'text' })

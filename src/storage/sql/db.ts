@@ -70,7 +70,9 @@ export class Where {
     const unique = [...new Set(values)]
     if (!unique.length) return this.add('FALSE')
     // A single value is an equality, which lets an index deliver rows already in order.
-    return unique.length === 1 ? this.add(`${expr} = ?`, unique[0]!) : this.add(`${expr} IN (${unique.map(() => '?').join(', ')})`, ...unique)
+    return unique.length === 1
+      ? this.add(`${expr} = ?`, unique[0]!)
+      : this.add(`${expr} IN (${unique.map(() => '?').join(', ')})`, ...unique)
   }
 
   /** The date bounds of an event list on `{alias}.start_date` / `{alias}.end_date`. */

@@ -51,7 +51,12 @@ export function classify(err: unknown): ErrorKind {
   }
   // node:sqlite: code ERR_SQLITE_ERROR with the numeric extended result code in `errcode`;
   // bun:sqlite also sets the numeric code as `errno`.
-  const numeric = typeof errcode === 'number' ? errcode : typeof errno === 'number' && typeof code === 'string' && code.startsWith('SQLITE') ? errno : undefined
+  const numeric =
+    typeof errcode === 'number'
+      ? errcode
+      : typeof errno === 'number' && typeof code === 'string' && code.startsWith('SQLITE')
+        ? errno
+        : undefined
   if (numeric !== undefined) {
     if (numeric === SQLITE_CONSTRAINT_UNIQUE) return 'unique'
     if (SQLITE_UNAVAILABLE.has(numeric & 0xff)) return 'unavailable'

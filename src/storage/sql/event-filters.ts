@@ -193,7 +193,10 @@ export function filteredPlan(db: Db, q: EventListQuery, postFilters: boolean): F
   if (!driver) return null
   const d = db.dialect
   const f = new Where()
-  f.add(`f.kind = '${FILTER_KINDS[driver]}'`).add('f.ref_id = ?', q[driver]![0]!).add('f.language = ?', q.language).oneOf('f.status', q.statuses)
+  f.add(`f.kind = '${FILTER_KINDS[driver]}'`)
+    .add('f.ref_id = ?', q[driver]![0]!)
+    .add('f.language = ?', q.language)
+    .oneOf('f.status', q.statuses)
   f.dateBounds('f', q)
   // Every other link filter: the same event has a row for one of those ids. The probe names the
   // whole key prefix, so it is one index lookup per id.
@@ -217,7 +220,11 @@ export function filteredPlan(db: Db, q: EventListQuery, postFilters: boolean): F
       (q.startGte === undefined || from !== undefined) &&
       (q.endLte === undefined || to !== undefined)
     if (wholeDays) {
-      const c = new Where().add(`c.kind = '${FILTER_KINDS[driver]}'`).add('c.ref_id = ?', q[driver]![0]!).add('c.language = ?', q.language).oneOf('c.status', q.statuses)
+      const c = new Where()
+        .add(`c.kind = '${FILTER_KINDS[driver]}'`)
+        .add('c.ref_id = ?', q[driver]![0]!)
+        .add('c.language = ?', q.language)
+        .oneOf('c.status', q.statuses)
       if (from !== undefined) c.add('c.start_day >= ?', from)
       if (to !== undefined) c.add('c.end_day <= ?', to)
       count = { sql: `SELECT COALESCE(SUM(c.n), 0) AS n FROM event_filter_day_counts c WHERE ${c}`, params: c.params }

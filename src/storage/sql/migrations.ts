@@ -20,7 +20,6 @@ import { SQLITE_EVENT_KEYS_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
 
-
 export interface Migration {
   version: number
   name: string
@@ -328,9 +327,10 @@ export async function runMigrations(
     // Data statements together in one transaction (SERIALIZABLE on PostgreSQL, so a concurrent
     // writer either sees their result or conflicts and is retried).
     const data = (m.data ?? []).flatMap((statement) => forDialect(dialect, statement) ?? [])
-    if (data.length) await retried(driver, async (c) => {
-      for (const statement of data) await c.run(dialect.sql(statement))
-    })
+    if (data.length)
+      await retried(driver, async (c) => {
+        for (const statement of data) await c.run(dialect.sql(statement))
+      })
     await retried(driver, (c) =>
       c.run(dialect.sql('INSERT INTO calendar_migrations (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING'), [
         m.version,

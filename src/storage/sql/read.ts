@@ -65,7 +65,11 @@ export async function getPost(db: Db, id: number): Promise<PostRecord | null> {
 }
 
 export async function findPostBySlug<T extends PostType>(db: Db, type: T, language: string, slug: string): Promise<RecordOf<T> | null> {
-  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.type = ? AND p.language = ? AND p.slug = ?`, [type, language, slug])
+  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.type = ? AND p.language = ? AND p.slug = ?`, [
+    type,
+    language,
+    slug,
+  ])
   return ((await toPosts(db, rows))[0] as RecordOf<T> | undefined) ?? null
 }
 
@@ -144,9 +148,21 @@ const DAY_END = /^(\d{4}-\d{2}-\d{2}) 23:59:59$/
 function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | null {
   const other =
     words.length > 0 ||
-    [q.categoryIds, q.tagIds, q.venueIds, q.organizerIds, q.featured, q.include, q.parentId, q.unpublishedAuthor, q.startGt, q.startLt, q.endGt, q.endLt, q.seriesNextAfterUtc].some(
-      (v) => v !== undefined,
-    )
+    [
+      q.categoryIds,
+      q.tagIds,
+      q.venueIds,
+      q.organizerIds,
+      q.featured,
+      q.include,
+      q.parentId,
+      q.unpublishedAuthor,
+      q.startGt,
+      q.startLt,
+      q.endGt,
+      q.endLt,
+      q.seriesNextAfterUtc,
+    ].some((v) => v !== undefined)
   if (other) return null
   const from = q.startGte === undefined ? undefined : DAY_START.exec(q.startGte)?.[1]
   const to = q.endLte === undefined ? undefined : DAY_END.exec(q.endLte)?.[1]
@@ -187,7 +203,10 @@ async function locatedVenues(db: Db, near: GeoCircle | undefined, readable: Wher
     w.add(lng.length === 1 ? lng[0]! : `(${lng.join(' OR ')})`, ...box.lngRanges.flat())
   }
   w.and(readable)
-  const rows = await db.query<{ id: unknown; geo_lat: unknown; geo_lng: unknown }>(`SELECT g.id, g.geo_lat, g.geo_lng FROM posts g WHERE ${w}`, w.params)
+  const rows = await db.query<{ id: unknown; geo_lat: unknown; geo_lng: unknown }>(
+    `SELECT g.id, g.geo_lat, g.geo_lng FROM posts g WHERE ${w}`,
+    w.params,
+  )
   return rows.filter((r) => !near || withinCircle(near, Number(r.geo_lat), Number(r.geo_lng))).map((r) => toInt(r.id))
 }
 
@@ -255,14 +274,18 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
       ...r,
       probeSql: `FROM event_links x WHERE x.event_id = p.id AND x.kind = 'venue' AND ${d.inList('+x.linked_id', 'int')}`,
     }))
-  const linked = [...refs('event_links', 'linked_id', 'venue', q.venueIds), ...refs('event_links', 'linked_id', 'organizer', q.organizerIds)]
+  const linked = [
+    ...refs('event_links', 'linked_id', 'venue', q.venueIds),
+    ...refs('event_links', 'linked_id', 'organizer', q.organizerIds),
+  ]
   const terms = [
     ...refs('event_terms', 'term_id', 'category', q.categoryIds),
     ...refs('event_terms', 'term_id', 'tag', q.tagIds),
     ...wideRef(wide),
   ]
   const inList = (where: Where, r: Ref) => where.add(`p.id IN (SELECT x.event_id ${r.sql})`, r.list)
-  const probe = (where: Where, r: Ref) => where.add(r.probeSql ? `EXISTS (SELECT 1 ${r.probeSql})` : `EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
+  const probe = (where: Where, r: Ref) =>
+    where.add(r.probeSql ? `EXISTS (SELECT 1 ${r.probeSql})` : `EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
   const [driver, ...others] = linked
   const filters = (termFilter: typeof inList) => {
     const f = new Where().and(w)
@@ -275,7 +298,11 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   let pageOrder = order
   const postFilters = [q.unpublishedAuthor, q.featured, q.parentId, q.include].some((v) => v !== undefined) || words.length > 0
   const plan = filteredPlan(db, q, postFilters)
-  const joined = (p: FilteredPlan): Source => ({ from: p.from, fromParams: p.fromParams, where: new Where().and(p.where).add('p.id = f.event_id').and(w) })
+  const joined = (p: FilteredPlan): Source => ({
+    from: p.from,
+    fromParams: p.fromParams,
+    where: new Where().and(p.where).add('p.id = f.event_id').and(w),
+  })
   if (plan?.ordered) {
     // One index range of event_filters in list order, each post by primary key (event-filters.ts).
     source = joined(plan)
@@ -309,7 +336,14 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
       for (const r of [...linked, ...terms]) probe(keys, r)
       counting = { from: fromMatches(`posts p INDEXED BY ${EVENT_KEYS_INDEX}`), fromParams: [match], where: keys }
     }
-    const total = toInt((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counting.from} WHERE ${counting.where}`, [match, ...counting.where.params]))[0]?.n ?? 0)
+    const total = toInt(
+      (
+        await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counting.from} WHERE ${counting.where}`, [
+          match,
+          ...counting.where.params,
+        ])
+      )[0]?.n ?? 0,
+    )
     if (q.offset >= total) return { items: [], total }
     const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
     const chosen = sparse ? matched : source
@@ -356,7 +390,10 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
   if (fragments.length) {
     // The index narrows to posts holding every fragment somewhere; post_search decides per field.
     addSearchPrefilter(db, w, fragments)
-    w.add(`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = p.id AND ${fragments.map(() => d.contains('s.value')).join(' AND ')})`, ...fragments)
+    w.add(
+      `EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = p.id AND ${fragments.map(() => d.contains('s.value')).join(' AND ')})`,
+      ...fragments,
+    )
   }
   if (q.eventId !== undefined) w.add('p.id IN (SELECT l.linked_id FROM event_links l WHERE l.event_id = ? AND l.kind = ?)', q.eventId, type)
   if (q.hasEvents !== undefined) {
@@ -543,7 +580,15 @@ export async function listTerms(db: Db, q: TermListQuery): Promise<Page<TermWith
       key = 't.name_lower'
   }
   const dir = q.order === 'desc' ? 'DESC' : 'ASC'
-  const { rows, total } = await page(db, TERM_WITH_COUNT, { from: 'terms t', where: w }, `${key} ${dir}, t.id ${dir}`, q.offset, q.limit, extra)
+  const { rows, total } = await page(
+    db,
+    TERM_WITH_COUNT,
+    { from: 'terms t', where: w },
+    `${key} ${dir}, t.id ${dir}`,
+    q.offset,
+    q.limit,
+    extra,
+  )
   return { items: rows.map(rowToTermWithCount), total }
 }
 
@@ -557,6 +602,8 @@ export async function trashedPosts(db: Db, modifiedBeforeUtc: string, limit: num
 
 export async function seriesMembers(db: Db, seriesId: number): Promise<EventRecord[]> {
   if (seriesId <= 0) return []
-  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.series_id = ? AND p.type = 'event' ORDER BY p.start_date, p.id`, [seriesId])
+  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.series_id = ? AND p.type = 'event' ORDER BY p.start_date, p.id`, [
+    seriesId,
+  ])
   return (await toPosts(db, rows)) as EventRecord[]
 }

@@ -77,11 +77,7 @@ export const POST_FIELDS: Record<PostType, FieldSpec[]> = {
 }
 
 /** Every column a post row is read with (the union over types). */
-export const POST_COLUMNS = [
-  'id',
-  'type',
-  ...new Set(Object.values(POST_FIELDS).flatMap((specs) => specs.map((s) => s.column))),
-]
+export const POST_COLUMNS = ['id', 'type', ...new Set(Object.values(POST_FIELDS).flatMap((specs) => specs.map((s) => s.column)))]
 export const POST_SELECT = POST_COLUMNS.map((c) => `p.${c}`).join(', ')
 
 /** Fields searched for venue and organizer lists (memory backend's SEARCH_FIELDS). */

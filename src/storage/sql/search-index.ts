@@ -74,7 +74,8 @@ export async function createSearchIndex(driver: SqlDriver, log: (line: string) =
       await driver.transaction((c) => c.run(SQLITE_SEARCH_BACKFILL))
     } catch (err) {
       // Undo a half-made index: triggers on a table that does not exist would fail every write.
-      for (const name of ['posts_fts_insert', 'posts_fts_delete', 'posts_fts_update']) await driver.execute(`DROP TRIGGER IF EXISTS ${name}`).catch(() => undefined)
+      for (const name of ['posts_fts_insert', 'posts_fts_delete', 'posts_fts_update'])
+        await driver.execute(`DROP TRIGGER IF EXISTS ${name}`).catch(() => undefined)
       await driver.execute(`DROP TABLE IF EXISTS ${FTS_TABLE}`).catch(() => undefined)
       log(`calendar storage: this SQLite has no FTS5 trigram tokenizer (${message(err)}); search scans the events the other filters select`)
     }
@@ -104,14 +105,19 @@ export async function createSearchIndex(driver: SqlDriver, log: (line: string) =
       .read((c) => c.query<{ ok: unknown }>(`SELECT to_regclass('${PG_TRGM_INDEX}') IS NOT NULL AS ok`))
       .then((rows) => rows[0]?.ok === true)
       .catch(() => false)
-    if (!exists) log(`calendar storage: could not create the trigram index ${PG_TRGM_INDEX} (${message(err)}); search scans the events the other filters select`)
+    if (!exists)
+      log(
+        `calendar storage: could not create the trigram index ${PG_TRGM_INDEX} (${message(err)}); search scans the events the other filters select`,
+      )
   }
 }
 
 /** The schema pg_trgm is installed in, '' when the catalog has no pg_extension (CockroachDB), null when not installed. */
 async function extensionSchema(driver: SqlDriver): Promise<string | null> {
   const rows = await driver.read((c) =>
-    c.query<{ schema: string }>(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`),
+    c.query<{ schema: string }>(
+      `SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`,
+    ),
   )
   return rows[0]?.schema ?? null
 }
@@ -120,7 +126,9 @@ async function extensionSchema(driver: SqlDriver): Promise<string | null> {
 export async function hasFtsIndex(driver: SqlDriver): Promise<boolean> {
   if (driver.dialect !== 'sqlite') return false
   const rows = await driver.read((c) =>
-    c.query(`SELECT name FROM sqlite_master WHERE (type = 'table' AND name = '${FTS_TABLE}') OR (type = 'index' AND name = '${EVENT_KEYS_INDEX}')`),
+    c.query(
+      `SELECT name FROM sqlite_master WHERE (type = 'table' AND name = '${FTS_TABLE}') OR (type = 'index' AND name = '${EVENT_KEYS_INDEX}')`,
+    ),
   )
   return rows.length === 2
 }

@@ -244,5 +244,10 @@ class SqlStorageImpl extends Reader implements SqlStorage {
  * `openSqliteFile(path)` / `openPostgres(url)` return.
  */
 export function createSqlStorage(options: SqlStorageOptions): SqlStorage {
-  return new SqlStorageImpl(options.driver, options.migrate !== false, Math.max(1, options.maxAttempts ?? 8), options.log ?? ((line) => console.warn(line)))
+  return new SqlStorageImpl(
+    options.driver,
+    options.migrate !== false,
+    Math.max(1, options.maxAttempts ?? 8),
+    options.log ?? ((line) => console.warn(line)),
+  )
 }

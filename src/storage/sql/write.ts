@@ -110,7 +110,11 @@ async function adjustTermCounts(db: Db, before: Counted | null, after: Counted |
   if (after) add(after, 1)
   const changes = [...deltas.values()].filter((d) => d.k !== 0).sort((a, b) => a.id - b.id || (a.language < b.language ? -1 : 1))
   for (const d of changes) {
-    await db.run('UPDATE term_counts SET n = n + ? WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = ? AND t.language = ?)', [d.k, d.id, d.language])
+    await db.run('UPDATE term_counts SET n = n + ? WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = ? AND t.language = ?)', [
+      d.k,
+      d.id,
+      d.language,
+    ])
   }
 }
 
@@ -148,11 +152,10 @@ async function adjustDayCounts(db: Db, before: DayCounted | null, after: DayCoun
 
 /** Sets a term's counter from the links (a new term, or one whose language changed). */
 async function recountTerm(db: Db, id: number, language: string): Promise<void> {
-  await db.run(`INSERT INTO term_counts (term_id, n) VALUES (?, ${liveTermCount('?', '?')}) ON CONFLICT (term_id) DO UPDATE SET n = excluded.n`, [
-    id,
-    id,
-    language,
-  ])
+  await db.run(
+    `INSERT INTO term_counts (term_id, n) VALUES (?, ${liveTermCount('?', '?')}) ON CONFLICT (term_id) DO UPDATE SET n = excluded.n`,
+    [id, id, language],
+  )
 }
 
 export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
@@ -200,12 +203,19 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
   const out: Array<EventRecord | null> = []
   const chunk = db.dialect.maxRows(columns.length)
   for (let start = 0; start < records.length; start += chunk) {
-    const part = records.slice(start, start + chunk).map((r) => ({ ...r, sequence: 0, seriesId: r.seriesId ?? 0, series: r.series ?? null }))
+    const part = records
+      .slice(start, start + chunk)
+      .map((r) => ({ ...r, sequence: 0, seriesId: r.seriesId ?? 0, series: r.series ?? null }))
     const reserved = reserve ? (await db.query<{ id: unknown }>(reserve, [part.length])).map((r) => toInt(r.id)) : []
     const values = part.map((r, i) => {
       const rec = r as unknown as Record<string, unknown>
       const row: SqlParam[] = reserve ? [reserved[i]!] : []
-      row.push('event', r.translationGroup ?? (reserve ? reserved[i]! : 0), ...specs.map((s) => encode(s.codec, rec[s.field])), eventSearchText(r))
+      row.push(
+        'event',
+        r.translationGroup ?? (reserve ? reserved[i]! : 0),
+        ...specs.map((s) => encode(s.codec, rec[s.field])),
+        eventSearchText(r),
+      )
       return row
     })
     const rows = await db.insertMany<{ id: unknown; slug: unknown }>(
@@ -298,7 +308,8 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
     const lists = Object.fromEntries(REF_KEYS.filter((k) => k in given).map((k) => [k, next[k]]))
     await writeRefs(db, id, lists, true)
     if (['status', 'language', 'categoryIds', 'tagIds'].some((k) => k in given)) await adjustTermCounts(db, current as EventRecord, next)
-    if (['status', 'language', 'startDate', 'endDate', 'hideFromListings'].some((k) => k in given)) await adjustDayCounts(db, current as EventRecord, next)
+    if (['status', 'language', 'startDate', 'endDate', 'hideFromListings'].some((k) => k in given))
+      await adjustDayCounts(db, current as EventRecord, next)
     if (FILTERED_BY.some((k) => k in given)) await syncEventFilters(db, current as EventRecord, next)
   } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
   return clonePost(next) as RecordOf<T>
@@ -342,7 +353,16 @@ export async function insertTerm(db: Db, term: NewTerm): Promise<TermRecord> {
   const rows = await db.query<{ id: unknown }>(
     `INSERT INTO terms (taxonomy, language, translation_group, name, name_lower, slug, description, parent)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (taxonomy, language, slug) DO NOTHING RETURNING id`,
-    [term.taxonomy, term.language, term.translationGroup ?? 0, term.name, term.name.toLowerCase(), term.slug, term.description, term.parent],
+    [
+      term.taxonomy,
+      term.language,
+      term.translationGroup ?? 0,
+      term.name,
+      term.name.toLowerCase(),
+      term.slug,
+      term.description,
+      term.parent,
+    ],
   )
   if (!rows[0]) throw new SlugConflictError(term.slug)
   const id = toInt(rows[0].id)
