@@ -31,7 +31,3 @@ export function shownDefault(def: ParamDef, now?: { local: string }): unknown {
   if (def.shownDefault && now) return def.shownDefault(now)
   return typeof def.default === 'function' ? (def.default as () => unknown)() : def.default
 }
-
-export function paramEntries(defs: ParamDefs): Array<[string, ParamDef]> {
-  return Object.entries(defs)
-}

@@ -47,13 +47,6 @@ export async function loadRelations(ctx: Context, posts: readonly PostRecord[], 
   return { venues, organizers, terms: new Map(terms.map((t) => [t.id, t])), translations }
 }
 
-export const emptyRelations = (): Relations => ({
-  venues: new Map(),
-  organizers: new Map(),
-  terms: new Map(),
-  translations: new Map(),
-})
-
 export function eventVenues(e: EventRecord, rel: Relations): VenueRecord[] {
   return e.venueIds.map((id) => rel.venues.get(id)).filter((v): v is VenueRecord => v !== undefined)
 }

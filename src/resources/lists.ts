@@ -1,17 +1,15 @@
 /** What every post list shares: status visibility, and the paged envelope with its links. */
 import { invalidParam, type ApiError } from '../http/errors.js'
-import type { PostStatus } from '../storage/types.js'
+import { LIVE_STATUSES, type PostStatus } from '../storage/types.js'
 import { restUrl, type Context } from './context.js'
 import { totals } from './respond.js'
-
-const EVERY_VISIBLE: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private']
 
 /**
  * Statuses a list may show. Without `status`: everything but trash for editors of the type,
  * published only for others. With it: others may ask only for `publish`. null = not allowed.
  */
 export function listStatuses(_ctx: Context, asked: unknown, privileged: boolean): readonly PostStatus[] | null {
-  if (asked === undefined) return privileged ? EVERY_VISIBLE : ['publish']
+  if (asked === undefined) return privileged ? LIVE_STATUSES : ['publish']
   const list = asked as PostStatus[]
   if (!privileged && !(list.length === 1 && list[0] === 'publish')) return null
   return list

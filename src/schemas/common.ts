@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDef } from './operation.js'
 import { wire } from './wire.js'
+import { LIVE_STATUSES, POST_STATUSES } from '../storage/types.js'
 
 /** What the operation schemas depend on: the router's options that shape validation and /doc. */
 export interface SchemaConfig {
@@ -45,11 +46,9 @@ export const slugPathParam = (what: string): ParamDef => ({
   in: 'path',
 })
 
-export const STATUS_VALUES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
-
 /** Statuses a create may set; an update may also send `trash` (moving the record there as DELETE does). */
-const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const
-const UPDATE_STATUSES = [...WRITE_STATUSES, 'trash'] as const
+const WRITE_STATUSES = LIVE_STATUSES
+const UPDATE_STATUSES = POST_STATUSES
 
 export const statusParam = (what: string, update = false): ParamDef => {
   const allowed = update ? UPDATE_STATUSES : WRITE_STATUSES
@@ -80,10 +79,10 @@ export const statusListParam = (what: string): ParamDef => ({
           list !== null &&
           list.length > 0 &&
           list.length <= 10 &&
-          list.every((s) => typeof s === 'string' && (STATUS_VALUES as readonly string[]).includes(s))
+          list.every((s) => typeof s === 'string' && (POST_STATUSES as readonly string[]).includes(s))
         )
       }, p.INVALID),
-      v.transform((x) => [...new Set(p.splitList(x) as string[])] as Array<(typeof STATUS_VALUES)[number]>),
+      v.transform((x) => [...new Set(p.splitList(x) as string[])] as Array<(typeof POST_STATUSES)[number]>),
     ),
     { type: 'string', description: 'One status or a comma-separated list.' },
   ),

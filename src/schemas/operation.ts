@@ -24,11 +24,6 @@ export interface ParamDef {
 
 export type ParamDefs = Record<string, ParamDef>
 
-export interface Operation<P extends ParamDefs = ParamDefs> {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-  params: P
-}
-
 export type ParamsOutput<P extends ParamDefs> = {
   [K in keyof P]?: v.InferOutput<P[K]['schema']>
 }

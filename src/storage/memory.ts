@@ -27,6 +27,7 @@ import { SlugConflictError } from './types.js'
 import { clonePost } from './clone.js'
 import { linkedShownChanged, nextSequence } from './sequence.js'
 import { withinCircle, type GeoCircle } from './geo.js'
+import { LINKED_SEARCH_FIELDS } from './search-fields.js'
 
 const DELETED = Symbol('deleted')
 
@@ -38,11 +39,6 @@ function locatedWithin(p: PostRecord, near: GeoCircle | undefined): boolean {
 type Slot<T> = T | typeof DELETED
 
 const includesAll = (haystack: string, needles: string[]) => needles.every((n) => haystack.includes(n))
-
-const SEARCH_FIELDS: Record<'venue' | 'organizer', string[]> = {
-  venue: ['title', 'description', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
-  organizer: ['title', 'description', 'excerpt', 'phone', 'email', 'website'],
-}
 
 interface State {
   posts: Map<number, PostRecord>
@@ -235,7 +231,7 @@ class Reader implements StorageReader {
       if (q.unpublishedAuthor !== undefined && p.status !== 'publish' && p.author !== q.unpublishedAuthor) continue
       if (q.searchFragments?.length) {
         const rec = p as unknown as Record<string, unknown>
-        const hit = SEARCH_FIELDS[type].some((f) => includesAll(String(rec[f] ?? '').toLowerCase(), q.searchFragments!))
+        const hit = LINKED_SEARCH_FIELDS[type].some((f) => includesAll(String(rec[f] ?? '').toLowerCase(), q.searchFragments!))
         if (!hit) continue
       }
       if (q.geo && !locatedWithin(p, q.geo.near)) continue

@@ -16,6 +16,8 @@ export type Taxonomy = 'category' | 'tag'
 /** Post statuses a record may have (WordPress's registered post statuses that matter here). */
 export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
 export type PostStatus = (typeof POST_STATUSES)[number]
+/** Every status but `trash`: what a create may set, and what editors' lists show by default. */
+export const LIVE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const satisfies readonly PostStatus[]
 
 /** An image reference as stored: a URL the caller gave, or the host's image id (see resolveImage). */
 export interface ImageRef {

@@ -5,6 +5,7 @@
  */
 import type { PostRecord, PostType, TermRecord } from '../types.js'
 import type { ColumnKind } from './dialect.js'
+import { LINKED_SEARCH_FIELDS } from '../search-fields.js'
 
 export type Codec = 'text' | 'nullableText' | 'int' | 'bool' | 'json' | 'real'
 
@@ -80,11 +81,8 @@ export const POST_FIELDS: Record<PostType, FieldSpec[]> = {
 export const POST_COLUMNS = ['id', 'type', ...new Set(Object.values(POST_FIELDS).flatMap((specs) => specs.map((s) => s.column)))]
 export const POST_SELECT = POST_COLUMNS.map((c) => `p.${c}`).join(', ')
 
-/** Fields searched for venue and organizer lists (memory backend's SEARCH_FIELDS). */
-export const SEARCH_FIELDS: Record<'venue' | 'organizer', string[]> = {
-  venue: ['title', 'description', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
-  organizer: ['title', 'description', 'excerpt', 'phone', 'email', 'website'],
-}
+/** Fields searched for venue and organizer lists: the backends' one list. */
+export const SEARCH_FIELDS = LINKED_SEARCH_FIELDS
 
 /** The searched field values of a venue or organizer, lower-cased, empty ones left out (one post_search row each). */
 export const linkedSearchValues = (type: 'venue' | 'organizer', rec: Record<string, unknown>) =>
@@ -201,5 +199,3 @@ export function rowToTerm(row: Row): TermRecord {
     parent: toInt(row.parent),
   }
 }
-
-export { clonePost } from '../clone.js'

@@ -12,6 +12,7 @@ import type { ColumnKind } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
 import { linkedShownChanged, nextSequence } from '../sequence.js'
+import { clonePost } from '../clone.js'
 import { dropFilterRef, insertEventFilters, syncEventFilters } from './event-filters.js'
 import { getPost, getTermRecord } from './read.js'
 import {
@@ -19,7 +20,6 @@ import {
   POST_FIELDS,
   SEARCH_FIELDS,
   TERM_KINDS,
-  clonePost,
   codecKind,
   dayOf,
   encode,
