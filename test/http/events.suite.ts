@@ -7,7 +7,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Storage } from '../../src/storage/types.js'
-import { API, makeApp, ORIGIN, type App, type Res } from './harness.js'
+import { API, makeApp, ORIGIN, type App, type Res, expectError, expectInvalid } from './harness.js'
 
 /** Event keys in TEC's order (docs/wire-compatibility.md §2.1) plus our language fields; `json_ld` on single reads. */
 const EVENT_KEYS = [
@@ -61,19 +61,6 @@ const LIST = `${API}/events/`
 const CACHE_CONTROL = 'no-cache, must-revalidate, max-age=0, no-store, private'
 
 const ids = (res: Res): number[] => res.body.events.map((e: { id: number }) => e.id)
-
-function expectError(res: Res, status: number, code: string, message?: string) {
-  expect(res.status, res.text).toBe(status)
-  expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8')
-  expect(res.body.code).toBe(code)
-  expect(res.body.data.status).toBe(status)
-  if (message !== undefined) expect(res.body.message).toBe(message)
-}
-
-function expectInvalid(res: Res, params: string[]) {
-  expectError(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${params.join(', ')}`)
-  expect(Object.keys(res.body.data.params)).toEqual(params)
-}
 
 const noRouteMessage = 'No route was found matching the URL and request method.'
 

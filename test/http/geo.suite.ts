@@ -6,20 +6,12 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Storage } from '../../src/storage/types.js'
-import { makeApp, type App, type Res } from './harness.js'
+import { makeApp, type App, type Res, expectInvalid } from './harness.js'
 
 /** Berlin's centre, and points due north of it: 0.1° of latitude is 11.12 km on our sphere. */
 const BERLIN = { lat: 52.52, lng: 13.405 }
 const NEAR = `geoloc_lat=${BERLIN.lat}&geoloc_lng=${BERLIN.lng}`
 const north = (km: number) => ({ geo_lat: +(BERLIN.lat + km / 111.195).toFixed(6), geo_lng: BERLIN.lng })
-
-function expectInvalid(res: Res, params: string[]) {
-  expect(res.status, res.text).toBe(400)
-  expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8')
-  expect(res.body.code).toBe('rest_invalid_param')
-  expect(res.body.message).toBe(`Invalid parameter(s): ${params.join(', ')}`)
-  expect(Object.keys(res.body.data.params)).toEqual(params)
-}
 
 const titles = (res: Res) => {
   expect(res.status, res.text).toBe(200)

@@ -4,6 +4,7 @@
  * standard Request/Response objects. Nothing here looks inside the storage, so the same suites
  * run against every backend.
  */
+import { expect } from 'vitest'
 import { createCalendarRouter, type CalendarRouter } from '../../src/router.js'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Principal } from '../../src/auth/principal.js'
@@ -149,4 +150,19 @@ export async function makeApp(makeStorage: () => Storage | Promise<Storage>, opt
     },
   }
   return app
+}
+
+/** An error answer: status, the JSON envelope with that code and `data.status`, and the message if given. */
+export function expectError(res: Res, status: number, code: string, message?: string) {
+  expect(res.status, res.text).toBe(status)
+  expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8')
+  expect(res.body.code).toBe(code)
+  expect(res.body.data.status).toBe(status)
+  if (message !== undefined) expect(res.body.message).toBe(message)
+}
+
+/** A `rest_invalid_param` naming exactly these parameters, in this order. */
+export function expectInvalid(res: Res, params: string[]) {
+  expectError(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${params.join(', ')}`)
+  expect(Object.keys(res.body.data.params)).toEqual(params)
 }

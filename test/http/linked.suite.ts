@@ -8,23 +8,10 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { API, makeApp, ORIGIN, type App, type Caller, type Res } from './harness.js'
+import { API, makeApp, ORIGIN, type App, type Caller, type Res, expectError, expectInvalid } from './harness.js'
 
 const NOW_LOCAL = '2026-11-21 22:54:48'
 const CACHE_CONTROL = 'no-cache, must-revalidate, max-age=0, no-store, private'
-
-function expectError(res: Res, status: number, code: string, message?: string) {
-  expect(res.status, res.text).toBe(status)
-  expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8')
-  expect(res.body.code).toBe(code)
-  expect(res.body.data.status).toBe(status)
-  if (message !== undefined) expect(res.body.message).toBe(message)
-}
-
-function expectInvalid(res: Res, params: string[]) {
-  expectError(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${params.join(', ')}`)
-  expect(Object.keys(res.body.data.params)).toEqual(params)
-}
 
 function expectMissing(res: Res, params: string[]) {
   expectError(res, 400, 'rest_missing_callback_param', `Missing parameter(s): ${params.join(', ')}`)

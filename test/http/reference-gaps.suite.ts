@@ -8,24 +8,12 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Change } from '../../src/storage/observed.js'
 import type { Storage } from '../../src/storage/types.js'
-import { API, makeApp, NOW, ORIGIN, USERS, type App, type Res } from './harness.js'
+import { API, makeApp, NOW, ORIGIN, USERS, type App, type Res, expectError, expectInvalid } from './harness.js'
 
 const EVENT = { start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 12:00:00' }
 const KNOWN_IDS = new Set<number>(Object.values(USERS).map((u) => u.id))
 const PLURAL = { venue: 'venues', organizer: 'organizers' } as const
 const NAME_FIELD = { venue: 'venue', organizer: 'organizer' } as const
-
-function expectError(res: Res, status: number, code: string) {
-  expect(res.status, res.text).toBe(status)
-  expect(res.body.code).toBe(code)
-  expect(res.body.data.status).toBe(status)
-}
-
-function expectInvalid(res: Res, params: string[]) {
-  expectError(res, 400, 'rest_invalid_param')
-  expect(res.body.message).toBe(`Invalid parameter(s): ${params.join(', ')}`)
-  expect(Object.keys(res.body.data.params)).toEqual(params)
-}
 
 const tick = () => new Promise((r) => setTimeout(r, 0))
 

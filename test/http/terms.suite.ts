@@ -6,20 +6,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { API, makeApp, ORIGIN, type App, type Caller, type Res } from './harness.js'
-
-function expectError(res: Res, status: number, code: string, message?: string) {
-  expect(res.status, res.text).toBe(status)
-  expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8')
-  expect(res.body.code).toBe(code)
-  expect(res.body.data.status).toBe(status)
-  if (message !== undefined) expect(res.body.message).toBe(message)
-}
-
-function expectInvalid(res: Res, params: string[]) {
-  expectError(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${params.join(', ')}`)
-  expect(Object.keys(res.body.data.params)).toEqual(params)
-}
+import { API, makeApp, ORIGIN, type App, type Caller, type Res, expectError, expectInvalid } from './harness.js'
 
 function expectForbidden(res: Res, status: 401 | 403) {
   expectError(res, status, 'rest_forbidden', 'Sorry, you are not allowed to do that.')
