@@ -14,7 +14,8 @@ import { createMemoryStorage } from '../src/storage/memory.js'
 import { createSqlStorage, openSqliteFile, type SqlDriver, type SqlParam } from '../src/storage/sql/index.js'
 import type { EventListQuery, Storage, StorageTx } from '../src/storage/types.js'
 import { newEvent, newTerm, newVenue } from '../src/testing/index.js'
-import { admin, schemaStorage, url } from './support/pg-schema.js'
+import { admin, schemaStorage, url, pgDescribe } from './support/pg-schema.js'
+import { recording } from './support/sql-checks.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'calendar-filters-test-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -146,18 +147,7 @@ describe('event filter ranges (sqlite)', () => {
 
   it('pages through one index range without a sort, and counts from the counters or the index alone', async () => {
     const file = freshFile()
-    const inner = await openSqliteFile(file)
-    const seen: { sql: string; params: readonly SqlParam[] }[] = []
-    const driver: SqlDriver = {
-      ...inner,
-      read: (fn) =>
-        inner.read((conn) =>
-          fn({
-            query: (sql, params = []) => (seen.push({ sql, params }), conn.query(sql, params)),
-            run: (sql, params) => conn.run(sql, params),
-          }),
-        ),
-    }
+    const { driver, seen } = recording(await openSqliteFile(file))
     const s = createSqlStorage({ driver })
     const refs = await s.transaction(fill)
     const db = new Database(file)
@@ -185,8 +175,6 @@ describe('event filter ranges (sqlite)', () => {
     await s.close()
   })
 })
-
-const pgDescribe = url ? describe : describe.skip
 
 pgDescribe('event filter ranges (postgres)', () => {
   it('answers filtered lists like the memory backend, also after migrating a schema without the tables', async () => {

@@ -14,7 +14,8 @@ import { afterAll, describe, it } from 'vitest'
 import { createSqlStorage, openSqliteFile, pgDriver, type SqlDriver, type SqlParam, type SqlStorage } from '../src/storage/sql/index.js'
 import type { EventListQuery, LinkedListQuery, StorageTx } from '../src/storage/types.js'
 import { newEvent, newVenue } from '../src/testing/index.js'
-import { admin, schemaStorage, url } from './support/pg-schema.js'
+import { admin, schemaStorage, url, pgDescribe } from './support/pg-schema.js'
+import { recording } from './support/sql-checks.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'calendar-search-test-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -62,22 +63,6 @@ async function checkSearch(s: SqlStorage, ids: Awaited<ReturnType<typeof fill>>)
     [ids.hall],
   )
   assert.equal((await s.listLinked('venue', venues('grand', 'springfield'))).total, 0)
-}
-
-/** A driver that records the read statements the storage sends. */
-function recording(inner: SqlDriver) {
-  const seen: { sql: string; params: readonly SqlParam[] }[] = []
-  const driver: SqlDriver = {
-    ...inner,
-    read: (fn) =>
-      inner.read((conn) =>
-        fn({
-          query: (sql, params = []) => (seen.push({ sql, params }), conn.query(sql, params)),
-          run: (sql, params) => conn.run(sql, params),
-        }),
-      ),
-  }
-  return { driver, seen }
 }
 
 describe('sqlite search index', () => {
@@ -132,8 +117,6 @@ describe('sqlite search index', () => {
     await s.close()
   })
 })
-
-const pgDescribe = url ? describe : describe.skip
 
 pgDescribe('postgres search index', () => {
   it('migrating a version-4 schema (no index) indexes the records already there', async () => {

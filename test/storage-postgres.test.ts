@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { afterAll, describe, it } from 'vitest'
-import { admin, reason, schemaStorage, url } from './support/pg-schema.js'
+import { admin, reason, schemaStorage, url, pgDescribe } from './support/pg-schema.js'
 import { MIGRATIONS, createSqlStorage, openPostgres } from '../src/storage/sql/index.js'
 import { StorageUnavailableError } from '../src/storage/types.js'
 import { newEvent, newTerm, storageContract } from '../src/testing/index.js'
@@ -9,7 +9,6 @@ import { inCi } from './support/postgres-setup.js'
 import { checkDayCounts, dayCountEvents, slugRace } from './support/sql-checks.js'
 
 if (!url) console.warn(`[storage-postgres] skipped: ${reason}`)
-const pgDescribe = url ? describe : describe.skip
 
 afterAll(() => admin?.end())
 

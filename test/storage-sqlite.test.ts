@@ -7,7 +7,7 @@ import { afterAll, describe, it } from 'vitest'
 import { MIGRATIONS, createSqlStorage, openSqliteFile, sqliteDriver, type SqlDriver, type SqlParam } from '../src/storage/sql/index.js'
 import { StorageUnavailableError, type EventListQuery } from '../src/storage/types.js'
 import { newEvent, newTerm, newVenue, storageContract } from '../src/testing/index.js'
-import { checkDayCounts, dayCountEvents, slugRace } from './support/sql-checks.js'
+import { checkDayCounts, dayCountEvents, recording, slugRace } from './support/sql-checks.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'calendar-sqlite-test-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -91,19 +91,8 @@ describe('sqlite storage', () => {
   it('answers the default event list from an index, without scanning or sorting the posts table', async () => {
     const file = freshFile()
     // Record the statements the storage really sends, then ask SQLite how it runs them.
-    const inner = await openSqliteFile(file)
-    const seen: { sql: string; params: readonly SqlParam[] }[] = []
-    const recording: SqlDriver = {
-      ...inner,
-      read: (fn) =>
-        inner.read((conn) =>
-          fn({
-            query: (sql, params = []) => (seen.push({ sql, params }), conn.query(sql, params)),
-            run: (sql, params) => conn.run(sql, params),
-          }),
-        ),
-    }
-    const s = createSqlStorage({ driver: recording })
+    const { driver, seen } = recording(await openSqliteFile(file))
+    const s = createSqlStorage({ driver })
     const db = new Database(file)
     const plans = async (q: Partial<EventListQuery>) => {
       seen.length = 0

@@ -1,9 +1,15 @@
 /** PostgreSQL storages for tests: each in a schema of its own on the test server. */
 import pg from 'pg'
-import { inject } from 'vitest'
+import { describe, inject } from 'vitest'
 import { createSqlStorage, pgDriver, type SqlStorage } from '../../src/storage/sql/index.js'
 
 export const { url, reason } = inject('postgres')
+
+/**
+ * `describe` for PostgreSQL tests. Without a server (only outside CI: the globalSetup fails a CI
+ * run that has none) the block is skipped under a name that says why.
+ */
+export const pgDescribe = (name: string, fn: () => void) => (url ? describe(name, fn) : describe.skip(`${name}: ${reason}`, fn))
 
 // Every storage gets its own schema (cheap to create and drop); its pool's connections put that
 // schema first on their search_path, so the unqualified table names land there.

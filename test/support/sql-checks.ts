@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict'
 import { SlugConflictError, type EventListQuery, type Storage, type StorageTx } from '../../src/storage/types.js'
 import { newEvent } from '../../src/testing/index.js'
+import type { SqlDriver, SqlParam } from '../../src/storage/sql/index.js'
 
 /** Events for the migration-3 test: languages, statuses (one moved to trash), hidden ones, boundary dates. */
 export async function dayCountEvents(tx: StorageTx): Promise<void> {
@@ -54,3 +55,19 @@ export const slugRace = (s: Storage, base: string) =>
       }
     }
   })
+
+/** A driver that records the read statements the storage sends (to ask the engine how it runs them). */
+export function recording(inner: SqlDriver) {
+  const seen: { sql: string; params: readonly SqlParam[] }[] = []
+  const driver: SqlDriver = {
+    ...inner,
+    read: (fn) =>
+      inner.read((conn) =>
+        fn({
+          query: (sql, params = []) => (seen.push({ sql, params }), conn.query(sql, params)),
+          run: (sql, params) => conn.run(sql, params),
+        }),
+      ),
+  }
+  return { driver, seen }
+}
