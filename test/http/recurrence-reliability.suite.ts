@@ -111,10 +111,12 @@ export function recurrenceReliabilitySuite(name: string, makeStorage: () => Stor
             expect(made).toBeLessThanOrEqual(60)
             if (res.body.series) {
               expect(res.body.recurrence.description).toMatch(/\w/)
-              expect(made).toBe(
+              // A list reaching past the horizon extends an open-ended series, so count what is
+              // stored after listing: members listed and rows stored must agree.
+              const listed =
                 (await a.get(`/events?start_date=1900-01-01&end_date=9999-12-31&status=any&per_page=1&post_parent=${res.body.id}`, admin))
-                  .body.total + 1,
-              )
+                  .body.total + 1
+              expect((await stored(a)) - before).toBe(listed)
             } else expect(made).toBe(1)
           }),
           { numRuns: RUNS },
