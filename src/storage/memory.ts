@@ -438,7 +438,7 @@ class Tx extends Reader implements StorageTx {
     const id = this.nextPostId++
     const ev = record as Partial<EventRecord>
     const initial = record.type === 'event' ? { sequence: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null } : {}
-    const stored = clonePost({ ...record, ...initial, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
+    const stored = clonePost({ ...record, ...initial, revision: 0, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
     this.postOverlay.set(id, stored)
     return clonePost(stored) as RecordOf<T>
   }
@@ -447,6 +447,7 @@ class Tx extends Reader implements StorageTx {
     const current = this.post(id)
     if (!current || current.type !== type) throw new Error(`no ${type} ${id}`)
     const next = clonePost({ ...current, ...patch, id, type: current.type } as PostRecord)
+    next.revision = current.revision + 1
     if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(type, next.language, next.slug, id)
     if (next.type === 'event') next.sequence = nextSequence(current as EventRecord, next)
     else if (linkedShownChanged(current, next)) this.bumpEvents((e) => e.venueIds.includes(id) || e.organizerIds.includes(id))
@@ -458,6 +459,7 @@ class Tx extends Reader implements StorageTx {
     for (const p of [...this.allPosts()]) {
       if (p.type !== 'event' || (!p.venueIds.includes(id) && !p.organizerIds.includes(id))) continue
       const next = clonePost(p)
+      next.revision = p.revision + 1
       next.venueIds = next.venueIds.filter((x) => x !== id)
       next.organizerIds = next.organizerIds.filter((x) => x !== id)
       next.sequence = nextSequence(p, next)
@@ -475,6 +477,7 @@ class Tx extends Reader implements StorageTx {
       const linked = p.venueIds.includes(id) || p.organizerIds.includes(id)
       if (!linked && p.parentId !== id) continue
       const next = clonePost(p)
+      next.revision = p.revision + 1
       next.venueIds = next.venueIds.filter((x) => x !== id)
       next.organizerIds = next.organizerIds.filter((x) => x !== id)
       if (next.parentId === id) next.parentId = parent
@@ -510,6 +513,7 @@ class Tx extends Reader implements StorageTx {
     for (const p of [...this.allPosts()]) {
       if (p.type !== 'event' || (!p.categoryIds.includes(id) && !p.tagIds.includes(id))) continue
       const next = clonePost(p)
+      next.revision = p.revision + 1
       next.categoryIds = next.categoryIds.filter((x) => x !== id)
       next.tagIds = next.tagIds.filter((x) => x !== id)
       next.sequence = nextSequence(p, next)
@@ -522,6 +526,7 @@ class Tx extends Reader implements StorageTx {
     for (const p of [...this.allPosts()]) {
       if (p.type !== 'event' || !shows(p)) continue
       const next = clonePost(p)
+      next.revision = p.revision + 1
       next.sequence = (p.sequence ?? 0) + 1
       this.postOverlay.set(p.id, next)
     }

@@ -48,6 +48,12 @@ export interface PostCommon {
   modified: string
   modifiedUtc: string
   image: ImageRef | null
+  /**
+   * Grows by one whenever the stored row changes, however it changes (0 when created). Callers
+   * never set it; caches key a record's serialized form by id and revision, so a write by any
+   * process sharing the database is seen on the next read.
+   */
+  revision: number
 }
 
 export interface EventFields {
@@ -140,10 +146,10 @@ export type PostRecord = EventRecord | VenueRecord | OrganizerRecord
 export type RecordOf<T extends PostType> = T extends 'event' ? EventRecord : T extends 'venue' ? VenueRecord : OrganizerRecord
 
 /** What a create stores: everything but the id (and the group, which defaults to the id) and the sequence (0). */
-export type NewPost<T extends PostType = PostType> = Omit<RecordOf<T>, 'id' | 'translationGroup' | 'sequence'> & {
+export type NewPost<T extends PostType = PostType> = Omit<RecordOf<T>, 'id' | 'translationGroup' | 'sequence' | 'revision'> & {
   translationGroup?: number
 }
-export type PostPatch<T extends PostType = PostType> = Partial<Omit<RecordOf<T>, 'id' | 'type' | 'sequence'>>
+export type PostPatch<T extends PostType = PostType> = Partial<Omit<RecordOf<T>, 'id' | 'type' | 'sequence' | 'revision'>>
 
 export interface TermRecord {
   id: number

@@ -77,7 +77,7 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           })
           const e = await insert(s, (tx) => tx.insertPost(input))
           const back = await s.getPost(e.id)
-          assert.deepEqual(back, { ...input, id: e.id, translationGroup: e.id, sequence: 0, seriesId: 0, series: null })
+          assert.deepEqual(back, { ...input, id: e.id, translationGroup: e.id, sequence: 0, revision: 0, seriesId: 0, series: null })
         }),
       )
 
@@ -192,6 +192,44 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
             }),
           )
           assert.equal(await sequence(), 8)
+        }),
+      )
+
+      it(
+        "raises a record's revision on every update, even one that changes only links, and never on reads",
+        withStorage(async (s) => {
+          const v = await insert(s, (tx) => tx.insertPost(newVenue({ slug: 'rev-hall' })))
+          const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'rev' })))
+          assert.equal(e.revision, 0)
+          assert.equal(v.revision, 0)
+          const revision = async (id: number) => (await s.getPost(id))?.revision ?? -1
+          let last = 0
+          const steps: Array<[string, (tx: StorageTx) => Promise<unknown>]> = [
+            ['title', (tx) => tx.updatePost(e.id, 'event', { title: 'New' })],
+            ['same title again', (tx) => tx.updatePost(e.id, 'event', { title: 'New' })],
+            ['links only', (tx) => tx.updatePost(e.id, 'event', { venueIds: [v.id] })],
+            ['status', (tx) => tx.updatePost(e.id, 'event', { status: 'trash' })],
+          ]
+          for (const [what, change] of steps) {
+            const returned = (await insert(s, change)) as { revision: number }
+            const now = await revision(e.id)
+            assert.ok(now > last, `${what}: ${now} > ${last}`)
+            assert.equal(returned.revision, now, `${what}: the returned record carries the stored revision`)
+            last = now
+          }
+          assert.equal(await revision(e.id), last, 'reads leave it alone')
+          const venueBefore = await revision(v.id)
+          await insert(s, (tx) => tx.updatePost(v.id, 'venue', { city: 'Elsewhere' }))
+          assert.ok((await revision(v.id)) > venueBefore, 'venues too')
+          // Its events show the venue's city: they may have a new revision as well.
+          last = await revision(e.id)
+          await assert.rejects(
+            s.transaction(async (tx) => {
+              await tx.updatePost(e.id, 'event', { title: 'Rolled back' })
+              throw new Error('abort')
+            }),
+          )
+          assert.equal(await revision(e.id), last, 'a rolled-back update leaves it alone')
         }),
       )
 

@@ -255,6 +255,12 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX IF NOT EXISTS posts_series ON posts (series_id, start_date, id)`,
     ],
   },
+  {
+    version: 9,
+    name: 'record revision',
+    // Grows on every change of the row: the key of a record's cached representation.
+    statements: [`ALTER TABLE posts ADD COLUMN revision {int} NOT NULL DEFAULT 0`],
+  },
 ]
 
 export function renderDdl(dialect: Dialect, statement: string): string {

@@ -31,6 +31,7 @@ const COMMON: FieldSpec[] = [
   f('modified', 'modified', 'text'),
   f('modifiedUtc', 'modified_utc', 'text'),
   f('image', 'image', 'json'),
+  f('revision', 'revision', 'int'),
 ]
 
 /** Stored columns of each post type (links live in their own tables). */

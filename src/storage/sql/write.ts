@@ -163,6 +163,7 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
     const ev = record as unknown as NewPost<'event'>
     record = { ...record, sequence: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null }
   }
+  record = { ...record, revision: 0 } as NewPost<T>
   const rec = record as unknown as Record<string, unknown>
   const specs = POST_FIELDS[record.type].filter((s) => s.field !== 'translationGroup')
   const columns = ['type', 'translation_group', ...specs.map((s) => s.column)]
@@ -205,7 +206,7 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
   for (let start = 0; start < records.length; start += chunk) {
     const part = records
       .slice(start, start + chunk)
-      .map((r) => ({ ...r, sequence: 0, seriesId: r.seriesId ?? 0, series: r.series ?? null }))
+      .map((r) => ({ ...r, sequence: 0, revision: 0, seriesId: r.seriesId ?? 0, series: r.series ?? null }))
     const reserved = reserve ? (await db.query<{ id: unknown }>(reserve, [part.length])).map((r) => toInt(r.id)) : []
     const values = part.map((r, i) => {
       const rec = r as unknown as Record<string, unknown>
@@ -286,20 +287,23 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
   // Only the given fields change (a key present with `undefined` is treated as absent).
   const given: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
   delete given.sequence
+  delete given.revision
   const next = clonePost({ ...current, ...given, id, type: current.type } as PostRecord)
+  next.revision = current.revision + 1
   if (next.type === 'event') {
     next.sequence = nextSequence(current as EventRecord, next)
     if (next.sequence !== (current as EventRecord).sequence) given.sequence = next.sequence
   } else if (linkedShownChanged(current, next)) await bumpEvents(db, 'SELECT event_id FROM event_links WHERE linked_id = ?', id)
   const rec = next as unknown as Record<string, unknown>
   const changed = POST_FIELDS[type].filter((s) => s.field in given)
-  const sets = changed.map((s) => `${s.column} = ?`)
+  // Every update is a new revision, also one that only changes links (stored in their own tables).
+  const sets = ['revision = revision + 1', ...changed.map((s) => `${s.column} = ?`)]
   const params = changed.map((s) => encode(s.codec, rec[s.field]))
   if (next.type === 'event' && EVENT_TEXT.some((f) => f in given)) {
     sets.push('search_text = ?')
     params.push(eventSearchText(next))
   }
-  if (sets.length) {
+  {
     const write = () => db.run(`UPDATE posts SET ${sets.join(', ')} WHERE id = ?`, [...params, id])
     if (next.slug !== current.slug || next.language !== current.language) await guardSlug(db, next.slug, write)
     else await write()
@@ -317,7 +321,7 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
 
 /** A linked record's shown fields changed: the events listed by `eventIds` (one `?`) get a new sequence. */
 async function bumpEvents(db: Db, eventIds: string, id: number): Promise<void> {
-  await db.run(`UPDATE posts SET ical_sequence = ical_sequence + 1 WHERE id IN (${eventIds})`, [id])
+  await db.run(`UPDATE posts SET ical_sequence = ical_sequence + 1, revision = revision + 1 WHERE id IN (${eventIds})`, [id])
 }
 
 export async function unlinkPost(db: Db, id: number): Promise<void> {
@@ -336,7 +340,7 @@ export async function deletePost(db: Db, id: number): Promise<void> {
     await syncEventFilters(db, current, null)
     await db.run('DELETE FROM event_links WHERE event_id = ?', [id])
     await db.run('DELETE FROM event_terms WHERE event_id = ?', [id])
-    await db.run("UPDATE posts SET parent_id = ? WHERE parent_id = ? AND type = 'event'", [current.parentId, id])
+    await db.run("UPDATE posts SET parent_id = ?, revision = revision + 1 WHERE parent_id = ? AND type = 'event'", [current.parentId, id])
   } else {
     // The events it leaves no longer show it: calendar apps must take their new version.
     await bumpEvents(db, 'SELECT DISTINCT event_id FROM event_links WHERE linked_id = ?', id)
