@@ -4,7 +4,7 @@
  * runs before the body is even read, and what /doc says it answers.
  */
 import { canEditPosts, type Principal } from './auth/principal.js'
-import type { Context } from './resources/context.js'
+import type { Context } from './context.js'
 import type { Reply } from './resources/respond.js'
 import type { Schemas } from './schemas/index.js'
 import type { RepresentationName } from './schemas/representations.js'

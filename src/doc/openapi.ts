@@ -4,7 +4,7 @@
  */
 import { toJsonSchemaDefs } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
-import type { Context } from '../resources/context.js'
+import type { Context } from '../context.js'
 import type { Endpoint, Method, RouteDef } from '../routes.js'
 import type { ParamDef, ParamDefs } from '../schemas/operation.js'
 import type { Schemas } from '../schemas/index.js'

@@ -1,5 +1,5 @@
 /** Pieces shared by every post representation. */
-import type { Context } from '../resources/context.js'
+import type { Context } from '../context.js'
 import type { ImageRef, PostRecord } from '../storage/types.js'
 import type { Relations } from './relations.js'
 

@@ -2,7 +2,8 @@
  * Event, venue and organizer representations, field for field and in TEC's key order
  * (docs/wire-compatibility.md §2.1). `single` adds `json_ld`, as single reads do.
  */
-import { globalId, permalink, restUrl, type Context } from '../resources/context.js'
+import type { Context } from '../context.js'
+import { globalId, permalink, restUrl } from '../urls.js'
 import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
 import { dateDetails } from '../time/format.js'
 import { timezoneAbbr } from '../time/zone.js'

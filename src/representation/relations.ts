@@ -3,7 +3,7 @@
  * kind however many posts there are.
  */
 import { canRead } from '../auth/principal.js'
-import type { Context } from '../resources/context.js'
+import type { Context } from '../context.js'
 import type { EventRecord, OrganizerRecord, PostRecord, TermWithCount, VenueRecord } from '../storage/types.js'
 
 export interface Relations {

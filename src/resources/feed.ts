@@ -10,7 +10,7 @@ import { calendarHead, calendarTail, IcalText, uidHost } from '../representation
 import { SeriesFeed } from '../representation/ical-series.js'
 import { loadRelations } from '../representation/relations.js'
 import type { EventListQuery, EventRecord } from '../storage/types.js'
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 import { totals, type Reply } from './respond.js'
 
 /** Records per storage call: large enough to amortise round trips, small enough to stay light. */

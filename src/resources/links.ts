@@ -10,7 +10,7 @@ import { insertLinked, newLinkedRecord, VENUE_ADDRESS_FIELDS, type LinkedType } 
 import type { NewPost, StorageReader, StorageTx, Taxonomy, VenueRecord } from '../storage/types.js'
 import { coordinatesOf, geocodeVenue } from './geo.js'
 import { splitList, isPositiveIntLike } from '../schemas/primitives.js'
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 
 const isEmptyLink = (x: unknown) => x === null || x === '' || x === 0 || x === '0' || x === false || (Array.isArray(x) && x.length === 0)
