@@ -9,7 +9,7 @@ import { expandRule, parseRule } from '../recurrence/index.js'
 import type { EventRecord } from '../storage/types.js'
 import { addDays, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
 import { vevent, type IcalText } from './ical.js'
-import type { Relations } from './relations.js'
+import type { Relations } from './embedded.js'
 import { writeVtimezone } from './vtimezone.js'
 import { localToUtc, offsetMinutes, utcToLocal } from '../time/zone.js'
 

@@ -9,7 +9,7 @@ import { permalink, globalId } from '../urls.js'
 import type { EventRecord, OrganizerRecord } from '../storage/types.js'
 import { addDays } from '../time/format.js'
 import { plainText } from './plain-text.js'
-import { eventOrganizers, eventVenues, type Relations } from './relations.js'
+import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 
 /** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
 const text = (s: string) =>

@@ -10,7 +10,7 @@ import { timezoneAbbr } from '../time/zone.js'
 import { image, languageFields, pruneEmpty, type Json } from './common.js'
 import { costValues, formatCost } from './cost.js'
 import { eventJsonLd, organizerJsonLd, venueJsonLd } from './json-ld.js'
-import { eventOrganizers, eventVenues, type Relations } from './relations.js'
+import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 import { embeddedTerm } from './term.js'
 
 function header(ctx: Context, p: PostRecord): Json {

@@ -6,7 +6,7 @@ import { canEditOthers, canEditPosts, canModify, canRead, scaleBackStatus } from
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
 import { costEntries, deriveCurrency } from '../representation/cost.js'
 import { eventJson } from '../representation/post.js'
-import { loadRelations } from '../representation/relations.js'
+import { loadRelations } from './embeds.js'
 import { icalendar } from '../representation/ical.js'
 import { validateParams } from '../schemas/operation.js'
 import type { EventRecord, EventListQuery, NewPost, PostPatch, PostStatus, StorageTx } from '../storage/types.js'

@@ -5,7 +5,7 @@
 import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
 import { organizerJson, venueJson } from '../representation/post.js'
-import { loadRelations } from '../representation/relations.js'
+import { loadRelations } from './embeds.js'
 import { validateParams } from '../schemas/operation.js'
 import type { Schemas } from '../schemas/index.js'
 import type { NewPost, OrganizerRecord, PostPatch, PostStatus, RecordOf, StorageTx, VenueRecord } from '../storage/types.js'
