@@ -4,7 +4,7 @@
  */
 import { canEditOthers, canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
-import { costEntries, deriveCurrency } from '../representation/cost.js'
+import { costEntries, deriveCurrency } from './cost-input.js'
 import { eventJson } from '../representation/post.js'
 import { loadRelations } from './embeds.js'
 import { icalendar } from '../representation/ical.js'
