@@ -1,6 +1,7 @@
 /**
- * Event cost as shown: stored as the submitted entries (resources/cost-input.ts); shown as TEC does (min–max of the numeric values,
- * 0 as "Free", the currency symbol applied) with `cost_details` listing the values.
+ * Event cost as shown: stored as the submitted entries (parsed by resources/cost-input.ts); shown
+ * as TEC does (min–max of the numeric values, 0 as "Free", the currency symbol applied) with
+ * `cost_details` listing the values.
  */
 
 export interface CostInput {
