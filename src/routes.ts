@@ -4,12 +4,12 @@
  * runs before the body is even read, and what /doc says it answers.
  */
 import { canEditPosts, type Principal } from './auth/principal.js'
-import type { Context } from './resources/context.js'
+import type { Context } from './context.js'
 import type { Reply } from './resources/respond.js'
 import type { Schemas } from './schemas/index.js'
-import type { RepresentationName } from './schemas/representations.js'
+import type { RepresentationName } from './schemas/responses.js'
 import * as events from './resources/events.js'
-import * as linked from './resources/linked.js'
+import * as linked from './resources/venues-organizers.js'
 import * as terms from './resources/terms.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'

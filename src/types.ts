@@ -3,7 +3,7 @@
  * schemas that /doc publishes, so the two cannot drift apart.
  */
 import type * as v from 'valibot'
-import type { representations } from './schemas/representations.js'
+import type { representations } from './schemas/responses.js'
 
 type Shapes = typeof representations
 

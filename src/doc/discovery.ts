@@ -3,8 +3,9 @@
  * per endpoint, the arguments with their JSON Schema type, default, description and `required`,
  * all generated from the schemas that validate requests.
  */
-import type { Context } from '../resources/context.js'
-import { NAMESPACE, restUrl } from '../resources/context.js'
+import type { Context } from '../context.js'
+import { NAMESPACE } from '../context.js'
+import { restUrl } from '../urls.js'
 import type { Endpoint, Method, RouteDef } from '../routes.js'
 import type { ParamDefs } from '../schemas/operation.js'
 import type { Schemas } from '../schemas/index.js'

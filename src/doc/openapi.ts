@@ -4,11 +4,11 @@
  */
 import { toJsonSchemaDefs } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
-import type { Context } from '../resources/context.js'
+import type { Context } from '../context.js'
 import type { Endpoint, Method, RouteDef } from '../routes.js'
 import type { ParamDef, ParamDefs } from '../schemas/operation.js'
 import type { Schemas } from '../schemas/index.js'
-import { representations } from '../schemas/representations.js'
+import { representations } from '../schemas/responses.js'
 import { inputComponents } from '../schemas/inputs.js'
 import type { JsonSchema } from '../schemas/wire.js'
 import { endpointGroups, endpointParams } from './discovery.js'

@@ -1,7 +1,7 @@
 /** Pieces shared by every post representation. */
-import type { Context } from '../resources/context.js'
+import type { Context } from '../context.js'
 import type { ImageRef, PostRecord } from '../storage/types.js'
-import type { Relations } from './relations.js'
+import type { Relations } from './embedded.js'
 
 export type Json = Record<string, unknown>
 

@@ -1,6 +1,7 @@
 /**
- * Event cost: stored as the submitted entries; shown as TEC does (min–max of the numeric values,
- * 0 as "Free", the currency symbol applied) with `cost_details` listing the values.
+ * Event cost as shown: stored as the submitted entries (parsed by resources/cost-input.ts); shown
+ * as TEC does (min–max of the numeric values, 0 as "Free", the currency symbol applied) with
+ * `cost_details` listing the values.
  */
 
 export interface CostInput {
@@ -9,33 +10,9 @@ export interface CostInput {
   currencyPosition: '' | 'prefix' | 'postfix'
 }
 
-const SINGLE = /^\s*([^\d\s.,-]*)\s*(\d+(?:[.,]\d+)?)\s*([^\d\s.,-]*)\s*$/
 const NUMBER = /\d+(?:[.,]\d+)?/g
 /** The site's default currency, applied to numeric costs that carry no symbol of their own. */
 const DEFAULT_SYMBOL = '$'
-
-/** Normalises the `cost` parameter (string, number or list of them) into entries. */
-export function costEntries(input: unknown): string[] {
-  const list = Array.isArray(input) ? input : input === null || input === undefined || input === '' ? [] : [input]
-  return list
-    .filter((x): x is string | number => (typeof x === 'string' && x.trim() !== '') || (typeof x === 'number' && Number.isFinite(x)))
-    .map((x) => String(x).trim())
-}
-
-/** Derives symbol and position when every entry carries the same one (`20$` → `$`, postfix). */
-export function deriveCurrency(entries: string[]): Pick<CostInput, 'currencySymbol' | 'currencyPosition'> {
-  let found: { symbol: string; position: 'prefix' | 'postfix' } | null = null
-  for (const e of entries) {
-    const m = SINGLE.exec(e)
-    const before = m?.[1] ?? ''
-    const after = m?.[3] ?? ''
-    if (!m || (before && after) || (!before && !after)) return { currencySymbol: '', currencyPosition: '' }
-    const next = before ? { symbol: before, position: 'prefix' as const } : { symbol: after, position: 'postfix' as const }
-    if (found && (found.symbol !== next.symbol || found.position !== next.position)) return { currencySymbol: '', currencyPosition: '' }
-    found = next
-  }
-  return found ? { currencySymbol: found.symbol, currencyPosition: found.position } : { currencySymbol: '', currencyPosition: '' }
-}
 
 const toNumber = (s: string) => Number(s.replace(',', '.'))
 

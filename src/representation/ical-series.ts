@@ -4,12 +4,12 @@
  * the JSON list shows it; occurrences edited on their own are VEVENTs with the series' UID and
  * a RECURRENCE-ID. Occurrences that still follow the series are not written one by one.
  */
-import type { Context } from '../resources/context.js'
+import type { Context } from '../context.js'
 import { expandRule, parseRule } from '../recurrence/index.js'
 import type { EventRecord } from '../storage/types.js'
 import { addDays, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
 import { vevent, type IcalText } from './ical.js'
-import type { Relations } from './relations.js'
+import type { Relations } from './embedded.js'
 import { writeVtimezone } from './vtimezone.js'
 import { localToUtc, offsetMinutes, utcToLocal } from '../time/zone.js'
 

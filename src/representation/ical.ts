@@ -4,11 +4,12 @@
  * end, as the RFC asks. Text is plain text (calendar apps show HTML source verbatim). Built one
  * event at a time, so a feed never needs its records and its text in full at once.
  */
-import { permalink, globalId, type Context } from '../resources/context.js'
+import type { Context } from '../context.js'
+import { permalink, globalId } from '../urls.js'
 import type { EventRecord, OrganizerRecord } from '../storage/types.js'
 import { addDays } from '../time/format.js'
 import { plainText } from './plain-text.js'
-import { eventOrganizers, eventVenues, type Relations } from './relations.js'
+import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 
 /** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
 const text = (s: string) =>

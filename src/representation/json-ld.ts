@@ -1,5 +1,6 @@
 /** schema.org JSON-LD for single reads (docs/wire-compatibility.md §2.5). */
-import { permalink, type Context } from '../resources/context.js'
+import type { Context } from '../context.js'
+import { permalink } from '../urls.js'
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../storage/types.js'
 import { formatCost, costValues } from './cost.js'
 import { isoOffset } from '../time/zone.js'

@@ -2,14 +2,15 @@
  * Event, venue and organizer representations, field for field and in TEC's key order
  * (docs/wire-compatibility.md §2.1). `single` adds `json_ld`, as single reads do.
  */
-import { globalId, permalink, restUrl, type Context } from '../resources/context.js'
+import type { Context } from '../context.js'
+import { globalId, permalink, restUrl } from '../urls.js'
 import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
 import { dateDetails } from '../time/format.js'
 import { timezoneAbbr } from '../time/zone.js'
 import { image, languageFields, pruneEmpty, type Json } from './common.js'
 import { costValues, formatCost } from './cost.js'
 import { eventJsonLd, organizerJsonLd, venueJsonLd } from './json-ld.js'
-import { eventOrganizers, eventVenues, type Relations } from './relations.js'
+import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 import { embeddedTerm } from './term.js'
 
 function header(ctx: Context, p: PostRecord): Json {

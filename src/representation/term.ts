@@ -1,6 +1,7 @@
 /** Category and tag representations: embedded in events, and standalone. */
 import { canManageTerms } from '../auth/principal.js'
-import { permalink, restUrl, type Context } from '../resources/context.js'
+import type { Context } from '../context.js'
+import { permalink, restUrl } from '../urls.js'
 import type { TermWithCount } from '../storage/types.js'
 import type { Json } from './common.js'
 

@@ -3,7 +3,7 @@ import { invalidParam } from '../http/errors.js'
 import { dayEnd, dayStart } from '../time/format.js'
 import { parseDateInput } from '../time/parse.js'
 import { localToUtc, utcToLocal } from '../time/zone.js'
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 
 /** Wall-clock time in `tz` for a parameter value that validation already accepted. */
 export function wallClock(ctx: Context, name: string, value: unknown, tz: string): string {

@@ -8,9 +8,9 @@ import { ApiError } from '../http/errors.js'
 import { negotiate } from '../http/accept.js'
 import { calendarHead, calendarTail, IcalText, uidHost } from '../representation/ical.js'
 import { SeriesFeed } from '../representation/ical-series.js'
-import { loadRelations } from '../representation/relations.js'
+import { loadRelations } from './embeds.js'
 import type { EventListQuery, EventRecord } from '../storage/types.js'
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 import { totals, type Reply } from './respond.js'
 
 /** Records per storage call: large enough to amortise round trips, small enough to stay light. */

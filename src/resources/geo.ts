@@ -7,7 +7,7 @@ import { invalidParam } from '../http/errors.js'
 import { MAX_GEOFENCE_KM, type GeocodeAddress } from '../options.js'
 import { KM_PER_MILE, type GeoCircle } from '../storage/geo.js'
 import type { VenueGeoQuery, VenueRecord } from '../storage/types.js'
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 
 export interface Coordinates {
   geoLat: number | null

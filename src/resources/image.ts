@@ -1,7 +1,7 @@
 /** The `image` parameter: an absolute URL kept as given, or an ID the host resolves. */
 import { invalidParam } from '../http/errors.js'
 import type { ImageRef } from '../storage/types.js'
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 
 export async function resolveImage(ctx: Context, value: unknown, name = 'image'): Promise<ImageRef | null> {
   if (value === undefined || value === null || value === '' || value === 0 || value === '0') return null

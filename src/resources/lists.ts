@@ -1,7 +1,8 @@
 /** What every post list shares: status visibility, and the paged envelope with its links. */
 import { invalidParam, type ApiError } from '../http/errors.js'
 import { LIVE_STATUSES, type PostStatus } from '../storage/types.js'
-import { restUrl, type Context } from './context.js'
+import type { Context } from '../context.js'
+import { restUrl } from '../urls.js'
 import { totals } from './respond.js'
 
 /**

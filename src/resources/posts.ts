@@ -6,7 +6,7 @@
 import { canEditOthers } from '../auth/principal.js'
 import { ApiError, invalidParam } from '../http/errors.js'
 import type { StorageTx } from '../storage/types.js'
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 
 /** Contributors and authors list others' records only once published (docs/wire-compatibility.md §5.11). */
 export function ownDraftsOnly(ctx: Context): { unpublishedAuthor?: number } {

@@ -21,7 +21,7 @@ import {
 import { addMonths, dayEnd, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
 import { parseDateInput } from '../time/parse.js'
 import { localToUtc, utcToLocal } from '../time/zone.js'
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 import { schedule } from './dates.js'
 import { withFreeSlug } from './slug.js'
 import { moveToTrash, writePost } from './trash.js'

@@ -3,7 +3,7 @@
  * update to `status: "trash"`), restoring it (an update to another status), deleting it for
  * good (`force=true`) and emptying the trash of old records.
  */
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 import type { PostPatch, PostRecord, PostType, Storage, StorageTx } from '../storage/types.js'
 import { withFreeSlug } from './slug.js'
 

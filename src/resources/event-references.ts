@@ -6,11 +6,11 @@ import { canManageTerms, canRead } from '../auth/principal.js'
 import { ApiError, invalidParam } from '../http/errors.js'
 import { validateParams } from '../schemas/operation.js'
 import type { Schemas } from '../schemas/index.js'
-import { insertLinked, newLinkedRecord, VENUE_ADDRESS_FIELDS, type LinkedType } from './linked.js'
+import { insertLinked, newLinkedRecord, VENUE_ADDRESS_FIELDS, type LinkedType } from './venues-organizers.js'
 import type { NewPost, StorageReader, StorageTx, Taxonomy, VenueRecord } from '../storage/types.js'
 import { coordinatesOf, geocodeVenue } from './geo.js'
 import { splitList, isPositiveIntLike } from '../schemas/primitives.js'
-import type { Context } from './context.js'
+import type { Context } from '../context.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 
 const isEmptyLink = (x: unknown) => x === null || x === '' || x === 0 || x === '0' || x === false || (Array.isArray(x) && x.length === 0)

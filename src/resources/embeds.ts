@@ -3,15 +3,9 @@
  * kind however many posts there are.
  */
 import { canRead } from '../auth/principal.js'
-import type { Context } from '../resources/context.js'
-import type { EventRecord, OrganizerRecord, PostRecord, TermWithCount, VenueRecord } from '../storage/types.js'
-
-export interface Relations {
-  venues: Map<number, VenueRecord>
-  organizers: Map<number, OrganizerRecord>
-  terms: Map<number, TermWithCount>
-  translations: Map<number, Record<string, number>>
-}
+import type { Context } from '../context.js'
+import type { Relations } from '../representation/embedded.js'
+import type { OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
 
 /**
  * `shown: 'feed'` loads only what an iCalendar feed shows of the links (venues, organizers,
@@ -45,12 +39,4 @@ export async function loadRelations(ctx: Context, posts: readonly PostRecord[], 
   }
   const translations = feed ? new Map() : await ctx.storage.getTranslations([...groups])
   return { venues, organizers, terms: new Map(terms.map((t) => [t.id, t])), translations }
-}
-
-export function eventVenues(e: EventRecord, rel: Relations): VenueRecord[] {
-  return e.venueIds.map((id) => rel.venues.get(id)).filter((v): v is VenueRecord => v !== undefined)
-}
-
-export function eventOrganizers(e: EventRecord, rel: Relations): OrganizerRecord[] {
-  return e.organizerIds.map((id) => rel.organizers.get(id)).filter((v): v is OrganizerRecord => v !== undefined)
 }

@@ -1,5 +1,5 @@
 /** The namespace root and /doc routes: both describe the route table they belong to. */
-import type { Context } from '../resources/context.js'
+import type { Context } from '../context.js'
 import { ok, type Reply } from '../resources/respond.js'
 import type { DescribingHandlers, RouteDef } from '../routes.js'
 import type { Schemas } from '../schemas/index.js'
