@@ -13,7 +13,17 @@
  * searched or filtered by venue, non-empty terms...).
  */
 import { overlay } from './overlay.js'
-import type { EventListQuery, LinkedListQuery, PostRecord, PostType, Storage, StorageReader, Taxonomy, TermListQuery, TermRecord } from './types.js'
+import type {
+  EventListQuery,
+  LinkedListQuery,
+  PostRecord,
+  PostType,
+  Storage,
+  StorageReader,
+  Taxonomy,
+  TermListQuery,
+  TermRecord,
+} from './types.js'
 
 export type Tags = Set<string>
 
@@ -40,7 +50,9 @@ const eventListTags = (q: EventListQuery): string[] => {
 }
 
 const linkedListTags = (type: 'venue' | 'organizer', q: LinkedListQuery): string[] =>
-  q.eventId !== undefined || q.hasEvents !== undefined || q.upcomingAfterUtc !== undefined ? [`L:${type}`, `L:${type}@event`] : [`L:${type}`]
+  q.eventId !== undefined || q.hasEvents !== undefined || q.upcomingAfterUtc !== undefined
+    ? [`L:${type}`, `L:${type}@event`]
+    : [`L:${type}`]
 
 const termListTags = (q: TermListQuery): string[] =>
   q.hideEmpty || q.orderBy === 'count' || q.eventId !== undefined ? [`L:${q.taxonomy}`, `L:${q.taxonomy}@event`] : [`L:${q.taxonomy}`]
@@ -65,11 +77,21 @@ export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyAr
       if (r.parent) tags.add(`t${r.parent}`)
     } else if (r.type === 'event') {
       if (r.parentId) tags.add(`s${r.parentId}`)
-      // Term counts follow the event's links and status.
-      for (const t of r.categoryIds) tags.add(`t${t}`)
-      for (const t of r.tagIds) tags.add(`t${t}`)
+      if (!countsKept(images)) for (const t of [...r.categoryIds, ...r.tagIds]) tags.add(`t${t}`)
     }
   }
+}
+
+const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i])
+
+/**
+ * Term counts (shown wherever a term is) follow an event's links, status and language: an
+ * update leaving those alone (a new title) keeps every term's entries.
+ */
+function countsKept(images: ReadonlyArray<PostRecord | TermRecord | null>): boolean {
+  const [a, b] = images
+  if (images.length !== 2 || !a || !b || 'taxonomy' in a || 'taxonomy' in b || a.type !== 'event' || b.type !== 'event') return false
+  return a.status === b.status && a.language === b.language && sameIds(a.categoryIds, b.categoryIds) && sameIds(a.tagIds, b.tagIds)
 }
 
 const IDENTITY = Symbol('storage identity')
