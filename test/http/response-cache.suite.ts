@@ -179,6 +179,20 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
       expect((await app.get(`/events/${e1.id}`)).body.organizer).toEqual([])
     })
 
+    it('a linked record anonymous callers could not see appears once published, and goes when unpublished', async () => {
+      const w = await world()
+      const { app, after, ok, e3 } = w
+      const hidden = await ok(app.post('/venues', { venue: 'Secret Cellar', status: 'draft' }, admin))
+      await ok(app.patch(`/events/${e3.id}`, { venue: hidden.id }, admin))
+      w.urls.push(`/venues/${hidden.id}`)
+      // Cached while the venue is a draft: the event shows no venue to anonymous callers.
+      expect((await app.get(`/events/${e3.id}`)).body.venue).toEqual([])
+      await after('venue published', () => ok(app.patch(`/venues/${hidden.id}`, { status: 'publish' }, admin)))
+      expect((await app.get(`/events/${e3.id}`)).body.venue.venue).toBe('Secret Cellar')
+      await after('venue back to draft', () => ok(app.patch(`/venues/${hidden.id}`, { status: 'draft' }, admin)))
+      expect((await app.get(`/events/${e3.id}`)).text).not.toContain('Secret Cellar')
+    })
+
     it('term writes: rename, reparent, delete (events embedding them, counts, filters)', async () => {
       const w = await world()
       const { app, after, ok, e1, music, theatre, loud } = w
@@ -254,6 +268,23 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
   })
 
   describe(`response cache hits [${name}]`, () => {
+    it('reports every occurrence of a series written in bulk to onChange, as the cache sees them', async () => {
+      const seen: Array<{ type: string; action: string; id: number }> = []
+      const { app, ok } = await world({ onChange: (c) => void seen.push(c) })
+      const head = await ok(
+        app.post(
+          '/events',
+          { title: 'Drill', start_date: '2026-12-01 08:00', end_date: '2026-12-01 09:00', recurrence: 'FREQ=DAILY;COUNT=5' },
+          admin,
+        ),
+      )
+      const members = (await app.get(`/events?post_parent=${head.id}`)).body.events.map((e: any) => e.id)
+      expect(members).toHaveLength(4)
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      const created = seen.filter((c) => c.type === 'event' && c.action === 'create').map((c) => c.id)
+      expect(created).toEqual(expect.arrayContaining([head.id, ...members]))
+    })
+
     it('keeps entries a write cannot affect, and drops those it can', async () => {
       const w = await world()
       const { app, ok, warm, counted, v1, v2, v3, o1, o2, e1, e2, e3, theatre, loud, quiet } = w
