@@ -40,6 +40,11 @@ export interface Context {
   now: Date
   /** The request, for hooks that report to `onError`. */
   request: AuthRequest
+  /**
+   * Set when the response may be cached: tags of what it was built from (storage/dependencies.ts).
+   * `storage` fills it on every read; a handler using data from elsewhere adds its own.
+   */
+  dependsOn?: Set<string>
 }
 
 export interface ContextInit {
@@ -55,6 +60,7 @@ export interface ContextInit {
   path: Params
   accept: string
   request: AuthRequest
+  dependsOn?: Set<string>
 }
 
 export function createContext(init: ContextInit): Context {
@@ -79,6 +85,7 @@ export function createContext(init: ContextInit): Context {
     path: init.path,
     accept: init.accept,
     request: init.request,
+    ...(init.dependsOn ? { dependsOn: init.dependsOn } : {}),
     requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${NAMESPACE}`,
     now,
     // Reads rarely need the clock as text, and the zone conversion is not free: compute on demand.

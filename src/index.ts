@@ -12,6 +12,7 @@ export type {
 } from './options.js'
 export { ROLES, type Principal, type Role } from './auth/principal.js'
 export { ApiError } from './http/errors.js'
+export type { CacheOptions, CacheStats } from './cache.js'
 export { PayloadTooLargeError, type RequestLike, type RawResponse, type HeadersLike } from './http/types.js'
 export * from './storage/types.js'
 export type {

@@ -10,8 +10,9 @@ import { effectiveMethod, parseFormEncoded, readBody, type Params } from './http
 import { errorResponse, jsonResponse, textResponse, type ResponseMeta } from './http/response.js'
 import { applyCors, appendVary, isPreflight, preflight } from './http/cors.js'
 import { ifNoneMatchHits, notModified, weakEtag } from './http/etag.js'
-import { ReadCache } from './cache.js'
+import { ReadCache, type CacheStats } from './cache.js'
 import { observeStorage, type Change } from './storage/observed.js'
+import { recordReads, type Tags } from './storage/dependencies.js'
 import { buildIndex, buildSiteIndex } from './doc/discovery.js'
 import { describingHandlers } from './doc/endpoints.js'
 import { filteringStorage } from './sanitize/storage.js'
@@ -44,6 +45,8 @@ export interface CalendarRouter {
    * from a daily job. One transaction per series.
    */
   extendSeries(): Promise<{ added: number }>
+  /** Response-cache counters (hits, misses, entries dropped by writes, size); null without `cache`. */
+  cacheStats(): CacheStats | null
   readonly options: ResolvedOptions
 }
 
@@ -123,8 +126,9 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     matcher.routes.push(['ALL', r.regex, [() => r], r.pattern] as unknown as RouteEntry)
   }
   const cache = options.cache ? new ReadCache(options.cache) : null
-  const onCommit = (changes: Change[]) => {
-    cache?.invalidate()
+  const onCommit = (changes: Change[], tags: Tags) => {
+    // Untagged writes (none are known) drop everything: never serve stale.
+    cache?.invalidate(tags.size ? tags : undefined)
     if (!options.onChange) return
     for (const change of changes) {
       // A failing hook must not turn a committed write into an error for the caller.
@@ -133,7 +137,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
         .catch((error) => options.onError?.(error, { method: 'HOOK', url: '', headers: { get: () => null } }))
     }
   }
-  const storage = cache || options.onChange ? observeStorage(backend, onCommit) : backend
+  const storage = cache || options.onChange ? observeStorage(backend, onCommit, { tags: cache !== null }) : backend
 
   async function authenticate(request: RequestLike): Promise<Principal | null> {
     if (!options.authenticate) return null
@@ -160,6 +164,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     query: Params,
     principal: Principal | null,
     meta: ResponseMeta,
+    dependsOn?: Tags,
   ): Promise<RawResponse> {
     if (located.siteIndex) {
       meta.allow = ['GET']
@@ -189,7 +194,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     const params: Params = Object.assign(Object.create(null), path, query, body)
     delete params._method
     delete params.rest_route
-    const reply = await endpoint.run(context(request, located, method, principal, params, query, body, path), schemas)
+    const reply = await endpoint.run(context(request, located, method, principal, params, query, body, path, dependsOn), schemas)
     if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
     if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
     return jsonResponse(reply.status, reply.body, meta, reply.headers)
@@ -206,6 +211,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     query: Params,
     body: Params,
     path: Params,
+    dependsOn?: Tags,
   ): Context {
     const asked = params.multilingual_language
     const language =
@@ -213,7 +219,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     // Writes by callers without unfiltered_html store their text through the HTML filter.
     const filter = READS.has(method) ? null : options.sanitize(principal)
     return createContext({
-      storage: filter ? filteringStorage(storage, filter) : storage,
+      storage: filter ? filteringStorage(storage, filter) : dependsOn ? recordReads(storage, dependsOn) : storage,
       options,
       principal,
       language,
@@ -225,6 +231,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
       path,
       accept: request.headers.get('accept') ?? '',
       request,
+      dependsOn,
     })
   }
 
@@ -270,14 +277,16 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
         const hit = cacheKey ? cache!.get(cacheKey) : undefined
         if (hit) raw = hit
         else {
-          raw = await dispatch(request, located, read ? 'GET' : method, query, principal, meta)
-          if (read && raw.status >= 200 && raw.status < 300 && raw.body !== null) {
+          const since = cache?.begin()
+          const dependsOn: Tags | undefined = cacheKey ? new Set() : undefined
+          raw = await dispatch(request, located, read ? 'GET' : method, query, principal, meta, dependsOn)
+          if (read && raw.status >= 200 && raw.status < 300 && typeof raw.body === 'string') {
             raw.headers.ETag = weakEtag(raw.body)
             if (!principal && options.cacheControl) {
               raw.headers['Cache-Control'] = options.cacheControl
               appendVary(raw, 'Authorization')
             }
-            if (cacheKey) cache!.set(cacheKey, raw)
+            if (cacheKey) raw = cache!.set(cacheKey, raw, dependsOn, since)
           }
         }
         if (read && raw.headers.ETag && ifNoneMatchHits(request.headers.get('if-none-match'), raw.headers.ETag)) raw = notModified(raw)
@@ -316,6 +325,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     options,
     handle,
     emptyTrash: emptyTrash_,
+    cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
     async extendSeries() {
       const { horizonMonths, maxOccurrences } = options.recurrence
       return {

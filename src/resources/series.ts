@@ -25,6 +25,7 @@ import type { Context } from '../context.js'
 import { schedule } from './dates.js'
 import { withFreeSlug } from './slug.js'
 import { moveToTrash, writePost } from './trash.js'
+import { storageIdentity } from '../storage/dependencies.js'
 
 export type Scope = 'this' | 'following' | 'all'
 
@@ -676,7 +677,7 @@ export async function extendForList(ctx: Context, endLte: string | undefined): P
   if (endLte === undefined || endLte <= horizon) return
   const limit = dayEnd(addMonths(ctx.nowLocal, LAZY_LIMIT_YEARS * 12))
   const until = dayEnd(endLte < limit ? endLte : limit)
-  const done = lazilyExtended.get(ctx.storage)
+  const done = lazilyExtended.get(storageIdentity(ctx.storage))
   if (done !== undefined && done >= until) return
   await extendSeries(ctx.storage, {
     now: ctx.now,
@@ -686,5 +687,5 @@ export async function extendForList(ctx: Context, endLte: string | undefined): P
     languages: [ctx.language],
     timezone: ctx.options.timezone,
   })
-  lazilyExtended.set(ctx.storage, until)
+  lazilyExtended.set(storageIdentity(ctx.storage), until)
 }

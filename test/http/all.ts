@@ -33,6 +33,7 @@ import { recurrenceDocSuite, recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
+import { responseCacheSuite } from './response-cache.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsTransportSuite(name, makeStorage)
@@ -66,6 +67,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   recurrenceShiftSuite(name, makeStorage)
   geoSuite(name, makeStorage)
   searchSyntaxSuite(name, makeStorage)
+  responseCacheSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(
