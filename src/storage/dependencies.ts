@@ -146,9 +146,9 @@ export function recordReads<S extends StorageReader>(reader: S, tags: Tags): S {
       addPost(tags, p)
       return p
     },
-    async getTranslations(groups) {
+    async getTranslations(groups, of) {
       for (const g of groups) tags.add(`g${g}`)
-      return reader.getTranslations(groups)
+      return reader.getTranslations(groups, of)
     },
     async getTerm(id) {
       tags.add(`t${id}`)
