@@ -567,9 +567,15 @@ export async function deleteInSeries(ctx: Context, tx: StorageTx, stale: EventRe
 // Representation
 
 /** `recurrence` and `series` of every member among `events`, added after the TEC keys. */
-export async function withSeriesFields(ctx: Context, events: readonly EventRecord[], bodies: Json[]): Promise<void> {
+/**
+ * `recurrence` (the head's rule) and `series` of each member event, null for the others: the
+ * fields a representation ends with. They come from other rows (the head), so they are never
+ * part of an event's cached fragment.
+ */
+export async function seriesFields(ctx: Context, events: readonly EventRecord[]): Promise<Array<Json | null>> {
+  const out: Array<Json | null> = events.map(() => null)
   const wanted = [...new Set(events.filter((e) => e.seriesId).map((e) => e.seriesId!))]
-  if (!wanted.length) return
+  if (!wanted.length) return out
   const heads = new Map<number, EventRecord>()
   for (const e of events) if (e.seriesId === e.id) heads.set(e.id, e)
   const missing = wanted.filter((id) => !heads.has(id))
@@ -577,10 +583,12 @@ export async function withSeriesFields(ctx: Context, events: readonly EventRecor
   events.forEach((e, i) => {
     if (!e.seriesId || !e.series) return
     const rule = heads.get(e.seriesId)?.series?.rule
-    const body = bodies[i] as Record<string, unknown>
-    if (rule) body.recurrence = recurrenceJson(rule)
-    body.series = { id: e.seriesId, position: e.series.position, detached: e.series.detached === true }
+    const fields: Json = {}
+    if (rule) fields.recurrence = recurrenceJson(rule)
+    fields.series = { id: e.seriesId, position: e.series.position, detached: e.series.detached === true }
+    out[i] = fields
   })
+  return out
 }
 
 export function recurrenceJson(rule: SeriesRule): Json {

@@ -1,0 +1,95 @@
+/**
+ * Events, venues and organizers written as JSON text from cached fragments: the same bytes
+ * `JSON.stringify(eventJson(...))` gives (test/http/fragment-cache.suite.ts compares them).
+ *
+ * What is cached is what a record's own row and the request's link roots decide: an event's
+ * fields `id` to `featured`, a venue's or organizer's fields but its translations (and
+ * `json_ld`, which also names the first venue and organizer, under their versions too). What is
+ * spliced per request is what the caller or other rows decide: which venues and organizers this
+ * caller may see (the relations loaded for this request pick the fragments, so a draft venue's
+ * fragment is only ever stitched into a reply for a caller who may read it), terms (their
+ * `count` is live), `translations` and the series fields.
+ */
+import type { Context } from '../context.js'
+import { RawJson } from '../http/raw-json.js'
+import type { EventRecord, OrganizerRecord, VenueRecord } from '../storage/types.js'
+import { languageFields, type Json } from './common.js'
+import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
+import { fragmentCacheOf, type FragmentCache } from './fragment-cache.js'
+import { eventJsonLd } from './json-ld.js'
+import { eventHead, organizerOwn, sortedTerms, venueOwn } from './post.js'
+import { embeddedTerm } from './term.js'
+
+/** `{"a":1,"b":2}` → `"a":1,"b":2`: an object's members, to splice into another. */
+const members = (o: Json) => JSON.stringify(o).slice(1, -1)
+/** An object's text without its closing brace, so members can follow. */
+const open = (o: Json) => JSON.stringify(o).slice(0, -1)
+
+/** Writes one request's records; null when the router's fragment cache is off. */
+export function postWriter(ctx: Context): PostWriter | null {
+  const cache = fragmentCacheOf(ctx.options)
+  return cache ? new PostWriter(ctx, cache) : null
+}
+
+export class PostWriter {
+  /**
+   * Every request input the cached text uses: the link roots (origin or baseUrl, language path
+   * segment, language query). The permalink hook and the site's zone are the router's own.
+   */
+  private readonly variant: string
+  /** Terms are written once per request: several events of a page often share them. */
+  private readonly terms = new Map<number, string>()
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly cache: FragmentCache,
+  ) {
+    this.variant = `|${ctx.restRoot}|${ctx.base}|${ctx.languageQuery ?? ''}`
+  }
+
+  /** The event with the embeds `rel` holds for this caller, then `extra` (series fields). */
+  event(e: EventRecord, rel: Relations, single: boolean, extra: Json | null): RawJson {
+    const { ctx, cache } = this
+    const venues = eventVenues(e, rel)
+    const organizers = eventOrganizers(e, rel)
+    let text = cache.text(`e${e.id}:${e.revision}${this.variant}`, () => open(eventHead(ctx, e)))
+    text += `,"categories":${this.termList(e.categoryIds, rel)},"tags":${this.termList(e.tagIds, rel)},"venue":`
+    if (venues.length === 1) text += this.venue(venues[0] as VenueRecord, rel, single)
+    else text += `[${venues.map((v) => this.venue(v, rel, single)).join(',')}]`
+    text += `,"organizer":[${organizers.map((o) => this.organizer(o, rel, single)).join(',')}],"custom_fields":[],`
+    text += members(languageFields(ctx, e, rel))
+    if (single && e.status === 'publish') {
+      const v = venues[0]
+      const o = organizers[0]
+      // The first venue and organizer this caller sees are part of the key, at their versions.
+      const key = `j${e.id}:${e.revision}:${v ? `${v.id}.${v.revision}` : '-'}:${o ? `${o.id}.${o.revision}` : '-'}${this.variant}`
+      text += `,"json_ld":${cache.text(key, () => JSON.stringify(eventJsonLd(ctx, e, v, o)))}`
+    }
+    if (extra) text += `,${members(extra)}`
+    return new RawJson(`${text}}`)
+  }
+
+  /** A venue or organizer on its own (its endpoints). */
+  linked(rec: VenueRecord | OrganizerRecord, rel: Relations, single: boolean): RawJson {
+    return new RawJson(rec.type === 'venue' ? this.venue(rec, rel, single) : this.organizer(rec, rel, single))
+  }
+
+  private venue(v: VenueRecord, rel: Relations, single: boolean): string {
+    const own = this.cache.text(`${single ? 'V' : 'v'}${v.id}:${v.revision}${this.variant}`, () => open(venueOwn(this.ctx, v, single)))
+    return `${own},${members(languageFields(this.ctx, v, rel))}}`
+  }
+
+  private organizer(o: OrganizerRecord, rel: Relations, single: boolean): string {
+    const own = this.cache.text(`${single ? 'O' : 'o'}${o.id}:${o.revision}${this.variant}`, () => open(organizerOwn(this.ctx, o, single)))
+    return `${own},${members(languageFields(this.ctx, o, rel))}}`
+  }
+
+  private termList(ids: number[], rel: Relations): string {
+    const texts = sortedTerms(ids, rel).map((t) => {
+      let text = this.terms.get(t.id)
+      if (text === undefined) this.terms.set(t.id, (text = JSON.stringify(embeddedTerm(this.ctx, t))))
+      return text
+    })
+    return `[${texts.join(',')}]`
+  }
+}
