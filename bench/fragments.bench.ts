@@ -143,7 +143,9 @@ async function main() {
       )
     }
   }
-  console.log(`${EVENTS} rich events, memory storage, response cache off; router.handle() in-process, ${ROUNDS} alternating rounds of ${Math.ceil(N / ROUNDS)} requests`)
+  console.log(
+    `${EVENTS} rich events, memory storage, response cache off; router.handle() in-process, ${ROUNDS} alternating rounds of ${Math.ceil(N / ROUNDS)} requests`,
+  )
   console.log('| configuration | route | body | best round | median round | rate (best) |')
   console.log('|---|---|---|---|---|---|')
   for (const r of rows) console.log(r)

@@ -145,7 +145,11 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
       // A write answers the record as a list shows it: the oracle's list item, re-serialized
       // (JSON.stringify output survives JSON.parse and JSON.stringify byte for byte).
       const item = async (path: string, id: number) =>
-        JSON.stringify(Object.values(JSON.parse((await read(plain, path, 'administrator')).text)).flat().find((x: any) => x?.id === id))
+        JSON.stringify(
+          Object.values(JSON.parse((await read(plain, path, 'administrator')).text))
+            .flat()
+            .find((x: any) => x?.id === id),
+        )
       const reply = await a.post(`/events/${w.event.id}`, { title: 'Renamed' }, admin)
       expect(reply.status).toBe(200)
       expect(reply.text).toBe(await item(LIST, w.event.id))
@@ -169,7 +173,11 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
         ['venue trash', (a, w) => a.del(`/venues/${w.venue.id}`, admin), null],
         ['venue delete for good', (a, w) => a.del(`/venues/${w.venue.id}?force=true`, admin), null],
         ['draft venue published', (a, w) => a.post(`/venues/${w.draftVenue.id}`, { status: 'publish' }, admin), null],
-        ['organizer update', (a, w) => a.post(`/organizers/${w.organizer.id}`, { organizer: 'Renamed Friends' }, admin), shows(/Renamed Friends/)],
+        [
+          'organizer update',
+          (a, w) => a.post(`/organizers/${w.organizer.id}`, { organizer: 'Renamed Friends' }, admin),
+          shows(/Renamed Friends/),
+        ],
         ['organizer trash', (a, w) => a.del(`/organizers/${w.organizer.id}`, admin), null],
         [
           'term update',
