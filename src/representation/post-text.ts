@@ -12,7 +12,7 @@
  */
 import type { Context } from '../context.js'
 import { RawJson } from '../http/raw-json.js'
-import type { EventRecord, OrganizerRecord, VenueRecord } from '../storage/types.js'
+import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
 import { languageFields, type Json } from './common.js'
 import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 import { fragmentCacheOf, type FragmentCache } from './fragment-cache.js'
@@ -57,7 +57,7 @@ export class PostWriter {
     if (venues.length === 1) text += this.venue(venues[0] as VenueRecord, rel, single)
     else text += `[${venues.map((v) => this.venue(v, rel, single)).join(',')}]`
     text += `,"organizer":[${organizers.map((o) => this.organizer(o, rel, single)).join(',')}],"custom_fields":[],`
-    text += members(languageFields(ctx, e, rel))
+    text += this.language(e, rel)
     if (single && e.status === 'publish') {
       const v = venues[0]
       const o = organizers[0]
@@ -76,20 +76,33 @@ export class PostWriter {
 
   private venue(v: VenueRecord, rel: Relations, single: boolean): string {
     const own = this.cache.text(`${single ? 'V' : 'v'}${v.id}:${v.revision}${this.variant}`, () => open(venueOwn(this.ctx, v, single)))
-    return `${own},${members(languageFields(this.ctx, v, rel))}}`
+    return `${own},${this.language(v, rel)}}`
   }
 
   private organizer(o: OrganizerRecord, rel: Relations, single: boolean): string {
     const own = this.cache.text(`${single ? 'O' : 'o'}${o.id}:${o.revision}${this.variant}`, () => open(organizerOwn(this.ctx, o, single)))
-    return `${own},${members(languageFields(this.ctx, o, rel))}}`
+    return `${own},${this.language(o, rel)}}`
   }
 
   private termList(ids: number[], rel: Relations): string {
     const texts = sortedTerms(ids, rel).map((t) => {
       let text = this.terms.get(t.id)
-      if (text === undefined) this.terms.set(t.id, (text = JSON.stringify(embeddedTerm(this.ctx, t))))
+      if (text === undefined) {
+        // Terms have no revision and a live count: the key holds every field the text shows
+        // (the strings length-prefixed, so no two terms can spell the same key).
+        const key = `t${t.id}:${t.count}:${t.parent}:${t.taxonomy}:${t.name.length}:${t.name}${t.slug.length}:${t.slug}${t.description.length}:${t.description}${this.variant}`
+        text = this.cache.text(key, () => JSON.stringify(embeddedTerm(this.ctx, t)))
+        this.terms.set(t.id, text)
+      }
       return text
     })
     return `[${texts.join(',')}]`
+  }
+
+  /** `"language":…,"translations":{…}`, as languageFields has them, without an object to stringify when alone. */
+  private language(post: PostRecord, rel: Relations): string {
+    const { language, translations } = languageFields(this.ctx, post, rel) as { language: string; translations: Json }
+    if (Object.keys(translations).length > 0) return members({ language, translations })
+    return `"language":${JSON.stringify(language)},"translations":{}`
   }
 }
