@@ -580,11 +580,17 @@ export async function seriesFields(ctx: Context, events: readonly EventRecord[])
   for (const e of events) if (e.seriesId === e.id) heads.set(e.id, e)
   const missing = wanted.filter((id) => !heads.has(id))
   if (missing.length) for (const p of await ctx.storage.getPosts(missing)) if (p.type === 'event') heads.set(p.id, p)
+  // Members of one series share their head's rule: describe it once per request.
+  const described = new Map<number, Json>()
   events.forEach((e, i) => {
     if (!e.seriesId || !e.series) return
     const rule = heads.get(e.seriesId)?.series?.rule
     const fields: Json = {}
-    if (rule) fields.recurrence = recurrenceJson(rule)
+    if (rule) {
+      let recurrence = described.get(e.seriesId)
+      if (!recurrence) described.set(e.seriesId, (recurrence = recurrenceJson(rule)))
+      fields.recurrence = recurrence
+    }
     fields.series = { id: e.seriesId, position: e.series.position, detached: e.series.detached === true }
     out[i] = fields
   })
