@@ -2,14 +2,16 @@
  * What does a read cost in-process, without the response cache, on rich events (a venue, an
  * organizer, a category and a tag each, about 3.9 KB of JSON per event)?
  *
- *   node --import tsx bench/fragments.bench.ts        BENCH_N=2000 for more requests per figure
+ *   node --import tsx bench/fragments.bench.ts        BENCH_N=2000 for more requests per figure,
+ *                                                     BENCH_STORAGE=sqlite for a SQLite file
  *
  * Times `router.handle()` alone (no sockets): `GET /events?per_page=10` and `GET /events/{id}`,
- * memory storage, with the fragment cache on (the default) and off. Prints microseconds per
- * request and bodies per second; both configurations must answer with the very same bytes.
+ * memory storage (or SQLite), with the fragment cache on (the default) and off. Prints
+ * microseconds per request and bodies per second; both configurations must answer the same bytes.
  */
 import { createCalendarRouter, type CalendarOptions } from '../src/index.js'
 import { createMemoryStorage } from '../src/storage/memory.js'
+import { createSqlStorage, openSqliteFile } from '../src/storage/sql/index.js'
 import type { RequestLike } from '../src/http/types.js'
 
 const N = Number(process.env.BENCH_N ?? 1000)
@@ -38,7 +40,9 @@ const PARAGRAPH =
   'seats are not numbered. Bring a friend, or come and meet new ones: tables are shared.</p>'
 
 export async function richRouter(options: CalendarOptions) {
-  const router = createCalendarRouter(createMemoryStorage(), {
+  const storage =
+    process.env.BENCH_STORAGE === 'sqlite' ? createSqlStorage({ driver: await openSqliteFile(':memory:') }) : createMemoryStorage()
+  const router = createCalendarRouter(storage, {
     ...options,
     now: () => new Date('2026-11-21T12:00:00Z'),
     authenticate: (req) => (req.headers.get('authorization') === 'Bearer bench' ? { id: 1, role: 'administrator' } : null),
@@ -97,7 +101,7 @@ export async function richRouter(options: CalendarOptions) {
     })
     ids.push(e.id)
   }
-  return { router, ids }
+  return { router, ids, storage }
 }
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
@@ -144,11 +148,12 @@ async function main() {
     }
   }
   console.log(
-    `${EVENTS} rich events, memory storage, response cache off; router.handle() in-process, ${ROUNDS} alternating rounds of ${Math.ceil(N / ROUNDS)} requests`,
+    `${EVENTS} rich events, ${process.env.BENCH_STORAGE === 'sqlite' ? 'SQLite' : 'memory'} storage, response cache off; router.handle() in-process, ${ROUNDS} alternating rounds of ${Math.ceil(N / ROUNDS)} requests`,
   )
   console.log('| configuration | route | body | best round | median round | rate (best) |')
   console.log('|---|---|---|---|---|---|')
   for (const r of rows) console.log(r)
+  for (const b of built) await b.storage.close?.()
 }
 
 // Imported by a profiling script: only the seeding is wanted then.
