@@ -67,6 +67,7 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
     const draftVenue = (await a.post('/venues', { venue: 'Secret Barn', city: 'Nowhere', status: 'draft' }, { as: 'editor' })).body
     const organizer = (await a.post('/organizers', { organizer: 'Friends of the Hall', email: 'f@example.org', status: 'publish' }, admin))
       .body
+    const draftOrganizer = (await a.post('/organizers', { organizer: 'Secret Club', status: 'draft' }, { as: 'editor' })).body
     const event = await a.seed({
       title: 'Harbour evening',
       description: '<p>Music and food.</p>',
@@ -81,7 +82,7 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
       start_date: '2026-11-29 10:00:00',
       end_date: '2026-11-29 12:00:00',
       venue: draftVenue.id,
-      organizer: [organizer.id],
+      organizer: [organizer.id, draftOrganizer.id],
       categories: ['Music'],
     })
     const ja = await a.seed({ title: 'Minato no yoru', translation_of: event.id, venue: venue.id }, { lang: 'ja' })
@@ -130,6 +131,8 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
         expect(reads.get(` /events/${w.members[1].id}`)!.text).toMatch(/"recurrence":\{"rrule":"FREQ=WEEKLY;COUNT=3".*"series":\{"id":/)
         expect(reads.get(` /events/${w.hidden.id}`)!.text).not.toContain('Secret Barn')
         expect(reads.get(`editor /events/${w.hidden.id}`)!.text).toContain('Secret Barn')
+        expect(reads.get(` /events/${w.hidden.id}`)!.text).not.toContain('Secret Club')
+        expect(reads.get(`editor /events/${w.hidden.id}`)!.text).toMatch(/"organizer":\[\{.*Friends of the Hall.*\},\{.*Secret Club/)
         expect(reads.get(` ${LIST}`)!.text).not.toContain('Secret Barn')
         expect(reads.get(`editor ${LIST}`)!.text).toContain('Secret Barn')
       }
