@@ -339,6 +339,39 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
         expect(() => createCalendarRouter(a.storage, { fragmentCache: bad as never })).toThrow(/fragmentCache/)
     })
 
+    it('a host storage that keeps no revision gets fresh text on every read, never a stale one', async () => {
+      const a = await app()
+      // The same storage, its records stripped of `revision` on the way out (as a host's own
+      // Storage that predates it would answer).
+      const strip = (x: any): any =>
+        Array.isArray(x)
+          ? x.map(strip)
+          : x && typeof x === 'object' && 'revision' in x
+            ? Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'revision'))
+            : x && typeof x === 'object' && Array.isArray(x.items)
+              ? { ...x, items: strip(x.items) }
+              : x
+      const bare = new Proxy(a.storage, {
+        get(target, key) {
+          const value = Reflect.get(target, key)
+          if (typeof value !== 'function' || key === 'transaction') return typeof value === 'function' ? value.bind(target) : value
+          return async (...args: unknown[]) => strip(await value.apply(target, args))
+        },
+      })
+      const router = createCalendarRouter(bare, { authenticate, now: () => new Date(NOW) })
+      const venue = (await a.post('/venues', { venue: 'Harbour Hall', status: 'publish' }, admin)).body
+      const event = await a.seed({ title: 'Harbour evening', venue: venue.id })
+      expect((await bare.getPost(event.id))!.revision).toBeUndefined()
+      for (const path of [`/events/${event.id}`, LIST]) expect((await read(router, path)).text).toContain('Harbour Hall')
+      await a.post(`/events/${event.id}`, { title: 'Renamed evening' }, admin)
+      await a.post(`/venues/${venue.id}`, { venue: 'Renamed Hall' }, admin)
+      for (const path of [`/events/${event.id}`, LIST]) {
+        const text = (await read(router, path)).text
+        expect(text).toContain('Renamed evening')
+        expect(text).toContain('Renamed Hall')
+      }
+    })
+
     it('two routers on one storage: a write through one is seen by the other on its next read', async () => {
       const a = await app()
       const w = await richWorld(a)
