@@ -5,6 +5,7 @@
 import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
 import { organizerJson, venueJson } from '../representation/post.js'
+import { postWriter } from '../representation/post-text.js'
 import { loadRelations } from './embeds.js'
 import { validateParams } from '../schemas/operation.js'
 import type { Schemas } from '../schemas/index.js'
@@ -59,8 +60,10 @@ export function linkedJson(
   return rec.type === 'venue' ? venueJson(ctx, rec, rel, single) : organizerJson(ctx, rec, rel, single)
 }
 
-async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>, single = false) {
+async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>, single = false): Promise<unknown[]> {
   const rel = await loadRelations(ctx, recs)
+  const writer = postWriter(ctx)
+  if (writer) return recs.map((r) => writer.linked(r, rel, single))
   return recs.map((r) => linkedJson(ctx, r, rel, single))
 }
 

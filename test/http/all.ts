@@ -27,6 +27,7 @@ import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
 import { referenceGapsDocSuite, referenceGapsSuite } from './reference-gaps.suite.js'
 import { searchSyntaxSuite } from './search.suite.js'
+import { fragmentCacheSuite } from './fragment-cache.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
 import { recurrenceDocSuite, recurrenceSuite } from './recurrence.suite.js'
@@ -68,6 +69,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   geoSuite(name, makeStorage)
   searchSyntaxSuite(name, makeStorage)
   responseCacheSuite(name, makeStorage)
+  fragmentCacheSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(
