@@ -61,6 +61,7 @@ interface Located {
 }
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+const encoder = new TextEncoder()
 
 /** Retry-After of a 503: long enough for a database failover or a lock to clear, short for a person. */
 const RETRY_AFTER_SECONDS = 5
@@ -281,6 +282,8 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
           const dependsOn: Tags | undefined = cacheKey ? new Set() : undefined
           raw = await dispatch(request, located, read ? 'GET' : method, query, principal, meta, dependsOn)
           if (read && raw.status >= 200 && raw.status < 300 && typeof raw.body === 'string') {
+            // Encoded once: the ETag hashes these bytes, and the cache and the adapter send them.
+            raw.body = encoder.encode(raw.body)
             raw.headers.ETag = weakEtag(raw.body)
             if (!principal && options.cacheControl) {
               raw.headers['Cache-Control'] = options.cacheControl
