@@ -4,7 +4,8 @@ import Fastify from 'fastify'
 import { EVENTS_PATH, seed, serve } from '../seed.js'
 import { pageData, type PageData } from './page-data.js'
 
-const { ids, paths, capture } = await seed()
+const seeded = await seed()
+const { ids, paths, capture } = seeded
 let data: PageData
 let handler: http.RequestListener | undefined
 const app = Fastify({
@@ -23,6 +24,6 @@ app.get(EVENTS_PATH, async (_req, reply) =>
 )
 await app.ready()
 
-await serve(handler!, paths, async (origin) => {
+await serve(handler!, seeded, async (origin) => {
   data = await pageData(ids, paths[1], capture, origin)
 })

@@ -2,7 +2,8 @@
 import type http from 'node:http'
 import { EVENTS_PATH, seed, serve } from '../seed.js'
 
-const { ids, paths, capture } = await seed()
+const seeded = await seed()
+const { ids, paths, capture } = seeded
 const events = new Map<number, unknown>()
 let singleHeaders: Record<string, string> = {}
 let listHeaders: Record<string, string> = {}
@@ -25,7 +26,7 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse) {
   res.writeHead(404, { 'content-length': '0' }).end()
 }
 
-await serve(handler, paths, async (origin) => {
+await serve(handler, seeded, async (origin) => {
   for (const id of ids) {
     const { headers, body } = await capture(origin, `${EVENTS_PATH}/${id}`)
     events.set(id, JSON.parse(body))
