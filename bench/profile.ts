@@ -1,13 +1,14 @@
 /**
- * Where does a route spend its CPU? Starts one bench server under `node --cpu-prof`, loads one
- * route with wrk (or the built-in client) and prints the functions with the most self time.
+ * Where does a route spend its CPU? Starts one bench server, profiles it (the inspector's CPU
+ * profiler, started once the server is seeded) while wrk (or a plain loop) loads one route, and
+ * prints the functions with the most self time.
  *
  *   node --import tsx bench/profile.ts [single|list] [memory|sqlite] [on|off]     (defaults: list sqlite off)
  *
  * The .cpuprofile is kept (its path is printed) for Chrome DevTools or speedscope.
  */
 import { execFileSync, fork } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,10 +28,16 @@ interface ProfileNode {
 const dir = mkdtempSync(join(tmpdir(), 'calendar-profile-'))
 const child = fork(fileURLToPath(new URL('./servers/router.ts', import.meta.url)), [], {
   cwd: fileURLToPath(new URL('..', import.meta.url)),
-  execArgv: ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${dir}`],
+  execArgv: ['--import', 'tsx'],
   env: { ...process.env, BENCH_STORAGE: storage, BENCH_CACHE: cache },
 })
 const ready = await new Promise<Ready>((resolve) => child.once('message', resolve))
+const reply = <T>(message: string) =>
+  new Promise<T>((resolve) => {
+    child.once('message', (answer) => resolve(answer as T))
+    child.send(message)
+  })
+await reply('profile:start')
 const path = ready.paths[route === 'single' ? 0 : 1]
 const url = `http://127.0.0.1:${ready.port}${path}`
 try {
@@ -44,14 +51,10 @@ try {
   }
   agent.destroy()
 }
-child.disconnect() // the server exits on disconnect, which writes the profile
-await new Promise((resolve) => child.once('exit', resolve))
-
-const file = join(
-  dir,
-  readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!,
-)
-const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; startTime: number; endTime: number }
+const { profile } = await reply<{ profile: { nodes: ProfileNode[] } }>('profile:stop')
+child.disconnect() // the server exits on disconnect
+const file = join(dir, `${route}-${storage}-cache-${cache}.cpuprofile`)
+writeFileSync(file, JSON.stringify(profile))
 const total = profile.nodes.reduce((sum, n) => sum + (n.hitCount ?? 0), 0)
 const self = new Map<string, number>()
 for (const n of profile.nodes) {

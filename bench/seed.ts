@@ -9,6 +9,7 @@ import { createCalendarRouter, type CalendarOptions, type Storage } from '../src
 import { createMemoryStorage } from '../src/storage/memory.js'
 import type { HeadersLike } from '../src/http/types.js'
 import http from 'node:http'
+import { Session } from 'node:inspector/promises'
 import type { AddressInfo } from 'node:net'
 import { prng } from './prng.js'
 
@@ -170,8 +171,20 @@ export async function serve(
 ): Promise<void> {
   // Without a parent (it crashed or was killed) a server would linger; leave with it.
   process.on('disconnect', () => process.exit(0))
-  process.on('message', (message) => {
+  let profiler: Session | null = null
+  process.on('message', (message: unknown) => {
     if (message === 'cpu') process.send!({ cpu: process.cpuUsage() })
+    // bench/profile.ts: a CPU profile of the load only, not of seeding or start-up.
+    else if (message === 'profile:start') {
+      profiler = new Session()
+      profiler.connect()
+      void profiler
+        .post('Profiler.enable')
+        .then(() => profiler!.post('Profiler.start'))
+        .then(() => process.send!('profile:started'))
+    } else if (message === 'profile:stop' && profiler) {
+      void profiler.post('Profiler.stop').then(({ profile }) => process.send!({ profile }))
+    }
   })
   const server = http.createServer(handler)
   server.keepAliveTimeout = 30_000
