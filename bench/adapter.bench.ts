@@ -209,6 +209,10 @@ async function wrk(port: number, path: string, seconds: number, script: string[]
     ...(PIN ? ['-c', '1', 'wrk'] : []),
     '-t1',
     `-c${CONNECTIONS}`,
+    // wrk's default 2 s timeout drops the slowest responses from its latency figures (they count
+    // as socket errors instead); a queue at 50 connections on a busy core can exceed that.
+    '--timeout',
+    '10s',
     `-d${duration}s`,
     ...(latency ? ['--latency'] : []),
     ...(script.length ? ['-s', fileURLToPath(new URL('./mixed.lua', import.meta.url))] : []),
