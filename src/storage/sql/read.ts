@@ -37,9 +37,8 @@ import {
 } from './records.js'
 
 /**
- * A statement text built once per dialect. The drivers cache prepared statements by their text,
- * and a string built anew on every call is hashed and compared in full on every lookup (these
- * select lists run to a kilobyte); a constant is hashed once.
+ * A statement text that does not vary, built once per dialect rather than on every call (the
+ * drivers look their prepared statements up by this text).
  */
 function perDialect(build: (d: Dialect) => string): (d: Dialect) => string {
   const built = new Map<Dialect, string>()
