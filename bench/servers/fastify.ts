@@ -19,9 +19,7 @@ app.get(`${EVENTS_PATH}/:id(^\\d+)`, async (req, reply) => {
   if (event === undefined) return reply.code(404).send({ code: 'rest-event-not-found' })
   return reply.headers(data.singleHeaders).send(event)
 })
-app.get(EVENTS_PATH, async (_req, reply) =>
-  reply.headers(data.listHeaders).send({ events: data.pageIds.map((id) => data.events.get(id)), ...data.envelope }),
-)
+app.get(EVENTS_PATH, async (_req, reply) => reply.headers(data.listHeaders).send({ events: data.pageEvents, ...data.envelope }))
 await app.ready()
 
 await serve(handler!, seeded, async (origin) => {
