@@ -1,9 +1,13 @@
 /**
- * What does the router cost on Node, relative to node:http doing (almost) nothing?
+ * What does the router cost on Node for rich events, relative to node:http writing the very same
+ * bytes? Prints storage (memory, SQLite) x response cache (on, off) x route as the ratio of
+ * throughput to that raw server, then a mixed workload on SQLite (95% anonymous reads over 20
+ * lists, filters and single events, 5% writes by an editor) with throughput and p50/p99.
  *
- *   node --import tsx bench/adapter.bench.ts        BENCH_SECONDS=10 to measure longer
+ *   npm run bench          BENCH_SECONDS=10 to measure longer, BENCH_PEERS=1 to add hono/fastify
  *
- * Each server runs in its own process so it never shares an event loop with the load generator.
+ * Each server runs in its own process, pinned to CPU 0 while the load generator runs on CPU 1
+ * (`taskset`, when there are two cores or more), so the client never steals the server's core.
  * `wrk` is used when on PATH (BENCH_CLIENT=builtin forces the built-in keep-alive client, which
  * runs on Node too and may saturate before a fast server does: watch the client CPU column).
  */
@@ -12,23 +16,61 @@ import http from 'node:http'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual, promisify } from 'node:util'
-import type { Ready } from './seed.js'
+import { EDITOR_TOKEN, EVENTS_PATH, type Ready } from './seed.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const WARMUP_SECONDS = 2
 const CONNECTIONS = 50
 const ROUTES = ['GET /events/{id}', 'GET /events?per_page=10'] as const
+const WRITE_EVERY = 20 // 5% writes in the mixed workload
 
-const SERVERS = [
-  { name: '(1) node:http, precomputed bytes', entry: 'raw-bytes.ts' },
-  { name: '(2) node:http, Map + stringify', entry: 'raw-map.ts' },
-  { name: '(3) router via toNodeHandler', entry: 'router.ts' },
-  { name: '(4) router + read cache', entry: 'router-cached.ts' },
-  { name: '(5) hono + node-server', entry: 'hono.ts' },
-  { name: '(6) fastify', entry: 'fastify.ts' },
-  { name: '(7) router, SQLite', entry: 'router-sqlite.ts' },
-  { name: '(8) router, SQLite + cache', entry: 'router-sqlite-cached.ts' },
+interface ServerSpec {
+  name: string
+  entry: string
+  env?: Record<string, string>
+  storage?: string
+  cache?: string
+}
+
+const BASELINE: ServerSpec = { name: 'node:http, same bytes', entry: 'raw-bytes.ts' }
+const ROUTERS: ServerSpec[] = [
+  {
+    name: 'router, memory, cache on',
+    entry: 'router.ts',
+    env: { BENCH_STORAGE: 'memory', BENCH_CACHE: 'on' },
+    storage: 'memory',
+    cache: 'on',
+  },
+  {
+    name: 'router, memory, cache off',
+    entry: 'router.ts',
+    env: { BENCH_STORAGE: 'memory', BENCH_CACHE: 'off' },
+    storage: 'memory',
+    cache: 'off',
+  },
+  {
+    name: 'router, SQLite, cache on',
+    entry: 'router.ts',
+    env: { BENCH_STORAGE: 'sqlite', BENCH_CACHE: 'on' },
+    storage: 'SQLite',
+    cache: 'on',
+  },
+  {
+    name: 'router, SQLite, cache off',
+    entry: 'router.ts',
+    env: { BENCH_STORAGE: 'sqlite', BENCH_CACHE: 'off' },
+    storage: 'SQLite',
+    cache: 'off',
+  },
 ]
+const PEERS: ServerSpec[] =
+  process.env.BENCH_PEERS === '1'
+    ? [
+        { name: 'node:http, Map + stringify', entry: 'raw-map.ts' },
+        { name: 'hono + node-server', entry: 'hono.ts' },
+        { name: 'fastify', entry: 'fastify.ts' },
+      ]
+    : []
 
 interface Result {
   rps: number
@@ -38,28 +80,54 @@ interface Result {
   clientCpu: number // share of one core
   serverCpu: number
 }
+type Measured = Omit<Result, 'serverCpu' | 'clientCpu'>
 
-interface Running extends Ready {
-  name: string
+interface Running extends Ready, ServerSpec {
   child: ChildProcess
 }
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url))
+/** One request of a workload: reads are plain GETs, writes carry the editor's token and a body. */
+interface Target {
+  method: 'GET' | 'POST'
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}
 
-function start(name: string, entry: string): Promise<Running> {
-  const child = fork(fileURLToPath(new URL(`./servers/${entry}`, import.meta.url)), [], {
+const repoRoot = fileURLToPath(new URL('..', import.meta.url))
+const hasCommand = (name: string) => {
+  try {
+    execFileSync('which', [name], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+const PIN = process.env.BENCH_PIN !== '0' && os.cpus().length >= 2 && hasCommand('taskset')
+const USE_WRK = process.env.BENCH_CLIENT !== 'builtin' && hasCommand('wrk')
+
+/** Moves a process and all its threads (libuv pool, GC helpers) onto one CPU. */
+const pin = (pid: number, cpu: number) => {
+  if (PIN) execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' })
+}
+
+function start(spec: ServerSpec): Promise<Running> {
+  const child = fork(fileURLToPath(new URL(`./servers/${spec.entry}`, import.meta.url)), [], {
     cwd: repoRoot,
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    env: { ...process.env, ...spec.env },
   })
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name}: not ready after 120 s`)), 120_000)
+    const timer = setTimeout(() => reject(new Error(`${spec.name}: not ready after 300 s`)), 300_000)
     child.once('message', (ready: Ready) => {
       clearTimeout(timer)
-      resolve({ ...ready, name, child })
+      // Pinned only once seeded, so the servers seed in parallel on both cores.
+      pin(child.pid!, 0)
+      resolve({ ...spec, ...ready, child })
     })
     child.once('exit', (code) => {
       clearTimeout(timer)
-      reject(new Error(`${name}: exited with ${code} before listening`))
+      reject(new Error(`${spec.name}: exited with ${code} before listening`))
     })
   })
 }
@@ -77,30 +145,33 @@ const processCpu = () => {
   return (user + system) / 1e6
 }
 
-function get(agent: http.Agent, port: number, path: string): Promise<{ status: number; body: string }> {
+function send(agent: http.Agent, port: number, target: Target): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     http
-      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      .request({ host: '127.0.0.1', port, path: target.path, method: target.method, headers: target.headers, agent }, (res) => {
         let body = ''
         res.setEncoding('utf8').on('data', (c: string) => (body += c))
         res.on('end', () => resolve({ status: res.statusCode!, body }))
       })
       .on('error', reject)
+      .end(target.body)
   })
 }
 
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN
 
-async function builtin(port: number, path: string, seconds: number): Promise<Omit<Result, 'serverCpu' | 'clientCpu'>> {
+/** The fallback load generator: CONNECTIONS keep-alive loops, each taking the next target in turn. */
+async function builtin(port: number, next: () => Target, seconds: number): Promise<Measured> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })
   const latencies: number[] = []
   let errors = 0
   const one = () =>
     new Promise<void>((resolve) => {
+      const target = next()
       const t0 = performance.now()
       http
-        .get({ host: '127.0.0.1', port, path, agent }, (res) => {
-          if (res.statusCode !== 200) errors++
+        .request({ host: '127.0.0.1', port, path: target.path, method: target.method, headers: target.headers, agent }, (res) => {
+          if (res.statusCode! >= 400) errors++
           res.resume().on('end', () => {
             latencies.push(performance.now() - t0)
             resolve()
@@ -110,6 +181,7 @@ async function builtin(port: number, path: string, seconds: number): Promise<Omi
           errors++
           resolve()
         })
+        .end(target.body)
     })
   const phase = async (duration: number) => {
     const stopAt = performance.now() + duration * 1000
@@ -131,11 +203,25 @@ async function builtin(port: number, path: string, seconds: number): Promise<Omi
 
 const run = promisify(execFile)
 
-async function wrk(port: number, path: string, seconds: number): Promise<Omit<Result, 'serverCpu' | 'clientCpu'>> {
+async function wrk(port: number, path: string, seconds: number, script: string[] = []): Promise<Measured> {
   const url = `http://127.0.0.1:${port}${path}`
-  const args = ['-t1', `-c${CONNECTIONS}`]
-  await run('wrk', [...args, `-d${WARMUP_SECONDS}s`, url])
-  const { stdout } = await run('wrk', [...args, `-d${seconds}s`, '--latency', url])
+  const wrkArgs = (duration: number, latency: boolean) => [
+    ...(PIN ? ['-c', '1', 'wrk'] : []),
+    '-t1',
+    `-c${CONNECTIONS}`,
+    // wrk's default 2 s timeout drops the slowest responses from its latency figures (they count
+    // as socket errors instead); a queue at 50 connections on a busy core can exceed that.
+    '--timeout',
+    '10s',
+    `-d${duration}s`,
+    ...(latency ? ['--latency'] : []),
+    ...(script.length ? ['-s', fileURLToPath(new URL('./mixed.lua', import.meta.url))] : []),
+    url,
+    ...(script.length ? ['--', ...script] : []),
+  ]
+  const command = PIN ? 'taskset' : 'wrk'
+  await run(command, wrkArgs(WARMUP_SECONDS, false))
+  const { stdout } = await run(command, wrkArgs(seconds, true))
   const ms = (line: RegExp) => {
     const m = line.exec(stdout)
     if (!m) return NaN
@@ -152,97 +238,182 @@ async function wrk(port: number, path: string, seconds: number): Promise<Omit<Re
   }
 }
 
-function hasWrk(): boolean {
-  if (process.env.BENCH_CLIENT === 'builtin') return false
-  try {
-    execFileSync('which', ['wrk'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
+/** Runs one cell and measures both processes' CPU over it. */
+async function cell(server: Running, measure: () => Promise<Measured>): Promise<Result> {
+  const cpu0 = [processCpu(), await serverCpu(server)] as const
+  const t0 = performance.now()
+  const result = await measure()
+  const wall = (performance.now() - t0) / 1000 // includes warm-up, as the CPU figures do
+  process.stderr.write('.')
+  return {
+    ...result,
+    clientCpu: (processCpu() - cpu0[0]) / wall,
+    serverCpu: ((await serverCpu(server)) - cpu0[1]) / wall,
   }
 }
 
+const comparable = (body: string, port: number) =>
+  JSON.parse(body.replaceAll(`127.0.0.1:${port}`, '127.0.0.1:PORT'), (key, value) =>
+    // Each process seeds its own store, so creation times (and JSON-LD offers from them) may differ by a second.
+    /^(date|modified)(_utc)?$|^validFrom$/.test(key) ? '' : value,
+  )
+
+function firstDifference(a: unknown, b: unknown, path = '$'): string | null {
+  if (isDeepStrictEqual(a, b)) return null
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const inner = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`)
+      if (inner !== null) return inner
+    }
+  }
+  return `${path} (${JSON.stringify(a)?.slice(0, 60)} vs ${JSON.stringify(b)?.slice(0, 60)})`
+}
+
 /** Every server must answer the same thing, or the ratios compare different work. */
-async function checkSameAnswers(servers: Running[]): Promise<void> {
+async function checkSameAnswers(baseline: Running, servers: Running[]): Promise<void> {
   const agent = new http.Agent({ keepAlive: false })
   for (let r = 0; r < ROUTES.length; r++) {
-    // Links embed each server's own port; blank it out so only real differences show.
-    const answers = await Promise.all(
-      servers.map(async (s) => {
-        const { status, body } = await get(agent, s.port, s.paths[r]!)
-        return { status, body: body.replaceAll(`127.0.0.1:${s.port}`, '127.0.0.1:PORT') }
-      }),
-    )
-    const reference = answers[answers.length - 1]!
-    answers.forEach((answer, i) => {
-      if (answer.status !== 200) throw new Error(`${servers[i]!.name} ${ROUTES[r]}: status ${answer.status}`)
-      if (!isDeepStrictEqual(JSON.parse(answer.body), JSON.parse(reference.body))) {
-        console.warn(`warning: ${servers[i]!.name} answers ${ROUTES[r]} differently from the router`)
-      } else if (answer.body.length !== reference.body.length) {
-        console.warn(`note: ${servers[i]!.name} ${ROUTES[r]}: same JSON, ${answer.body.length} vs ${reference.body.length} bytes`)
+    const expected = await send(agent, baseline.port, { method: 'GET', path: baseline.paths[r]! })
+    for (const server of servers) {
+      const answer = await send(agent, server.port, { method: 'GET', path: server.paths[r]! })
+      if (answer.status !== 200) throw new Error(`${server.name} ${ROUTES[r]}: status ${answer.status}`)
+      const difference = firstDifference(comparable(answer.body, server.port), comparable(expected.body, baseline.port))
+      if (difference !== null) {
+        console.warn(`warning: ${server.name} answers ${ROUTES[r]} differently from the raw server at ${difference}`)
+      } else if (answer.body.length !== expected.body.length) {
+        console.warn(`note: ${server.name} ${ROUTES[r]}: same JSON, ${answer.body.length} vs ${expected.body.length} bytes`)
       }
-    })
+    }
   }
 }
 
 const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : '-')
 
+function table(header: string[], rows: string[][], leftColumns: number): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
+  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
+}
+
+function detailRow(name: string, route: string, result: Result, baseline: number): string[] {
+  return [
+    name,
+    route,
+    fixed(result.rps, 0),
+    fixed(result.rps / baseline, 3),
+    fixed(result.p50, 2),
+    fixed(result.p99, 2),
+    String(result.errors),
+    USE_WRK ? '-' : `${fixed(result.clientCpu * 100, 0)}%`,
+    `${fixed(result.serverCpu * 100, 0)}%`,
+    fixed(cpuPerRequest(result), 0),
+  ]
+}
+
+/**
+ * Server CPU microseconds per request: CPU over the cell (warm-up included) divided by the
+ * measured rate, so warm-up is assumed to run at the same pace. Unlike req/s it hardly moves when
+ * other processes share the server's core.
+ */
+const cpuPerRequest = (result: Result) => (result.serverCpu / result.rps) * 1e6
+
+/** 95% anonymous reads cycling over 20 targets, 5% editor updates cycling over 20 events. */
+async function mixed(server: Running): Promise<Result> {
+  const { reads, writeIds } = server.mixed
+  const agent = new http.Agent({ keepAlive: false })
+  // One write up front proves the editor's token works, so the errors column means what it says.
+  const probe = await send(agent, server.port, writeTarget(writeIds[0]!, 0))
+  if (probe.status !== 200) throw new Error(`${server.name}: an editor's update answered ${probe.status} ${probe.body}`)
+  if (USE_WRK) {
+    return cell(server, () => wrk(server.port, reads[0]!, SECONDS, [EDITOR_TOKEN, EVENTS_PATH, writeIds.join(','), ...reads]))
+  }
+  let n = 0
+  const next = (): Target => {
+    n++
+    if (n % WRITE_EVERY === 0) return writeTarget(writeIds[(n / WRITE_EVERY) % writeIds.length]!, n)
+    return { method: 'GET', path: reads[n % reads.length]! }
+  }
+  return cell(server, () => builtin(server.port, next, SECONDS))
+}
+
+function writeTarget(id: number, n: number): Target {
+  return {
+    method: 'POST',
+    path: `${EVENTS_PATH}/${id}`,
+    headers: { authorization: `Bearer ${EDITOR_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: `Edited under load ${n}` }),
+  }
+}
+
 async function main() {
-  const useWrk = hasWrk()
+  if (PIN) pin(process.pid, 1)
   console.log(
     `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}; ` +
-      `client: ${useWrk ? 'wrk -t1' : 'built-in http.Agent'}; ${CONNECTIONS} connections; ` +
-      `${WARMUP_SECONDS}s warm-up + ${SECONDS}s per cell`,
+      `client: ${USE_WRK ? 'wrk -t1' : 'built-in http.Agent'}; ${CONNECTIONS} connections; ` +
+      `${PIN ? 'server on CPU 0, client on CPU 1; ' : 'not pinned; '}${WARMUP_SECONDS}s warm-up + ${SECONDS}s per cell`,
   )
-  const servers = await Promise.all(SERVERS.map((s) => start(s.name, s.entry)))
+  const specs = [BASELINE, ...ROUTERS, ...PEERS]
+  const [baseline, ...servers] = await Promise.all(specs.map(start))
   try {
-    await checkSameAnswers(servers)
-    const rows: string[][] = []
-    let clientBound = false
+    await checkSameAnswers(baseline!, servers)
+    const results = new Map<string, (Result & { baseline: number; baselineCpu: number })[]>()
+    const details: string[][] = []
+    const measureGet = (server: Running, path: string) =>
+      cell(server, () => (USE_WRK ? wrk(server.port, path, SECONDS) : builtin(server.port, () => ({ method: 'GET', path }), SECONDS)))
     for (let r = 0; r < ROUTES.length; r++) {
-      let baseline = NaN
       for (const server of servers) {
-        const cpu0 = [processCpu(), await serverCpu(server)] as const
-        const t0 = performance.now()
-        const measure = useWrk ? wrk : builtin
-        const result = await measure(server.port, server.paths[r]!, SECONDS)
-        const wall = (performance.now() - t0) / 1000 // includes warm-up, as the CPU figures do
-        const cpu: Result = {
-          ...result,
-          clientCpu: (processCpu() - cpu0[0]) / wall,
-          serverCpu: ((await serverCpu(server)) - cpu0[1]) / wall,
-        }
-        if (Number.isNaN(baseline)) baseline = cpu.rps
-        if (!useWrk && cpu.clientCpu >= 0.9) clientBound = true
-        rows.push([
-          server.name,
-          ROUTES[r]!,
-          fixed(cpu.rps, 0),
-          `${fixed(cpu.rps / baseline, 2)}x`,
-          fixed(cpu.p50, 2),
-          fixed(cpu.p99, 2),
-          String(cpu.errors),
-          useWrk ? '-' : `${fixed(cpu.clientCpu * 100, 0)}%`,
-          `${fixed(cpu.serverCpu * 100, 0)}%`,
-        ])
-        process.stderr.write('.')
+        // The raw server is measured right before each subject, so a ratio compares two cells a few
+        // seconds apart: load from other processes on the machine drifts less between them.
+        const b = await measureGet(baseline!, baseline!.paths[r]!)
+        details.push(detailRow(baseline!.name, ROUTES[r]!, b, b.rps))
+        const result = await measureGet(server, server.paths[r]!)
+        results.set(server.name, [...(results.get(server.name) ?? []), { ...result, baseline: b.rps, baselineCpu: cpuPerRequest(b) }])
+        details.push(detailRow(server.name, ROUTES[r]!, result, b.rps))
       }
     }
+    const mixedRows: string[][] = []
+    for (const server of servers.filter((s) => s.storage === 'SQLite')) {
+      const result = await mixed(server)
+      mixedRows.push([
+        server.storage!,
+        server.cache!,
+        fixed(result.rps, 0),
+        fixed(result.p50, 2),
+        fixed(result.p99, 2),
+        String(result.errors),
+        `${fixed(result.serverCpu * 100, 0)}%`,
+        fixed(cpuPerRequest(result), 0),
+      ])
+    }
     process.stderr.write('\n')
-    const header = ['server', 'route', 'req/s', 'vs (1)', 'p50 ms', 'p99 ms', 'errors', 'client cpu', 'server cpu']
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
-    const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
-    console.log(line(header))
-    console.log(widths.map((w) => '-'.repeat(w)).join('  '))
-    for (const row of rows) console.log(line(row))
-    if (clientBound) {
+
+    console.log('\nThroughput as a ratio to node:http writing the same bytes (rich events):\n')
+    const ratioRows = servers
+      .filter((s) => s.storage)
+      .map((s) => [s.storage!, s.cache!, ...results.get(s.name)!.map((res) => fixed(res.rps / res.baseline, 3))])
+    console.log(table(['storage', 'response cache', ...ROUTES], ratioRows, 2))
+    console.log('\nThe same as a ratio of server CPU per request (raw / router; steadier on a busy machine):\n')
+    const cpuRows = servers
+      .filter((s) => s.storage)
+      .map((s) => [s.storage!, s.cache!, ...results.get(s.name)!.map((res) => fixed(res.baselineCpu / cpuPerRequest(res), 3))])
+    console.log(table(['storage', 'response cache', ...ROUTES], cpuRows, 2))
+    console.log('\nEach cell:\n')
+    console.log(
+      table(['server', 'route', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'errors', 'client cpu', 'server cpu', 'cpu µs/req'], details, 2),
+    )
+    console.log(
+      `\nMixed workload: 95% anonymous GETs over ${servers[0]!.mixed.reads.length} lists, filters and single events, ` +
+        `5% editor updates (POST /events/{id}):\n`,
+    )
+    console.log(table(['storage', 'response cache', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server cpu', 'cpu µs/req'], mixedRows, 2))
+    if (!USE_WRK && details.some((row) => parseInt(row[7]!) >= 90)) {
       console.log(
         '\nclient cpu near 100%: the built-in load generator, not the server, set the pace in those rows,\n' +
           'so their ratios understate the differences. Install wrk for sharper figures.',
       )
     }
   } finally {
-    for (const server of servers) server.child.kill()
+    for (const server of [baseline!, ...servers]) server.child.kill()
   }
 }
 

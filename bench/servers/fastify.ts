@@ -4,7 +4,8 @@ import Fastify from 'fastify'
 import { EVENTS_PATH, seed, serve } from '../seed.js'
 import { pageData, type PageData } from './page-data.js'
 
-const { ids, paths, capture } = await seed()
+const seeded = await seed()
+const { ids, paths, capture } = seeded
 let data: PageData
 let handler: http.RequestListener | undefined
 const app = Fastify({
@@ -18,11 +19,9 @@ app.get(`${EVENTS_PATH}/:id(^\\d+)`, async (req, reply) => {
   if (event === undefined) return reply.code(404).send({ code: 'rest-event-not-found' })
   return reply.headers(data.singleHeaders).send(event)
 })
-app.get(EVENTS_PATH, async (_req, reply) =>
-  reply.headers(data.listHeaders).send({ events: data.pageIds.map((id) => data.events.get(id)), ...data.envelope }),
-)
+app.get(EVENTS_PATH, async (_req, reply) => reply.headers(data.listHeaders).send({ events: data.pageEvents, ...data.envelope }))
 await app.ready()
 
-await serve(handler!, paths, async (origin) => {
+await serve(handler!, seeded, async (origin) => {
   data = await pageData(ids, paths[1], capture, origin)
 })

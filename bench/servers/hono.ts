@@ -4,7 +4,8 @@ import { Hono } from 'hono'
 import { EVENTS_PATH, seed, serve } from '../seed.js'
 import { pageData, type PageData } from './page-data.js'
 
-const { ids, paths, capture } = await seed()
+const seeded = await seed()
+const { ids, paths, capture } = seeded
 let data: PageData
 const app = new Hono()
 app.get(`${EVENTS_PATH}/:id{[0-9]+}`, (c) => {
@@ -12,8 +13,8 @@ app.get(`${EVENTS_PATH}/:id{[0-9]+}`, (c) => {
   if (event === undefined) return c.json({ code: 'rest-event-not-found' }, 404)
   return c.json(event, 200, data.singleHeaders)
 })
-app.get(EVENTS_PATH, (c) => c.json({ events: data.pageIds.map((id) => data.events.get(id)), ...data.envelope }, 200, data.listHeaders))
+app.get(EVENTS_PATH, (c) => c.json({ events: data.pageEvents, ...data.envelope }, 200, data.listHeaders))
 
-await serve(getRequestListener(app.fetch), paths, async (origin) => {
+await serve(getRequestListener(app.fetch), seeded, async (origin) => {
   data = await pageData(ids, paths[1], capture, origin)
 })

@@ -9,7 +9,8 @@ export interface PageData {
   singleHeaders: Record<string, string>
   listHeaders: Record<string, string>
   envelope: Record<string, unknown>
-  pageIds: number[]
+  /** The list's own items: an event embedded in a list carries less than a single read (no venue JSON-LD). */
+  pageEvents: unknown[]
 }
 
 export async function pageData(
@@ -18,7 +19,7 @@ export async function pageData(
   capture: (origin: string, path: string) => Promise<Captured>,
   origin: string,
 ) {
-  const data: PageData = { events: new Map(), singleHeaders: {}, listHeaders: {}, envelope: {}, pageIds: [] }
+  const data: PageData = { events: new Map(), singleHeaders: {}, listHeaders: {}, envelope: {}, pageEvents: [] }
   for (const id of ids) {
     const { headers, body } = await capture(origin, `${EVENTS_PATH}/${id}`)
     data.events.set(id, JSON.parse(body))
@@ -28,6 +29,6 @@ export async function pageData(
   const { events: page, ...rest } = JSON.parse(list.body) as { events: { id: number }[] }
   data.listHeaders = list.headers
   data.envelope = rest
-  data.pageIds = page.map((event) => event.id)
+  data.pageEvents = page
   return data
 }

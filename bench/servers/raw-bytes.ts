@@ -2,7 +2,8 @@
 import type http from 'node:http'
 import { seed, serve } from '../seed.js'
 
-const { paths, capture } = await seed()
+const seeded = await seed()
+const { paths, capture } = seeded
 const table = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>()
 
 function handler(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -12,7 +13,7 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse) {
   res.end(hit.body)
 }
 
-await serve(handler, paths, async (origin) => {
+await serve(handler, seeded, async (origin) => {
   for (const path of paths) {
     const { status, headers, body } = await capture(origin, path)
     const bytes = Buffer.from(body)

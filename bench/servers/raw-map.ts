@@ -2,12 +2,14 @@
 import type http from 'node:http'
 import { EVENTS_PATH, seed, serve } from '../seed.js'
 
-const { ids, paths, capture } = await seed()
+const seeded = await seed()
+const { ids, paths, capture } = seeded
 const events = new Map<number, unknown>()
 let singleHeaders: Record<string, string> = {}
 let listHeaders: Record<string, string> = {}
 let envelope: Record<string, unknown> = {}
-let pageIds: number[] = []
+// The list's own items: an event embedded in a list carries less than a single read.
+let pageEvents: unknown[] = []
 
 function send(res: http.ServerResponse, headers: Record<string, string>, body: string) {
   res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(body)) })
@@ -20,12 +22,12 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse) {
     const event = events.get(Number(url.slice(EVENTS_PATH.length + 1)))
     if (event !== undefined) return send(res, singleHeaders, JSON.stringify(event))
   } else if (url.startsWith(EVENTS_PATH + '?')) {
-    return send(res, listHeaders, JSON.stringify({ events: pageIds.map((id) => events.get(id)), ...envelope }))
+    return send(res, listHeaders, JSON.stringify({ events: pageEvents, ...envelope }))
   }
   res.writeHead(404, { 'content-length': '0' }).end()
 }
 
-await serve(handler, paths, async (origin) => {
+await serve(handler, seeded, async (origin) => {
   for (const id of ids) {
     const { headers, body } = await capture(origin, `${EVENTS_PATH}/${id}`)
     events.set(id, JSON.parse(body))
@@ -35,5 +37,5 @@ await serve(handler, paths, async (origin) => {
   const { events: page, ...rest } = JSON.parse(list.body) as { events: { id: number }[] }
   listHeaders = list.headers
   envelope = rest
-  pageIds = page.map((event) => event.id)
+  pageEvents = page
 })

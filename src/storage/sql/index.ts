@@ -11,6 +11,14 @@
 export { createSqlStorage, type SqlStorage, type SqlStorageOptions } from './storage.js'
 export type { SqlConnection, SqlDriver, SqlParam } from './driver.js'
 export { sqliteDriver, type SqliteDatabase, type SqliteDriverOptions, type SqliteStatement } from './sqlite-driver.js'
-export { pgDriver, type PgDriverOptions, type PgPool, type PgPoolClient, type PgQueryable, type PgQueryResult } from './pg-driver.js'
+export {
+  pgDriver,
+  type PgDriverOptions,
+  type PgPool,
+  type PgPoolClient,
+  type PgQueryable,
+  type PgQueryConfig,
+  type PgQueryResult,
+} from './pg-driver.js'
 export { openSqliteFile, openPostgres, type OpenPostgresOptions, type OpenSqliteOptions } from './open.js'
 export { MIGRATIONS, type Migration } from './migrations.js'

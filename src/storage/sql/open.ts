@@ -79,6 +79,8 @@ export interface OpenPostgresOptions {
   max?: number
   /** How long to wait for a connection before failing with StorageUnavailableError (default 5000 ms). */
   connectionTimeoutMillis?: number
+  /** Reuse named prepared statements (default true; see `PgDriverOptions`). */
+  preparedStatements?: boolean
   /** Any other pg.Pool settings (ssl, statement_timeout, options...). */
   [setting: string]: unknown
 }
@@ -87,6 +89,7 @@ export interface OpenPostgresOptions {
 export async function openPostgres(connectionString: string, options: OpenPostgresOptions = {}): Promise<SqlDriver> {
   const pg = await load('pg', () => import('pg'))
   const Pool = (pg as unknown as { default?: { Pool: typeof pg.Pool } }).default?.Pool ?? pg.Pool
-  const pool = new Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000, ...options })
-  return pgDriver(pool as unknown as PgPool)
+  const { preparedStatements, ...settings } = options
+  const pool = new Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000, ...settings })
+  return pgDriver(pool as unknown as PgPool, { preparedStatements })
 }

@@ -17,9 +17,16 @@ export interface PgQueryResult {
   rowCount: number | null
 }
 
+/** A query as pg takes it; with `name`, pg prepares it once per connection and reuses it. */
+export interface PgQueryConfig {
+  name?: string
+  text: string
+  values?: unknown[]
+}
+
 /** The part of pg's query interface this driver uses (a Pool and a PoolClient both have it). */
 export interface PgQueryable {
-  query(text: string, values?: unknown[]): Promise<PgQueryResult>
+  query(text: string | PgQueryConfig, values?: unknown[]): Promise<PgQueryResult>
 }
 
 export interface PgPoolClient extends PgQueryable {
@@ -36,19 +43,47 @@ export interface PgPool extends PgQueryable {
 
 export interface PgDriverOptions {
   /**
+   * Reuse prepared statements (default true): each statement text gets a name, which pg prepares
+   * once per connection, so the server parses and plans it once rather than on every call. Turn
+   * off behind a pooler that does not keep named statements across transactions (PgBouncer in
+   * transaction mode before 1.21).
+   */
+  preparedStatements?: boolean
+  /**
    * Errors of idle pooled connections (the server restarted, a network blip). The pool drops the
    * connection; this hook is for logging.
    */
   onIdleError?: (err: Error) => void
 }
 
-function connection(target: PgQueryable): SqlConnection {
+/**
+ * Names for statement texts, never reused for another text (pg refuses a known name with other
+ * text). Each name is a prepared statement on every connection that ran it, so past MAX_NAMED
+ * distinct texts the rest run unnamed (parsed per call) and the server's memory stays bounded;
+ * the storage's statements are a fixed set plus some filter combinations, well under it.
+ */
+const MAX_NAMED = 1000
+
+function statementNames(): (text: string) => string | undefined {
+  const names = new Map<string, string>()
+  return (text) => {
+    let name = names.get(text)
+    if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = `cer_${names.size + 1}`))
+    return name
+  }
+}
+
+function connection(target: PgQueryable, nameOf: ((text: string) => string | undefined) | null): SqlConnection {
+  const send = (text: string, params: readonly SqlParam[]) => {
+    const name = nameOf?.(text)
+    return name === undefined ? target.query(text, params as unknown[]) : target.query({ name, text, values: params as unknown[] })
+  }
   return {
     async query<R extends object>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
-      return (await target.query(sql, params as unknown[])).rows as R[]
+      return (await send(sql, params)).rows as R[]
     },
     async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
-      return { changes: (await target.query(sql, params as unknown[])).rowCount ?? 0 }
+      return { changes: (await send(sql, params)).rowCount ?? 0 }
     },
   }
 }
@@ -57,7 +92,8 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
   // pg emits 'error' on the pool when an idle client's server goes away; an EventEmitter with no
   // 'error' listener throws, which would take the whole process down.
   pool.on('error', (err) => options.onIdleError?.(err))
-  const poolConn = connection(pool)
+  const nameOf = options.preparedStatements === false ? null : statementNames()
+  const poolConn = connection(pool, nameOf)
 
   return {
     dialect: 'postgres',
@@ -75,7 +111,7 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
       client.on('error', onError)
       try {
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE')
-        const result = await fn(connection(client))
+        const result = await fn(connection(client, nameOf))
         await client.query('COMMIT')
         return result
       } catch (err) {

@@ -20,25 +20,55 @@ import type {
   TermWithCount,
 } from '../types.js'
 import { Where, type Db } from './db.js'
+import type { Dialect } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
 import { EVENT_KEYS_INDEX, FTS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
-import { POST_FIELDS, POST_SELECT, REF_LISTS, TERM_SELECT, rowToPost, rowToTerm, toInt, type RefList, type Row } from './records.js'
+import {
+  POST_FIELDS,
+  REF_LISTS,
+  TERM_SELECT,
+  postRecord,
+  postSelect,
+  readPostRows,
+  rowToTerm,
+  toInt,
+  type RefList,
+  type Row,
+} from './records.js'
 
-/** Attaches link lists to the events among `rows`, with one query for all of them. */
-async function toPosts(db: Db, rows: Row[]): Promise<PostRecord[]> {
-  const eventIds = rows.filter((r) => r.type === 'event').map((r) => toInt(r.id))
+/**
+ * A statement text that does not vary, built once per dialect rather than on every call (the
+ * drivers look their prepared statements up by this text).
+ */
+function perDialect(build: (d: Dialect) => string): (d: Dialect) => string {
+  const built = new Map<Dialect, string>()
+  return (d) => {
+    let sql = built.get(d)
+    if (sql === undefined) built.set(d, (sql = build(d)))
+    return sql
+  }
+}
+
+const LINKS_OF_EVENTS = perDialect(
+  (d) => `SELECT event_id, kind, seq, linked_id AS ref FROM event_links WHERE ${d.inList('event_id', 'int')}
+       UNION ALL
+       SELECT event_id, kind, seq, term_id AS ref FROM event_terms WHERE ${d.inList('event_id', 'int')}
+       ORDER BY event_id, kind, seq`,
+)
+const POSTS_BY_IDS = perDialect((d) => `SELECT ${postSelect(d.name)} FROM posts p WHERE ${d.inList('p.id', 'int')}`)
+const POST_BY_ID = perDialect((d) => `SELECT ${postSelect(d.name)} FROM posts p WHERE p.id = ?`)
+const POST_BY_SLUG = perDialect((d) => `SELECT ${postSelect(d.name)} FROM posts p WHERE p.type = ? AND p.language = ? AND p.slug = ?`)
+
+/** Attaches link lists to the events among `rows` (read with `postSelect`), with one query for all of them. */
+async function toPosts(db: Db, selected: Row[]): Promise<PostRecord[]> {
+  const rows = readPostRows(selected)
+  const eventIds = rows.filter((r) => r.type === 'event').map((r) => r.id)
   const refs = new Map<number, Partial<Record<RefList, number[]>>>()
   if (eventIds.length) {
     const d = db.dialect
     const list = d.list(eventIds)
-    const refRows = await db.query<{ event_id: unknown; kind: string; ref: unknown }>(
-      `SELECT event_id, kind, seq, linked_id AS ref FROM event_links WHERE ${d.inList('event_id', 'int')}
-       UNION ALL
-       SELECT event_id, kind, seq, term_id AS ref FROM event_terms WHERE ${d.inList('event_id', 'int')}
-       ORDER BY event_id, kind, seq`,
-      [list, list],
-    )
+    const refRows = await db.query<{ event_id: unknown; kind: string; ref: unknown }>(LINKS_OF_EVENTS(d), [list, list])
     for (const r of refRows) {
       const id = toInt(r.event_id)
       const entry = refs.get(id) ?? {}
@@ -48,29 +78,25 @@ async function toPosts(db: Db, rows: Row[]): Promise<PostRecord[]> {
       refs.set(id, entry)
     }
   }
-  return rows.map((r) => rowToPost(r, refs.get(toInt(r.id))))
+  return rows.map((r) => postRecord(r, refs.get(r.id)))
 }
 
 export async function getPosts(db: Db, ids: readonly number[]): Promise<PostRecord[]> {
   const unique = [...new Set(ids)]
   if (!unique.length) return []
   const d = db.dialect
-  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE ${d.inList('p.id', 'int')}`, [d.list(unique)])
+  const rows = await db.query(POSTS_BY_IDS(d), [d.list(unique)])
   const byId = new Map((await toPosts(db, rows)).map((p) => [p.id, p]))
   return unique.flatMap((id) => byId.get(id) ?? [])
 }
 
 export async function getPost(db: Db, id: number): Promise<PostRecord | null> {
-  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.id = ?`, [id])
+  const rows = await db.query(POST_BY_ID(db.dialect), [id])
   return (await toPosts(db, rows))[0] ?? null
 }
 
 export async function findPostBySlug<T extends PostType>(db: Db, type: T, language: string, slug: string): Promise<RecordOf<T> | null> {
-  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.type = ? AND p.language = ? AND p.slug = ?`, [
-    type,
-    language,
-    slug,
-  ])
+  const rows = await db.query(POST_BY_SLUG(db.dialect), [type, language, slug])
   return ((await toPosts(db, rows))[0] as RecordOf<T> | undefined) ?? null
 }
 
@@ -349,12 +375,12 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
     const chosen = sparse ? matched : source
     const rows = await db.query(
-      `SELECT ${POST_SELECT} FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${sparse ? order : pageOrder} LIMIT ? OFFSET ?`,
+      `SELECT ${postSelect(db.dialect.name)} FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${sparse ? order : pageOrder} LIMIT ? OFFSET ?`,
       [...(chosen.fromParams ?? []), ...chosen.where.params, q.limit, q.offset],
     )
     return { items: (await toPosts(db, rows)) as EventRecord[], total }
   }
-  const { rows, total } = await page(db, POST_SELECT, source, pageOrder, q.offset, q.limit, [], counted)
+  const { rows, total } = await page(db, postSelect(db.dialect.name), source, pageOrder, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
 
@@ -414,7 +440,14 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
       ...statuses.params,
     )
   }
-  const { rows, total } = await page(db, POST_SELECT, { from: 'posts p', where: w }, 'p.post_date_utc DESC, p.id DESC', q.offset, q.limit)
+  const { rows, total } = await page(
+    db,
+    postSelect(db.dialect.name),
+    { from: 'posts p', where: w },
+    'p.post_date_utc DESC, p.id DESC',
+    q.offset,
+    q.limit,
+  )
   return { items: (await toPosts(db, rows)) as RecordOf<T>[], total }
 }
 
@@ -442,8 +475,17 @@ export async function findLinkedDuplicate<T extends 'venue' | 'organizer'>(
       w.add(`p.${spec.column} IS NULL`)
     } else return null
   }
-  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE ${w} ORDER BY p.id LIMIT 1`, w.params)
+  const rows = await db.query(`SELECT ${postSelect(db.dialect.name)} FROM posts p WHERE ${w} ORDER BY p.id LIMIT 1`, w.params)
   return ((await toPosts(db, rows))[0] as RecordOf<T> | undefined) ?? null
+}
+
+// By id: the order in which the memory backend lets a later record of the same language win.
+const TRANSLATIONS = {
+  posts: perDialect(
+    (d) =>
+      `SELECT id, language, translation_group FROM posts WHERE status <> 'trash' AND ${d.inList('translation_group', 'int')} ORDER BY id`,
+  ),
+  terms: perDialect((d) => `SELECT id, language, translation_group FROM terms WHERE ${d.inList('translation_group', 'int')} ORDER BY id`),
 }
 
 export async function getTranslations(
@@ -456,13 +498,7 @@ export async function getTranslations(
   if (!unique.length) return out
   const d = db.dialect
   const list = d.list(unique)
-  // By id: the order in which the memory backend lets a later record of the same language win.
-  const rows = await db.query<{ id: unknown; language: string; translation_group: unknown }>(
-    of === 'posts'
-      ? `SELECT id, language, translation_group FROM posts WHERE status <> 'trash' AND ${d.inList('translation_group', 'int')} ORDER BY id`
-      : `SELECT id, language, translation_group FROM terms WHERE ${d.inList('translation_group', 'int')} ORDER BY id`,
-    [list],
-  )
+  const rows = await db.query<{ id: unknown; language: string; translation_group: unknown }>(TRANSLATIONS[of](d), [list])
   for (const r of rows) {
     const group = toInt(r.translation_group)
     const entry = out.get(group) ?? {}
@@ -481,13 +517,15 @@ export async function getTranslations(
 const TERM_COUNT = `COALESCE((SELECT c.n FROM term_counts c WHERE c.term_id = t.id), 0)`
 const TERM_WITH_COUNT = `${TERM_SELECT}, ${TERM_COUNT} AS cnt`
 
+const TERMS_BY_IDS = perDialect((d) => `SELECT ${TERM_WITH_COUNT} FROM terms t WHERE ${d.inList('t.id', 'int')}`)
+
 const rowToTermWithCount = (r: Row): TermWithCount => ({ ...rowToTerm(r), count: toInt(r.cnt) })
 
 export async function getTerms(db: Db, ids: readonly number[]): Promise<TermWithCount[]> {
   const unique = [...new Set(ids)]
   if (!unique.length) return []
   const d = db.dialect
-  const rows = await db.query(`SELECT ${TERM_WITH_COUNT} FROM terms t WHERE ${d.inList('t.id', 'int')}`, [d.list(unique)])
+  const rows = await db.query(TERMS_BY_IDS(d), [d.list(unique)])
   const byId = new Map(rows.map((r) => [toInt(r.id), rowToTermWithCount(r)]))
   return unique.flatMap((id) => byId.get(id) ?? [])
 }
@@ -605,8 +643,9 @@ export async function trashedPosts(db: Db, modifiedBeforeUtc: string, limit: num
 
 export async function seriesMembers(db: Db, seriesId: number): Promise<EventRecord[]> {
   if (seriesId <= 0) return []
-  const rows = await db.query(`SELECT ${POST_SELECT} FROM posts p WHERE p.series_id = ? AND p.type = 'event' ORDER BY p.start_date, p.id`, [
-    seriesId,
-  ])
+  const rows = await db.query(
+    `SELECT ${postSelect(db.dialect.name)} FROM posts p WHERE p.series_id = ? AND p.type = 'event' ORDER BY p.start_date, p.id`,
+    [seriesId],
+  )
   return (await toPosts(db, rows)) as EventRecord[]
 }

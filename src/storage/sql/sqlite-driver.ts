@@ -72,6 +72,14 @@ class Connection implements SqlConnection {
     this.db.exec(sql)
   }
 
+  /**
+   * A parameterless statement through the statement cache: every storage read opens and closes
+   * a read transaction, and `exec` would parse BEGIN and COMMIT again each time.
+   */
+  step(sql: string): void {
+    this.prepare(sql).run()
+  }
+
   pragma(name: string): unknown {
     const row = this.db.prepare(`PRAGMA ${name}`).all()[0] as Record<string, unknown> | undefined
     return row ? Object.values(row)[0] : undefined
@@ -156,10 +164,10 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
     read<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
       if (!reader) return writeLock.run(() => fn(writer))
       return readLock.run(async () => {
-        reader.exec('BEGIN')
+        reader.step('BEGIN')
         try {
           const result = await fn(reader)
-          reader.exec('COMMIT')
+          reader.step('COMMIT')
           return result
         } catch (err) {
           reader.rollback()
