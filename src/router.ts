@@ -19,7 +19,9 @@ import { fromRequest, toResponse } from './http/standard.js'
 import type { RawResponse, RequestLike } from './http/types.js'
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js'
 import { createContext, NAMESPACE, type Context } from './context.js'
-import { buildRoutes, type Method, type RouteDef } from './routes.js'
+import { buildRoutes, type Endpoint, type Method, type RouteDef } from './routes.js'
+import type { Reply } from './resources/respond.js'
+import { validateParams } from './schemas/operation.js'
 import { buildSchemas, type Schemas } from './schemas/index.js'
 import { StorageUnavailableError, type Storage } from './storage/types.js'
 import { emptyTrash } from './resources/trash.js'
@@ -189,13 +191,39 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     const params: Params = Object.assign(Object.create(null), path, query, body)
     delete params._method
     delete params.rest_route
-    const reply = await endpoint.run(context(request, located, method, principal, params, query, body, path), schemas)
+    const ctx = context(request, located, method, principal, params, query, body, path)
+    const reply = await run(endpoint, ctx)
     if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
     if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
     return jsonResponse(reply.status, reply.body, meta, reply.headers)
   }
 
   const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+  /**
+   * Validates once, with the endpoint's operation (WordPress's order: required check, then every
+   * parameter, all failures together), and hands the handler typed input. Path captures name the
+   * record, whatever the body says.
+   */
+  function run(endpoint: Endpoint, ctx: Context): Promise<Reply> {
+    const raw: Params = Object.assign(Object.create(null), ctx.params, ctx.path)
+    const input = validateParams(schemas[endpoint.target ?? endpoint.op], endpoint.prepare ? endpoint.prepare(ctx, raw) : raw)
+    // The table erases each handler's input type; `endpoint()` and `targeted()` in routes.ts
+    // checked it against this very operation when the table was built.
+    if (!endpoint.target) return endpoint.run(ctx, input as never, undefined as never)
+    const op = endpoint.op
+    // The record's own fields, read once the handler has found and authorised it. A key the path
+    // captured (a by-slug update's `slug`) comes from the body alone: there it renames the record.
+    const fields = () => {
+      const given: Params = Object.assign(Object.create(null), ctx.params)
+      for (const key of Object.keys(ctx.path)) {
+        if (ctx.body[key] === undefined) delete given[key]
+        else given[key] = ctx.body[key]
+      }
+      return validateParams(schemas[op], given)
+    }
+    return endpoint.run(ctx, input as never, fields as never)
+  }
 
   function context(
     request: RequestLike,
@@ -225,6 +253,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
       path,
       accept: request.headers.get('accept') ?? '',
       request,
+      schemas,
     })
   }
 

@@ -1,6 +1,6 @@
 /**
- * The events resource: list, read, create, update (partial), trash. Handlers receive a request
- * context whose parameters are still raw; each validates with its operation's schema first.
+ * The events resource: list, read, create, update (partial), trash. The router validated the
+ * request with the endpoint's operation; handlers receive that typed input.
  */
 import { canEditOthers, canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
@@ -8,8 +8,7 @@ import { costEntries, deriveCurrency } from './cost-input.js'
 import { eventJson } from '../representation/post.js'
 import { loadRelations } from './embeds.js'
 import { icalendar } from '../representation/ical.js'
-import { validateParams } from '../schemas/operation.js'
-import type { EventRecord, EventListQuery, NewPost, PostPatch, PostStatus, StorageTx } from '../storage/types.js'
+import type { EventRecord, EventListQuery, NewPost, PostPatch, PostStatus } from '../storage/types.js'
 import { addDays, addMonths, dayEnd, dayStart } from '../time/format.js'
 import { canonicalTimezone } from '../time/zone.js'
 import type { Context } from '../context.js'
@@ -19,7 +18,8 @@ import { prepareLinked, resolveLinked, resolveTerms } from './event-references.j
 import { created, ok, recordAllow, type Reply } from './respond.js'
 import { eventFeed, icsReply, wantsIcs } from './feed.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
-import type { Schemas } from '../schemas/index.js'
+import type { Input } from '../schemas/index.js'
+import type { Params } from '../http/params.js'
 import { listStatuses, pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { authorFor, ownDraftsOnly, translationGroup } from './posts.js'
@@ -61,17 +61,16 @@ async function eventBySlug(ctx: Context, slug: string): Promise<EventRecord | nu
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
-  let event: EventRecord
-  if (bySlug) {
-    const { slug } = validateParams(schemas.eventBySlug, { ...ctx.params, ...ctx.path })
-    const found = await eventBySlug(ctx, slug as string)
-    if (!found) throw invalidParam('slug')
-    event = found
-  } else {
-    const { id } = validateParams(schemas.eventById, { ...ctx.params, ...ctx.path })
-    event = await eventById(ctx, id as number)
-  }
+/** The event a read or delete names; an unknown slug is a 400 naming `slug`. */
+async function named(ctx: Context, at: { id: number } | { slug: string }): Promise<EventRecord> {
+  if ('id' in at) return eventById(ctx, at.id)
+  const found = await eventBySlug(ctx, at.slug)
+  if (!found) throw invalidParam('slug')
+  return found
+}
+
+export async function readEvent(ctx: Context, at: Input<'eventById' | 'eventBySlug'>): Promise<Reply> {
+  const event = await named(ctx, at)
   if (event.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available')
   if (!canRead(ctx.principal, event)) throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible')
   if (wantsIcs(ctx)) {
@@ -81,14 +80,15 @@ export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean)
   return { ...ok(body, { Vary: 'Accept' }), allow: recordAllow(canModify(ctx.principal, event)) }
 }
 
-export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply> {
-  // Our own links say `status=any` for callers who see every status (as TEC's do); following
-  // them must work, so for those callers `any` means "no status filter" rather than a 400.
-  const params =
-    ctx.params.status === 'any' && canEditPosts(ctx.principal)
-      ? Object.assign(Object.create(null), ctx.params, { status: undefined })
-      : ctx.params
-  const q = validateParams(schemas.eventList, params)
+/**
+ * Our own links say `status=any` for callers who see every status (as TEC's do); following
+ * them must work, so for those callers `any` means "no status filter" rather than a 400.
+ */
+export function listParams(ctx: Context, params: Params): Params {
+  return params.status === 'any' && canEditPosts(ctx.principal) ? Object.assign(Object.create(null), params, { status: undefined }) : params
+}
+
+export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<Reply> {
   const failures = new Map<string, ParamFailure>()
   const fail = (name: string) => failures.set(name, { message: 'Invalid parameter.' })
 
@@ -257,35 +257,32 @@ export function requireEditor(ctx: Context): void {
   if (!canEditPosts(ctx.principal)) throw forbidden(ctx.principal !== null)
 }
 
-type WriteInput = ReturnType<typeof validateParams<Schemas['eventCreate']>>
+const clearable = (x: string | null | undefined) => x ?? ''
 
-const clearable = (x: unknown) => (x === null || x === undefined ? '' : (x as string))
-
-export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply> {
+export async function createEvent(ctx: Context, input: Input<'eventCreate'>): Promise<Reply> {
   requireEditor(ctx)
-  const input = validateParams(schemas.eventCreate, ctx.params)
-  const tz = input.timezone ? canonicalTimezone(input.timezone as string) : ctx.options.timezone
+  const tz = input.timezone ? canonicalTimezone(input.timezone) : ctx.options.timezone
   const allDay = input.all_day === true
   const sched = schedule(wallClock(ctx, 'start_date', input.start_date, tz), wallClock(ctx, 'end_date', input.end_date, tz), allDay, tz)
   const pub = publicationDates(ctx, input.date, input.date_utc) ?? { date: ctx.nowLocal, dateUtc: ctx.nowUtc }
   const author = await authorFor(ctx, input.author)
   const image = await resolveImage(ctx, input.image)
   const costs = costEntries(input.cost)
-  const status = scaleBackStatus(ctx.principal, input.status as string | undefined, 'event') as PostStatus
+  const status = scaleBackStatus(ctx.principal, input.status, 'event')
   // Recurring series: checked in full before anything is stored.
   const recurrence = parseRecurrence(ctx, input.recurrence, tz)
   const plan = recurrence ? planSeries(ctx, recurrence, sched.startDate, tz, allDay) : null
-  const venue = await prepareLinked(ctx, schemas, 'venue', input.venue ?? null)
+  const venue = await prepareLinked(ctx, 'venue', input.venue ?? null)
 
   const event = await ctx.storage.transaction(async (tx) => {
-    const group = await translationGroup(ctx, tx, input.translation_of as number | undefined)
+    const group = await translationGroup(ctx, tx, input.translation_of)
     const record: Omit<NewPost<'event'>, 'slug'> = {
       type: 'event',
       language: ctx.language,
       ...(group !== undefined ? { translationGroup: group } : {}),
       author,
       status,
-      title: input.title as string,
+      title: input.title,
       description: clearable(input.description),
       excerpt: clearable(input.excerpt),
       date: pub.date,
@@ -299,19 +296,19 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
       cost: costs,
       ...deriveCurrency(costs),
       currencyCode: '',
-      website: input.website === undefined || input.website === null ? null : (input.website as string),
+      website: input.website ?? null,
       showMap: input.show_map === true,
       showMapLink: input.show_map_link === true,
       hideFromListings: input.hide_from_listings === true,
       sticky: input.sticky === true,
       featured: input.featured === true,
       parentId: 0,
-      venueIds: await resolveLinked(ctx, schemas, tx, 'venue', venue),
-      organizerIds: await resolveLinked(ctx, schemas, tx, 'organizer', input.organizer ?? null),
+      venueIds: await resolveLinked(ctx, tx, 'venue', venue),
+      organizerIds: await resolveLinked(ctx, tx, 'organizer', input.organizer ?? null),
       categoryIds: await resolveTerms(ctx, tx, 'category', input.categories ?? null),
       tagIds: await resolveTerms(ctx, tx, 'tag', input.tags ?? null),
     }
-    const base = sanitizeSlug((input.slug as string | undefined) ?? (input.title as string), ctx.language) || 'event'
+    const base = sanitizeSlug(input.slug ?? input.title, ctx.language) || 'event'
     const inserted = await withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
     return plan ? writeSeries(ctx, tx, inserted, plan) : inserted
   })
@@ -320,35 +317,33 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
 }
 
 /** The event an update names; an unknown slug is a 404 here (a by-slug read answers 400). */
-async function targetForUpdate(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<EventRecord> {
-  if (bySlug) {
-    const { slug } = validateParams(schemas.eventBySlug, { ...ctx.params, ...ctx.path })
-    const found = await eventBySlug(ctx, slug as string)
-    if (!found) throw new ApiError(404, 'rest-event-not-found', `Event with slug ${sanitizeSlug(slug as string)} does not exist.`)
-    return found
-  }
-  const { id } = validateParams(schemas.eventById, { ...ctx.params, ...ctx.path })
-  return eventById(ctx, id as number)
+async function targetForUpdate(ctx: Context, at: Input<'eventById' | 'eventBySlug'>): Promise<EventRecord> {
+  if ('id' in at) return eventById(ctx, at.id)
+  const found = await eventBySlug(ctx, at.slug)
+  if (!found) throw new ApiError(404, 'rest-event-not-found', `Event with slug ${sanitizeSlug(at.slug)} does not exist.`)
+  return found
 }
 
-export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
+/** On the by-slug route the path names the event; a body `slug` renames it (the router's `fields` reads it from the body). */
+export async function updateEvent(
+  ctx: Context,
+  at: Input<'eventById' | 'eventBySlug'>,
+  fields: () => Input<'eventUpdate'>,
+): Promise<Reply> {
   requireEditor(ctx)
-  const current = await targetForUpdate(ctx, schemas, bySlug)
+  const current = await targetForUpdate(ctx, at)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
-  // On the by-slug route the path names the event; a body `slug` renames it.
-  const params = bySlug ? { ...ctx.params, slug: ctx.body.slug } : ctx.params
-  if (params.slug === undefined) delete params.slug
-  const input: WriteInput = validateParams(schemas.eventUpdate, params)
+  const input = fields()
   const patch = await eventPatch(ctx, current, input)
   const series = seriesUpdate(ctx, current, input, patch.startDate !== undefined, patch.timezone ?? current.timezone)
-  const venue = input.venue !== undefined ? await prepareLinked(ctx, schemas, 'venue', input.venue) : undefined
+  const venue = input.venue !== undefined ? await prepareLinked(ctx, 'venue', input.venue) : undefined
 
   const event = await ctx.storage.transaction(async (tx) => {
-    if (venue) patch.venueIds = await resolveLinked(ctx, schemas, tx, 'venue', venue)
-    if (input.organizer !== undefined) patch.organizerIds = await resolveLinked(ctx, schemas, tx, 'organizer', input.organizer)
+    if (venue) patch.venueIds = await resolveLinked(ctx, tx, 'venue', venue)
+    if (input.organizer !== undefined) patch.organizerIds = await resolveLinked(ctx, tx, 'organizer', input.organizer)
     if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
     if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)
-    const slug = input.slug !== undefined ? sanitizeSlug(input.slug as string) || 'event' : undefined
+    const slug = input.slug !== undefined ? sanitizeSlug(input.slug) || 'event' : undefined
     if (series) return applySeriesUpdate(ctx, tx, patch, slug, series, current)
     // `status: "trash"` trashes as DELETE does; another status restores a trashed event.
     return writePost(tx, current, patch, slug)
@@ -358,19 +353,18 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
 }
 
 /** Only the fields sent change (docs/wire-compatibility.md §5.1); `null`/`""` clears what can be cleared. */
-async function eventPatch(ctx: Context, current: EventRecord, input: WriteInput): Promise<PostPatch<'event'>> {
+async function eventPatch(ctx: Context, current: EventRecord, input: Input<'eventUpdate'>): Promise<PostPatch<'event'>> {
   const patch: PostPatch<'event'> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
-  if (input.title !== undefined) patch.title = input.title as string
+  if (input.title !== undefined) patch.title = input.title
   if (input.description !== undefined) patch.description = clearable(input.description)
   if (input.excerpt !== undefined) patch.excerpt = clearable(input.excerpt)
-  if (input.status !== undefined) patch.status = scaleBackStatus(ctx.principal, input.status as string, 'event') as PostStatus
+  if (input.status !== undefined) patch.status = scaleBackStatus(ctx.principal, input.status, 'event')
   if (input.author !== undefined) patch.author = await authorFor(ctx, input.author)
   const pub = publicationDates(ctx, input.date, input.date_utc)
   if (pub) Object.assign(patch, pub)
 
-  const tz =
-    input.timezone === undefined ? current.timezone : input.timezone ? canonicalTimezone(input.timezone as string) : ctx.options.timezone
-  const allDay = input.all_day === undefined ? current.allDay : (input.all_day as boolean)
+  const tz = input.timezone === undefined ? current.timezone : input.timezone ? canonicalTimezone(input.timezone) : ctx.options.timezone
+  const allDay = input.all_day ?? current.allDay
   const datesChange = input.start_date !== undefined || input.end_date !== undefined || tz !== current.timezone || allDay !== current.allDay
   if (datesChange) {
     const start = input.start_date !== undefined ? wallClock(ctx, 'start_date', input.start_date, tz) : current.startDate
@@ -383,26 +377,17 @@ async function eventPatch(ctx: Context, current: EventRecord, input: WriteInput)
     Object.assign(patch, deriveCurrency(patch.cost))
   }
   if (input.website !== undefined) patch.website = clearable(input.website)
-  if (input.show_map !== undefined) patch.showMap = input.show_map as boolean
-  if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link as boolean
-  if (input.hide_from_listings !== undefined) patch.hideFromListings = input.hide_from_listings as boolean
-  if (input.sticky !== undefined) patch.sticky = input.sticky as boolean
-  if (input.featured !== undefined) patch.featured = input.featured as boolean
+  if (input.show_map !== undefined) patch.showMap = input.show_map
+  if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link
+  if (input.hide_from_listings !== undefined) patch.hideFromListings = input.hide_from_listings
+  if (input.sticky !== undefined) patch.sticky = input.sticky
+  if (input.featured !== undefined) patch.featured = input.featured
   return patch
 }
 
-export async function deleteEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
+export async function deleteEvent(ctx: Context, q: Input<'eventDelete' | 'eventDeleteBySlug'>): Promise<Reply> {
   requireEditor(ctx)
-  const q: Record<string, unknown> = validateParams(bySlug ? schemas.eventDeleteBySlug : schemas.eventDelete, {
-    ...ctx.params,
-    ...ctx.path,
-  })
-  let current: EventRecord
-  if (bySlug) {
-    const found = await eventBySlug(ctx, q.slug as string)
-    if (!found) throw invalidParam('slug')
-    current = found
-  } else current = await eventById(ctx, q.id as number)
+  const current = await named(ctx, q)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
   const scope = scopeOf(current, q.recurrence_scope, true)
   if (scope) {
