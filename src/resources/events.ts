@@ -2,14 +2,13 @@
  * The events resource: list, read, create, update (partial), trash. The router validated the
  * request with the endpoint's operation; handlers receive that typed input.
  */
-import { canEditOthers, canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
-import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
+import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
+import { ApiError, forbidden, invalidParam, invalidParams } from '../http/errors.js'
 import { costEntries, deriveCurrency } from './cost-input.js'
 import { eventJson } from '../representation/post.js'
 import { loadRelations } from './embeds.js'
 import { icalendar } from '../representation/ical.js'
-import type { EventRecord, EventListQuery, NewPost, PostPatch, PostStatus } from '../storage/types.js'
-import { addDays, addMonths, dayEnd, dayStart } from '../time/format.js'
+import type { EventRecord, NewPost, PostPatch } from '../storage/types.js'
 import { canonicalTimezone } from '../time/zone.js'
 import type { Context } from '../context.js'
 import { publicationDates, schedule, wallClock } from './dates.js'
@@ -20,9 +19,9 @@ import { eventFeed, icsReply, wantsIcs } from './feed.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Input } from '../schemas/index.js'
 import type { Params } from '../http/params.js'
-import { listStatuses, pageOf } from './lists.js'
+import { pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
-import { authorFor, ownDraftsOnly, translationGroup } from './posts.js'
+import { authorFor, translationGroup } from './posts.js'
 import {
   applySeriesUpdate,
   deleteInSeries,
@@ -34,7 +33,7 @@ import {
   withSeriesFields,
   writeSeries,
 } from './series.js'
-import { geoFilter, venueGeoQuery } from './geo.js'
+import { eventListQuery, resolveListReferences } from './event-list-query.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
 const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
@@ -89,138 +88,9 @@ export function listParams(ctx: Context, params: Params): Params {
 }
 
 export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<Reply> {
-  const failures = new Map<string, ParamFailure>()
-  const fail = (name: string) => failures.set(name, { message: 'Invalid parameter.' })
-
-  const statuses = listStatuses(ctx, q.status, canEditPosts(ctx.principal))
-  if (!statuses) fail('status')
-  const geo = geoFilter(ctx, q, fail)
-
-  const perPage = Math.min(q.per_page as number, ctx.options.maxPerPage)
-  const page = q.page as number
-  const query: EventListQuery = {
-    language: ctx.language,
-    statuses: statuses ?? [],
-    ...ownDraftsOnly(ctx),
-    orderBy: 'start',
-    offset: (page - 1) * perPage,
-    limit: perPage,
-  }
-  const canonical: Array<[string, string]> = [
-    ['page', String(page)],
-    ['per_page', String(perPage)],
-  ]
-
-  // Date window (docs/wire-compatibility.md §7.2). `include` ignores every date filter (§5.13).
-  const tz = ctx.options.timezone
-  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const
-  const strict = q.strict_dates === true
-  const bound = (name: string, value: unknown, inclusive: 'start' | 'end') => {
-    const local = wallClock(ctx, name, value, tz)
-    if (strict) return local
-    return inclusive === 'start' ? dayStart(local) : dayEnd(local)
-  }
-  if (q.include) {
-    query.include = q.include as number[]
-    query.orderBy = 'date'
-  } else {
-    const anyRelative = relative.some((r) => q[r] !== undefined)
-    const given = (name: string) => ctx.query[name] !== undefined || ctx.params[name] !== undefined
-    // Defaults: from yesterday (23:59, or the whole day when inclusive) to 24 months ahead.
-    if (given('start_date') || !anyRelative) {
-      const yesterday = `${addDays(ctx.nowLocal, -1).slice(0, 10)} 23:59:00`
-      const b = q.start_date !== undefined ? bound('start_date', q.start_date, 'start') : strict ? yesterday : dayStart(yesterday)
-      query.startGte = b
-      canonical.push(['start_date', b])
-    }
-    if (given('end_date') || !anyRelative) {
-      const ahead = addMonths(ctx.nowLocal, 24)
-      const b = q.end_date !== undefined ? bound('end_date', q.end_date, 'end') : strict ? ahead : dayEnd(ahead)
-      query.endLte = b
-      canonical.push(['end_date', b])
-    }
-    const rel: Record<(typeof relative)[number], keyof EventListQuery> = {
-      starts_before: 'startLt',
-      starts_after: 'startGt',
-      ends_before: 'endLt',
-      ends_after: 'endGt',
-    }
-    for (const r of relative) {
-      if (q[r] === undefined) continue
-      const b = bound(r, q[r], 'end')
-      ;(query as unknown as Record<string, unknown>)[rel[r]] = b
-    }
-  }
-  if (q.search !== undefined) {
-    query.search = q.search as string
-    canonical.push(['search', query.search])
-  }
-  // Geolocation sits between search and status in TEC's rest_url (docs/wire-compatibility.md §7.3).
-  canonical.push(...geo.canonical)
-  const venueGeo = venueGeoQuery(ctx, geo)
-  if (venueGeo) query.venueGeo = venueGeo
-  canonical.push(['status', statusLabel(ctx, q.status, statuses)])
-  if (q.post_parent !== undefined) {
-    const parent = await ctx.storage.getPost(q.post_parent as number)
-    if (!parent || parent.type !== 'event') fail('post_parent')
-    query.parentId = q.post_parent as number
-    canonical.push(['post_parent', String(q.post_parent)])
-  }
-  if (q.include) canonical.push(['include', (q.include as number[]).join(',')])
-  if (q.hide_subsequent_recurrences === true) {
-    query.seriesNextAfterUtc = ctx.nowUtc
-    canonical.push(['hide_subsequent_recurrences', '1'])
-  }
-  for (const r of relative)
-    if (q[r] !== undefined)
-      canonical.push([
-        r,
-        String(
-          (query as unknown as Record<string, string>)[
-            { starts_before: 'startLt', starts_after: 'startGt', ends_before: 'endLt', ends_after: 'endGt' }[r]
-          ],
-        ),
-      ])
-  if (strict) canonical.push(['strict_dates', '1'])
-
-  for (const type of ['venue', 'organizer'] as const) {
-    const ids = q[type] as number[] | undefined
-    if (!ids) continue
-    const found = await ctx.storage.getPosts(ids)
-    if (found.length !== ids.length || found.some((r) => r.type !== type)) fail(type)
-    if (type === 'venue') query.venueIds = ids
-    else query.organizerIds = ids
-    canonical.push([type, ids.join(',')])
-  }
-  if (q.featured !== undefined) {
-    query.featured = q.featured as boolean
-    if (query.featured) canonical.push(['featured', '1'])
-    else canonical.push(['featured', '0'])
-  }
-  for (const [param, taxonomy] of [
-    ['categories', 'category'],
-    ['tags', 'tag'],
-  ] as const) {
-    const refs = q[param] as Array<string | number> | undefined
-    if (!refs) continue
-    const ids: number[] = []
-    for (const ref of refs) {
-      const term =
-        typeof ref === 'number'
-          ? await ctx.storage.getTerm(ref)
-          : ((await ctx.storage.findTerm(taxonomy, ctx.language, { slug: ref })) ??
-            (await ctx.storage.findTerm(taxonomy, ctx.language, { slug: sanitizeSlug(ref) })) ??
-            (await ctx.storage.findTerm(taxonomy, ctx.language, { name: ref })))
-      if (!term || term.taxonomy !== taxonomy) {
-        fail(param)
-        break
-      }
-      ids.push(term.id)
-    }
-    if (taxonomy === 'category') query.categoryIds = [...ids, ...(await ctx.storage.termDescendants(ids))]
-    else query.tagIds = ids
-    canonical.push([param, refs.join(',')])
-  }
+  const plan = eventListQuery(q, ctx)
+  await resolveListReferences(ctx, q, plan)
+  const { query, canonical, failures, page, perPage } = plan
   if (failures.size) throw invalidParams(failures)
   await extendForList(ctx, query.endLte)
 
@@ -241,12 +111,6 @@ export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<R
     notFound: () => new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
   })
   return ok(body, { ...headers, Vary: 'Accept' })
-}
-
-/** The `status` shown in `rest_url`: as asked, else `publish` or `any`. */
-function statusLabel(ctx: Context, asked: unknown, resolved: readonly PostStatus[] | null): string {
-  if (Array.isArray(asked)) return asked.join(',')
-  return canEditPosts(ctx.principal) ? 'any' : (resolved?.[0] ?? 'publish')
 }
 
 // ---------------------------------------------------------------------------------------------

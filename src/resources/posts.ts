@@ -9,7 +9,7 @@ import type { StorageTx } from '../storage/types.js'
 import type { Context } from '../context.js'
 
 /** Contributors and authors list others' records only once published (docs/wire-compatibility.md §5.11). */
-export function ownDraftsOnly(ctx: Context): { unpublishedAuthor?: number } {
+export function ownDraftsOnly(ctx: Pick<Context, 'principal'>): { unpublishedAuthor?: number } {
   return ctx.principal && !canEditOthers(ctx.principal) ? { unpublishedAuthor: ctx.principal.id } : {}
 }
 

@@ -90,7 +90,7 @@ export function searchFragments(search: string): string[] {
 
 export async function listLinked(ctx: Context, q: Input<'venueList' | 'organizerList'>, type: LinkedType): Promise<Reply> {
   const privileged = canEditPosts(ctx.principal)
-  const statuses = requireStatuses(ctx, q.status, privileged)
+  const statuses = requireStatuses(q.status, privileged)
   const perPage = Math.min(q.per_page, ctx.options.maxPerPage)
   const page = q.page
   const canonical: Array<[string, string]> = [
