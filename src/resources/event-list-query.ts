@@ -30,16 +30,14 @@ export interface EventListPlan {
 }
 
 /** The relative date filters, in their `rest_url` order, and the bound each sets. */
+const RELATIVE_NAMES = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const
+
 const RELATIVE = {
   starts_before: 'startLt',
   starts_after: 'startGt',
   ends_before: 'endLt',
   ends_after: 'endGt',
-} as const satisfies Record<string, keyof EventListQuery>
-
-type Relative = keyof typeof RELATIVE
-
-const RELATIVE_NAMES = Object.keys(RELATIVE) as Relative[]
+} as const satisfies Record<(typeof RELATIVE_NAMES)[number], keyof EventListQuery>
 
 const invalid = { message: 'Invalid parameter.' }
 

@@ -84,6 +84,7 @@ export async function geocodeVenue(ctx: Context, venue: AddressFields): Promise<
     call.catch(() => undefined)
     const found = await Promise.race([call, timeout])
     if (found === null || found === undefined) return none
+    // The host's answer is untrusted whatever its declared type: read it as unknown and check it.
     const { lat, lng } = found as { lat: unknown; lng: unknown }
     const ok = (x: unknown, max: number): x is number => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= max
     if (!ok(lat, 90) || !ok(lng, 180)) throw new GeocodeError(`returned ${JSON.stringify(found)}, not { lat, lng } in range`)
