@@ -438,7 +438,13 @@ class Tx extends Reader implements StorageTx {
     const id = this.nextPostId++
     const ev = record as Partial<EventRecord>
     const initial = record.type === 'event' ? { sequence: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null } : {}
-    const stored = clonePost({ ...record, ...initial, revision: 0, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
+    const stored = clonePost({
+      ...record,
+      ...initial,
+      revision: 0,
+      id,
+      translationGroup: record.translationGroup ?? id,
+    } as unknown as PostRecord)
     this.postOverlay.set(id, stored)
     return clonePost(stored) as RecordOf<T>
   }

@@ -1,33 +1,53 @@
-/** Every HTTP suite, run unchanged against one storage backend. */
+/**
+ * The HTTP suites. `httpSuites` runs unchanged against each storage backend (test/http-memory,
+ * -sqlite and -postgres.test.ts); `storageFreeSuites` runs once, on memory (test/http-once.test.ts).
+ */
 import { afterAll } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { clientsSuite } from './clients.suite.js'
+import { apiIndexSuite, clientsSuite, docGeneratorsSuite } from './clients.suite.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
-import { docDefaultsSuite, docSuite } from './doc.suite.js'
-import { eventsSuite } from './events.suite.js'
-import { geoSuite } from './geo.suite.js'
+import { docDefaultsSuite, docResponsesSuite, docSuite } from './doc.suite.js'
+import { eventsNoRouteSuite, eventsTransportSuite } from './events-transport.suite.js'
+import { eventsLanguagesSuite } from './events-languages.suite.js'
+import { eventsCreateSuite, eventsCreateValidationSuite } from './events-create.suite.js'
+import { eventsPermissionsSuite } from './events-permissions.suite.js'
+import { eventsReadSuite } from './events-read.suite.js'
+import { eventsUpdateSuite } from './events-update.suite.js'
+import { eventsDeleteSuite } from './events-delete.suite.js'
+import { eventsLinkedSuite } from './events-linked.suite.js'
+import { eventsListSuite } from './events-list.suite.js'
+import { eventsDatesSuite } from './events-dates.suite.js'
+import { geoDocSuite, geoSuite } from './geo.suite.js'
 import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
-import { allowSuite, httpFeaturesSuite } from './http-features.suite.js'
+import { allowSuite, corsSuite, httpFeaturesSuite, readCacheBoundSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
 import { icalFeedSuite } from './ical-feed.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
-import { referenceGapsSuite } from './reference-gaps.suite.js'
+import { referenceGapsDocSuite, referenceGapsSuite } from './reference-gaps.suite.js'
 import { searchSyntaxSuite } from './search.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
-import { recurrenceSuite } from './recurrence.suite.js'
+import { recurrenceDocSuite, recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
-  eventsSuite(name, makeStorage)
+  eventsTransportSuite(name, makeStorage)
+  eventsLanguagesSuite(name, makeStorage)
+  eventsCreateSuite(name, makeStorage)
+  eventsPermissionsSuite(name, makeStorage)
+  eventsReadSuite(name, makeStorage)
+  eventsUpdateSuite(name, makeStorage)
+  eventsDeleteSuite(name, makeStorage)
+  eventsLinkedSuite(name, makeStorage)
+  eventsListSuite(name, makeStorage)
+  eventsDatesSuite(name, makeStorage)
   linkedSuite(name, makeStorage)
   termsSuite(name, makeStorage)
-  docSuite(name, makeStorage)
-  docDefaultsSuite(name, makeStorage)
+  docResponsesSuite(name, makeStorage)
   httpFeaturesSuite(name, makeStorage)
   allowSuite(name, makeStorage)
   icalSuite(name, makeStorage)
@@ -53,4 +73,25 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
         `concurrent operations ${concurrencyStats.operations}, leak checks ${leakStats.checks}`,
     )
   })
+}
+
+/**
+ * Tests whose outcome cannot depend on the storage backend: they store nothing, and what they
+ * assert is decided by the router, the schemas or the options (routing, validation before any
+ * storage call, discovery and /doc, CORS, the API index). At most they read an empty list or
+ * look up a missing id, which the backend suites above cover. Running them on SQLite and
+ * PostgreSQL as well would test the same code three times.
+ */
+export function storageFreeSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  eventsNoRouteSuite(name, makeStorage)
+  eventsCreateValidationSuite(name, makeStorage)
+  docSuite(name, makeStorage)
+  docDefaultsSuite(name, makeStorage)
+  docGeneratorsSuite(name, makeStorage)
+  corsSuite(name, makeStorage)
+  readCacheBoundSuite(name)
+  apiIndexSuite(name, makeStorage)
+  referenceGapsDocSuite(name, makeStorage)
+  recurrenceDocSuite(name, makeStorage)
+  geoDocSuite(name, makeStorage)
 }

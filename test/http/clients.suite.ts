@@ -56,51 +56,6 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
       )
     })
 
-    it('answers the API index where the Link header points, naming the namespace and its routes', async () => {
-      const a = await app()
-      const res = await a.get('/events')
-      const link = /^<([^>]+)>; rel="https:\/\/api\.w\.org\/"$/.exec(res.headers.get('link') ?? '')
-      expect(link?.[1]).toBe(`${ORIGIN}/wp-json/`)
-      const index = await a.fetch(link![1]!)
-      expect(index.status).toBe(200)
-      expect(index.headers.get('content-type')).toContain('application/json')
-      expect(index.body.namespaces).toEqual(['calendar/events/v1'])
-      expect(index.body.url).toBe(ORIGIN)
-      const ns = (await a.get('')).body
-      // The namespace's own routes, exactly as its index describes them, after the root route.
-      expect(Object.keys(index.body.routes)).toEqual(['/', ...Object.keys(ns.routes)])
-      expect(index.body.routes['/calendar/events/v1/events']).toEqual(ns.routes['/calendar/events/v1/events'])
-      // Without the trailing slash, as HEAD, in the plain-permalink form and under a language segment.
-      expect((await a.fetch(`${ORIGIN}/wp-json`)).body.namespaces).toEqual(['calendar/events/v1'])
-      const head = await a.fetch(link![1]!, { method: 'HEAD' })
-      expect(head.status).toBe(200)
-      expect(head.text).toBe('')
-      expect((await a.fetch(`${ORIGIN}/?rest_route=/`)).body.namespaces).toEqual(['calendar/events/v1'])
-      expect((await a.fetch(`${ORIGIN}/ja/wp-json/`)).body.namespaces).toEqual(['calendar/events/v1'])
-      // It only reads.
-      const post = await a.fetch(link![1]!, {
-        method: 'POST',
-        as: 'administrator',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      })
-      expect(post.status).toBe(404)
-      expect(post.body.code).toBe('rest_no_route')
-      expect(post.headers.get('allow')).toBe('GET')
-    })
-
-    it('with restIndex off, leaves {prefix}/ to the host and sends no Link header', async () => {
-      const a = await app({ restIndex: false })
-      const res = await a.get('/events')
-      expect(res.status).toBe(200)
-      expect(res.headers.get('link')).toBeNull()
-      expect((await a.get('/nope')).headers.get('link')).toBeNull()
-      expect((await a.get('')).body._links).toBeUndefined()
-      const root = await a.router.handle({ method: 'GET', url: `${ORIGIN}/wp-json/`, headers: { get: () => null }, text: async () => '' })
-      expect(root.passthrough).toBe(true)
-      expect(root.headers.Link).toBeUndefined()
-    })
-
     it('answers 503 with Retry-After when the storage is unavailable', async () => {
       const failing = async () => {
         const storage = await makeStorage()
@@ -126,38 +81,6 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
   })
 
   describe(`/doc for code generators [${name}]`, () => {
-    it('request bodies carry no default; the default is said in the description', async () => {
-      const a = await app()
-      const doc = (await a.get('/doc')).body
-      const bodies = new Set<string>()
-      for (const item of Object.values(doc.paths) as Array<
-        Record<string, { requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>
-      >) {
-        for (const op of Object.values(item))
-          for (const media of Object.values(op.requestBody?.content ?? {})) bodies.add(media.schema.$ref.split('/').pop()!)
-      }
-      expect(bodies.size).toBeGreaterThanOrEqual(10)
-      for (const body of bodies) expect({ body, defaults: defaultsIn(doc.components.schemas[body]) }).toEqual({ body, defaults: [] })
-      expect(doc.components.schemas.eventCreate.properties.all_day.description).toContain('Default: false.')
-      expect(doc.components.schemas.eventCreate.required).toEqual(['title', 'start_date', 'end_date'])
-    })
-
-    it('types nested venue and organizer data with the real object schemas, dates as string or number, and cost', async () => {
-      const a = await app()
-      const { schemas } = (await a.get('/doc')).body.components
-      const venue = JSON.stringify(schemas.eventCreate.properties.venue)
-      expect(venue).toContain('#/components/schemas/venueCreate')
-      expect(venue).toContain('#/components/schemas/LinkedRef')
-      expect(JSON.stringify(schemas.eventUpdate.properties.organizer)).toContain('#/components/schemas/organizerCreate')
-      expect(schemas.venueCreate.required).toEqual(['venue'])
-      expect(schemas.eventCreate.properties.start_date.type).toEqual(['string', 'number'])
-      expect(schemas.eventCreate.properties.cost.anyOf.map((s: { type: string }) => s.type)).toEqual(['string', 'number', 'array', 'null'])
-      const list = (await a.get('/doc')).body.paths['/events'].get.parameters
-      for (const p of ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after']) {
-        expect(list.find((x: { name: string }) => x.name === p).schema.type).toEqual(['string', 'number'])
-      }
-    })
-
     it('nested data typed as documented is accepted: a venue object, organizer objects, category names, a numeric date', async () => {
       const a = await app()
       const res = await a.post(
@@ -204,6 +127,111 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
       const again = await a.get(`/events/${event.id}`, { headers: { 'if-none-match': read.headers.get('etag')! } })
       expect(again.status).toBe(304)
       expect(again.text).toBe('')
+    })
+  })
+}
+
+/**
+ * Storage-free, run once (test/http-once.test.ts): the API index and the Link header come from
+ * the route table and the options; the only reads are of an empty list.
+ */
+export function apiIndexSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  async function app(options = {}, storage = makeStorage): Promise<App> {
+    const a = await makeApp(storage, options)
+    onTestFinished(() => a.close())
+    return a
+  }
+
+  describe(`client conventions [${name}]`, () => {
+    it('answers the API index where the Link header points, naming the namespace and its routes', async () => {
+      const a = await app()
+      const res = await a.get('/events')
+      const link = /^<([^>]+)>; rel="https:\/\/api\.w\.org\/"$/.exec(res.headers.get('link') ?? '')
+      expect(link?.[1]).toBe(`${ORIGIN}/wp-json/`)
+      const index = await a.fetch(link![1]!)
+      expect(index.status).toBe(200)
+      expect(index.headers.get('content-type')).toContain('application/json')
+      expect(index.body.namespaces).toEqual(['calendar/events/v1'])
+      expect(index.body.url).toBe(ORIGIN)
+      const ns = (await a.get('')).body
+      // The namespace's own routes, exactly as its index describes them, after the root route.
+      expect(Object.keys(index.body.routes)).toEqual(['/', ...Object.keys(ns.routes)])
+      expect(index.body.routes['/calendar/events/v1/events']).toEqual(ns.routes['/calendar/events/v1/events'])
+      // Without the trailing slash, as HEAD, in the plain-permalink form and under a language segment.
+      expect((await a.fetch(`${ORIGIN}/wp-json`)).body.namespaces).toEqual(['calendar/events/v1'])
+      const head = await a.fetch(link![1]!, { method: 'HEAD' })
+      expect(head.status).toBe(200)
+      expect(head.text).toBe('')
+      expect((await a.fetch(`${ORIGIN}/?rest_route=/`)).body.namespaces).toEqual(['calendar/events/v1'])
+      expect((await a.fetch(`${ORIGIN}/ja/wp-json/`)).body.namespaces).toEqual(['calendar/events/v1'])
+      // It only reads.
+      const post = await a.fetch(link![1]!, {
+        method: 'POST',
+        as: 'administrator',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
+      expect(post.status).toBe(404)
+      expect(post.body.code).toBe('rest_no_route')
+      expect(post.headers.get('allow')).toBe('GET')
+    })
+
+    it('with restIndex off, leaves {prefix}/ to the host and sends no Link header', async () => {
+      const a = await app({ restIndex: false })
+      const res = await a.get('/events')
+      expect(res.status).toBe(200)
+      expect(res.headers.get('link')).toBeNull()
+      expect((await a.get('/nope')).headers.get('link')).toBeNull()
+      expect((await a.get('')).body._links).toBeUndefined()
+      const root = await a.router.handle({ method: 'GET', url: `${ORIGIN}/wp-json/`, headers: { get: () => null }, text: async () => '' })
+      expect(root.passthrough).toBe(true)
+      expect(root.headers.Link).toBeUndefined()
+    })
+  })
+}
+
+/**
+ * Storage-free, run once: what /doc declares, checked against the answers of anonymous requests
+ * that the router refuses (401) or hands on; nothing is stored.
+ */
+export function docGeneratorsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  async function app(options = {}, storage = makeStorage): Promise<App> {
+    const a = await makeApp(storage, options)
+    onTestFinished(() => a.close())
+    return a
+  }
+
+  describe(`/doc for code generators [${name}]`, () => {
+    it('request bodies carry no default; the default is said in the description', async () => {
+      const a = await app()
+      const doc = (await a.get('/doc')).body
+      const bodies = new Set<string>()
+      for (const item of Object.values(doc.paths) as Array<
+        Record<string, { requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>
+      >) {
+        for (const op of Object.values(item))
+          for (const media of Object.values(op.requestBody?.content ?? {})) bodies.add(media.schema.$ref.split('/').pop()!)
+      }
+      expect(bodies.size).toBeGreaterThanOrEqual(10)
+      for (const body of bodies) expect({ body, defaults: defaultsIn(doc.components.schemas[body]) }).toEqual({ body, defaults: [] })
+      expect(doc.components.schemas.eventCreate.properties.all_day.description).toContain('Default: false.')
+      expect(doc.components.schemas.eventCreate.required).toEqual(['title', 'start_date', 'end_date'])
+    })
+
+    it('types nested venue and organizer data with the real object schemas, dates as string or number, and cost', async () => {
+      const a = await app()
+      const { schemas } = (await a.get('/doc')).body.components
+      const venue = JSON.stringify(schemas.eventCreate.properties.venue)
+      expect(venue).toContain('#/components/schemas/venueCreate')
+      expect(venue).toContain('#/components/schemas/LinkedRef')
+      expect(JSON.stringify(schemas.eventUpdate.properties.organizer)).toContain('#/components/schemas/organizerCreate')
+      expect(schemas.venueCreate.required).toEqual(['venue'])
+      expect(schemas.eventCreate.properties.start_date.type).toEqual(['string', 'number'])
+      expect(schemas.eventCreate.properties.cost.anyOf.map((s: { type: string }) => s.type)).toEqual(['string', 'number', 'array', 'null'])
+      const list = (await a.get('/doc')).body.paths['/events'].get.parameters
+      for (const p of ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after']) {
+        expect(list.find((x: { name: string }) => x.name === p).schema.type).toEqual(['string', 'number'])
+      }
     })
 
     it('has a bearer scheme, required exactly where an anonymous caller gets 401', async () => {

@@ -421,7 +421,20 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
         // Organizers have no coordinates and no such filter.
         expect((await app.get('/organizers?geoloc=true')).status).toBe(200)
       })
+    })
+  })
+}
 
+/** Storage-free, run once (test/http-once.test.ts): discovery and /doc are built from the schemas. */
+export function geoDocSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const open = async (options: CalendarOptions = {}): Promise<App> => {
+    const app = await makeApp(makeStorage, options)
+    onTestFinished(() => app.close())
+    return app
+  }
+
+  describe(`geolocation (${name})`, () => {
+    describe('filters', () => {
       it('documents the fields and filters in discovery and /doc', async () => {
         const app = await open()
         const { routes } = (await app.get('')).body

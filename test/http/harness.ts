@@ -166,3 +166,10 @@ export function expectInvalid(res: Res, params: string[]) {
   expectError(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${params.join(', ')}`)
   expect(Object.keys(res.body.data.params)).toEqual(params)
 }
+
+/** No route for this path and method: a 404 `rest_no_route` without an Allow header, as WordPress answers. */
+export function expectNoRoute(res: Res) {
+  expectError(res, 404, 'rest_no_route', 'No route was found matching the URL and request method.')
+  expect(res.body.data).toEqual({ status: 404 })
+  expect(res.headers.get('allow')).toBeNull()
+}

@@ -59,59 +59,6 @@ export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Pro
     })
   })
 
-  describe(`CORS [${name}]`, () => {
-    it('is off by default: no CORS headers, OPTIONS describes the route', async () => {
-      const a = await app()
-      const res = await a.get('/events', { headers: { origin: 'https://app.example' } })
-      expect(res.headers.get('access-control-allow-origin')).toBeNull()
-      const opt = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events', { method: 'OPTIONS' })
-      expect(opt.status).toBe(200)
-      expect(opt.body.methods).toEqual(['GET', 'POST'])
-      expect(opt.headers.get('allow')).toBe('GET, POST')
-    })
-
-    it('answers preflights with 204 and the route methods, reflecting allowed origins only', async () => {
-      const a = await app({ cors: { origins: ['https://app.example'], maxAge: 120 } })
-      const pre = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events/5', {
-        method: 'OPTIONS',
-        headers: {
-          origin: 'https://app.example',
-          'access-control-request-method': 'PATCH',
-          'access-control-request-headers': 'authorization, content-type',
-        },
-      })
-      expect(pre.status).toBe(204)
-      expect(pre.text).toBe('')
-      expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example')
-      expect(pre.headers.get('access-control-allow-methods')).toBe('GET, DELETE, POST, PUT, PATCH, HEAD, OPTIONS')
-      expect(pre.headers.get('access-control-allow-headers')).toBe('authorization, content-type')
-      expect(pre.headers.get('access-control-max-age')).toBe('120')
-      expect(pre.headers.get('vary')).toContain('Origin')
-      const stranger = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events', {
-        method: 'OPTIONS',
-        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
-      })
-      expect(stranger.headers.get('access-control-allow-origin')).toBeNull()
-      const actual = await a.get('/events', { headers: { origin: 'https://app.example' } })
-      expect(actual.headers.get('access-control-allow-origin')).toBe('https://app.example')
-      expect(actual.headers.get('access-control-expose-headers')).toContain('X-TEC-Total')
-      expect(actual.headers.get('access-control-expose-headers')).toContain('ETag')
-      expect(actual.headers.get('vary')).toContain('Origin')
-      expect(
-        (await a.get('/events', { headers: { origin: 'https://evil.example' } })).headers.get('access-control-allow-origin'),
-      ).toBeNull()
-    })
-
-    it('uses * for any origin without credentials and reflects the origin with credentials', async () => {
-      const any = await app({ cors: {} })
-      expect((await any.get('/events', { headers: { origin: 'https://x.example' } })).headers.get('access-control-allow-origin')).toBe('*')
-      const creds = await app({ cors: { origins: '*', credentials: true } })
-      const res = await creds.get('/events', { headers: { origin: 'https://x.example' } })
-      expect(res.headers.get('access-control-allow-origin')).toBe('https://x.example')
-      expect(res.headers.get('access-control-allow-credentials')).toBe('true')
-    })
-  })
-
   describe(`read cache [${name}]`, () => {
     it('never serves a stale read after a write in the same process', async () => {
       const a = await app({ cache: { ttlMs: 60_000 } })
@@ -158,15 +105,6 @@ export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Pro
       expect(second.headers.get('etag')).toBe(first.headers.get('etag'))
       expect(listCalls).toBe(1)
       expect((await a.get('/events', { headers: { 'if-none-match': first.headers.get('etag')! } })).status).toBe(304)
-    })
-
-    it('stays within its byte bound', async () => {
-      const { ReadCache } = await import('../../src/cache.js')
-      const cache = new ReadCache({ maxBytes: 50_000 })
-      for (let i = 0; i < 200; i++) cache.set(cache.key(`http://x/${i}`, ''), { status: 200, headers: {}, body: 'x'.repeat(1000) })
-      expect(cache.size).toBeLessThanOrEqual(50_000)
-      expect(cache.get(cache.key('http://x/199', ''))?.body).toHaveLength(1000)
-      expect(cache.get(cache.key('http://x/0', ''))).toBeUndefined()
     })
   })
 
@@ -227,6 +165,85 @@ export function allowSuite(name: string, makeStorage: () => Storage | Promise<St
       expect((await a.get(`/events/${theirs.body.id}`)).headers.get('allow')).toBe('GET')
       const venue = await a.post('/venues', { venue: 'V' }, { as: 'administrator' })
       expect((await a.get(`/venues/${venue.body.id}`, { as: 'author' })).headers.get('allow')).toBe('GET')
+    })
+  })
+}
+
+/**
+ * Storage-free, run once (test/http-once.test.ts): CORS headers are decided before and after the
+ * handler from the options alone; the only reads are of an empty list.
+ */
+export function corsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  async function app(options: CalendarOptions = {}): Promise<App> {
+    const a = await makeApp(makeStorage, options)
+    onTestFinished(() => a.close())
+    return a
+  }
+
+  describe(`CORS [${name}]`, () => {
+    it('is off by default: no CORS headers, OPTIONS describes the route', async () => {
+      const a = await app()
+      const res = await a.get('/events', { headers: { origin: 'https://app.example' } })
+      expect(res.headers.get('access-control-allow-origin')).toBeNull()
+      const opt = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events', { method: 'OPTIONS' })
+      expect(opt.status).toBe(200)
+      expect(opt.body.methods).toEqual(['GET', 'POST'])
+      expect(opt.headers.get('allow')).toBe('GET, POST')
+    })
+
+    it('answers preflights with 204 and the route methods, reflecting allowed origins only', async () => {
+      const a = await app({ cors: { origins: ['https://app.example'], maxAge: 120 } })
+      const pre = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events/5', {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'PATCH',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      })
+      expect(pre.status).toBe(204)
+      expect(pre.text).toBe('')
+      expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example')
+      expect(pre.headers.get('access-control-allow-methods')).toBe('GET, DELETE, POST, PUT, PATCH, HEAD, OPTIONS')
+      expect(pre.headers.get('access-control-allow-headers')).toBe('authorization, content-type')
+      expect(pre.headers.get('access-control-max-age')).toBe('120')
+      expect(pre.headers.get('vary')).toContain('Origin')
+      const stranger = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      })
+      expect(stranger.headers.get('access-control-allow-origin')).toBeNull()
+      const actual = await a.get('/events', { headers: { origin: 'https://app.example' } })
+      expect(actual.headers.get('access-control-allow-origin')).toBe('https://app.example')
+      expect(actual.headers.get('access-control-expose-headers')).toContain('X-TEC-Total')
+      expect(actual.headers.get('access-control-expose-headers')).toContain('ETag')
+      expect(actual.headers.get('vary')).toContain('Origin')
+      expect(
+        (await a.get('/events', { headers: { origin: 'https://evil.example' } })).headers.get('access-control-allow-origin'),
+      ).toBeNull()
+    })
+
+    it('uses * for any origin without credentials and reflects the origin with credentials', async () => {
+      const any = await app({ cors: {} })
+      expect((await any.get('/events', { headers: { origin: 'https://x.example' } })).headers.get('access-control-allow-origin')).toBe('*')
+      const creds = await app({ cors: { origins: '*', credentials: true } })
+      const res = await creds.get('/events', { headers: { origin: 'https://x.example' } })
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://x.example')
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true')
+    })
+  })
+}
+
+/** Storage-free, run once: the read cache alone, without a router or storage. */
+export function readCacheBoundSuite(name: string) {
+  describe(`read cache [${name}]`, () => {
+    it('stays within its byte bound', async () => {
+      const { ReadCache } = await import('../../src/cache.js')
+      const cache = new ReadCache({ maxBytes: 50_000 })
+      for (let i = 0; i < 200; i++) cache.set(cache.key(`http://x/${i}`, ''), { status: 200, headers: {}, body: 'x'.repeat(1000) })
+      expect(cache.size).toBeLessThanOrEqual(50_000)
+      expect(cache.get(cache.key('http://x/199', ''))?.body).toHaveLength(1000)
+      expect(cache.get(cache.key('http://x/0', ''))).toBeUndefined()
     })
   })
 }

@@ -351,7 +351,18 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       expect(restored.body.recurrence.exdate).toEqual([])
       expect((await a.get(`/events?${WINDOW}`)).body.total).toBe(3)
     })
+  })
+}
 
+/** Storage-free, run once (test/http-once.test.ts): /doc is built from the schemas. */
+export function recurrenceDocSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  async function app(options?: Parameters<typeof makeApp>[1]): Promise<App> {
+    const a = await makeApp(makeStorage, options)
+    onTestFinished(() => a.close())
+    return a
+  }
+
+  describe(`recurring series [${name}]`, () => {
     it('lists the new fields in /doc', async () => {
       const a = await app()
       const doc = await a.get('/doc')

@@ -106,10 +106,6 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       expect(errors.map((e) => (e as Error).message)).toEqual(['directory down'])
       expect(await adminTotal(app, '/events')).toBe(0)
     })
-
-    it('rejects a users option without exists()', async () => {
-      await expect(open({ users: {} as never })).rejects.toThrow(/users must be/)
-    })
   })
 
   describe(`trash through updates [${name}]`, () => {
@@ -407,6 +403,24 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       expect(ja.body._links.self[0].href).toBe(`${root}/categories/${ja.body.id}`)
       expect(ja.body._links.about[0].href).toBe(`${root}/doc`)
       expect(ja.body._links['wp:post_type'][0].href).toBe(`${root}/events?categories=${ja.body.id}`)
+    })
+  })
+}
+
+/**
+ * Storage-free, run once (test/http-once.test.ts): an options check that throws before any
+ * storage call, and what discovery and /doc say of the new parameters.
+ */
+export function referenceGapsDocSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const open = async (options: CalendarOptions = {}): Promise<App> => {
+    const app = await makeApp(makeStorage, options)
+    onTestFinished(() => app.close())
+    return app
+  }
+
+  describe(`author must name a user [${name}]`, () => {
+    it('rejects a users option without exists()', async () => {
+      await expect(open({ users: {} as never })).rejects.toThrow(/users must be/)
     })
   })
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import Negotiator from 'negotiator'
-import { acceptQuality, negotiate } from '../src/http/accept.js'
+import { acceptQuality, negotiate } from '../../../src/http/accept.js'
 
 const JSON_TYPE = 'application/json'
 const ICS = 'text/calendar'
@@ -52,4 +52,48 @@ describe('Accept negotiation', () => {
     expect(negotiate('*/calendar', [JSON_TYPE, ICS])).toBe(JSON_TYPE)
     fc.assert(fc.property(fc.string({ maxLength: 200 }), (s) => [JSON_TYPE, ICS].includes(negotiate(s, [JSON_TYPE, ICS]))))
   })
+})
+
+describe('negotiate between JSON (the default) and iCalendar', () => {
+  const cases: Array<[string, string]> = [
+    ['', JSON_TYPE],
+    ['   ', JSON_TYPE],
+    ['text/calendar', ICS],
+    ['TEXT/Calendar', ICS],
+    ['text/*', ICS],
+    ['*/*', JSON_TYPE],
+    ['text/calendar, application/json', JSON_TYPE],
+    ['text/calendar, application/json;q=0.5', ICS],
+    ['text/calendar;q=0.5, application/json', JSON_TYPE],
+    // Nothing acceptable still gets the default rather than a 406.
+    ['application/json;q=0, text/calendar;q=0', JSON_TYPE],
+    ['image/png', JSON_TYPE],
+    // q=0 on the exact type wins over a wildcard that would allow it.
+    ['text/*;q=0.9, text/calendar;q=0', JSON_TYPE],
+  ]
+  for (const [accept, chosen] of cases) {
+    it(`${JSON.stringify(accept)} → ${chosen}`, () => {
+      expect(negotiate(accept, [JSON_TYPE, ICS])).toBe(chosen)
+    })
+  }
+})
+
+describe('acceptQuality', () => {
+  const cases: Array<[string, number]> = [
+    ['text/calendar', 1],
+    ['text/calendar;q=0.3, text/*;q=0.8', 0.3],
+    ['text/*;q=0.8', 0.8],
+    ['*/*;q=0.1', 0.1],
+    ['application/json', 0],
+    // A range naming a parameter is more specific than the bare type.
+    ['text/calendar;charset=utf-8;q=0.2, text/calendar;q=0.9', 0.2],
+    // The same range twice: the higher weight counts.
+    ['text/calendar;q=0.2, text/calendar;q=0.6', 0.6],
+    ['text/calendar;Q=0.5', 0.5],
+  ]
+  for (const [accept, q] of cases) {
+    it(`text/calendar under ${JSON.stringify(accept)} → ${q}`, () => {
+      expect(acceptQuality(accept, ICS)).toBe(q)
+    })
+  }
 })

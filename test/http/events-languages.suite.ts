@@ -1,0 +1,135 @@
+/**
+ * Events in several languages: scoping by path segment or parameter, per-language slugs and translation groups.
+ * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
+ */
+import { describe, expect, it } from 'vitest'
+import type { Storage } from '../../src/storage/types.js'
+import { ORIGIN, expectInvalid, expectNoRoute } from './harness.js'
+import { WINDOW, ids, eventsOpener } from './events-shared.js'
+
+/** Languages: the path segment or parameter scopes writes, lists and slugs; translations form groups. */
+export function eventsLanguagesSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const open = eventsOpener(makeStorage)
+
+  describe(`events over HTTP [${name}]`, () => {
+    describe('languages', () => {
+      it('stores the language of the request and keeps it in links', async () => {
+        const app = await open()
+        const res = await app.post(
+          '/events',
+          { title: 'Konsāto', start_date: '2026-12-01 19:00', end_date: '2026-12-01 21:00' },
+          { as: 'administrator', lang: 'ja' },
+        )
+        expect(res.status, res.text).toBe(201)
+        expect(res.body.language).toBe('ja')
+        expect(res.body.translations).toEqual({})
+        expect(res.body.rest_url).toBe(`${ORIGIN}/ja/wp-json/calendar/events/v1/events/${res.body.id}`)
+        const list = await app.get('/events', { lang: 'ja' })
+        expect(ids(list)).toEqual([res.body.id])
+        expect(list.body.rest_url).toBe(`${ORIGIN}/ja/wp-json/calendar/events/v1/events/?page=1&per_page=120&${WINDOW}&status=publish`)
+      })
+
+      it('scopes lists to the language; the parameter wins over the path', async () => {
+        const app = await open()
+        const en = await app.seed({ title: 'English' })
+        const ja = await app.seed({ title: 'Japanese', multilingual_language: 'ja' })
+        const ko = await app.seed({ title: 'Korean' }, { lang: 'ko' })
+        expect(ja.language).toBe('ja')
+        expect(ko.language).toBe('ko')
+        expect(ids(await app.get('/events'))).toEqual([en.id])
+        expect(ids(await app.get('/events', { lang: 'ja' }))).toEqual([ja.id])
+        expect(ids(await app.get('/events?multilingual_language=ja'))).toEqual([ja.id])
+        expect(ids(await app.get('/events?multilingual_language=ko', { lang: 'ja' }))).toEqual([ko.id])
+        expect(ids(await app.get('/events?multilingual_language=zh-hans'))).toEqual([])
+        // A path segment that is not a served language is not ours at all.
+        expectNoRoute(await app.get('/events', { lang: 'fr' }))
+      })
+
+      it('scopes slugs to the language; ids are global', async () => {
+        const app = await open()
+        const en = await app.seed({ title: 'Concert' })
+        const ja = await app.seed({ title: 'Concert' }, { lang: 'ja' })
+        expect(en.slug).toBe('concert')
+        expect(ja.slug).toBe('concert')
+        expect((await app.get('/events/by-slug/concert')).body.id).toBe(en.id)
+        expect((await app.get('/events/by-slug/concert', { lang: 'ja' })).body.id).toBe(ja.id)
+        expect((await app.get('/events/by-slug/concert?multilingual_language=ja')).body.id).toBe(ja.id)
+        expectInvalid(await app.get('/events/by-slug/concert', { lang: 'ko' }), ['slug'])
+        const byId = await app.get(`/events/${ja.id}`)
+        expect(byId.status).toBe(200)
+        expect(byId.body.language).toBe('ja')
+        const second = await app.seed({ title: 'Concert' })
+        expect(second.slug).toBe('concert-2')
+      })
+
+      it('rejects an unknown language with rest_not_in_enum', async () => {
+        const app = await open()
+        const message = 'multilingual_language is not one of en, ja, ko, and zh-hans.'
+        for (const res of [
+          await app.get('/events?multilingual_language=fr'),
+          await app.get('/events/1?multilingual_language=fr'),
+          await app.post(
+            '/events',
+            { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', multilingual_language: 'fr' },
+            { as: 'administrator' },
+          ),
+        ]) {
+          expectInvalid(res, ['multilingual_language'])
+          expect(res.body.data.params.multilingual_language).toBe(message)
+          expect(res.body.data.details.multilingual_language).toEqual({
+            code: 'rest_not_in_enum',
+            message,
+            data: { param: 'multilingual_language' },
+          })
+        }
+        const typed = await app.post(
+          '/events',
+          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', multilingual_language: 5 },
+          { as: 'administrator' },
+        )
+        expectInvalid(typed, ['multilingual_language'])
+        expect(typed.body.data.params.multilingual_language).toBe('multilingual_language is not of type string.')
+        expect((await app.get('/events', { as: 'administrator' })).body.total).toBe(0)
+      })
+
+      it('links translations with translation_of', async () => {
+        const app = await open()
+        const en = await app.seed({ title: 'Festival' })
+        const ja = await app.post(
+          '/events',
+          { title: 'Matsuri', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: en.id },
+          { as: 'administrator', lang: 'ja' },
+        )
+        expect(ja.status, ja.text).toBe(201)
+        expect(ja.body.language).toBe('ja')
+        expect(ja.body.translations).toEqual({ en: en.id })
+        const enAgain = await app.get(`/events/${en.id}`)
+        expect(enAgain.body.translations).toEqual({ ja: ja.body.id })
+        const ko = await app.seed({ title: 'Chukje', translation_of: ja.body.id }, { lang: 'ko' })
+        expect(ko.translations).toEqual({ en: en.id, ja: ja.body.id })
+
+        expectInvalid(
+          await app.post(
+            '/events',
+            { title: 'Again', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: en.id },
+            { as: 'administrator', lang: 'ja' },
+          ),
+          ['translation_of'],
+        )
+        expectInvalid(
+          await app.post(
+            '/events',
+            { title: 'Nothing', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: 9999 },
+            { as: 'administrator', lang: 'ja' },
+          ),
+          ['translation_of'],
+        )
+        // A trashed translation leaves the group, and its language is free again.
+        await app.del(`/events/${ja.body.id}`, { as: 'administrator' })
+        expect((await app.get(`/events/${en.id}`)).body.translations).toEqual({ ko: ko.id })
+        const again = await app.seed({ title: 'Matsuri 2', translation_of: en.id }, { lang: 'ja' })
+        expect(again.translations).toEqual({ en: en.id, ko: ko.id })
+      })
+    })
+  })
+}
