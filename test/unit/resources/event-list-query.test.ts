@@ -3,11 +3,11 @@
  * storage query, the canonical rest_url parameters and the failures out. No storage, no HTTP.
  */
 import { describe, expect, it } from 'vitest'
-import type { Principal } from '../../src/auth/principal.js'
-import { resolveOptions } from '../../src/options.js'
-import { eventListQuery, type ListEnv } from '../../src/resources/event-list-query.js'
-import type { Input } from '../../src/schemas/index.js'
-import { LIVE_STATUSES } from '../../src/storage/types.js'
+import type { Principal } from '../../../src/auth/principal.js'
+import { resolveOptions } from '../../../src/options.js'
+import { eventListQuery, type ListEnv } from '../../../src/resources/event-list-query.js'
+import type { Input } from '../../../src/schemas/index.js'
+import { LIVE_STATUSES } from '../../../src/storage/types.js'
 
 // Wednesday 10 June 2026, 14:30 in Paris (UTC+2).
 const now = new Date('2026-06-10T12:30:00Z')
