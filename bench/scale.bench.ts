@@ -765,7 +765,8 @@ async function call(router: CalendarRouter, req: RequestLike) {
 
 async function measure(router: CalendarRouter, op: Operation): Promise<Stats> {
   const first = await call(router, op.next())
-  const body = first.body ? (JSON.parse(first.body) as { total?: number }) : {}
+  const text = typeof first.body === 'string' ? first.body : first.body && new TextDecoder().decode(first.body)
+  const body = text ? (JSON.parse(text) as { total?: number }) : {}
   // Warm-up takes at most a quarter of the time budget; at least 5 requests are measured.
   const warm = performance.now() + (OP_SECONDS * 1000) / 4
   for (let i = 1; i < WARMUP && performance.now() < warm; i++) await call(router, op.next())

@@ -1,53 +1,136 @@
 /**
- * Optional read cache for anonymous GETs: serialized responses in an LRU bounded by bytes.
- * Every committed write in this process bumps a generation that is part of every key, so no
- * stale read follows a local write. Other processes' writes are seen when entries expire
- * (`ttlMs`): keep it short when several instances share one database.
+ * Optional read cache for anonymous GETs: encoded responses in an LRU bounded by bytes.
+ *
+ * An entry keeps its body as UTF-8 bytes with its ETag, computed once: a hit hands out those very
+ * bytes (no hashing, encoding or copying per hit) under a fresh, small header object, because
+ * callers add per-request headers (CORS, Vary).
+ *
+ * Each entry also keeps the tags of what it was built from (storage/dependencies.ts); a committed
+ * write in this process drops the entries sharing a tag with it, and only those. Other
+ * processes' writes are seen when entries expire (`ttlMs`): keep it short when several
+ * instances share one database.
  */
 import { LRUCache } from 'lru-cache'
 import type { RawResponse } from './http/types.js'
 
 export interface CacheOptions {
-  /** Upper bound of cached body bytes (UTF-16 code units × 2). Default 32 MiB. */
+  /** Upper bound of cached bytes (bodies plus a small allowance per entry). Default 32 MiB. */
   maxBytes?: number
-  /** Lifetime of an entry in milliseconds. Default 5000. */
+  /**
+   * Lifetime of an entry in milliseconds, default 5000: the longest a write made by another
+   * process (another router on the same database) can go unseen.
+   */
   ttlMs?: number
 }
 
+/** Counters since the router was created; `entries`/`bytes` are current. */
+export interface CacheStats {
+  hits: number
+  misses: number
+  /** Entries dropped by a write in this process (not by expiry or the byte bound). */
+  invalidated: number
+  entries: number
+  bytes: number
+}
+
+interface Entry {
+  status: number
+  headers: Record<string, string>
+  body: Uint8Array<ArrayBuffer>
+  tags: readonly string[]
+}
+
+const encoder = new TextEncoder()
+/** Header object, key and bookkeeping of one entry, counted against maxBytes with its body. */
+const ENTRY_OVERHEAD = 512
+
 export class ReadCache {
-  private readonly lru: LRUCache<string, RawResponse>
-  private generation = 0
+  private readonly lru: LRUCache<string, Entry>
+  /** Tag → keys of the entries built from it. */
+  private readonly byTag = new Map<string, Set<string>>()
+  /** Bumped by every invalidation: a response built across one may be stale, so is not kept. */
+  private epoch = 0
+  readonly stats = { hits: 0, misses: 0, invalidated: 0 }
 
   constructor(o: CacheOptions) {
-    this.lru = new LRUCache<string, RawResponse>({
+    this.lru = new LRUCache<string, Entry>({
       maxSize: o.maxBytes ?? 32 * 1024 * 1024,
-      sizeCalculation: (r) => 256 + (r.body?.length ?? 0) * 2,
+      sizeCalculation: (e) => ENTRY_OVERHEAD + e.body.byteLength + e.tags.length * 16,
       ttl: o.ttlMs ?? 5000,
+      dispose: (e, key) => this.untag(key, e.tags),
     })
   }
 
   key(url: string, variant: string): string {
-    return `${this.generation}\u0000${variant}\u0000${url}`
+    return `${variant}\u0000${url}`
+  }
+
+  /** Mark the start of building a response that may be stored (pass it to `set`). */
+  begin(): number {
+    return this.epoch
   }
 
   get(key: string): RawResponse | undefined {
     const hit = this.lru.get(key)
-    // Callers add per-request headers (CORS, Vary): hand out a copy.
-    return hit ? { status: hit.status, headers: { ...hit.headers }, body: hit.body } : undefined
+    if (!hit) {
+      this.stats.misses++
+      return undefined
+    }
+    this.stats.hits++
+    return { status: hit.status, headers: { ...hit.headers }, body: hit.body }
   }
 
-  set(key: string, raw: RawResponse): void {
-    this.lru.set(key, { status: raw.status, headers: { ...raw.headers }, body: raw.body })
+  /**
+   * Stores `raw` (its body encoded once) and returns what a hit would: the caller sends the same
+   * bytes. Not stored when a write was committed since `since` (the response may predate it).
+   */
+  set(key: string, raw: RawResponse, tags: Iterable<string> = [], since = this.epoch): RawResponse {
+    const body = typeof raw.body === 'string' ? encoder.encode(raw.body) : (raw.body ?? new Uint8Array(0))
+    const entry: Entry = { status: raw.status, headers: { ...raw.headers }, body, tags: [...tags] }
+    if (since === this.epoch) {
+      this.lru.set(key, entry)
+      // lru-cache refuses an entry larger than maxSize; only a stored one is indexed.
+      if (this.lru.has(key)) {
+        for (const tag of entry.tags) {
+          let keys = this.byTag.get(tag)
+          if (!keys) this.byTag.set(tag, (keys = new Set()))
+          keys.add(key)
+        }
+      }
+    }
+    return { status: raw.status, headers: raw.headers, body }
   }
 
-  /** Called after every committed write. */
-  invalidate(): void {
-    this.generation++
-    this.lru.clear()
+  /** Called after every committed write: drops what shares a tag with it, or everything without tags. */
+  invalidate(tags?: Iterable<string>): void {
+    this.epoch++
+    if (tags === undefined) {
+      this.stats.invalidated += this.lru.size
+      this.lru.clear()
+      return
+    }
+    for (const tag of tags) {
+      const keys = this.byTag.get(tag)
+      if (!keys) continue
+      for (const key of [...keys]) if (this.lru.delete(key)) this.stats.invalidated++
+    }
   }
 
   /** Bytes currently held, as counted against `maxBytes`. */
   get size(): number {
     return this.lru.calculatedSize
+  }
+
+  get entries(): number {
+    return this.lru.size
+  }
+
+  private untag(key: string, tags: readonly string[]): void {
+    for (const tag of tags) {
+      const keys = this.byTag.get(tag)
+      if (!keys) continue
+      keys.delete(key)
+      if (keys.size === 0) this.byTag.delete(tag)
+    }
   }
 }

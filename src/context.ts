@@ -43,6 +43,11 @@ export interface Context {
   request: AuthRequest
   /** Every operation's parameters: nested write data (a venue inside an event) validates like a create. */
   schemas: Schemas
+  /**
+   * Set when the response may be cached: tags of what it was built from (storage/dependencies.ts).
+   * `storage` fills it on every read; a handler using data from elsewhere adds its own.
+   */
+  dependsOn?: Set<string>
 }
 
 export interface ContextInit {
@@ -59,6 +64,7 @@ export interface ContextInit {
   accept: string
   request: AuthRequest
   schemas: Schemas
+  dependsOn?: Set<string>
 }
 
 export function createContext(init: ContextInit): Context {
@@ -84,6 +90,7 @@ export function createContext(init: ContextInit): Context {
     accept: init.accept,
     request: init.request,
     schemas: init.schemas,
+    ...(init.dependsOn ? { dependsOn: init.dependsOn } : {}),
     requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${NAMESPACE}`,
     now,
     // Reads rarely need the clock as text, and the zone conversion is not free: compute on demand.

@@ -79,6 +79,12 @@ export interface CalendarOptions {
   cors?: CorsOptions | false
   /** LRU cache of anonymous GET responses; off by default. */
   cache?: CacheOptions | false
+  /**
+   * Serialized JSON of each record version (event, venue, organizer), shared by every caller and
+   * reused by lists, single reads and write replies; bounded by bytes. Default on, 16 MiB.
+   * `false` builds every representation per request. See README, "Fragment cache".
+   */
+  fragmentCache?: FragmentCacheOptions | false
   /** `Cache-Control` of anonymous successful GETs (signed-in callers always get private, no-store). */
   cacheControl?: string | false
   /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
@@ -113,6 +119,14 @@ export interface CalendarOptions {
   /** Recurring series (`recurrence` on event writes). See README, "Recurring events". */
   recurrence?: RecurrenceOptions
 }
+
+export interface FragmentCacheOptions {
+  /** Most memory the cached text may take, counted as two bytes per character. Default 16 MiB. */
+  maxBytes?: number
+}
+
+/** Default bound of the fragment cache: room for thousands of rich events. */
+export const DEFAULT_FRAGMENT_CACHE_BYTES = 16 * 1024 * 1024
 
 export interface RecurrenceOptions {
   /** Most occurrences one series may have; a bounded rule with more is a 400. Default 1000. */
@@ -150,6 +164,7 @@ export interface ResolvedOptions {
   now: () => Date
   cors: Cors | null
   cache: CacheOptions | null
+  fragmentCache: Required<FragmentCacheOptions> | null
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
   users: UserDirectory | null
@@ -184,6 +199,14 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value
 }
 
+function fragmentCache(o: FragmentCacheOptions | false | undefined): Required<FragmentCacheOptions> | null {
+  if (o === false) return null
+  if (o !== undefined && (typeof o !== 'object' || o === null)) {
+    throw new TypeError('calendar-events-router: fragmentCache must be { maxBytes } or false')
+  }
+  return { maxBytes: positive('fragmentCache.maxBytes', o?.maxBytes, DEFAULT_FRAGMENT_CACHE_BYTES) }
+}
+
 function resolveUsers(users: UserDirectory | undefined): UserDirectory | null {
   if (users === undefined) return null
   if (typeof users?.exists !== 'function') throw new TypeError('calendar-events-router: users must be { exists(id) }')
@@ -216,6 +239,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     now: o.now ?? (() => new Date()),
     cors: resolveCors(o.cors),
     cache: o.cache ? o.cache : null,
+    fragmentCache: fragmentCache(o.fragmentCache),
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
     users: resolveUsers(o.users),

@@ -10,8 +10,9 @@ import { effectiveMethod, parseFormEncoded, readBody, type Params } from './http
 import { errorResponse, jsonResponse, textResponse, type ResponseMeta } from './http/response.js'
 import { applyCors, appendVary, isPreflight, preflight } from './http/cors.js'
 import { ifNoneMatchHits, notModified, weakEtag } from './http/etag.js'
-import { ReadCache } from './cache.js'
+import { ReadCache, type CacheStats } from './cache.js'
 import { observeStorage, type Change } from './storage/observed.js'
+import { recordReads, type Tags } from './storage/dependencies.js'
 import { buildIndex, buildSiteIndex } from './doc/discovery.js'
 import { describingHandlers } from './doc/endpoints.js'
 import { filteringStorage } from './sanitize/storage.js'
@@ -46,6 +47,8 @@ export interface CalendarRouter {
    * from a daily job. One transaction per series.
    */
   extendSeries(): Promise<{ added: number }>
+  /** Response-cache counters (hits, misses, entries dropped by writes, size); null without `cache`. */
+  cacheStats(): CacheStats | null
   readonly options: ResolvedOptions
 }
 
@@ -60,6 +63,7 @@ interface Located {
 }
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+const encoder = new TextEncoder()
 
 /** Retry-After of a 503: long enough for a database failover or a lock to clear, short for a person. */
 const RETRY_AFTER_SECONDS = 5
@@ -125,8 +129,9 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     matcher.routes.push(['ALL', r.regex, [() => r], r.pattern] as unknown as RouteEntry)
   }
   const cache = options.cache ? new ReadCache(options.cache) : null
-  const onCommit = (changes: Change[]) => {
-    cache?.invalidate()
+  const onCommit = (changes: Change[], tags: Tags) => {
+    // Untagged writes (none are known) drop everything: never serve stale.
+    cache?.invalidate(tags.size ? tags : undefined)
     if (!options.onChange) return
     for (const change of changes) {
       // A failing hook must not turn a committed write into an error for the caller.
@@ -135,7 +140,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
         .catch((error) => options.onError?.(error, { method: 'HOOK', url: '', headers: { get: () => null } }))
     }
   }
-  const storage = cache || options.onChange ? observeStorage(backend, onCommit) : backend
+  const storage = cache || options.onChange ? observeStorage(backend, onCommit, { tags: cache !== null }) : backend
 
   async function authenticate(request: RequestLike): Promise<Principal | null> {
     if (!options.authenticate) return null
@@ -162,6 +167,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     query: Params,
     principal: Principal | null,
     meta: ResponseMeta,
+    dependsOn?: Tags,
   ): Promise<RawResponse> {
     if (located.siteIndex) {
       meta.allow = ['GET']
@@ -191,7 +197,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     const params: Params = Object.assign(Object.create(null), path, query, body)
     delete params._method
     delete params.rest_route
-    const ctx = context(request, located, method, principal, params, query, body, path)
+    const ctx = context(request, located, method, principal, params, query, body, path, dependsOn)
     const reply = await run(endpoint, ctx)
     if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
     if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
@@ -234,6 +240,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     query: Params,
     body: Params,
     path: Params,
+    dependsOn?: Tags,
   ): Context {
     const asked = params.multilingual_language
     const language =
@@ -241,7 +248,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     // Writes by callers without unfiltered_html store their text through the HTML filter.
     const filter = READS.has(method) ? null : options.sanitize(principal)
     return createContext({
-      storage: filter ? filteringStorage(storage, filter) : storage,
+      storage: filter ? filteringStorage(storage, filter) : dependsOn ? recordReads(storage, dependsOn) : storage,
       options,
       principal,
       language,
@@ -254,6 +261,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
       accept: request.headers.get('accept') ?? '',
       request,
       schemas,
+      dependsOn,
     })
   }
 
@@ -299,14 +307,18 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
         const hit = cacheKey ? cache!.get(cacheKey) : undefined
         if (hit) raw = hit
         else {
-          raw = await dispatch(request, located, read ? 'GET' : method, query, principal, meta)
-          if (read && raw.status >= 200 && raw.status < 300 && raw.body !== null) {
+          const since = cache?.begin()
+          const dependsOn: Tags | undefined = cacheKey ? new Set() : undefined
+          raw = await dispatch(request, located, read ? 'GET' : method, query, principal, meta, dependsOn)
+          if (read && raw.status >= 200 && raw.status < 300 && typeof raw.body === 'string') {
+            // Encoded once: the ETag hashes these bytes, and the cache and the adapter send them.
+            raw.body = encoder.encode(raw.body)
             raw.headers.ETag = weakEtag(raw.body)
             if (!principal && options.cacheControl) {
               raw.headers['Cache-Control'] = options.cacheControl
               appendVary(raw, 'Authorization')
             }
-            if (cacheKey) cache!.set(cacheKey, raw)
+            if (cacheKey) raw = cache!.set(cacheKey, raw, dependsOn, since)
           }
         }
         if (read && raw.headers.ETag && ifNoneMatchHits(request.headers.get('if-none-match'), raw.headers.ETag)) raw = notModified(raw)
@@ -345,6 +357,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     options,
     handle,
     emptyTrash: emptyTrash_,
+    cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
     async extendSeries() {
       const { horizonMonths, maxOccurrences } = options.recurrence
       return {

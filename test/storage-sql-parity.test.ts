@@ -280,7 +280,15 @@ async function answers(s: Storage, ids: Awaited<ReturnType<typeof seed>>) {
   out.getTerms = await s.getTerms([...ids.terms, 9999])
   out.descendants = (await s.termDescendants([ids.terms[0]!, ids.terms[1]!])).sort((a, b) => a - b)
   out.descendantsAll = (await s.termDescendants([0])).sort((a, b) => a - b)
-  out.translations = [...(await s.getTranslations(Array.from({ length: 60 }, (_, i) => i))).entries()].sort((a, b) => a[0] - b[0])
+  for (const of of ['posts', 'terms'] as const)
+    out[`translations:${of}`] = [
+      ...(
+        await s.getTranslations(
+          Array.from({ length: 60 }, (_, i) => i),
+          of,
+        )
+      ).entries(),
+    ].sort((a, b) => a[0] - b[0])
   out.slugs = (await s.slugsLike('event', 'en', 'e-1')).sort()
   for (const taxonomy of ['category', 'tag'] as const) {
     for (const language of LANGS) {

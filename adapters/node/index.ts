@@ -112,6 +112,7 @@ export function send(req: IncomingMessage, res: ServerResponse, request: NodeReq
   // An unread body (e.g. a 404 for a POST) is discarded so the keep-alive connection can carry on.
   if (!request.bodyRead && !req.complete) req.resume()
   // Writing explicit headers makes Node fall back to chunked encoding unless we state the length.
+  // A body in bytes (a cached response) is written as it is: byteLength and end() take both forms.
   if (body !== null && headers['Content-Length'] === undefined && headers['content-length'] === undefined) {
     headers = { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }
   }

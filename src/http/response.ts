@@ -1,6 +1,7 @@
 /** Serialising replies with the headers every WordPress REST response carries (docs/wire-compatibility.md §1.8). */
 import type { RawResponse } from './types.js'
 import type { ApiError } from './errors.js'
+import { serializeJson } from './raw-json.js'
 
 const EXPOSE = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag, Retry-After, X-Calendar-Truncated'
 const ALLOW_HEADERS = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type'
@@ -27,7 +28,7 @@ export function jsonResponse(status: number, body: unknown, meta: ResponseMeta, 
     headers['Cache-Control'] = 'no-cache, must-revalidate, max-age=0, no-store, private'
   }
   if (extra) Object.assign(headers, extra)
-  return { status, headers, body: JSON.stringify(body) }
+  return { status, headers, body: serializeJson(body) }
 }
 
 export function errorResponse(error: ApiError, meta: ResponseMeta): RawResponse {

@@ -33,8 +33,11 @@ export interface RawResponse {
   status: number
   /** Header name → value; names in their canonical case. */
   headers: Record<string, string>
-  /** Serialized body, or null for none (HEAD, 304). */
-  body: string | null
+  /**
+   * Serialized body, or null for none (HEAD, 304). Bytes are UTF-8, sent as they are (a cached
+   * response's stored body: adapters must not copy or re-encode it).
+   */
+  body: string | Uint8Array<ArrayBuffer> | null
 }
 
 /** Thrown by `RequestLike.text` when the body exceeds the limit. */

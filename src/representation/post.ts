@@ -4,7 +4,7 @@
  */
 import type { Context } from '../context.js'
 import { globalId, permalink, restUrl } from '../urls.js'
-import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
+import type { EventRecord, OrganizerRecord, PostRecord, TermWithCount, VenueRecord } from '../storage/types.js'
 import { dateDetails } from '../time/format.js'
 import { timezoneAbbr } from '../time/zone.js'
 import { image, languageFields, pruneEmpty, type Json } from './common.js'
@@ -26,20 +26,14 @@ function header(ctx: Context, p: PostRecord): Json {
   }
 }
 
-function terms(ctx: Context, ids: number[], rel: Relations): Json[] {
-  return ids
-    .map((id) => rel.terms.get(id))
-    .filter((t) => t !== undefined)
-    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
-    .map((t) => embeddedTerm(ctx, t))
-}
-
-export function eventJson(ctx: Context, e: EventRecord, rel: Relations, single = false): Json {
+/**
+ * An event's own fields, `id` to `featured`: everything that comes from its row alone and the
+ * request's link roots (never the caller), so it is cached per record version.
+ */
+export function eventHead(ctx: Context, e: EventRecord): Json {
   const gid = globalId(ctx, e.id)
   const { id, author, status, date, date_utc, modified, modified_utc, url } = header(ctx, e)
-  const venues = eventVenues(e, rel)
-  const organizers = eventOrganizers(e, rel)
-  const out: Json = {
+  return {
     id,
     global_id: gid,
     global_id_lineage: [gid],
@@ -80,8 +74,29 @@ export function eventJson(ctx: Context, e: EventRecord, rel: Relations, single =
     hide_from_listings: e.hideFromListings,
     sticky: e.sticky,
     featured: e.featured,
-    categories: terms(ctx, e.categoryIds, rel),
-    tags: terms(ctx, e.tagIds, rel),
+  }
+}
+
+/** Categories or tags as embedded: by name, then id. */
+export function sortedTerms(ids: number[], rel: Relations): TermWithCount[] {
+  return ids
+    .map((id) => rel.terms.get(id))
+    .filter((t) => t !== undefined)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
+}
+
+/**
+ * The whole event, its embeds as `rel` holds them for this caller. After `translations` come
+ * `json_ld` (single reads of published events) and the series fields the resource appends.
+ * representation/post-text.ts writes the same object as text, from cached fragments.
+ */
+export function eventJson(ctx: Context, e: EventRecord, rel: Relations, single = false): Json {
+  const venues = eventVenues(e, rel)
+  const organizers = eventOrganizers(e, rel)
+  const out: Json = {
+    ...eventHead(ctx, e),
+    categories: sortedTerms(e.categoryIds, rel).map((t) => embeddedTerm(ctx, t)),
+    tags: sortedTerms(e.tagIds, rel).map((t) => embeddedTerm(ctx, t)),
     venue:
       venues.length === 0
         ? []
@@ -96,7 +111,8 @@ export function eventJson(ctx: Context, e: EventRecord, rel: Relations, single =
   return out
 }
 
-export function venueJson(ctx: Context, v: VenueRecord, rel: Relations, single = false): Json {
+/** A venue's fields but `language`/`translations`: its row and the link roots only. */
+export function venueOwn(ctx: Context, v: VenueRecord, single: boolean): Json {
   const gid = globalId(ctx, v.id)
   const body = pruneEmpty({
     ...header(ctx, v),
@@ -127,11 +143,15 @@ export function venueJson(ctx: Context, v: VenueRecord, rel: Relations, single =
     show_map_link: v.showMapLink,
     global_id: gid,
     global_id_lineage: [gid],
-    ...languageFields(ctx, v, rel),
   }
 }
 
-export function organizerJson(ctx: Context, o: OrganizerRecord, rel: Relations, single = false): Json {
+export function venueJson(ctx: Context, v: VenueRecord, rel: Relations, single = false): Json {
+  return { ...venueOwn(ctx, v, single), ...languageFields(ctx, v, rel) }
+}
+
+/** An organizer's fields but `language`/`translations`. */
+export function organizerOwn(ctx: Context, o: OrganizerRecord, single: boolean): Json {
   const gid = globalId(ctx, o.id)
   const body = pruneEmpty({
     ...header(ctx, o),
@@ -146,5 +166,9 @@ export function organizerJson(ctx: Context, o: OrganizerRecord, rel: Relations, 
     email: o.email,
   })
   if (single && o.status === 'publish') body.json_ld = organizerJsonLd(ctx, o)
-  return { ...body, global_id: gid, global_id_lineage: [gid], ...languageFields(ctx, o, rel) }
+  return { ...body, global_id: gid, global_id_lineage: [gid] }
+}
+
+export function organizerJson(ctx: Context, o: OrganizerRecord, rel: Relations, single = false): Json {
+  return { ...organizerOwn(ctx, o, single), ...languageFields(ctx, o, rel) }
 }

@@ -37,6 +37,6 @@ export async function loadRelations(ctx: Context, posts: readonly PostRecord[], 
     else if (r.type === 'organizer') organizers.set(r.id, r)
     if (!feed) groups.add(r.translationGroup)
   }
-  const translations = feed ? new Map() : await ctx.storage.getTranslations([...groups])
+  const translations = feed ? new Map() : await ctx.storage.getTranslations([...groups], 'posts')
   return { venues, organizers, terms: new Map(terms.map((t) => [t.id, t])), translations }
 }

@@ -6,6 +6,7 @@ import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/princ
 import { ApiError, forbidden, invalidParam, invalidParams } from '../http/errors.js'
 import { costEntries, deriveCurrency } from './cost-input.js'
 import { eventJson } from '../representation/post.js'
+import { postWriter } from '../representation/post-text.js'
 import { loadRelations } from './embeds.js'
 import { icalendar } from '../representation/ical.js'
 import type { EventRecord, NewPost, PostPatch } from '../storage/types.js'
@@ -30,7 +31,7 @@ import {
   planSeries,
   scopeOf,
   seriesUpdate,
-  withSeriesFields,
+  seriesFields,
   writeSeries,
 } from './series.js'
 import { eventListQuery, resolveListReferences } from './event-list-query.js'
@@ -38,11 +39,15 @@ import { eventListQuery, resolveListReferences } from './event-list-query.js'
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
 const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
 
-async function present(ctx: Context, events: EventRecord[], single = false) {
-  const rel = await loadRelations(ctx, events)
-  const bodies = events.map((e) => eventJson(ctx, e, rel, single))
-  await withSeriesFields(ctx, events, bodies)
-  return bodies
+/**
+ * The events as this caller may see them: their embeds loaded for this request, written from
+ * the fragment cache (the same bytes as the plain objects built when it is off).
+ */
+async function present(ctx: Context, events: EventRecord[], single = false): Promise<unknown[]> {
+  const [rel, series] = await Promise.all([loadRelations(ctx, events), seriesFields(ctx, events)])
+  const writer = postWriter(ctx)
+  if (writer) return events.map((e, i) => writer.event(e, rel, single, series[i] ?? null))
+  return events.map((e, i) => Object.assign(eventJson(ctx, e, rel, single), series[i]))
 }
 
 /** The event an `{id}` names, or the TEC error for why not. */

@@ -39,7 +39,7 @@ export async function translationGroup(
   if (of === undefined) return undefined
   const target = await tx.getPost(of)
   if (!target || target.type !== type || target.status === 'trash') throw invalidParam('translation_of')
-  const group = (await tx.getTranslations([target.translationGroup])).get(target.translationGroup) ?? {}
+  const group = (await tx.getTranslations([target.translationGroup], 'posts')).get(target.translationGroup) ?? {}
   if (group[ctx.language] !== undefined) {
     throw invalidParam('translation_of', { message: `A ${ctx.language} translation of ${of} already exists.`, code: 'translation_exists' })
   }

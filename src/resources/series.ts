@@ -25,6 +25,7 @@ import type { Context } from '../context.js'
 import { schedule } from './dates.js'
 import { withFreeSlug } from './slug.js'
 import { moveToTrash, writePost } from './trash.js'
+import { storageIdentity } from '../storage/dependencies.js'
 
 export type Scope = 'this' | 'following' | 'all'
 
@@ -589,20 +590,34 @@ export async function deleteInSeries(ctx: Context, tx: StorageTx, stale: EventRe
 // Representation
 
 /** `recurrence` and `series` of every member among `events`, added after the TEC keys. */
-export async function withSeriesFields(ctx: Context, events: readonly EventRecord[], bodies: Json[]): Promise<void> {
+/**
+ * `recurrence` (the head's rule) and `series` of each member event, null for the others: the
+ * fields a representation ends with. They come from other rows (the head), so they are never
+ * part of an event's cached fragment.
+ */
+export async function seriesFields(ctx: Context, events: readonly EventRecord[]): Promise<Array<Json | null>> {
+  const out: Array<Json | null> = events.map(() => null)
   const wanted = [...new Set(events.filter((e) => e.seriesId).map((e) => e.seriesId!))]
-  if (!wanted.length) return
+  if (!wanted.length) return out
   const heads = new Map<number, EventRecord>()
   for (const e of events) if (e.seriesId === e.id) heads.set(e.id, e)
   const missing = wanted.filter((id) => !heads.has(id))
   if (missing.length) for (const p of await ctx.storage.getPosts(missing)) if (p.type === 'event') heads.set(p.id, p)
+  // Members of one series share their head's rule: describe it once per request.
+  const described = new Map<number, Json>()
   events.forEach((e, i) => {
     if (!e.seriesId || !e.series) return
     const rule = heads.get(e.seriesId)?.series?.rule
-    const body = bodies[i] as Record<string, unknown>
-    if (rule) body.recurrence = recurrenceJson(rule)
-    body.series = { id: e.seriesId, position: e.series.position, detached: e.series.detached === true }
+    const fields: Json = {}
+    if (rule) {
+      let recurrence = described.get(e.seriesId)
+      if (!recurrence) described.set(e.seriesId, (recurrence = recurrenceJson(rule)))
+      fields.recurrence = recurrence
+    }
+    fields.series = { id: e.seriesId, position: e.series.position, detached: e.series.detached === true }
+    out[i] = fields
   })
+  return out
 }
 
 export function recurrenceJson(rule: SeriesRule): Json {
@@ -697,7 +712,7 @@ export async function extendForList(ctx: Context, endLte: string | undefined): P
   if (endLte === undefined || endLte <= horizon) return
   const limit = dayEnd(addMonths(ctx.nowLocal, LAZY_LIMIT_YEARS * 12))
   const until = dayEnd(endLte < limit ? endLte : limit)
-  const done = lazilyExtended.get(ctx.storage)
+  const done = lazilyExtended.get(storageIdentity(ctx.storage))
   if (done !== undefined && done >= until) return
   await extendSeries(ctx.storage, {
     now: ctx.now,
@@ -707,5 +722,5 @@ export async function extendForList(ctx: Context, endLte: string | undefined): P
     languages: [ctx.language],
     timezone: ctx.options.timezone,
   })
-  lazilyExtended.set(ctx.storage, until)
+  lazilyExtended.set(storageIdentity(ctx.storage), until)
 }

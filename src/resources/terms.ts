@@ -28,7 +28,7 @@ const ORDER_BY: Record<string, TermOrderBy> = {
 }
 
 async function present(ctx: Context, t: TermWithCount, withLinks: boolean) {
-  const translations = (await ctx.storage.getTranslations([t.translationGroup])).get(t.translationGroup) ?? {}
+  const translations = (await ctx.storage.getTranslations([t.translationGroup], 'terms')).get(t.translationGroup) ?? {}
   const others: Record<string, number> = {}
   for (const [lang, id] of Object.entries(translations)) if (id !== t.id) others[lang] = id
   return standaloneTerm(ctx, t, withLinks, others)
@@ -156,7 +156,7 @@ export async function createTerm(ctx: Context, input: Input<'categoryCreate' | '
     if (input.translation_of !== undefined) {
       const target = await tx.getTerm(input.translation_of)
       if (!target || target.taxonomy !== taxonomy) throw invalidParam('translation_of')
-      const taken = (await tx.getTranslations([target.translationGroup])).get(target.translationGroup) ?? {}
+      const taken = (await tx.getTranslations([target.translationGroup], 'terms')).get(target.translationGroup) ?? {}
       if (taken[ctx.language] !== undefined)
         throw invalidParam('translation_of', {
           message: `A ${ctx.language} translation of ${target.id} already exists.`,

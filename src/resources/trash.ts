@@ -37,7 +37,7 @@ export async function writePost<R extends PostRecord>(
   if (trashing && type !== 'event') await tx.unlinkPost(current.id)
   const next: PostPatch = { ...patch }
   if (restoring) {
-    const group = (await tx.getTranslations([current.translationGroup])).get(current.translationGroup) ?? {}
+    const group = (await tx.getTranslations([current.translationGroup], 'posts')).get(current.translationGroup) ?? {}
     const holder = group[current.language]
     if (holder !== undefined && holder !== current.id) next.translationGroup = current.id
   }

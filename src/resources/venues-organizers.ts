@@ -5,6 +5,7 @@
 import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
 import { organizerJson, venueJson } from '../representation/post.js'
+import { postWriter } from '../representation/post-text.js'
 import { loadRelations } from './embeds.js'
 import type { Input } from '../schemas/index.js'
 import type { NewPost, OrganizerRecord, PostPatch, PostStatus, RecordOf, StorageTx, VenueRecord } from '../storage/types.js'
@@ -45,8 +46,10 @@ export function linkedJson(
   return rec.type === 'venue' ? venueJson(ctx, rec, rel, single) : organizerJson(ctx, rec, rel, single)
 }
 
-async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>, single = false) {
+async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>, single = false): Promise<unknown[]> {
   const rel = await loadRelations(ctx, recs)
+  const writer = postWriter(ctx)
+  if (writer) return recs.map((r) => writer.linked(r, rel, single))
   return recs.map((r) => linkedJson(ctx, r, rel, single))
 }
 

@@ -5,7 +5,7 @@
  * Look-ups that match stored text (reusing a venue named in an event write, finding a term by
  * name) see the filtered form too, so they find what an earlier filtered write stored.
  */
-import { overlay } from '../storage/observed.js'
+import { overlay } from '../storage/overlay.js'
 import type { Storage, StorageTx } from '../storage/types.js'
 import type { HtmlKind } from './allowlist.js'
 import type { TextField, TextFilter } from './policy.js'

@@ -4,6 +4,7 @@
  * step on commit, so readers never see half of a write and a throw discards it whole.
  */
 import type {
+  TranslationKind,
   EventListQuery,
   EventRecord,
   LinkedListQuery,
@@ -52,7 +53,7 @@ interface State {
 interface Derived {
   /** Events by (start date, id): lists walk it instead of sorting every time. */
   eventsByStart?: EventRecord[]
-  translations?: Map<number, Record<string, number>>
+  postTranslations?: Map<number, Record<string, number>>
   counts?: Map<number, number>
 }
 
@@ -264,10 +265,10 @@ class Reader implements StorageReader {
     return null
   }
 
-  async getTranslations(groups: readonly number[]) {
+  async getTranslations(groups: readonly number[], of: TranslationKind) {
     const derived = this.derived()
-    const all = derived?.translations ?? this.translationIndex()
-    if (derived) derived.translations = all
+    const all = of === 'posts' ? (derived?.postTranslations ?? this.translationIndex(of)) : this.translationIndex(of)
+    if (derived && of === 'posts') derived.postTranslations = all
     const out = new Map<number, Record<string, number>>()
     for (const group of groups) {
       const entry = all.get(group)
@@ -276,15 +277,16 @@ class Reader implements StorageReader {
     return out
   }
 
-  private translationIndex(): Map<number, Record<string, number>> {
+  private translationIndex(of: TranslationKind): Map<number, Record<string, number>> {
     const index = new Map<number, Record<string, number>>()
     const add = (group: number, language: string, id: number) => {
       const entry = index.get(group) ?? {}
       entry[language] = id
       index.set(group, entry)
     }
-    for (const p of this.allPosts()) if (p.status !== 'trash') add(p.translationGroup, p.language, p.id)
-    for (const t of this.allTerms()) add(t.translationGroup, t.language, t.id)
+    if (of === 'posts') {
+      for (const p of this.allPosts()) if (p.status !== 'trash') add(p.translationGroup, p.language, p.id)
+    } else for (const t of this.allTerms()) add(t.translationGroup, t.language, t.id)
     return index
   }
 

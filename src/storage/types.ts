@@ -12,6 +12,8 @@ export type { GeoCircle } from './geo.js'
 
 export type PostType = 'event' | 'venue' | 'organizer'
 export type Taxonomy = 'category' | 'tag'
+/** Whose translation groups: posts' (events, venues, organizers) or terms'. */
+export type TranslationKind = 'posts' | 'terms'
 
 /** Post statuses a record may have (WordPress's registered post statuses that matter here). */
 export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const
@@ -290,8 +292,11 @@ export interface StorageReader {
     language: string,
     fields: Partial<Record<string, string>>,
   ): Promise<RecordOf<T> | null>
-  /** Language → id of every record in these translation groups. */
-  getTranslations(groups: readonly number[]): Promise<Map<number, Record<string, number>>>
+  /**
+   * Language → id of every record in these translation groups. Posts and terms number their
+   * groups independently (a group is its first record's id), so the caller says which.
+   */
+  getTranslations(groups: readonly number[], of: TranslationKind): Promise<Map<number, Record<string, number>>>
 
   getTerm(id: number): Promise<TermWithCount | null>
   getTerms(ids: readonly number[]): Promise<TermWithCount[]>

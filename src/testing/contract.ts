@@ -579,8 +579,27 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
         withStorage(async (s) => {
           const en = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'x' })))
           const ja = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'x', language: 'ja', translationGroup: en.id })))
-          const map = await s.getTranslations([en.translationGroup])
+          const map = await s.getTranslations([en.translationGroup], 'posts')
           assert.deepEqual(map.get(en.id), { en: en.id, ja: ja.id })
+        }),
+      )
+
+      it(
+        "keeps posts' and terms' translation groups apart, though their numbers may meet",
+        withStorage(async (s) => {
+          // Posts and terms are numbered separately: make a term group carry a post group's number.
+          const event = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'apart' })))
+          let term = await insert(s, (tx) => tx.insertTerm(newTerm({ slug: 'apart-0', language: 'ja' })))
+          for (let i = 1; term.translationGroup < event.translationGroup; i++) {
+            term = await insert(s, (tx) => tx.insertTerm(newTerm({ slug: `apart-${i}`, language: 'ja' })))
+          }
+          const group = event.translationGroup
+          const sameNumber = term.translationGroup === group
+          const posts = await s.getTranslations([group], 'posts')
+          const terms = await s.getTranslations([term.translationGroup], 'terms')
+          assert.deepEqual(posts.get(group), { en: event.id }, 'no term in a post group')
+          assert.deepEqual(terms.get(term.translationGroup), { ja: term.id }, 'no post in a term group')
+          assert.ok(sameNumber || term.translationGroup > group, 'the numbers met, or terms are numbered past posts')
         }),
       )
     })

@@ -27,12 +27,14 @@ import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
 import { referenceGapsDocSuite, referenceGapsSuite } from './reference-gaps.suite.js'
 import { searchSyntaxSuite } from './search.suite.js'
+import { fragmentCacheSuite } from './fragment-cache.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
 import { recurrenceDocSuite, recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
+import { responseCacheSuite } from './response-cache.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsTransportSuite(name, makeStorage)
@@ -66,6 +68,8 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   recurrenceShiftSuite(name, makeStorage)
   geoSuite(name, makeStorage)
   searchSyntaxSuite(name, makeStorage)
+  responseCacheSuite(name, makeStorage)
+  fragmentCacheSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

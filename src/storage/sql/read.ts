@@ -6,6 +6,7 @@
  */
 import { boundingBox, withinCircle, type GeoCircle } from '../geo.js'
 import type {
+  TranslationKind,
   EventListQuery,
   EventRecord,
   LinkedListQuery,
@@ -445,20 +446,22 @@ export async function findLinkedDuplicate<T extends 'venue' | 'organizer'>(
   return ((await toPosts(db, rows))[0] as RecordOf<T> | undefined) ?? null
 }
 
-export async function getTranslations(db: Db, groups: readonly number[]): Promise<Map<number, Record<string, number>>> {
+export async function getTranslations(
+  db: Db,
+  groups: readonly number[],
+  of: TranslationKind,
+): Promise<Map<number, Record<string, number>>> {
   const out = new Map<number, Record<string, number>>()
   const unique = [...new Set(groups)]
   if (!unique.length) return out
   const d = db.dialect
   const list = d.list(unique)
-  // Posts first, then terms, each by id: the order in which the memory backend lets a later
-  // record of the same language win.
+  // By id: the order in which the memory backend lets a later record of the same language win.
   const rows = await db.query<{ id: unknown; language: string; translation_group: unknown }>(
-    `SELECT 0 AS src, id, language, translation_group FROM posts WHERE status <> 'trash' AND ${d.inList('translation_group', 'int')}
-     UNION ALL
-     SELECT 1 AS src, id, language, translation_group FROM terms WHERE ${d.inList('translation_group', 'int')}
-     ORDER BY src, id`,
-    [list, list],
+    of === 'posts'
+      ? `SELECT id, language, translation_group FROM posts WHERE status <> 'trash' AND ${d.inList('translation_group', 'int')} ORDER BY id`
+      : `SELECT id, language, translation_group FROM terms WHERE ${d.inList('translation_group', 'int')} ORDER BY id`,
+    [list],
   )
   for (const r of rows) {
     const group = toInt(r.translation_group)

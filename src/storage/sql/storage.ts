@@ -24,7 +24,7 @@ import type {
   TermListQuery,
   TermPatch,
 } from '../types.js'
-import { StorageUnavailableError } from '../types.js'
+import { StorageUnavailableError, type TranslationKind } from '../types.js'
 import { Db } from './db.js'
 import { dialectFor, type Dialect } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
@@ -77,8 +77,8 @@ abstract class Reader implements StorageReader {
   findLinkedDuplicate<T extends 'venue' | 'organizer'>(type: T, language: string, fields: Partial<Record<string, string>>) {
     return this.use((db) => read.findLinkedDuplicate(db, type, language, fields))
   }
-  getTranslations(groups: readonly number[]) {
-    return this.use((db) => read.getTranslations(db, groups))
+  getTranslations(groups: readonly number[], of: TranslationKind) {
+    return this.use((db) => read.getTranslations(db, groups, of))
   }
   getTerm(id: number) {
     return this.use((db) => read.getTerm(db, id))

@@ -11,6 +11,21 @@ describe('weakEtag', () => {
     expect(weakEtag('{"a":1}')).toBe(weakEtag('{"a":1}'))
     expect(weakEtag('{"a":1}')).not.toBe(weakEtag('{"a":2}'))
     expect(weakEtag('ab')).not.toBe(weakEtag('ba'))
+    // Whole words and the trailing bytes both count.
+    expect(weakEtag('abcdefgh')).not.toBe(weakEtag('abcdefgi'))
+    expect(weakEtag('abcdefgh')).not.toBe(weakEtag('bbcdefgh'))
+  })
+
+  it('counts UTF-8 bytes, and hashes a string as its encoded bytes', () => {
+    expect(weakEtag('é')).toMatch(/^W\/"2-/)
+    expect(weakEtag('“quoted” text')).toBe(weakEtag(new TextEncoder().encode('“quoted” text')))
+  })
+
+  it('gives the same tag for the same bytes at any offset', () => {
+    const text = new TextEncoder().encode('{"events":[1,2,3]}')
+    const shifted = new Uint8Array(text.byteLength + 1)
+    shifted.set(text, 1)
+    expect(weakEtag(shifted.subarray(1))).toBe(weakEtag(text))
   })
 })
 

@@ -48,7 +48,7 @@ describe('errorResponse', () => {
   it('sends the error envelope with the error status', () => {
     const res = errorResponse(new ApiError(404, 'rest_no_route', 'No route.'), { ...anonymous, loggedIn: true })
     expect(res.status).toBe(404)
-    expect(JSON.parse(res.body ?? '')).toEqual({ code: 'rest_no_route', message: 'No route.', data: { status: 404 } })
+    expect(JSON.parse(String(res.body))).toEqual({ code: 'rest_no_route', message: 'No route.', data: { status: 404 } })
     expect(res.headers['Cache-Control']).toBe(PRIVATE)
   })
 })

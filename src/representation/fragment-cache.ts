@@ -1,0 +1,71 @@
+/**
+ * The fragment cache: serialized JSON of record versions, shared by every caller of one router
+ * and bounded by bytes. Keys name the record kind, id and revision and every request-dependent
+ * input the text uses; a revision grows on every change of the row, in this process or another
+ * sharing the database, so a changed record is never found under its old key and nothing has to
+ * be invalidated (old versions age out of the LRU).
+ */
+import { LRUCache } from 'lru-cache'
+import type { ResolvedOptions } from '../options.js'
+
+/** lru-cache and Map bookkeeping per entry, counted into the bound with the strings. */
+const ENTRY_OVERHEAD = 96
+
+/**
+ * What an entry is counted as: two bytes per character of key and text (V8 stores text with
+ * characters beyond Latin-1 that way; Latin-1 text takes half), so the bound is an upper bound.
+ */
+export const fragmentBytes = (key: string, text: string) => ENTRY_OVERHEAD + 2 * (key.length + text.length)
+
+export interface FragmentCacheStats {
+  entries: number
+  /** Sum of the entries' counted sizes: never above `maxBytes`. */
+  bytes: number
+  maxBytes: number
+  hits: number
+  misses: number
+}
+
+export class FragmentCache {
+  private readonly lru: LRUCache<string, string>
+  private hits = 0
+  private misses = 0
+
+  constructor(readonly maxBytes: number) {
+    // An entry larger than the whole bound is not kept (lru-cache refuses it); it is still served.
+    this.lru = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (text, key) => fragmentBytes(key, text) })
+  }
+
+  /** The text under `key`, built and kept on a miss. */
+  text(key: string, build: () => string): string {
+    const hit = this.lru.get(key)
+    if (hit !== undefined) {
+      this.hits++
+      return hit
+    }
+    this.misses++
+    const text = build()
+    this.lru.set(key, text)
+    return text
+  }
+
+  stats(): FragmentCacheStats {
+    return { entries: this.lru.size, bytes: this.lru.calculatedSize, maxBytes: this.maxBytes, hits: this.hits, misses: this.misses }
+  }
+}
+
+// One cache per router: each router resolves its own options object, which keys it here.
+const caches = new WeakMap<ResolvedOptions, FragmentCache>()
+
+/** The router's fragment cache, or null when the `fragmentCache` option is false. */
+export function fragmentCacheOf(options: ResolvedOptions): FragmentCache | null {
+  if (!options.fragmentCache) return null
+  let cache = caches.get(options)
+  if (!cache) caches.set(options, (cache = new FragmentCache(options.fragmentCache.maxBytes)))
+  return cache
+}
+
+/** Size and hit figures of a router's fragment cache (null when it is off). */
+export function fragmentCacheStats(router: { readonly options: ResolvedOptions }): FragmentCacheStats | null {
+  return fragmentCacheOf(router.options)?.stats() ?? null
+}

@@ -1,0 +1,197 @@
+/**
+ * What a response depends on and what a write changes, as short string tags, so that the
+ * response cache can drop exactly the entries a committed write may have made stale.
+ *
+ * Reads are recorded at the storage boundary (every record, translation group, series and list a
+ * handler asked for), not where JSON is built: whatever a handler reads, however it serialises
+ * it, is a dependency, and a record that was asked for but not embedded (trashed, unreadable,
+ * missing) still counts, since a write can make it appear.
+ *
+ * Tags: `p{id}` a post, `t{id}` a term, `g{id}` a translation group, `s{id}` the members of a
+ * series, `L:{kind}` every list of that kind, `L:{kind}@{other}` lists of that kind whose
+ * membership also depends on records of another kind (venues with upcoming events, events
+ * searched or filtered by venue, non-empty terms...).
+ */
+import { overlay } from './overlay.js'
+import type {
+  EventListQuery,
+  LinkedListQuery,
+  PostRecord,
+  PostType,
+  Storage,
+  StorageReader,
+  Taxonomy,
+  TermListQuery,
+  TermRecord,
+} from './types.js'
+
+export type Tags = Set<string>
+
+type Kind = PostType | Taxonomy
+
+/** Tags of a record as read: its own, its translation group's, and what its fields point at. */
+export function addPost(tags: Tags, p: PostRecord | null): void {
+  if (!p) return
+  tags.add(`p${p.id}`).add(`g${p.translationGroup}`)
+  if (p.type === 'event' && p.parentId) tags.add(`s${p.parentId}`)
+}
+
+export function addTerm(tags: Tags, t: TermRecord | null): void {
+  if (!t) return
+  tags.add(`t${t.id}`).add(`g${t.translationGroup}`)
+  if (t.parent) tags.add(`t${t.parent}`)
+}
+
+const eventListTags = (q: EventListQuery): string[] => {
+  const out = ['L:event']
+  if (q.search || q.venueIds?.length || q.organizerIds?.length || q.venueGeo) out.push('L:event@linked')
+  if (q.search || q.categoryIds?.length || q.tagIds?.length) out.push('L:event@term')
+  return out
+}
+
+const linkedListTags = (type: 'venue' | 'organizer', q: LinkedListQuery): string[] =>
+  q.eventId !== undefined || q.hasEvents !== undefined || q.upcomingAfterUtc !== undefined
+    ? [`L:${type}`, `L:${type}@event`]
+    : [`L:${type}`]
+
+const termListTags = (q: TermListQuery): string[] =>
+  q.hideEmpty || q.orderBy === 'count' || q.eventId !== undefined ? [`L:${q.taxonomy}`, `L:${q.taxonomy}@event`] : [`L:${q.taxonomy}`]
+
+/**
+ * What a committed write of this record (image before and after; either may be null) can have
+ * made stale. Both images count: an event moved from one venue or category to another changes
+ * the old and the new one (term counts, lists filtered by them).
+ */
+export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyArray<PostRecord | TermRecord | null>): void {
+  if (kind === 'category' || kind === 'tag') {
+    tags.add(`t${id}`).add(`L:${kind}`).add(`L:${kind}@event`).add('L:event@term')
+  } else {
+    tags.add(`p${id}`).add(`s${id}`).add(`L:${kind}`)
+    if (kind === 'event') tags.add('L:venue@event').add('L:organizer@event').add('L:category@event').add('L:tag@event')
+    else tags.add(`L:${kind}@event`).add('L:event@linked')
+  }
+  for (const r of images) {
+    if (!r) continue
+    tags.add(`g${r.translationGroup}`)
+    if ('taxonomy' in r) {
+      if (r.parent) tags.add(`t${r.parent}`)
+    } else if (r.type === 'event') {
+      if (r.parentId) tags.add(`s${r.parentId}`)
+      if (!countsKept(images)) for (const t of [...r.categoryIds, ...r.tagIds]) tags.add(`t${t}`)
+    }
+  }
+}
+
+const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i])
+
+/**
+ * Term counts (shown wherever a term is) follow an event's links, status and language: an
+ * update leaving those alone (a new title) keeps every term's entries.
+ */
+function countsKept(images: ReadonlyArray<PostRecord | TermRecord | null>): boolean {
+  const [a, b] = images
+  if (images.length !== 2 || !a || !b || 'taxonomy' in a || 'taxonomy' in b || a.type !== 'event' || b.type !== 'event') return false
+  return a.status === b.status && a.language === b.language && sameIds(a.categoryIds, b.categoryIds) && sameIds(a.tagIds, b.tagIds)
+}
+
+const IDENTITY = Symbol('storage identity')
+
+/** The storage a per-request wrapper stands for: state kept per storage must not be per request. */
+export const storageIdentity = (s: object): object => (s as { [IDENTITY]?: object })[IDENTITY] ?? s
+
+/**
+ * `reader` with every read reported into `tags` (transactions included: their reads are
+ * dependencies too). Writes are not its business: the observed storage reports them.
+ */
+export function recordReads<S extends StorageReader>(reader: S, tags: Tags): S {
+  const own: Partial<StorageReader & Storage> & { [IDENTITY]?: object } = {
+    [IDENTITY]: storageIdentity(reader),
+    async getPost(id) {
+      tags.add(`p${id}`)
+      const p = await reader.getPost(id)
+      addPost(tags, p)
+      return p
+    },
+    async getPosts(ids) {
+      for (const id of ids) tags.add(`p${id}`)
+      const ps = await reader.getPosts(ids)
+      for (const p of ps) addPost(tags, p)
+      return ps
+    },
+    async findPostBySlug(type, language, slug) {
+      tags.add(`L:${type}`)
+      const p = await reader.findPostBySlug(type, language, slug)
+      addPost(tags, p)
+      return p
+    },
+    async slugsLike(kind, language, base) {
+      tags.add(`L:${kind}`)
+      return reader.slugsLike(kind, language, base)
+    },
+    async listEvents(q) {
+      for (const t of eventListTags(q)) tags.add(t)
+      const page = await reader.listEvents(q)
+      for (const p of page.items) addPost(tags, p)
+      return page
+    },
+    async listLinked(type, q) {
+      for (const t of linkedListTags(type, q)) tags.add(t)
+      const page = await reader.listLinked(type, q)
+      for (const p of page.items) addPost(tags, p)
+      return page
+    },
+    async findLinkedDuplicate(type, language, fields) {
+      tags.add(`L:${type}`)
+      const p = await reader.findLinkedDuplicate(type, language, fields)
+      addPost(tags, p)
+      return p
+    },
+    async getTranslations(groups, of) {
+      for (const g of groups) tags.add(`g${g}`)
+      return reader.getTranslations(groups, of)
+    },
+    async getTerm(id) {
+      tags.add(`t${id}`)
+      const t = await reader.getTerm(id)
+      addTerm(tags, t)
+      return t
+    },
+    async getTerms(ids) {
+      for (const id of ids) tags.add(`t${id}`)
+      const ts = await reader.getTerms(ids)
+      for (const t of ts) addTerm(tags, t)
+      return ts
+    },
+    async findTerm(taxonomy, language, by) {
+      tags.add(`L:${taxonomy}`)
+      const t = await reader.findTerm(taxonomy, language, by)
+      addTerm(tags, t)
+      return t
+    },
+    async termDescendants(ids) {
+      tags.add('L:category')
+      return reader.termDescendants(ids)
+    },
+    async listTerms(q) {
+      for (const t of termListTags(q)) tags.add(t)
+      const page = await reader.listTerms(q)
+      for (const t of page.items) addTerm(tags, t)
+      return page
+    },
+    async trashedPosts(before, limit) {
+      tags.add('L:event').add('L:venue').add('L:organizer')
+      return reader.trashedPosts(before, limit)
+    },
+    async seriesMembers(seriesId) {
+      tags.add(`s${seriesId}`).add(`p${seriesId}`)
+      const members = await reader.seriesMembers(seriesId)
+      for (const p of members) addPost(tags, p)
+      return members
+    },
+  }
+  if ('transaction' in reader) {
+    const storage = reader as unknown as Storage
+    own.transaction = (fn) => storage.transaction((tx) => fn(recordReads(tx, tags)))
+  }
+  return overlay(reader, own as Partial<S>)
+}
