@@ -9,7 +9,7 @@ import type { Endpoint } from '../routes.js'
 import type { Schemas } from '../schemas/index.js'
 import { validateParams } from '../schemas/operation.js'
 
-export function runEndpoint(endpoint: Endpoint, ctx: Context, schemas: Schemas): Promise<Reply> {
+export async function runEndpoint(endpoint: Endpoint, ctx: Context, schemas: Schemas): Promise<Reply> {
   // Path captures name the record, whatever the body says.
   const raw: Params = Object.assign(Object.create(null), ctx.params, ctx.path)
   const input = validateParams(schemas[endpoint.target ?? endpoint.op], endpoint.prepare ? endpoint.prepare(ctx, raw) : raw)
