@@ -599,7 +599,7 @@ export async function withSeriesFields(ctx: Context, events: readonly EventRecor
   events.forEach((e, i) => {
     if (!e.seriesId || !e.series) return
     const rule = heads.get(e.seriesId)?.series?.rule
-    const body = bodies[i]!
+    const body = bodies[i] as Record<string, unknown>
     if (rule) body.recurrence = recurrenceJson(rule)
     body.series = { id: e.seriesId, position: e.series.position, detached: e.series.detached === true }
   })
