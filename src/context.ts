@@ -6,6 +6,7 @@ import type { Principal } from './auth/principal.js'
 import type { ResolvedOptions } from './options.js'
 import type { Params } from './http/params.js'
 import type { Storage } from './storage/types.js'
+import type { Schemas } from './schemas/index.js'
 import type { AuthRequest } from './options.js'
 import { toUtcString } from './time/format.js'
 import { utcToLocal } from './time/zone.js'
@@ -40,6 +41,8 @@ export interface Context {
   now: Date
   /** The request, for hooks that report to `onError`. */
   request: AuthRequest
+  /** Every operation's parameters: nested write data (a venue inside an event) validates like a create. */
+  schemas: Schemas
   /**
    * Set when the response may be cached: tags of what it was built from (storage/dependencies.ts).
    * `storage` fills it on every read; a handler using data from elsewhere adds its own.
@@ -60,6 +63,7 @@ export interface ContextInit {
   path: Params
   accept: string
   request: AuthRequest
+  schemas: Schemas
   dependsOn?: Set<string>
 }
 
@@ -85,6 +89,7 @@ export function createContext(init: ContextInit): Context {
     path: init.path,
     accept: init.accept,
     request: init.request,
+    schemas: init.schemas,
     ...(init.dependsOn ? { dependsOn: init.dependsOn } : {}),
     requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${NAMESPACE}`,
     now,

@@ -1,12 +1,14 @@
 /**
  * The route table, in registration order (the order of discovery and /doc). Each route is a
- * regex on the path below the namespace and, per method, the handler, the permission gate that
- * runs before the body is even read, and what /doc says it answers.
+ * regex on the path below the namespace and, per method, the operation whose schema validates
+ * the request (the router does it, once, and hands the handler typed input), the handler, the
+ * permission gate that runs before the body is even read, and what /doc says it answers.
  */
 import { canEditPosts, type Principal } from './auth/principal.js'
 import type { Context } from './context.js'
 import type { Reply } from './resources/respond.js'
-import type { Schemas } from './schemas/index.js'
+import type { Input, OpName } from './schemas/index.js'
+import type { Params } from './http/params.js'
 import type { RepresentationName } from './schemas/responses.js'
 import * as events from './resources/events.js'
 import * as linked from './resources/venues-organizers.js'
@@ -14,10 +16,8 @@ import * as terms from './resources/terms.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-export interface Endpoint {
-  /** Operation whose parameters validate the request and appear in discovery and /doc. */
-  op: keyof Schemas
-  run: (ctx: Context, schemas: Schemas) => Promise<Reply>
+/** What /doc and the gate need to know about an endpoint, besides its operation and handler. */
+interface EndpointInfo {
   /** Who may call it at all; checked before the body is read (401/403). */
   gate?: (p: Principal | null) => boolean
   /** For /doc: one line, the success body and status, and the error statuses it may answer. */
@@ -27,12 +27,46 @@ export interface Endpoint {
   errors: number[]
 }
 
+export interface Endpoint extends EndpointInfo {
+  /** Operation whose parameters validate the request and appear in discovery and /doc. */
+  op: OpName
+  /**
+   * Writes that name an existing record: this operation (the path parameters) is validated
+   * first, and `op` only when the handler asks, once it has found and authorised the record,
+   * so that a missing record (404) or a refusal (403) answers before a bad body (400).
+   */
+  target?: OpName
+  /** Rewrites the raw parameters before validation (one case: `status=any` of the event list). */
+  prepare?: (ctx: Context, params: Params) => Params
+  /** Input typed per operation; the table erases it (see `endpoint` and `targeted`). */
+  run: (ctx: Context, input: never, fields: never) => Promise<Reply>
+}
+
 export interface RouteDef {
   /** WordPress-style pattern shown by discovery, relative to the namespace. */
   pattern: string
   regex: RegExp
   endpoints: Partial<Record<Method, Endpoint>>
 }
+
+/** A handler of one operation: the router validated `input` with that operation's schema. */
+export type Handler<O extends OpName> = (ctx: Context, input: Input<O>) => Promise<Reply>
+
+/** A handler of a write naming a record: `target` is validated; `fields()` validates the rest. */
+export type TargetedHandler<T extends OpName, O extends OpName> = (ctx: Context, target: Input<T>, fields: () => Input<O>) => Promise<Reply>
+
+const endpoint = <O extends OpName>(op: O, run: Handler<O>, info: EndpointInfo & Pick<Endpoint, 'prepare'>): Endpoint => ({
+  op,
+  run,
+  ...info,
+})
+
+const targeted = <T extends OpName, O extends OpName>(target: T, op: O, run: TargetedHandler<T, O>, info: EndpointInfo): Endpoint => ({
+  op,
+  target,
+  run,
+  ...info,
+})
 
 const ID = '(?<id>\\d+)'
 const SLUG = '(?<slug>[^/]+)'
@@ -51,158 +85,143 @@ const WRITE_ERRORS = [400, 401, 403, 404, 413, 415]
 
 /** The handlers of the namespace root and /doc, which describe the table they are part of. */
 export interface DescribingHandlers {
-  namespaceIndex: Endpoint['run']
-  openApiDocument: Endpoint['run']
+  namespaceIndex: Handler<'root'>
+  openApiDocument: Handler<'doc'>
 }
 
 export function buildRoutes(describe: DescribingHandlers): RouteDef[] {
   return [
     route('', '', {
-      GET: {
-        op: 'root',
-        run: describe.namespaceIndex,
+      GET: endpoint('root', describe.namespaceIndex, {
         summary: 'Describe the namespace and its routes',
         response: 'NamespaceIndex',
         errors: [400],
-      },
+      }),
     }),
     route('/doc', '/doc', {
-      GET: { op: 'doc', run: describe.openApiDocument, summary: 'This OpenAPI document', response: 'object', errors: [400] },
+      GET: endpoint('doc', describe.openApiDocument, { summary: 'This OpenAPI document', response: 'object', errors: [400] }),
     }),
-    route('/events', '/events', {
-      GET: { op: 'eventList', run: events.listEvents, summary: 'List events', response: 'EventList', errors: [400, 404] },
-      POST: {
-        op: 'eventCreate',
-        run: events.createEvent,
-        gate: canEditPosts,
-        summary: 'Create an event',
-        response: 'Event',
-        status: 201,
-        errors: WRITE_ERRORS,
-      },
+    ...postRoutes({
+      type: 'event',
+      plural: 'events',
+      shape: 'Event',
+      noun: 'an event',
+      notes: { bySlugUpdate: ' (a body slug renames it)' },
+      list: events.listEvents,
+      prepareList: events.listParams,
+      create: events.createEvent,
+      read: events.readEvent,
+      update: events.updateEvent,
+      remove: events.deleteEvent,
     }),
-    route('/events/(?P<id>\\d+)', `/events/${ID}`, {
-      GET: {
-        op: 'eventById',
-        run: (c, s) => events.readEvent(c, s, false),
-        summary: 'Read an event',
-        response: 'Event',
-        errors: READ_ERRORS,
-      },
-      DELETE: {
-        op: 'eventDelete',
-        run: (c, s) => events.deleteEvent(c, s, false),
-        gate: canEditPosts,
-        summary: 'Move an event to the trash, or delete it permanently with force=true',
-        response: 'Event',
-        errors: [...WRITE_ERRORS, 410],
-      },
-      ...update({
-        op: 'eventUpdate',
-        run: (c, s) => events.updateEvent(c, s, false),
-        gate: canEditPosts,
-        summary: 'Update an event (only the fields sent)',
-        response: 'Event',
-        errors: WRITE_ERRORS,
-      }),
+    ...postRoutes({
+      type: 'venue',
+      plural: 'venues',
+      shape: 'Venue',
+      noun: 'a venue',
+      notes: linkedNotes,
+      ...linkedHandlers('venue'),
     }),
-    route('/events/by-slug/(?P<slug>[^/]+)', `/events/by-slug/${SLUG}`, {
-      GET: {
-        op: 'eventBySlug',
-        run: (c, s) => events.readEvent(c, s, true),
-        summary: 'Read an event by slug',
-        response: 'Event',
-        errors: READ_ERRORS,
-      },
-      DELETE: {
-        op: 'eventDeleteBySlug',
-        run: (c, s) => events.deleteEvent(c, s, true),
-        gate: canEditPosts,
-        summary: 'Move an event to the trash by slug, or delete it permanently with force=true',
-        response: 'Event',
-        errors: [...WRITE_ERRORS, 410],
-      },
-      ...update({
-        op: 'eventUpdate',
-        run: (c, s) => events.updateEvent(c, s, true),
-        gate: canEditPosts,
-        summary: 'Update an event by slug (a body slug renames it)',
-        response: 'Event',
-        errors: WRITE_ERRORS,
-      }),
+    ...postRoutes({
+      type: 'organizer',
+      plural: 'organizers',
+      shape: 'Organizer',
+      noun: 'an organizer',
+      notes: linkedNotes,
+      ...linkedHandlers('organizer'),
     }),
-    ...linkedRoutes('venue', 'venues', 'Venue'),
-    ...linkedRoutes('organizer', 'organizers', 'Organizer'),
     ...termRoutes('category', 'categories', 'CategoryList'),
     ...termRoutes('tag', 'tags', 'TagList'),
   ]
 }
 
-function linkedRoutes(type: 'venue' | 'organizer', plural: string, shape: 'Venue' | 'Organizer'): RouteDef[] {
-  const op = (suffix: 'List' | 'Create' | 'Update' | 'ById' | 'BySlug' | 'Delete' | 'DeleteBySlug') => `${type}${suffix}` as keyof Schemas
-  const list = `${shape}List` as RepresentationName
+type PostType = 'event' | 'venue' | 'organizer'
+
+/** One post type's routes: what differs is the handlers and a few words of the summaries. */
+interface PostRoutes<T extends PostType> {
+  type: T
+  plural: string
+  shape: 'Event' | 'Venue' | 'Organizer'
+  /** With its article, as summaries use it. */
+  noun: string
+  /** Appended to the create, trash and by-slug update summaries. */
+  notes: { create?: string; trash?: string; bySlugUpdate?: string }
+  list: Handler<`${T}List`>
+  prepareList?: Endpoint['prepare']
+  create: Handler<`${T}Create`>
+  read: Handler<`${T}ById` | `${T}BySlug`>
+  update: TargetedHandler<`${T}ById` | `${T}BySlug`, `${T}Update`>
+  remove: Handler<`${T}Delete` | `${T}DeleteBySlug`>
+}
+
+const linkedNotes = { create: ' (always a new record)', trash: ' (unlinks it from events)' }
+
+function linkedHandlers<T extends 'venue' | 'organizer'>(type: T) {
+  return {
+    list: (c: Context, q: Input<`${T}List`>) => linked.listLinked(c, q, type),
+    create: (c: Context, input: Input<`${T}Create`>) => linked.createLinked(c, input, type),
+    read: (c: Context, at: Input<`${T}ById` | `${T}BySlug`>) => linked.readLinked(c, at, type),
+    update: (c: Context, at: Input<`${T}ById` | `${T}BySlug`>, fields: () => Input<`${T}Update`>) =>
+      linked.updateLinked(c, at, fields, type),
+    remove: (c: Context, q: Input<`${T}Delete` | `${T}DeleteBySlug`>) => linked.deleteLinked(c, q, type),
+  }
+}
+
+function postRoutes<T extends PostType>(r: PostRoutes<T>): RouteDef[] {
+  const { type, plural, shape, noun, notes } = r
+  const list = `${shape}List` as const
+  const byId = `${type}ById` as const
+  const bySlug = `${type}BySlug` as const
+  const updateOp = `${type}Update` as const
   return [
     route(`/${plural}`, `/${plural}`, {
-      GET: { op: op('List'), run: (c, s) => linked.listLinked(c, s, type), summary: `List ${plural}`, response: list, errors: [400, 404] },
-      POST: {
-        op: op('Create'),
-        run: (c, s) => linked.createLinked(c, s, type),
+      GET: endpoint(`${type}List`, r.list, {
+        ...(r.prepareList ? { prepare: r.prepareList } : {}),
+        summary: `List ${plural}`,
+        response: list,
+        errors: [400, 404],
+      }),
+      POST: endpoint(`${type}Create`, r.create, {
         gate: canEditPosts,
-        summary: `Create a ${type} (always a new record)`,
+        summary: `Create ${noun}${notes.create ?? ''}`,
         response: shape,
         status: 201,
         errors: WRITE_ERRORS,
-      },
+      }),
     }),
     route(`/${plural}/(?P<id>\\d+)`, `/${plural}/${ID}`, {
-      GET: {
-        op: op('ById'),
-        run: (c, s) => linked.readLinked(c, s, type, false),
-        summary: `Read a ${type}`,
-        response: shape,
-        errors: READ_ERRORS,
-      },
-      DELETE: {
-        op: op('Delete'),
-        run: (c, s) => linked.deleteLinked(c, s, type, false),
+      GET: endpoint(byId, r.read, { summary: `Read ${noun}`, response: shape, errors: READ_ERRORS }),
+      DELETE: endpoint(`${type}Delete`, r.remove, {
         gate: canEditPosts,
-        summary: `Move a ${type} to the trash (unlinks it from events), or delete it permanently with force=true`,
+        summary: `Move ${noun} to the trash${notes.trash ?? ''}, or delete it permanently with force=true`,
         response: shape,
         errors: [...WRITE_ERRORS, 410],
-      },
-      ...update({
-        op: op('Update'),
-        run: (c, s) => linked.updateLinked(c, s, type, false),
-        gate: canEditPosts,
-        summary: `Update a ${type} (only the fields sent)`,
-        response: shape,
-        errors: WRITE_ERRORS,
       }),
+      ...update(
+        targeted(byId, updateOp, r.update, {
+          gate: canEditPosts,
+          summary: `Update ${noun} (only the fields sent)`,
+          response: shape,
+          errors: WRITE_ERRORS,
+        }),
+      ),
     }),
     route(`/${plural}/by-slug/(?P<slug>[^/]+)`, `/${plural}/by-slug/${SLUG}`, {
-      GET: {
-        op: op('BySlug'),
-        run: (c, s) => linked.readLinked(c, s, type, true),
-        summary: `Read a ${type} by slug`,
-        response: shape,
-        errors: READ_ERRORS,
-      },
-      DELETE: {
-        op: op('DeleteBySlug'),
-        run: (c, s) => linked.deleteLinked(c, s, type, true),
+      GET: endpoint(bySlug, r.read, { summary: `Read ${noun} by slug`, response: shape, errors: READ_ERRORS }),
+      DELETE: endpoint(`${type}DeleteBySlug`, r.remove, {
         gate: canEditPosts,
-        summary: `Move a ${type} to the trash by slug, or delete it permanently with force=true`,
+        summary: `Move ${noun} to the trash by slug, or delete it permanently with force=true`,
         response: shape,
         errors: [...WRITE_ERRORS, 410],
-      },
-      ...update({
-        op: op('Update'),
-        run: (c, s) => linked.updateLinked(c, s, type, true),
-        gate: canEditPosts,
-        summary: `Update a ${type} by slug`,
-        response: shape,
-        errors: WRITE_ERRORS,
       }),
+      ...update(
+        targeted(bySlug, updateOp, r.update, {
+          gate: canEditPosts,
+          summary: `Update ${noun} by slug${notes.bySlugUpdate ?? ''}`,
+          response: shape,
+          errors: WRITE_ERRORS,
+        }),
+      ),
     }),
   ]
 }
@@ -211,48 +230,40 @@ function termRoutes(taxonomy: 'category' | 'tag', plural: string, list: Represen
   const gate = terms.termGate(taxonomy)
   return [
     route(`/${plural}`, `/${plural}`, {
-      GET: {
-        op: `${taxonomy}List`,
-        run: (c, s) => terms.listTerms(c, s, taxonomy),
+      GET: endpoint(`${taxonomy}List`, (c, q) => terms.listTerms(c, q, taxonomy), {
         summary: `List ${plural}`,
         response: list,
         errors: [400],
-      },
-      POST: {
-        op: `${taxonomy}Create`,
-        run: (c, s) => terms.createTerm(c, s, taxonomy),
+      }),
+      POST: endpoint(`${taxonomy}Create`, (c, input) => terms.createTerm(c, input, taxonomy), {
         gate,
         summary: `Create a ${taxonomy}`,
         response: 'Term',
         status: 201,
         errors: WRITE_ERRORS,
-      },
+      }),
     }),
     // Terms register their handlers GET, update, DELETE: the Allow header follows that order.
     route(`/${plural}/(?P<id>\\d+)`, `/${plural}/${ID}`, {
-      GET: {
-        op: 'termById',
-        run: (c, s) => terms.readTerm(c, s, taxonomy),
+      GET: endpoint('termById', (c, at) => terms.readTerm(c, at, taxonomy), {
         summary: `Read a ${taxonomy}`,
         response: 'Term',
         errors: [400],
-      },
-      ...update({
-        op: `${taxonomy}Update`,
-        run: (c, s) => terms.updateTerm(c, s, taxonomy),
-        gate,
-        summary: `Update a ${taxonomy} (only the fields sent)`,
-        response: 'Term',
-        errors: WRITE_ERRORS,
       }),
-      DELETE: {
-        op: 'termById',
-        run: (c, s) => terms.deleteTerm(c, s, taxonomy),
+      ...update(
+        targeted('termById', `${taxonomy}Update`, (c, at, fields) => terms.updateTerm(c, at, fields, taxonomy), {
+          gate,
+          summary: `Update a ${taxonomy} (only the fields sent)`,
+          response: 'Term',
+          errors: WRITE_ERRORS,
+        }),
+      ),
+      DELETE: endpoint('termById', (c, at) => terms.deleteTerm(c, at, taxonomy), {
         gate,
         summary: `Delete a ${taxonomy} permanently`,
         response: 'Term',
         errors: [400, 401, 403],
-      },
+      }),
     }),
   ]
 }

@@ -2,7 +2,7 @@
  * Who the caller is and what that allows, following WordPress's default roles as TEC maps them
  * to events, venues, organizers and terms.
  */
-import type { PostRecord, PostType, Taxonomy } from '../storage/types.js'
+import type { PostRecord, PostStatus, PostType, Taxonomy } from '../storage/types.js'
 
 export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const
 export type Role = (typeof ROLES)[number]
@@ -51,7 +51,7 @@ export const canManageTerms = (p: Principal | null, taxonomy: Taxonomy) => atLea
 export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value)
 
 /** Status a create/update really gets: non-publishers asking for publish/future get pending. */
-export function scaleBackStatus(p: Principal | null, requested: string | undefined, _type: PostType): string {
+export function scaleBackStatus(p: Principal | null, requested: PostStatus | undefined, _type: PostType): PostStatus {
   if (canPublish(p)) return requested ?? 'publish'
   if (requested === 'publish' || requested === 'future') return 'pending'
   if (requested === 'private') return 'pending'

@@ -6,7 +6,7 @@ import { localToUtc, utcToLocal } from '../time/zone.js'
 import type { Context } from '../context.js'
 
 /** Wall-clock time in `tz` for a parameter value that validation already accepted. */
-export function wallClock(ctx: Context, name: string, value: unknown, tz: string): string {
+export function wallClock(ctx: Pick<Context, 'now'>, name: string, value: unknown, tz: string): string {
   const local = parseDateInput(value, tz, ctx.now)
   if (local === null) throw invalidParam(name)
   return local

@@ -5,9 +5,15 @@
 import { canManageTerms, canRead } from '../auth/principal.js'
 import { ApiError, invalidParam } from '../http/errors.js'
 import { validateParams } from '../schemas/operation.js'
-import type { Schemas } from '../schemas/index.js'
-import { insertLinked, newLinkedRecord, VENUE_ADDRESS_FIELDS, type LinkedType } from './venues-organizers.js'
-import type { NewPost, StorageReader, StorageTx, Taxonomy, VenueRecord } from '../storage/types.js'
+import {
+  insertLinked,
+  newLinkedRecord,
+  VENUE_ADDRESS_FIELDS,
+  type LinkedCreateInput,
+  type LinkedType,
+  type NewLinked,
+} from './venues-organizers.js'
+import type { StorageReader, StorageTx, Taxonomy } from '../storage/types.js'
 import { coordinatesOf, geocodeVenue } from './geo.js'
 import { splitList, isPositiveIntLike } from '../schemas/primitives.js'
 import type { Context } from '../context.js'
@@ -40,13 +46,13 @@ function linkItems(value: unknown): LinkItem[] | null {
 const couldNotCreate = (type: LinkedType, detail: string) =>
   invalidParam(type, { code: `could-not-create-${type}`, message: `The ${type} could not be created from the provided data: ${detail}` })
 
-type PreparedItem<T extends LinkedType> = { id: number } | { record: Omit<NewPost<T>, 'slug'> }
+type PreparedItem = { id: number } | { record: NewLinked }
 
 /** A venue/organizer value validated (and its new records built) ahead of the write's transaction. */
-export class PreparedLinks<T extends LinkedType = LinkedType> {
+export class PreparedLinks {
   constructor(
-    readonly type: T,
-    readonly items: PreparedItem<T>[],
+    readonly type: LinkedType,
+    readonly items: PreparedItem[],
   ) {}
 }
 
@@ -56,41 +62,37 @@ export class PreparedLinks<T extends LinkedType = LinkedType> {
  * venue may be geocoded, a call to the host that must not hold the write lock; a venue that
  * will be reused instead is not geocoded.
  */
-export async function prepareLinked<T extends LinkedType>(
-  ctx: Context,
-  schemas: Schemas,
-  type: T,
-  value: unknown,
-): Promise<PreparedLinks<T>> {
+export async function prepareLinked(ctx: Context, type: LinkedType, value: unknown): Promise<PreparedLinks> {
   if (isEmptyLink(value)) return new PreparedLinks(type, [])
   const items = linkItems(value)
   if (!items) throw invalidParam(type)
-  const schema = type === 'venue' ? schemas.venueCreate : schemas.organizerCreate
-  const validated: Array<{ id: number } | { input: Record<string, unknown> }> = []
+  const validated: Array<{ id: number } | { input: LinkedCreateInput }> = []
   for (const item of items) {
     if ('id' in item) {
       validated.push(item)
       continue
     }
     try {
-      const input = validateParams(schema, item.data) as Record<string, unknown>
-      if (type === 'venue') coordinatesOf(input)
-      validated.push({ input })
+      if (type === 'venue') {
+        const input = validateParams(ctx.schemas.venueCreate, item.data)
+        coordinatesOf(input)
+        validated.push({ input })
+      } else validated.push({ input: validateParams(ctx.schemas.organizerCreate, item.data) })
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       throw couldNotCreate(type, e.message)
     }
   }
-  const out: PreparedItem<T>[] = []
+  const out: PreparedItem[] = []
   for (const item of validated) {
     if ('id' in item) {
       out.push(item)
       continue
     }
-    const record = await newLinkedRecord(ctx, type, item.input, { geocode: false })
-    const venue = record as unknown as VenueRecord
-    if (type === 'venue' && coordinatesOf(item.input) === undefined && !(await reusable(ctx, ctx.storage, type, record))) {
-      const found = await geocodeVenue(ctx, venue)
+    const record = await newLinkedRecord(ctx, item.input, { geocode: false })
+    const given = 'venue' in item.input ? coordinatesOf(item.input) : undefined
+    if (record.type === 'venue' && given === undefined && !(await reusable(ctx, ctx.storage, record))) {
+      const found = await geocodeVenue(ctx, record)
       if (found) Object.assign(record, found)
     }
     out.push({ record })
@@ -99,15 +101,15 @@ export async function prepareLinked<T extends LinkedType>(
 }
 
 /** An existing record the data describes exactly (coordinates, when the data has them, included). */
-async function reusable<T extends LinkedType>(ctx: Context, reader: StorageReader, type: T, record: Omit<NewPost<T>, 'slug'>) {
+async function reusable(ctx: Context, reader: StorageReader, record: NewLinked) {
+  const fields: Record<string, unknown> = { ...record }
   const match: Record<string, string> = { title: record.title }
-  for (const f of type === 'venue' ? VENUE_ADDRESS_FIELDS : ORGANIZER_MATCH_FIELDS)
-    match[f] = String((record as Record<string, unknown>)[f] ?? '')
-  const found = await reader.findLinkedDuplicate(type, ctx.language, match)
+  for (const f of record.type === 'venue' ? VENUE_ADDRESS_FIELDS : ORGANIZER_MATCH_FIELDS) match[f] = String(fields[f] ?? '')
+  const found = await reader.findLinkedDuplicate(record.type, ctx.language, match)
   if (!found || !canRead(ctx.principal, found)) return null
-  const want = record as unknown as VenueRecord
-  const have = found as unknown as VenueRecord
-  if (type === 'venue' && want.geoLat !== null && (have.geoLat !== want.geoLat || have.geoLng !== want.geoLng)) return null
+  if (record.type === 'venue' && found.type === 'venue' && record.geoLat !== null) {
+    if (found.geoLat !== record.geoLat || found.geoLng !== record.geoLng) return null
+  }
   return found
 }
 
@@ -116,8 +118,8 @@ async function reusable<T extends LinkedType>(ctx: Context, reader: StorageReade
  * transaction). IDs must name readable, untrashed records of the type; data objects reuse an
  * exact match in the request's language or create a new record.
  */
-export async function resolveLinked(ctx: Context, schemas: Schemas, tx: StorageTx, type: LinkedType, value: unknown): Promise<number[]> {
-  const prepared = value instanceof PreparedLinks ? value : await prepareLinked(ctx, schemas, type, value)
+export async function resolveLinked(ctx: Context, tx: StorageTx, type: LinkedType, value: unknown): Promise<number[]> {
+  const prepared = value instanceof PreparedLinks ? value : await prepareLinked(ctx, type, value)
   const ids: number[] = []
   for (const item of prepared.items) {
     if ('id' in item) {
@@ -126,8 +128,8 @@ export async function resolveLinked(ctx: Context, schemas: Schemas, tx: StorageT
       ids.push(rec.id)
       continue
     }
-    const reused = await reusable(ctx, tx, type, item.record)
-    ids.push(reused ? reused.id : (await insertLinked(ctx, tx, item.record)).id)
+    const reused = await reusable(ctx, tx, item.record)
+    ids.push(reused ? reused.id : (await insertLinked(tx, item.record)).id)
   }
   const unique = [...new Set(ids)]
   // An event has one venue in TEC's model; more than one is a client error, not silently dropped.

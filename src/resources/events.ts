@@ -1,17 +1,15 @@
 /**
- * The events resource: list, read, create, update (partial), trash. Handlers receive a request
- * context whose parameters are still raw; each validates with its operation's schema first.
+ * The events resource: list, read, create, update (partial), trash. The router validated the
+ * request with the endpoint's operation; handlers receive that typed input.
  */
-import { canEditOthers, canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
-import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
+import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
+import { ApiError, forbidden, invalidParam, invalidParams } from '../http/errors.js'
 import { costEntries, deriveCurrency } from './cost-input.js'
 import { eventJson } from '../representation/post.js'
 import { postWriter } from '../representation/post-text.js'
 import { loadRelations } from './embeds.js'
 import { icalendar } from '../representation/ical.js'
-import { validateParams } from '../schemas/operation.js'
-import type { EventRecord, EventListQuery, NewPost, PostPatch, PostStatus, StorageTx } from '../storage/types.js'
-import { addDays, addMonths, dayEnd, dayStart } from '../time/format.js'
+import type { EventRecord, NewPost, PostPatch } from '../storage/types.js'
 import { canonicalTimezone } from '../time/zone.js'
 import type { Context } from '../context.js'
 import { publicationDates, schedule, wallClock } from './dates.js'
@@ -20,10 +18,11 @@ import { prepareLinked, resolveLinked, resolveTerms } from './event-references.j
 import { created, ok, recordAllow, type Reply } from './respond.js'
 import { eventFeed, icsReply, wantsIcs } from './feed.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
-import type { Schemas } from '../schemas/index.js'
-import { listStatuses, pageOf } from './lists.js'
+import type { Input } from '../schemas/index.js'
+import type { Params } from '../http/params.js'
+import { pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
-import { authorFor, ownDraftsOnly, translationGroup } from './posts.js'
+import { authorFor, translationGroup } from './posts.js'
 import {
   applySeriesUpdate,
   deleteInSeries,
@@ -35,7 +34,7 @@ import {
   seriesFields,
   writeSeries,
 } from './series.js'
-import { geoFilter, venueGeoQuery } from './geo.js'
+import { eventListQuery, resolveListReferences } from './event-list-query.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
 const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
@@ -66,17 +65,16 @@ async function eventBySlug(ctx: Context, slug: string): Promise<EventRecord | nu
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
-  let event: EventRecord
-  if (bySlug) {
-    const { slug } = validateParams(schemas.eventBySlug, { ...ctx.params, ...ctx.path })
-    const found = await eventBySlug(ctx, slug as string)
-    if (!found) throw invalidParam('slug')
-    event = found
-  } else {
-    const { id } = validateParams(schemas.eventById, { ...ctx.params, ...ctx.path })
-    event = await eventById(ctx, id as number)
-  }
+/** The event a read or delete names; an unknown slug is a 400 naming `slug`. */
+async function named(ctx: Context, at: { id: number } | { slug: string }): Promise<EventRecord> {
+  if ('id' in at) return eventById(ctx, at.id)
+  const found = await eventBySlug(ctx, at.slug)
+  if (!found) throw invalidParam('slug')
+  return found
+}
+
+export async function readEvent(ctx: Context, at: Input<'eventById' | 'eventBySlug'>): Promise<Reply> {
+  const event = await named(ctx, at)
   if (event.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available')
   if (!canRead(ctx.principal, event)) throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible')
   if (wantsIcs(ctx)) {
@@ -86,146 +84,18 @@ export async function readEvent(ctx: Context, schemas: Schemas, bySlug: boolean)
   return { ...ok(body, { Vary: 'Accept' }), allow: recordAllow(canModify(ctx.principal, event)) }
 }
 
-export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply> {
-  // Our own links say `status=any` for callers who see every status (as TEC's do); following
-  // them must work, so for those callers `any` means "no status filter" rather than a 400.
-  const params =
-    ctx.params.status === 'any' && canEditPosts(ctx.principal)
-      ? Object.assign(Object.create(null), ctx.params, { status: undefined })
-      : ctx.params
-  const q = validateParams(schemas.eventList, params)
-  const failures = new Map<string, ParamFailure>()
-  const fail = (name: string) => failures.set(name, { message: 'Invalid parameter.' })
+/**
+ * Our own links say `status=any` for callers who see every status (as TEC's do); following
+ * them must work, so for those callers `any` means "no status filter" rather than a 400.
+ */
+export function listParams(ctx: Context, params: Params): Params {
+  return params.status === 'any' && canEditPosts(ctx.principal) ? Object.assign(Object.create(null), params, { status: undefined }) : params
+}
 
-  const statuses = listStatuses(ctx, q.status, canEditPosts(ctx.principal))
-  if (!statuses) fail('status')
-  const geo = geoFilter(ctx, q, fail)
-
-  const perPage = Math.min(q.per_page as number, ctx.options.maxPerPage)
-  const page = q.page as number
-  const query: EventListQuery = {
-    language: ctx.language,
-    statuses: statuses ?? [],
-    ...ownDraftsOnly(ctx),
-    orderBy: 'start',
-    offset: (page - 1) * perPage,
-    limit: perPage,
-  }
-  const canonical: Array<[string, string]> = [
-    ['page', String(page)],
-    ['per_page', String(perPage)],
-  ]
-
-  // Date window (docs/wire-compatibility.md §7.2). `include` ignores every date filter (§5.13).
-  const tz = ctx.options.timezone
-  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const
-  const strict = q.strict_dates === true
-  const bound = (name: string, value: unknown, inclusive: 'start' | 'end') => {
-    const local = wallClock(ctx, name, value, tz)
-    if (strict) return local
-    return inclusive === 'start' ? dayStart(local) : dayEnd(local)
-  }
-  if (q.include) {
-    query.include = q.include as number[]
-    query.orderBy = 'date'
-  } else {
-    const anyRelative = relative.some((r) => q[r] !== undefined)
-    const given = (name: string) => ctx.query[name] !== undefined || ctx.params[name] !== undefined
-    // Defaults: from yesterday (23:59, or the whole day when inclusive) to 24 months ahead.
-    if (given('start_date') || !anyRelative) {
-      const yesterday = `${addDays(ctx.nowLocal, -1).slice(0, 10)} 23:59:00`
-      const b = q.start_date !== undefined ? bound('start_date', q.start_date, 'start') : strict ? yesterday : dayStart(yesterday)
-      query.startGte = b
-      canonical.push(['start_date', b])
-    }
-    if (given('end_date') || !anyRelative) {
-      const ahead = addMonths(ctx.nowLocal, 24)
-      const b = q.end_date !== undefined ? bound('end_date', q.end_date, 'end') : strict ? ahead : dayEnd(ahead)
-      query.endLte = b
-      canonical.push(['end_date', b])
-    }
-    const rel: Record<(typeof relative)[number], keyof EventListQuery> = {
-      starts_before: 'startLt',
-      starts_after: 'startGt',
-      ends_before: 'endLt',
-      ends_after: 'endGt',
-    }
-    for (const r of relative) {
-      if (q[r] === undefined) continue
-      const b = bound(r, q[r], 'end')
-      ;(query as unknown as Record<string, unknown>)[rel[r]] = b
-    }
-  }
-  if (q.search !== undefined) {
-    query.search = q.search as string
-    canonical.push(['search', query.search])
-  }
-  // Geolocation sits between search and status in TEC's rest_url (docs/wire-compatibility.md §7.3).
-  canonical.push(...geo.canonical)
-  const venueGeo = venueGeoQuery(ctx, geo)
-  if (venueGeo) query.venueGeo = venueGeo
-  canonical.push(['status', statusLabel(ctx, q.status, statuses)])
-  if (q.post_parent !== undefined) {
-    const parent = await ctx.storage.getPost(q.post_parent as number)
-    if (!parent || parent.type !== 'event') fail('post_parent')
-    query.parentId = q.post_parent as number
-    canonical.push(['post_parent', String(q.post_parent)])
-  }
-  if (q.include) canonical.push(['include', (q.include as number[]).join(',')])
-  if (q.hide_subsequent_recurrences === true) {
-    query.seriesNextAfterUtc = ctx.nowUtc
-    canonical.push(['hide_subsequent_recurrences', '1'])
-  }
-  for (const r of relative)
-    if (q[r] !== undefined)
-      canonical.push([
-        r,
-        String(
-          (query as unknown as Record<string, string>)[
-            { starts_before: 'startLt', starts_after: 'startGt', ends_before: 'endLt', ends_after: 'endGt' }[r]
-          ],
-        ),
-      ])
-  if (strict) canonical.push(['strict_dates', '1'])
-
-  for (const type of ['venue', 'organizer'] as const) {
-    const ids = q[type] as number[] | undefined
-    if (!ids) continue
-    const found = await ctx.storage.getPosts(ids)
-    if (found.length !== ids.length || found.some((r) => r.type !== type)) fail(type)
-    if (type === 'venue') query.venueIds = ids
-    else query.organizerIds = ids
-    canonical.push([type, ids.join(',')])
-  }
-  if (q.featured !== undefined) {
-    query.featured = q.featured as boolean
-    if (query.featured) canonical.push(['featured', '1'])
-    else canonical.push(['featured', '0'])
-  }
-  for (const [param, taxonomy] of [
-    ['categories', 'category'],
-    ['tags', 'tag'],
-  ] as const) {
-    const refs = q[param] as Array<string | number> | undefined
-    if (!refs) continue
-    const ids: number[] = []
-    for (const ref of refs) {
-      const term =
-        typeof ref === 'number'
-          ? await ctx.storage.getTerm(ref)
-          : ((await ctx.storage.findTerm(taxonomy, ctx.language, { slug: ref })) ??
-            (await ctx.storage.findTerm(taxonomy, ctx.language, { slug: sanitizeSlug(ref) })) ??
-            (await ctx.storage.findTerm(taxonomy, ctx.language, { name: ref })))
-      if (!term || term.taxonomy !== taxonomy) {
-        fail(param)
-        break
-      }
-      ids.push(term.id)
-    }
-    if (taxonomy === 'category') query.categoryIds = [...ids, ...(await ctx.storage.termDescendants(ids))]
-    else query.tagIds = ids
-    canonical.push([param, refs.join(',')])
-  }
+export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<Reply> {
+  const plan = eventListQuery(q, ctx)
+  await resolveListReferences(ctx, q, plan)
+  const { query, canonical, failures, page, perPage } = plan
   if (failures.size) throw invalidParams(failures)
   await extendForList(ctx, query.endLte)
 
@@ -248,12 +118,6 @@ export async function listEvents(ctx: Context, schemas: Schemas): Promise<Reply>
   return ok(body, { ...headers, Vary: 'Accept' })
 }
 
-/** The `status` shown in `rest_url`: as asked, else `publish` or `any`. */
-function statusLabel(ctx: Context, asked: unknown, resolved: readonly PostStatus[] | null): string {
-  if (Array.isArray(asked)) return asked.join(',')
-  return canEditPosts(ctx.principal) ? 'any' : (resolved?.[0] ?? 'publish')
-}
-
 // ---------------------------------------------------------------------------------------------
 // Writes
 
@@ -262,35 +126,32 @@ export function requireEditor(ctx: Context): void {
   if (!canEditPosts(ctx.principal)) throw forbidden(ctx.principal !== null)
 }
 
-type WriteInput = ReturnType<typeof validateParams<Schemas['eventCreate']>>
+const clearable = (x: string | null | undefined) => x ?? ''
 
-const clearable = (x: unknown) => (x === null || x === undefined ? '' : (x as string))
-
-export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply> {
+export async function createEvent(ctx: Context, input: Input<'eventCreate'>): Promise<Reply> {
   requireEditor(ctx)
-  const input = validateParams(schemas.eventCreate, ctx.params)
-  const tz = input.timezone ? canonicalTimezone(input.timezone as string) : ctx.options.timezone
+  const tz = input.timezone ? canonicalTimezone(input.timezone) : ctx.options.timezone
   const allDay = input.all_day === true
   const sched = schedule(wallClock(ctx, 'start_date', input.start_date, tz), wallClock(ctx, 'end_date', input.end_date, tz), allDay, tz)
   const pub = publicationDates(ctx, input.date, input.date_utc) ?? { date: ctx.nowLocal, dateUtc: ctx.nowUtc }
   const author = await authorFor(ctx, input.author)
   const image = await resolveImage(ctx, input.image)
   const costs = costEntries(input.cost)
-  const status = scaleBackStatus(ctx.principal, input.status as string | undefined, 'event') as PostStatus
+  const status = scaleBackStatus(ctx.principal, input.status, 'event')
   // Recurring series: checked in full before anything is stored.
   const recurrence = parseRecurrence(ctx, input.recurrence, tz)
   const plan = recurrence ? planSeries(ctx, recurrence, sched.startDate, tz, allDay) : null
-  const venue = await prepareLinked(ctx, schemas, 'venue', input.venue ?? null)
+  const venue = await prepareLinked(ctx, 'venue', input.venue ?? null)
 
   const event = await ctx.storage.transaction(async (tx) => {
-    const group = await translationGroup(ctx, tx, input.translation_of as number | undefined)
+    const group = await translationGroup(ctx, tx, input.translation_of)
     const record: Omit<NewPost<'event'>, 'slug'> = {
       type: 'event',
       language: ctx.language,
       ...(group !== undefined ? { translationGroup: group } : {}),
       author,
       status,
-      title: input.title as string,
+      title: input.title,
       description: clearable(input.description),
       excerpt: clearable(input.excerpt),
       date: pub.date,
@@ -304,19 +165,19 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
       cost: costs,
       ...deriveCurrency(costs),
       currencyCode: '',
-      website: input.website === undefined || input.website === null ? null : (input.website as string),
+      website: input.website ?? null,
       showMap: input.show_map === true,
       showMapLink: input.show_map_link === true,
       hideFromListings: input.hide_from_listings === true,
       sticky: input.sticky === true,
       featured: input.featured === true,
       parentId: 0,
-      venueIds: await resolveLinked(ctx, schemas, tx, 'venue', venue),
-      organizerIds: await resolveLinked(ctx, schemas, tx, 'organizer', input.organizer ?? null),
+      venueIds: await resolveLinked(ctx, tx, 'venue', venue),
+      organizerIds: await resolveLinked(ctx, tx, 'organizer', input.organizer ?? null),
       categoryIds: await resolveTerms(ctx, tx, 'category', input.categories ?? null),
       tagIds: await resolveTerms(ctx, tx, 'tag', input.tags ?? null),
     }
-    const base = sanitizeSlug((input.slug as string | undefined) ?? (input.title as string), ctx.language) || 'event'
+    const base = sanitizeSlug(input.slug ?? input.title, ctx.language) || 'event'
     const inserted = await withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
     return plan ? writeSeries(ctx, tx, inserted, plan) : inserted
   })
@@ -325,35 +186,33 @@ export async function createEvent(ctx: Context, schemas: Schemas): Promise<Reply
 }
 
 /** The event an update names; an unknown slug is a 404 here (a by-slug read answers 400). */
-async function targetForUpdate(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<EventRecord> {
-  if (bySlug) {
-    const { slug } = validateParams(schemas.eventBySlug, { ...ctx.params, ...ctx.path })
-    const found = await eventBySlug(ctx, slug as string)
-    if (!found) throw new ApiError(404, 'rest-event-not-found', `Event with slug ${sanitizeSlug(slug as string)} does not exist.`)
-    return found
-  }
-  const { id } = validateParams(schemas.eventById, { ...ctx.params, ...ctx.path })
-  return eventById(ctx, id as number)
+async function targetForUpdate(ctx: Context, at: Input<'eventById' | 'eventBySlug'>): Promise<EventRecord> {
+  if ('id' in at) return eventById(ctx, at.id)
+  const found = await eventBySlug(ctx, at.slug)
+  if (!found) throw new ApiError(404, 'rest-event-not-found', `Event with slug ${sanitizeSlug(at.slug)} does not exist.`)
+  return found
 }
 
-export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
+/** On the by-slug route the path names the event; a body `slug` renames it (the router's `fields` reads it from the body). */
+export async function updateEvent(
+  ctx: Context,
+  at: Input<'eventById' | 'eventBySlug'>,
+  fields: () => Input<'eventUpdate'>,
+): Promise<Reply> {
   requireEditor(ctx)
-  const current = await targetForUpdate(ctx, schemas, bySlug)
+  const current = await targetForUpdate(ctx, at)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
-  // On the by-slug route the path names the event; a body `slug` renames it.
-  const params = bySlug ? { ...ctx.params, slug: ctx.body.slug } : ctx.params
-  if (params.slug === undefined) delete params.slug
-  const input: WriteInput = validateParams(schemas.eventUpdate, params)
+  const input = fields()
   const patch = await eventPatch(ctx, current, input)
   const series = seriesUpdate(ctx, current, input, patch.startDate !== undefined, patch.timezone ?? current.timezone)
-  const venue = input.venue !== undefined ? await prepareLinked(ctx, schemas, 'venue', input.venue) : undefined
+  const venue = input.venue !== undefined ? await prepareLinked(ctx, 'venue', input.venue) : undefined
 
   const event = await ctx.storage.transaction(async (tx) => {
-    if (venue) patch.venueIds = await resolveLinked(ctx, schemas, tx, 'venue', venue)
-    if (input.organizer !== undefined) patch.organizerIds = await resolveLinked(ctx, schemas, tx, 'organizer', input.organizer)
+    if (venue) patch.venueIds = await resolveLinked(ctx, tx, 'venue', venue)
+    if (input.organizer !== undefined) patch.organizerIds = await resolveLinked(ctx, tx, 'organizer', input.organizer)
     if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
     if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)
-    const slug = input.slug !== undefined ? sanitizeSlug(input.slug as string) || 'event' : undefined
+    const slug = input.slug !== undefined ? sanitizeSlug(input.slug) || 'event' : undefined
     if (series) return applySeriesUpdate(ctx, tx, patch, slug, series, current)
     // `status: "trash"` trashes as DELETE does; another status restores a trashed event.
     return writePost(tx, current, patch, slug)
@@ -363,19 +222,18 @@ export async function updateEvent(ctx: Context, schemas: Schemas, bySlug: boolea
 }
 
 /** Only the fields sent change (docs/wire-compatibility.md §5.1); `null`/`""` clears what can be cleared. */
-async function eventPatch(ctx: Context, current: EventRecord, input: WriteInput): Promise<PostPatch<'event'>> {
+async function eventPatch(ctx: Context, current: EventRecord, input: Input<'eventUpdate'>): Promise<PostPatch<'event'>> {
   const patch: PostPatch<'event'> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
-  if (input.title !== undefined) patch.title = input.title as string
+  if (input.title !== undefined) patch.title = input.title
   if (input.description !== undefined) patch.description = clearable(input.description)
   if (input.excerpt !== undefined) patch.excerpt = clearable(input.excerpt)
-  if (input.status !== undefined) patch.status = scaleBackStatus(ctx.principal, input.status as string, 'event') as PostStatus
+  if (input.status !== undefined) patch.status = scaleBackStatus(ctx.principal, input.status, 'event')
   if (input.author !== undefined) patch.author = await authorFor(ctx, input.author)
   const pub = publicationDates(ctx, input.date, input.date_utc)
   if (pub) Object.assign(patch, pub)
 
-  const tz =
-    input.timezone === undefined ? current.timezone : input.timezone ? canonicalTimezone(input.timezone as string) : ctx.options.timezone
-  const allDay = input.all_day === undefined ? current.allDay : (input.all_day as boolean)
+  const tz = input.timezone === undefined ? current.timezone : input.timezone ? canonicalTimezone(input.timezone) : ctx.options.timezone
+  const allDay = input.all_day ?? current.allDay
   const datesChange = input.start_date !== undefined || input.end_date !== undefined || tz !== current.timezone || allDay !== current.allDay
   if (datesChange) {
     const start = input.start_date !== undefined ? wallClock(ctx, 'start_date', input.start_date, tz) : current.startDate
@@ -388,26 +246,17 @@ async function eventPatch(ctx: Context, current: EventRecord, input: WriteInput)
     Object.assign(patch, deriveCurrency(patch.cost))
   }
   if (input.website !== undefined) patch.website = clearable(input.website)
-  if (input.show_map !== undefined) patch.showMap = input.show_map as boolean
-  if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link as boolean
-  if (input.hide_from_listings !== undefined) patch.hideFromListings = input.hide_from_listings as boolean
-  if (input.sticky !== undefined) patch.sticky = input.sticky as boolean
-  if (input.featured !== undefined) patch.featured = input.featured as boolean
+  if (input.show_map !== undefined) patch.showMap = input.show_map
+  if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link
+  if (input.hide_from_listings !== undefined) patch.hideFromListings = input.hide_from_listings
+  if (input.sticky !== undefined) patch.sticky = input.sticky
+  if (input.featured !== undefined) patch.featured = input.featured
   return patch
 }
 
-export async function deleteEvent(ctx: Context, schemas: Schemas, bySlug: boolean): Promise<Reply> {
+export async function deleteEvent(ctx: Context, q: Input<'eventDelete' | 'eventDeleteBySlug'>): Promise<Reply> {
   requireEditor(ctx)
-  const q: Record<string, unknown> = validateParams(bySlug ? schemas.eventDeleteBySlug : schemas.eventDelete, {
-    ...ctx.params,
-    ...ctx.path,
-  })
-  let current: EventRecord
-  if (bySlug) {
-    const found = await eventBySlug(ctx, q.slug as string)
-    if (!found) throw invalidParam('slug')
-    current = found
-  } else current = await eventById(ctx, q.id as number)
+  const current = await named(ctx, q)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
   const scope = scopeOf(current, q.recurrence_scope, true)
   if (scope) {

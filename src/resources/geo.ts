@@ -24,9 +24,8 @@ const pairFailure = (missing: 'geo_lat' | 'geo_lng') =>
  * The coordinates a validated venue input sets: undefined when it names neither, null values
  * when it clears both. One without the other (or one empty, one not) is a 400 naming the other.
  */
-export function coordinatesOf(input: Record<string, unknown>): Coordinates | undefined {
-  const lat = input.geo_lat as number | null | undefined
-  const lng = input.geo_lng as number | null | undefined
+export function coordinatesOf(input: { geo_lat?: number | null; geo_lng?: number | null }): Coordinates | undefined {
+  const { geo_lat: lat, geo_lng: lng } = input
   if (lat === undefined && lng === undefined) return undefined
   if (lat === undefined || (lat === null && lng !== null)) throw pairFailure('geo_lat')
   if (lng === undefined || (lng === null && lat !== null)) throw pairFailure('geo_lng')
@@ -85,10 +84,11 @@ export async function geocodeVenue(ctx: Context, venue: AddressFields): Promise<
     call.catch(() => undefined)
     const found = await Promise.race([call, timeout])
     if (found === null || found === undefined) return none
+    // The host's answer is untrusted whatever its declared type: read it as unknown and check it.
     const { lat, lng } = found as { lat: unknown; lng: unknown }
-    const ok = (x: unknown, max: number) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= max
+    const ok = (x: unknown, max: number): x is number => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= max
     if (!ok(lat, 90) || !ok(lng, 180)) throw new GeocodeError(`returned ${JSON.stringify(found)}, not { lat, lng } in range`)
-    return { geoLat: lat as number, geoLng: lng as number }
+    return { geoLat: lat, geoLng: lng }
   } catch (error) {
     ctx.options.onError?.(error instanceof GeocodeError ? error : new GeocodeError('failed', { cause: error }), ctx.request)
     return none
@@ -98,7 +98,11 @@ export async function geocodeVenue(ctx: Context, venue: AddressFields): Promise<
 }
 
 /** Coordinates of a new venue: as given, else geocoded from its address, else none. */
-export async function newVenueCoordinates(ctx: Context, input: Record<string, unknown>, venue: AddressFields): Promise<Coordinates> {
+export async function newVenueCoordinates(
+  ctx: Context,
+  input: Parameters<typeof coordinatesOf>[0],
+  venue: AddressFields,
+): Promise<Coordinates> {
   return coordinatesOf(input) ?? (await geocodeVenue(ctx, venue)) ?? { geoLat: null, geoLng: null }
 }
 
@@ -113,13 +117,20 @@ export interface GeoFilter {
   near?: GeoCircle
 }
 
+/** The validated filter parameters of an event or venue list (an organizer list has none). */
+export interface GeoFilterInput {
+  geoloc?: boolean
+  geoloc_lat?: number
+  geoloc_lng?: number
+  geoloc_radius?: number
+}
+
 /**
  * Reads geoloc, geoloc_lat, geoloc_lng and geoloc_radius (already validated one by one);
  * half a point, or a radius without a point, is reported through `fail`.
  */
-export function geoFilter(ctx: Context, q: Record<string, unknown>, fail: (name: string) => void): GeoFilter {
-  const lat = q.geoloc_lat as number | undefined
-  const lng = q.geoloc_lng as number | undefined
+export function geoFilter(ctx: Pick<Context, 'options'>, q: GeoFilterInput, fail: (name: string) => void): GeoFilter {
+  const { geoloc_lat: lat, geoloc_lng: lng } = q
   const out: GeoFilter = { canonical: [], located: q.geoloc === true }
   if (q.geoloc !== undefined) out.canonical.push(['geoloc', q.geoloc ? '1' : '0'])
   if ((lat === undefined) !== (lng === undefined)) {
@@ -133,7 +144,7 @@ export function geoFilter(ctx: Context, q: Record<string, unknown>, fail: (name:
   const fence = ctx.options.geofence
   const perUnit = fence.unit === 'mi' ? KM_PER_MILE : 1
   // The cap, like per_page's, narrows what was asked instead of refusing it.
-  const radius = Math.min((q.geoloc_radius as number | undefined) ?? fence.radius, MAX_GEOFENCE_KM / perUnit)
+  const radius = Math.min(q.geoloc_radius ?? fence.radius, MAX_GEOFENCE_KM / perUnit)
   out.canonical.push(['geoloc_lat', String(lat)], ['geoloc_lng', String(lng)])
   if (q.geoloc_radius !== undefined) out.canonical.push(['geoloc_radius', String(radius)])
   out.located = true
@@ -142,7 +153,7 @@ export function geoFilter(ctx: Context, q: Record<string, unknown>, fail: (name:
 }
 
 /** The event filter: venues count only when the caller may read them (as when embedded). */
-export function venueGeoQuery(ctx: Context, g: GeoFilter): VenueGeoQuery | undefined {
+export function venueGeoQuery(ctx: Pick<Context, 'principal'>, g: GeoFilter): VenueGeoQuery | undefined {
   if (!g.located) return undefined
   const p = ctx.principal
   const unpublishedVenues = canEditOthers(p) ? 'all' : p && canEditPosts(p) ? p.id : 'none'

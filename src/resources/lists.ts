@@ -9,15 +9,15 @@ import { totals } from './respond.js'
  * Statuses a list may show. Without `status`: everything but trash for editors of the type,
  * published only for others. With it: others may ask only for `publish`. null = not allowed.
  */
-export function listStatuses(_ctx: Context, asked: unknown, privileged: boolean): readonly PostStatus[] | null {
+export function listStatuses(asked: readonly PostStatus[] | undefined, privileged: boolean): readonly PostStatus[] | null {
   if (asked === undefined) return privileged ? LIVE_STATUSES : ['publish']
-  const list = asked as PostStatus[]
+  const list = asked
   if (!privileged && !(list.length === 1 && list[0] === 'publish')) return null
   return list
 }
 
-export function requireStatuses(ctx: Context, asked: unknown, privileged: boolean): readonly PostStatus[] {
-  const s = listStatuses(ctx, asked, privileged)
+export function requireStatuses(asked: readonly PostStatus[] | undefined, privileged: boolean): readonly PostStatus[] {
+  const s = listStatuses(asked, privileged)
   if (!s) throw invalidParam('status')
   return s
 }

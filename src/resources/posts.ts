@@ -9,7 +9,7 @@ import type { StorageTx } from '../storage/types.js'
 import type { Context } from '../context.js'
 
 /** Contributors and authors list others' records only once published (docs/wire-compatibility.md §5.11). */
-export function ownDraftsOnly(ctx: Context): { unpublishedAuthor?: number } {
+export function ownDraftsOnly(ctx: Pick<Context, 'principal'>): { unpublishedAuthor?: number } {
   return ctx.principal && !canEditOthers(ctx.principal) ? { unpublishedAuthor: ctx.principal.id } : {}
 }
 
@@ -18,15 +18,15 @@ export function ownDraftsOnly(ctx: Context): { unpublishedAuthor?: number } {
  * (400 naming `author`, as the reference answers for unknown users); someone else needs the
  * capability to edit others' records (403).
  */
-export async function authorFor(ctx: Context, requested: unknown): Promise<number> {
+export async function authorFor(ctx: Context, requested: number | undefined): Promise<number> {
   const self = ctx.principal?.id ?? 0
   if (requested === undefined || requested === self) return self
   const users = ctx.options.users
-  if (users && !(await users.exists(requested as number))) throw invalidParam('author')
+  if (users && !(await users.exists(requested))) throw invalidParam('author')
   if (!canEditOthers(ctx.principal)) {
     throw new ApiError(403, 'rest_cannot_edit_others', 'Sorry, you are not allowed to create or update records as this user.')
   }
-  return requested as number
+  return requested
 }
 
 /** The translation group a new record joins: the target's, if that language is still free. */

@@ -56,6 +56,7 @@ function dateRef(ctx: Context, value: unknown, tz: string, what: string): DateRe
 
 export function parseRecurrence(ctx: Context, value: unknown, tz: string): RecurrenceInput | null {
   if (value === undefined || value === null || value === '') return null
+  // The `recurrence` schema checked this shape (a string, or { rrule, rdate?, exdate? }) and left the value as sent.
   const obj = typeof value === 'string' ? { rrule: value } : (value as { rrule: string; rdate?: unknown[]; exdate?: unknown[] })
   let rule: Rule
   try {
@@ -143,7 +144,10 @@ const seconds = (wall: string) => partsToEpochSeconds(requireWallClock(wall))
 const plusSeconds = (wall: string, s: number) => formatWallClock(epochSecondsToParts(seconds(wall) + s))
 
 /** The fields an occurrence shares with the one it is copied from, moved to `start`. */
-function occurrenceOf(from: EventRecord, start: string, position: number, head: number, ctx: Context): Omit<NewPost<'event'>, 'slug'> {
+/** What an occurrence needs of the request: the clock its dates are stamped with. */
+type Clock = Pick<Context, 'nowLocal' | 'nowUtc'>
+
+function occurrenceOf(from: EventRecord, start: string, position: number, head: number, ctx: Clock): Omit<NewPost<'event'>, 'slug'> {
   const length = seconds(from.endDate) - seconds(from.startDate)
   const sched = schedule(start, plusSeconds(start, length), from.allDay, from.timezone)
   const { id: _id, sequence: _seq, translationGroup: _tg, slug: _slug, ...shared } = from
@@ -166,7 +170,7 @@ function occurrenceSlug(head: EventRecord, start: string): string {
   return `${base}-${start.slice(0, 10)}`
 }
 
-async function insertOccurrence(ctx: Context, tx: StorageTx, template: EventRecord, head: EventRecord, start: string, position: number) {
+async function insertOccurrence(ctx: Clock, tx: StorageTx, template: EventRecord, head: EventRecord, start: string, position: number) {
   const record = occurrenceOf(template, start, position, head.id, ctx)
   const slug = occurrenceSlug(head, start)
   // The dated slug is nearly always free: try it before looking for a suffix.
@@ -236,7 +240,7 @@ async function insertOccurrences(
 // Updates
 
 /** Fields an `all`/`following` edit copies from the edited occurrence to the others. */
-const SHARED: ReadonlyArray<keyof EventRecord> = [
+const SHARED: ReadonlyArray<keyof PostPatch<'event'>> = [
   'title',
   'description',
   'excerpt',
@@ -262,12 +266,12 @@ const SHARED: ReadonlyArray<keyof EventRecord> = [
 ]
 
 /** The scope an update or delete of `current` uses; 400 when one is given for a lone event. */
-export function scopeOf(current: EventRecord, asked: unknown, forDelete = false): Scope | null {
+export function scopeOf(current: EventRecord, asked: Scope | undefined, forDelete = false): Scope | null {
   if (!current.seriesId) {
     if (asked !== undefined) throw badScope('The event is not part of a recurring series.')
     return null
   }
-  if (asked !== undefined) return asked as Scope
+  if (asked !== undefined) return asked
   return current.seriesId === current.id && !forDelete ? 'all' : 'this'
 }
 
@@ -283,7 +287,7 @@ export interface SeriesUpdate {
 export function seriesUpdate(
   ctx: Context,
   current: EventRecord,
-  input: Record<string, unknown>,
+  input: { recurrence_scope?: Scope; recurrence?: unknown },
   datesChange: boolean,
   tz: string,
 ): SeriesUpdate | null {
@@ -296,6 +300,24 @@ export function seriesUpdate(
 }
 
 const seriesChanged = () => new ApiError(409, 'rest-series-changed', 'The series changed while this request ran; read it again and retry.')
+
+/** An event this transaction holds, read again after its own writes; null when it is gone. */
+async function eventOrNull(tx: StorageTx, id: number): Promise<EventRecord | null> {
+  const post = await tx.getPost(id)
+  return post && post.type === 'event' ? post : null
+}
+
+/** As eventOrNull, for one the transaction has just written: gone means the series changed. */
+async function reread(tx: StorageTx, id: number): Promise<EventRecord> {
+  const event = await eventOrNull(tx, id)
+  if (!event) throw seriesChanged()
+  return event
+}
+
+/** One field from a patch or record to another patch, typed as the same key on both sides. */
+function copy<K extends keyof PostPatch<'event'>>(to: PostPatch<'event'>, from: PostPatch<'event'>, key: K): void {
+  to[key] = from[key]
+}
 
 /** `e` as this transaction sees it; 409 when it is gone or (`inSeries`) no longer in a series. */
 async function fresh(tx: StorageTx, e: EventRecord, inSeries: boolean): Promise<EventRecord> {
@@ -356,7 +378,7 @@ export async function applySeriesUpdate(
       for (const m of members) if (m.startDate >= current.startDate) await tx.deletePost(m.id)
       const rule = cutBefore(head.series!.rule!, current.series!.original, head.timezone, head.allDay)
       await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule } })
-      return (await tx.getPost(head.id)) as EventRecord
+      return reread(tx, head.id)
     }
     for (const m of members) if (m.id !== head.id) await tx.deletePost(m.id)
     const lone = await writePost(
@@ -410,7 +432,7 @@ export async function applySeriesUpdate(
       if (m.startDate < current.startDate) continue
       await tx.updatePost(m.id, 'event', { seriesId: current.id, parentId: m.id === current.id ? 0 : current.id })
     }
-    newHead = (await tx.getPost(current.id)) as EventRecord
+    newHead = await reread(tx, current.id)
   }
 
   // The edited occurrence's changes, applied to the head as the template of the series.
@@ -421,17 +443,17 @@ export async function applySeriesUpdate(
   const shift = scope === 'following' ? current.series!.position - 1 : 0
   if (!reexpand) {
     const shared: PostPatch<'event'> = {}
-    for (const k of SHARED) if (k in patch) (shared as Record<string, unknown>)[k] = (patch as Record<string, unknown>)[k]
+    for (const k of SHARED) if (k in patch) copy(shared, patch, k)
     shared.modified = ctx.nowLocal
     shared.modifiedUtc = ctx.nowUtc
     for (const m of inSeries) {
       if (m.id === template.id) continue
-      const latest = (await tx.getPost(m.id)) as EventRecord
+      const latest = await reread(tx, m.id)
       const place: PostPatch<'event'> = shift ? { series: { ...latest.series!, position: latest.series!.position - shift } } : {}
       await writePost(tx, latest, affected.some((x) => x.id === m.id) ? { ...shared, ...place } : place)
     }
     await tx.updatePost(template.id, 'event', { series: { ...template.series!, position: template.series!.position - shift, rule } })
-    return (await tx.getPost(current.id)) as EventRecord
+    return reread(tx, current.id)
   }
 
   // Re-expand: occurrences on days the new rule keeps stay (same id), the others go, new days
@@ -455,7 +477,7 @@ export async function applySeriesUpdate(
   const length = seconds(template.endDate) - seconds(template.startDate)
   const headFields = first === template.startDate ? {} : schedule(first, plusSeconds(first, length), template.allDay, template.timezone)
   const shared: PostPatch<'event'> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
-  for (const k of SHARED) (shared as Record<string, unknown>)[k] = template[k]
+  for (const k of SHARED) copy(shared, template, k)
   for (let i = 1; i < plan.starts.length; i++) {
     const start = plan.starts[i]!
     const day = start.slice(0, 10)
@@ -489,7 +511,7 @@ export async function applySeriesUpdate(
   }
   const written = await tx.updatePost(template.id, 'event', { ...headFields, series: { position: 1, original: first, rule: plan.rule } })
   for (const gone of keep.values()) await tx.deletePost(gone.id)
-  return ((await tx.getPost(current.id)) as EventRecord | null) ?? written
+  return (await eventOrNull(tx, current.id)) ?? written
 }
 
 /**
@@ -552,7 +574,7 @@ export async function deleteInSeries(ctx: Context, tx: StorageTx, stale: EventRe
   }
   let result = current
   for (const m of targets) {
-    const latest = (await tx.getPost(m.id)) as EventRecord | null
+    const latest = await eventOrNull(tx, m.id)
     if (!latest) continue
     if (force) await tx.deletePost(m.id)
     else if (latest.status !== 'trash') {
@@ -643,8 +665,7 @@ export async function extendSeries(
       const have = new Set(members.map((m) => m.series?.original.slice(0, 10)))
       const skip = new Set(rule.exdate.map((d) => d.slice(0, 10)))
       const nowUtc = now.toISOString().slice(0, 19).replace('T', ' ')
-      // occurrenceOf reads only the clock from its context.
-      const ctx = { nowLocal: utcToLocal(nowUtc, options.timezone ?? 'UTC'), nowUtc } as Context
+      const ctx: Clock = { nowLocal: utcToLocal(nowUtc, options.timezone ?? 'UTC'), nowUtc }
       let n = 0
       for (let i = 0; i < starts.length; i++) {
         const s = starts[i]!

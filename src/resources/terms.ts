@@ -5,8 +5,7 @@
 import { canManageTerms } from '../auth/principal.js'
 import { ApiError, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
 import { standaloneTerm } from '../representation/term.js'
-import { validateParams } from '../schemas/operation.js'
-import type { Schemas } from '../schemas/index.js'
+import type { Input } from '../schemas/index.js'
 import type { Taxonomy, TermOrderBy, TermPatch, TermRecord, TermWithCount } from '../storage/types.js'
 import type { Context } from '../context.js'
 import { restUrl } from '../urls.js'
@@ -28,12 +27,6 @@ const ORDER_BY: Record<string, TermOrderBy> = {
   term_group: 'id',
 }
 
-function schemasOf(schemas: Schemas, taxonomy: Taxonomy) {
-  return taxonomy === 'category'
-    ? { list: schemas.categoryList, create: schemas.categoryCreate, update: schemas.categoryUpdate }
-    : { list: schemas.tagList, create: schemas.tagCreate, update: schemas.tagUpdate }
-}
-
 async function present(ctx: Context, t: TermWithCount, withLinks: boolean) {
   const translations = (await ctx.storage.getTranslations([t.translationGroup], 'terms')).get(t.translationGroup) ?? {}
   const others: Record<string, number> = {}
@@ -41,9 +34,8 @@ async function present(ctx: Context, t: TermWithCount, withLinks: boolean) {
   return standaloneTerm(ctx, t, withLinks, others)
 }
 
-async function termById(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<TermWithCount> {
-  const { id } = validateParams(schemas.termById, { ...ctx.params, ...ctx.path })
-  const term = (id as number) > 0 ? await ctx.storage.getTerm(id as number) : null
+async function termById(ctx: Context, { id }: Input<'termById'>, taxonomy: Taxonomy): Promise<TermWithCount> {
+  const term = id > 0 ? await ctx.storage.getTerm(id) : null
   if (!term || term.taxonomy !== taxonomy) throw invalidParam('id')
   return term
 }
@@ -59,39 +51,40 @@ async function resolveRefs(ctx: Context, taxonomy: Taxonomy, refs: Array<string 
   return ids
 }
 
-export async function listTerms(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
-  const q = validateParams(schemasOf(schemas, taxonomy).list, ctx.params) as Record<string, unknown>
+export async function listTerms(ctx: Context, input: Input<'categoryList' | 'tagList'>, taxonomy: Taxonomy): Promise<Reply> {
+  // A tag list is a category list without `parent`.
+  const q: Input<'categoryList'> = input
   const failures = new Map<string, ParamFailure>()
   const fail = (name: string) => failures.set(name, { message: 'Invalid parameter.' })
-  const include = q.include ? await resolveRefs(ctx, taxonomy, q.include as Array<string | number>) : undefined
-  const exclude = q.exclude ? await resolveRefs(ctx, taxonomy, q.exclude as Array<string | number>) : undefined
+  const include = q.include ? await resolveRefs(ctx, taxonomy, q.include) : undefined
+  const exclude = q.exclude ? await resolveRefs(ctx, taxonomy, q.exclude) : undefined
   if (include === null) fail('include')
   if (exclude === null) fail('exclude')
   if (q.parent !== undefined && q.parent !== 0) {
-    const parent = await ctx.storage.getTerm(q.parent as number)
+    const parent = await ctx.storage.getTerm(q.parent)
     if (!parent || parent.taxonomy !== taxonomy) fail('parent')
   }
-  const eventId = (q.event ?? q.post) as number | undefined
+  const eventId = q.event ?? q.post
   if (eventId !== undefined) {
     const e = await ctx.storage.getPost(eventId)
     if (!e || e.type !== 'event') fail(q.event !== undefined ? 'event' : 'post')
   }
   if (failures.size) throw invalidParams(failures)
 
-  const perPage = Math.min(q.per_page as number, ctx.options.maxPerPage)
-  const page = q.page as number
+  const perPage = Math.min(q.per_page, ctx.options.maxPerPage)
+  const page = q.page
   const orderBy = ORDER_BY[String(q.orderby ?? 'name').toLowerCase()] ?? 'name'
   const order = q.order === undefined || String(q.order).toLowerCase() === 'asc' ? 'asc' : 'desc'
   const result = await ctx.storage.listTerms({
     taxonomy,
     language: ctx.language,
-    ...(q.search !== undefined ? { search: q.search as string } : {}),
+    ...(q.search !== undefined ? { search: q.search } : {}),
     ...(include ? { include } : {}),
     ...(exclude ? { exclude } : {}),
-    ...(q.parent !== undefined ? { parent: q.parent as number } : {}),
+    ...(q.parent !== undefined ? { parent: q.parent } : {}),
     ...(eventId !== undefined ? { eventId } : {}),
-    ...(q.slug !== undefined ? { slug: q.slug as string } : {}),
-    hideEmpty: q.hide_empty as boolean,
+    ...(q.slug !== undefined ? { slug: q.slug } : {}),
+    hideEmpty: q.hide_empty,
     orderBy,
     order,
     offset: (page - 1) * perPage,
@@ -100,7 +93,7 @@ export async function listTerms(ctx: Context, schemas: Schemas, taxonomy: Taxono
   const totalPages = Math.ceil(result.total / perPage)
   // Filters other than the page travel with next/previous links so paging stays consistent.
   const filters: Array<[string, string]> = []
-  const accepted = schemasOf(schemas, taxonomy).list
+  const accepted = ctx.schemas[taxonomy === 'category' ? 'categoryList' : 'tagList']
   for (const key of ['per_page', 'search', 'include', 'exclude', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug']) {
     // Only parameters this list takes: tags have no `parent`, so an ignored one is not echoed.
     if (!Object.hasOwn(accepted, key)) continue
@@ -120,9 +113,16 @@ export async function listTerms(ctx: Context, schemas: Schemas, taxonomy: Taxono
   return ok(body, totals(result.total, totalPages))
 }
 
-export async function readTerm(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
-  const term = await termById(ctx, schemas, taxonomy)
+export async function readTerm(ctx: Context, at: Input<'termById'>, taxonomy: Taxonomy): Promise<Reply> {
+  const term = await termById(ctx, at, taxonomy)
   return ok(await present(ctx, term, true))
+}
+
+/** A term this request has just written, with its live count. */
+async function stored(ctx: Context, id: number): Promise<TermWithCount> {
+  const term = await ctx.storage.getTerm(id)
+  if (!term) throw new Error(`calendar-events-router: term ${id} is gone right after its write`)
+  return term
 }
 
 export const termGate = (taxonomy: Taxonomy) => (p: Parameters<typeof canManageTerms>[0]) => canManageTerms(p, taxonomy)
@@ -131,12 +131,12 @@ const exists = (term: TermRecord) =>
   new ApiError(400, 'term_exists', 'A term with the name provided already exists with this parent.', { term_id: term.id })
 
 /** A category's parent must exist, and must not be the category itself or one of its descendants. */
-async function checkParent(ctx: Context, taxonomy: Taxonomy, parent: unknown, self?: number): Promise<number> {
+async function checkParent(ctx: Context, taxonomy: Taxonomy, parent: number | undefined, self?: number): Promise<number> {
   if (parent === undefined || parent === 0) return 0
   if (taxonomy !== 'category') {
     throw new ApiError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.')
   }
-  const term = await ctx.storage.getTerm(parent as number)
+  const term = await ctx.storage.getTerm(parent)
   if (!term || term.taxonomy !== 'category') throw new ApiError(400, 'rest_term_invalid', 'Parent term does not exist.')
   if (self !== undefined && (term.id === self || (await ctx.storage.termDescendants([self])).includes(term.id))) {
     throw invalidParam('parent', { message: 'A category cannot be its own ancestor.', code: 'rest_term_invalid_parent' })
@@ -144,10 +144,9 @@ async function checkParent(ctx: Context, taxonomy: Taxonomy, parent: unknown, se
   return term.id
 }
 
-export async function createTerm(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
-  const input = validateParams(schemasOf(schemas, taxonomy).create, ctx.params) as Record<string, unknown>
+export async function createTerm(ctx: Context, input: Input<'categoryCreate' | 'tagCreate'>, taxonomy: Taxonomy): Promise<Reply> {
   const parent = await checkParent(ctx, taxonomy, input.parent)
-  const name = input.name as string
+  const name = input.name
   const term = await ctx.storage.transaction(async (tx) => {
     // findTerm matches the name case-insensitively, and as it is stored (filtered, for callers
     // whose HTML is filtered), so its answer is the duplicate whatever the raw spelling.
@@ -155,7 +154,7 @@ export async function createTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
     if (duplicate && duplicate.parent === parent) throw exists(duplicate)
     let group: number | undefined
     if (input.translation_of !== undefined) {
-      const target = await tx.getTerm(input.translation_of as number)
+      const target = await tx.getTerm(input.translation_of)
       if (!target || target.taxonomy !== taxonomy) throw invalidParam('translation_of')
       const taken = (await tx.getTranslations([target.translationGroup], 'terms')).get(target.translationGroup) ?? {}
       if (taken[ctx.language] !== undefined)
@@ -169,12 +168,12 @@ export async function createTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
       taxonomy,
       language: ctx.language,
       name,
-      description: (input.description as string | null) ?? '',
+      description: input.description ?? '',
       parent,
       ...(group !== undefined ? { translationGroup: group } : {}),
     }
     if (input.slug !== undefined) {
-      const slug = sanitizeSlug(input.slug as string)
+      const slug = sanitizeSlug(input.slug)
       if (!slug) throw invalidParam('slug')
       if (await tx.findTerm(taxonomy, ctx.language, { slug })) {
         throw new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`)
@@ -185,17 +184,21 @@ export async function createTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
       tx.insertTerm({ ...fields, slug }),
     )
   })
-  const full = (await ctx.storage.getTerm(term.id)) as TermWithCount
-  return created(await present(ctx, full, true), { Location: restUrl(ctx, `${COLLECTION[taxonomy]}/${term.id}`) })
+  return created(await present(ctx, await stored(ctx, term.id), true), { Location: restUrl(ctx, `${COLLECTION[taxonomy]}/${term.id}`) })
 }
 
-export async function updateTerm(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
-  const current = await termById(ctx, schemas, taxonomy)
-  const input = validateParams(schemasOf(schemas, taxonomy).update, ctx.params) as Record<string, unknown>
+export async function updateTerm(
+  ctx: Context,
+  at: Input<'termById'>,
+  fields: () => Input<'categoryUpdate' | 'tagUpdate'>,
+  taxonomy: Taxonomy,
+): Promise<Reply> {
+  const current = await termById(ctx, at, taxonomy)
+  const input = fields()
   const patch: TermPatch = {}
   if (input.parent !== undefined) patch.parent = await checkParent(ctx, taxonomy, input.parent, current.id)
-  if (input.description !== undefined) patch.description = (input.description as string | null) ?? ''
-  if (input.name !== undefined) patch.name = input.name as string
+  if (input.description !== undefined) patch.description = input.description ?? ''
+  if (input.name !== undefined) patch.name = input.name
   await ctx.storage.transaction(async (tx) => {
     const name = patch.name ?? current.name
     const parent = patch.parent ?? current.parent
@@ -206,7 +209,7 @@ export async function updateTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
       }
     }
     if (input.slug !== undefined) {
-      const slug = sanitizeSlug(input.slug as string)
+      const slug = sanitizeSlug(input.slug)
       if (!slug) throw invalidParam('slug')
       const owner = await tx.findTerm(taxonomy, current.language, { slug })
       if (owner && owner.id !== current.id)
@@ -215,12 +218,11 @@ export async function updateTerm(ctx: Context, schemas: Schemas, taxonomy: Taxon
     }
     return tx.updateTerm(current.id, patch)
   })
-  const full = (await ctx.storage.getTerm(current.id)) as TermWithCount
-  return ok(await present(ctx, full, true))
+  return ok(await present(ctx, await stored(ctx, current.id), true))
 }
 
-export async function deleteTerm(ctx: Context, schemas: Schemas, taxonomy: Taxonomy): Promise<Reply> {
-  const current = await termById(ctx, schemas, taxonomy)
+export async function deleteTerm(ctx: Context, at: Input<'termById'>, taxonomy: Taxonomy): Promise<Reply> {
+  const current = await termById(ctx, at, taxonomy)
   const body = await present(ctx, current, false)
   await ctx.storage.transaction((tx) => tx.deleteTerm(current.id))
   return ok(body)

@@ -41,6 +41,7 @@ export async function writePost<R extends PostRecord>(
     const holder = group[current.language]
     if (holder !== undefined && holder !== current.id) next.translationGroup = current.id
   }
+  // updatePost answers the record of `type`, which is R's: TS cannot narrow R from `current.type`.
   const write = (slug?: string) => tx.updatePost(current.id, type, slug === undefined ? next : { ...next, slug }) as Promise<R>
   if (base === current.slug) return write()
   return withFreeSlug(tx, type, current.language, base, write)
@@ -48,6 +49,7 @@ export async function writePost<R extends PostRecord>(
 
 /** Moves a live post to the trash, exactly as DELETE without `force` does. */
 export function moveToTrash<R extends PostRecord>(ctx: Context, tx: StorageTx, current: R): Promise<R> {
+  // A patch of fields every post type has; TS cannot see that it fits PostPatch of a generic type.
   return writePost(tx, current, { status: 'trash', modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc } as PostPatch<R['type']>)
 }
 

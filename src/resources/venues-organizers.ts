@@ -7,8 +7,7 @@ import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } f
 import { organizerJson, venueJson } from '../representation/post.js'
 import { postWriter } from '../representation/post-text.js'
 import { loadRelations } from './embeds.js'
-import { validateParams } from '../schemas/operation.js'
-import type { Schemas } from '../schemas/index.js'
+import type { Input } from '../schemas/index.js'
 import type { NewPost, OrganizerRecord, PostPatch, PostStatus, RecordOf, StorageTx, VenueRecord } from '../storage/types.js'
 import type { Context } from '../context.js'
 import { publicationDates } from './dates.js'
@@ -26,30 +25,17 @@ type Rec<T extends LinkedType> = RecordOf<T>
 export const VENUE_ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'] as const
 const ORGANIZER_FIELDS = ['phone', 'website', 'email'] as const
 
-const FIELDS: Record<LinkedType, readonly string[]> = { venue: VENUE_ADDRESS_FIELDS, organizer: ORGANIZER_FIELDS }
+const FIELDS: Record<LinkedType, ReadonlyArray<(typeof VENUE_ADDRESS_FIELDS)[number] | (typeof ORGANIZER_FIELDS)[number]>> = {
+  venue: VENUE_ADDRESS_FIELDS,
+  organizer: ORGANIZER_FIELDS,
+}
 const PLURAL: Record<LinkedType, string> = { venue: 'venues', organizer: 'organizers' }
 
-function schemasOf(schemas: Schemas, type: LinkedType) {
-  return type === 'venue'
-    ? {
-        list: schemas.venueList,
-        create: schemas.venueCreate,
-        update: schemas.venueUpdate,
-        byId: schemas.venueById,
-        bySlug: schemas.venueBySlug,
-        delete: schemas.venueDelete,
-        deleteBySlug: schemas.venueDeleteBySlug,
-      }
-    : {
-        list: schemas.organizerList,
-        create: schemas.organizerCreate,
-        update: schemas.organizerUpdate,
-        byId: schemas.organizerById,
-        bySlug: schemas.organizerBySlug,
-        delete: schemas.organizerDelete,
-        deleteBySlug: schemas.organizerDeleteBySlug,
-      }
-}
+/** A venue or organizer as the path names it. */
+type Named = Input<'venueById' | 'venueBySlug' | 'organizerById' | 'organizerBySlug'>
+
+/** The fields of a new venue or organizer (also nested in an event write). */
+export type LinkedCreateInput = Input<'venueCreate' | 'organizerCreate'>
 
 export function linkedJson(
   ctx: Context,
@@ -77,23 +63,21 @@ export function stateProvince(country: string, state: string, province: string):
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-async function byParam<T extends LinkedType>(ctx: Context, schemas: Schemas, type: T, bySlug: boolean): Promise<Rec<T>> {
-  const s = schemasOf(schemas, type)
-  if (bySlug) {
-    const { slug } = validateParams(s.bySlug, { ...ctx.params, ...ctx.path })
-    const found = await ctx.storage.findPostBySlug(type, ctx.language, sanitizeSlug(slug as string))
+async function byParam<T extends LinkedType>(ctx: Context, at: Named, type: T): Promise<Rec<T>> {
+  if ('slug' in at) {
+    const found = await ctx.storage.findPostBySlug(type, ctx.language, sanitizeSlug(at.slug))
     if (!found) throw invalidParam('slug')
     return found
   }
-  const { id } = validateParams(s.byId, { ...ctx.params, ...ctx.path })
-  const found = (id as number) > 0 ? await ctx.storage.getPost(id as number) : null
+  const found = at.id > 0 ? await ctx.storage.getPost(at.id) : null
   // TEC validates the id as an existing record of the type: anything else is a 400.
   if (!found || found.type !== type) throw invalidParam('id')
+  // getPost answers any post type; the check above made it this one.
   return found as Rec<T>
 }
 
-export async function readLinked(ctx: Context, schemas: Schemas, type: LinkedType, bySlug: boolean): Promise<Reply> {
-  const rec = await byParam(ctx, schemas, type, bySlug)
+export async function readLinked(ctx: Context, at: Named, type: LinkedType): Promise<Reply> {
+  const rec = await byParam(ctx, at, type)
   if (!canRead(ctx.principal, rec)) throw new ApiError(403, `${type}-not-accessible`, `The requested ${type} is not accessible`)
   const [body] = await present(ctx, [rec], true)
   return { ...ok(body), allow: recordAllow(canModify(ctx.principal, rec)) }
@@ -107,25 +91,24 @@ export function searchFragments(search: string): string[] {
     .filter(Boolean)
 }
 
-export async function listLinked(ctx: Context, schemas: Schemas, type: LinkedType): Promise<Reply> {
-  const q = validateParams(schemasOf(schemas, type).list, ctx.params)
+export async function listLinked(ctx: Context, q: Input<'venueList' | 'organizerList'>, type: LinkedType): Promise<Reply> {
   const privileged = canEditPosts(ctx.principal)
-  const statuses = requireStatuses(ctx, q.status, privileged)
-  const perPage = Math.min(q.per_page as number, ctx.options.maxPerPage)
-  const page = q.page as number
+  const statuses = requireStatuses(q.status, privileged)
+  const perPage = Math.min(q.per_page, ctx.options.maxPerPage)
+  const page = q.page
   const canonical: Array<[string, string]> = [
     ['page', String(page)],
     ['per_page', String(perPage)],
   ]
   if (q.event !== undefined) {
-    const e = await ctx.storage.getPost(q.event as number)
+    const e = await ctx.storage.getPost(q.event)
     if (!e || e.type !== 'event') throw invalidParam('event')
     canonical.push(['event', String(q.event)])
   }
   if (q.has_events !== undefined) canonical.push(['has_events', q.has_events ? 'true' : 'false'])
   canonical.push(['status', Array.isArray(q.status) ? q.status.join(',') : privileged ? 'any' : 'publish'])
-  const fragments = q.search !== undefined ? searchFragments(q.search as string) : undefined
-  if (q.search !== undefined) canonical.push(['search', q.search as string])
+  const fragments = q.search !== undefined ? searchFragments(q.search) : undefined
+  if (q.search !== undefined) canonical.push(['search', q.search])
   if (q.only_with_upcoming) canonical.push(['only_with_upcoming', 'true'])
   const failures = new Map<string, ParamFailure>()
   const geo = geoFilter(ctx, q, (name) => failures.set(name, { message: 'Invalid parameter.' }))
@@ -137,11 +120,9 @@ export async function listLinked(ctx: Context, schemas: Schemas, type: LinkedTyp
     statuses,
     ...ownDraftsOnly(ctx),
     ...(fragments ? { searchFragments: fragments } : {}),
-    ...(q.event !== undefined ? { eventId: q.event as number } : {}),
-    ...(q.has_events !== undefined ? { hasEvents: q.has_events as boolean } : {}),
-    ...(q.only_with_upcoming
-      ? { upcomingAfterUtc: ctx.nowUtc, upcomingStatuses: privileged ? statuses : (['publish'] as PostStatus[]) }
-      : {}),
+    ...(q.event !== undefined ? { eventId: q.event } : {}),
+    ...(q.has_events !== undefined ? { hasEvents: q.has_events } : {}),
+    ...(q.only_with_upcoming ? { upcomingAfterUtc: ctx.nowUtc, upcomingStatuses: privileged ? statuses : PUBLISHED } : {}),
     ...(geo.located ? { geo: geo.near ? { near: geo.near } : {} } : {}),
     offset: (page - 1) * perPage,
     limit: perPage,
@@ -162,25 +143,24 @@ export async function listLinked(ctx: Context, schemas: Schemas, type: LinkedTyp
 // ---------------------------------------------------------------------------------------------
 // Writes
 
-type LinkedInput = Record<string, unknown>
+const PUBLISHED: readonly PostStatus[] = ['publish']
 
 const str = (x: unknown) => (x === null || x === undefined ? '' : String(x))
 
+/** A new venue or organizer before its slug is chosen. */
+export type NewLinked = Omit<NewPost<'venue'>, 'slug'> | Omit<NewPost<'organizer'>, 'slug'>
+
 /** The stored fields of a new venue/organizer from validated input (also used for nested objects). */
-export async function newLinkedRecord<T extends LinkedType>(
+export async function newLinkedRecord(
   ctx: Context,
-  type: T,
-  input: LinkedInput,
+  input: LinkedCreateInput,
   /** geocode: false leaves a venue without given coordinates ungeocoded (the caller decides later). */
   options: { geocode?: boolean } = {},
-): Promise<Omit<NewPost<T>, 'slug'>> {
+): Promise<NewLinked> {
   const pub = publicationDates(ctx, input.date, input.date_utc) ?? { date: ctx.nowLocal, dateUtc: ctx.nowUtc }
   const base = {
-    type,
     language: ctx.language,
     author: ctx.principal?.id ?? 0,
-    status: scaleBackStatus(ctx.principal, input.status as string | undefined, type) as PostStatus,
-    title: input[type] as string,
     description: str(input.description),
     excerpt: str(input.excerpt),
     ...pub,
@@ -188,102 +168,129 @@ export async function newLinkedRecord<T extends LinkedType>(
     modifiedUtc: ctx.nowUtc,
     image: await resolveImage(ctx, input.image),
   }
-  if (type === 'venue') {
-    const country = str(input.country)
-    const state = str(input.state)
-    const province = str(input.province)
-    const address = {
-      address: str(input.address),
-      city: str(input.city),
-      country,
-      province,
-      state,
-      zip: str(input.zip),
-      stateprovince: input.stateprovince ? str(input.stateprovince) : stateProvince(country, state, province),
-    }
+  if (!('venue' in input)) {
+    const status = scaleBackStatus(ctx.principal, input.status, 'organizer')
     return {
+      type: 'organizer',
       ...base,
-      ...address,
+      status,
+      title: input.organizer,
       phone: str(input.phone),
       website: str(input.website),
-      showMap: input.show_map === undefined ? true : (input.show_map as boolean),
-      showMapLink: input.show_map_link === undefined ? true : (input.show_map_link as boolean),
-      ...(options.geocode === false
-        ? (coordinatesOf(input) ?? { geoLat: null, geoLng: null })
-        : await newVenueCoordinates(ctx, input, address)),
-    } as unknown as Omit<NewPost<T>, 'slug'>
+      email: str(input.email),
+    }
   }
-  return { ...base, phone: str(input.phone), website: str(input.website), email: str(input.email) } as unknown as Omit<NewPost<T>, 'slug'>
+  const country = str(input.country)
+  const state = str(input.state)
+  const province = str(input.province)
+  const address = {
+    address: str(input.address),
+    city: str(input.city),
+    country,
+    province,
+    state,
+    zip: str(input.zip),
+    stateprovince: input.stateprovince ? str(input.stateprovince) : stateProvince(country, state, province),
+  }
+  return {
+    type: 'venue',
+    ...base,
+    status: scaleBackStatus(ctx.principal, input.status, 'venue'),
+    title: input.venue,
+    ...address,
+    phone: str(input.phone),
+    website: str(input.website),
+    showMap: input.show_map ?? true,
+    showMapLink: input.show_map_link ?? true,
+    ...(options.geocode === false
+      ? (coordinatesOf(input) ?? { geoLat: null, geoLng: null })
+      : await newVenueCoordinates(ctx, input, address)),
+  }
 }
 
-export async function insertLinked<T extends LinkedType>(ctx: Context, tx: StorageTx, record: Omit<NewPost<T>, 'slug'>) {
+export async function insertLinked(tx: StorageTx, record: NewLinked): Promise<VenueRecord | OrganizerRecord> {
   const base = sanitizeSlug(record.title, record.language) || record.type
-  return withFreeSlug(tx, record.type, record.language, base, (free) => tx.insertPost<T>({ ...record, slug: free } as NewPost<T>))
+  if (record.type === 'venue')
+    return withFreeSlug(tx, 'venue', record.language, base, (slug) => tx.insertPost<'venue'>({ ...record, slug }))
+  return withFreeSlug(tx, 'organizer', record.language, base, (slug) => tx.insertPost<'organizer'>({ ...record, slug }))
 }
 
-export async function createLinked(ctx: Context, schemas: Schemas, type: LinkedType): Promise<Reply> {
-  const input = validateParams(schemasOf(schemas, type).create, ctx.params) as LinkedInput
-  const record = await newLinkedRecord(ctx, type, input)
+export async function createLinked(ctx: Context, input: LinkedCreateInput, type: LinkedType): Promise<Reply> {
+  const record = await newLinkedRecord(ctx, input)
   record.author = await authorFor(ctx, input.author)
   // POST /venues and /organizers always create (docs/wire-compatibility.md §5.6); only nested event data reuses.
   const rec = await ctx.storage.transaction(async (tx) => {
-    const group = await translationGroup(ctx, tx, input.translation_of as number | undefined, type)
-    return insertLinked(ctx, tx, { ...record, ...(group !== undefined ? { translationGroup: group } : {}) })
+    const group = await translationGroup(ctx, tx, input.translation_of, type)
+    if (group !== undefined) record.translationGroup = group
+    return insertLinked(tx, record)
   })
   const [body] = await present(ctx, [rec])
   return created(body)
 }
 
-export async function updateLinked(ctx: Context, schemas: Schemas, type: LinkedType, bySlug: boolean): Promise<Reply> {
-  const current = await byParam(ctx, schemas, type, bySlug)
+/** What a venue or organizer update may carry: each has only its own fields. */
+type LinkedFields = Partial<Input<'venueUpdate'>> & Partial<Input<'organizerUpdate'>>
+
+export async function updateLinked(
+  ctx: Context,
+  at: Named,
+  fields: () => Input<'venueUpdate' | 'organizerUpdate'>,
+  type: LinkedType,
+): Promise<Reply> {
+  const current = await byParam(ctx, at, type)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
-  const input = validateParams(schemasOf(schemas, type).update, ctx.params) as LinkedInput
-  const patch: PostPatch<LinkedType> & Record<string, unknown> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
-  if (input[type] !== undefined) patch.title = input[type] as string
+  const input: LinkedFields = fields()
+  const patch: PostPatch<'venue'> & PostPatch<'organizer'> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
+  const name = type === 'venue' ? input.venue : input.organizer
+  if (name !== undefined) patch.title = name
   if (input.description !== undefined) patch.description = str(input.description)
   if (input.excerpt !== undefined) patch.excerpt = str(input.excerpt)
-  if (input.status !== undefined) patch.status = scaleBackStatus(ctx.principal, input.status as string, type) as PostStatus
+  if (input.status !== undefined) patch.status = scaleBackStatus(ctx.principal, input.status, type)
   if (input.image !== undefined) patch.image = await resolveImage(ctx, input.image)
   if (input.author !== undefined) patch.author = await authorFor(ctx, input.author)
   const pub = publicationDates(ctx, input.date, input.date_utc)
   if (pub) Object.assign(patch, pub)
   for (const f of FIELDS[type]) if (input[f] !== undefined) patch[f] = str(input[f])
-  if (type === 'venue') {
-    const v = current as VenueRecord
-    if (input.show_map !== undefined) patch.showMap = input.show_map as boolean
-    if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link as boolean
-    const located = ['country', 'state', 'province'].some((f) => input[f] !== undefined)
+  if (current.type === 'venue') {
+    const v = current
+    if (input.show_map !== undefined) patch.showMap = input.show_map
+    if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link
+    const located = input.country !== undefined || input.state !== undefined || input.province !== undefined
     if (input.stateprovince === undefined && located) {
       patch.stateprovince = stateProvince(str(patch.country ?? v.country), str(patch.state ?? v.state), str(patch.province ?? v.province))
     }
     // Coordinates as given; else a moved address is geocoded again (the old point is wrong now).
     const given = coordinatesOf(input)
     const moved = ADDRESS_FIELDS.some((f) => patch[f] !== undefined && patch[f] !== v[f])
-    const coordinates = given ?? (moved ? await geocodeVenue(ctx, { ...v, ...(patch as Partial<VenueRecord>) }) : undefined)
+    const coordinates = given ?? (moved ? await geocodeVenue(ctx, { ...v, ...patch }) : undefined)
     if (coordinates) Object.assign(patch, coordinates)
   }
   // Venues and organizers have no slug parameter (docs/wire-compatibility.md §7.5): renaming keeps the slug.
   // `status: "trash"` trashes as DELETE does; another status restores a trashed record.
-  const rec = await ctx.storage.transaction((tx) => writePost(tx, current, patch as PostPatch<typeof type>))
-  const [body] = await present(ctx, [rec as VenueRecord | OrganizerRecord])
+  const rec = await ctx.storage.transaction((tx) => writePost(tx, current, patch))
+  const [body] = await present(ctx, [rec])
   return ok(body)
 }
 
-export async function deleteLinked(ctx: Context, schemas: Schemas, type: LinkedType, bySlug: boolean): Promise<Reply> {
-  const s = schemasOf(schemas, type)
-  const { force } = validateParams(bySlug ? s.deleteBySlug : s.delete, { ...ctx.params, ...ctx.path })
-  const current = await byParam(ctx, schemas, type, bySlug)
+export async function deleteLinked(
+  ctx: Context,
+  q: Input<'venueDelete' | 'venueDeleteBySlug' | 'organizerDelete' | 'organizerDeleteBySlug'>,
+  type: LinkedType,
+): Promise<Reply> {
+  const { force } = q
+  const bySlug = 'slug' in q
+  const current = await byParam(ctx, q, type)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
   if (force === true) {
     // For good, trashed or not: the id then answers like one that never existed.
     const gone = await deleteForGood(ctx, current.id)
     if (!gone || gone.type !== type) throw invalidParam(bySlug ? 'slug' : 'id')
-    const [body] = await present(ctx, [gone as VenueRecord | OrganizerRecord])
+    const [body] = await present(ctx, [gone])
     return ok(body)
   }
   if (current.status === 'trash') throw new ApiError(410, `${type}-is-in-trash`, `The ${type} is already trashed`)
   // Trashing unlinks it from every event, as TEC deletes the link meta.
   const trashed = await ctx.storage.transaction((tx) => moveToTrash(ctx, tx, current))
-  const [body] = await present(ctx, [trashed as VenueRecord | OrganizerRecord])
+  const [body] = await present(ctx, [trashed])
   return ok(body)
 }

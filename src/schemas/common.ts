@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDef } from './operation.js'
 import { wire } from './wire.js'
-import { LIVE_STATUSES, POST_STATUSES } from '../storage/types.js'
+import { LIVE_STATUSES, POST_STATUSES, type PostStatus } from '../storage/types.js'
 
 /** What the operation schemas depend on: the router's options that shape validation and /doc. */
 export interface SchemaConfig {
@@ -13,84 +13,89 @@ export interface SchemaConfig {
   geofence?: { radius: number; unit: 'mi' | 'km' }
 }
 
-export const languageParam = (languages: readonly string[]): ParamDef => ({
-  schema: p.oneOf(languages),
-  description: 'Language of the request: lists, slugs and new records are scoped to it.',
-})
+export const languageParam = (languages: readonly string[]) =>
+  ({
+    schema: p.oneOf(languages),
+    description: 'Language of the request: lists, slugs and new records are scoped to it.',
+  }) satisfies ParamDef
 
-export const pageParam: ParamDef = {
+export const pageParam = {
   schema: p.positiveInt(),
   default: 1,
   description: 'The archive page to return.',
   in: 'query',
-}
+} satisfies ParamDef
 
-export const perPageParam = (perPage: number): ParamDef => ({
-  schema: p.positiveInt(),
-  default: String(perPage),
-  description: 'The number of items to return on each page (larger values are capped).',
-  in: 'query',
-})
+export const perPageParam = (perPage: number) =>
+  ({
+    schema: p.positiveInt(),
+    default: String(perPage),
+    description: 'The number of items to return on each page (larger values are capped).',
+    in: 'query',
+  }) satisfies ParamDef
 
-export const idParam = (what: string): ParamDef => ({
-  schema: p.integer(),
-  required: true,
-  description: `The ${what} ID.`,
-  in: 'path',
-})
+export const idParam = (what: string) =>
+  ({
+    schema: p.integer(),
+    required: true,
+    description: `The ${what} ID.`,
+    in: 'path',
+  }) satisfies ParamDef
 
-export const slugPathParam = (what: string): ParamDef => ({
-  schema: v.pipe(p.string(), v.minLength(1, p.INVALID), v.maxLength(400, p.INVALID)),
-  required: true,
-  description: `The ${what} slug.`,
-  in: 'path',
-})
+export const slugPathParam = (what: string) =>
+  ({
+    schema: v.pipe(p.string(), v.minLength(1, p.INVALID), v.maxLength(400, p.INVALID)),
+    required: true,
+    description: `The ${what} slug.`,
+    in: 'path',
+  }) satisfies ParamDef
 
 /** Statuses a create may set; an update may also send `trash` (moving the record there as DELETE does). */
 const WRITE_STATUSES = LIVE_STATUSES
 const UPDATE_STATUSES = POST_STATUSES
 
-export const statusParam = (what: string, update = false): ParamDef => {
-  const allowed = update ? UPDATE_STATUSES : WRITE_STATUSES
+export const statusParam = (what: string, update = false) => {
+  const allowed: readonly PostStatus[] = update ? UPDATE_STATUSES : WRITE_STATUSES
   return {
     schema: wire(v.pipe(p.string(), v.picklist(allowed, p.INVALID)), { type: 'string', enum: [...allowed] }),
     description: update
       ? `The ${what} post status; trash moves it to the trash (as DELETE does), another status restores a trashed one.`
       : `The ${what} post status.`,
-  }
+  } satisfies ParamDef
 }
 
 /** `force` of DELETE: skip the trash. */
-export const forceParam: ParamDef = {
+export const forceParam = {
   schema: p.boolean(),
   default: false,
   description: 'Delete permanently instead of moving to the trash (the id then answers as if it never existed).',
   in: 'query',
-}
+} satisfies ParamDef
 
 /** List filter: comma list or array of statuses; the resource decides what the caller may ask. */
-export const statusListParam = (what: string): ParamDef => ({
-  schema: wire(
-    v.pipe(
-      v.unknown(),
-      v.check((x) => {
-        const list = p.splitList(x)
-        return (
-          list !== null &&
-          list.length > 0 &&
-          list.length <= 10 &&
-          list.every((s) => typeof s === 'string' && (POST_STATUSES as readonly string[]).includes(s))
-        )
-      }, p.INVALID),
-      v.transform((x) => [...new Set(p.splitList(x) as string[])] as Array<(typeof POST_STATUSES)[number]>),
+export const statusListParam = (what: string) =>
+  ({
+    schema: wire(
+      v.pipe(
+        v.unknown(),
+        v.check((x) => {
+          const list = p.splitList(x)
+          return (
+            list !== null &&
+            list.length > 0 &&
+            list.length <= 10 &&
+            list.every((s) => typeof s === 'string' && (POST_STATUSES as readonly string[]).includes(s))
+          )
+        }, p.INVALID),
+        v.transform((x) => [...new Set(p.splitList(x) as string[])] as Array<(typeof POST_STATUSES)[number]>),
+      ),
+      { type: 'string', description: 'One status or a comma-separated list.' },
     ),
-    { type: 'string', description: 'One status or a comma-separated list.' },
-  ),
-  description: `The ${what} post status; a comma-separated list or an array.`,
-  in: 'query',
-})
+    description: `The ${what} post status; a comma-separated list or an array.`,
+    in: 'query',
+  }) satisfies ParamDef
 
-export const imageParam: ParamDef = {
+export const imageParam = {
   schema: wire(
     v.pipe(
       v.union([v.string(), v.number(), v.null()], p.failure('rest_invalid_type', '{name} is not of type string.')),
@@ -99,15 +104,15 @@ export const imageParam: ParamDef = {
     { type: ['string', 'integer', 'null'] },
   ),
   description: 'The featured image: an absolute http(s) URL, or an image ID the host can resolve.',
-}
+} satisfies ParamDef
 
-export const authorParam: ParamDef = {
+export const authorParam = {
   schema: p.positiveInt(),
   description: 'The author user ID.',
-}
+} satisfies ParamDef
 
-export const translationOfParam: ParamDef = {
+export const translationOfParam = {
   schema: p.positiveInt(),
   description: 'Create the record as a translation of this record (same kind, another language).',
   in: 'body',
-}
+} satisfies ParamDef

@@ -1,7 +1,7 @@
 /** The event operations' parameters (docs/wire-compatibility.md §7.2–7.4, §7.7). */
 import * as v from 'valibot'
 import * as p from './primitives.js'
-import type { ParamDefs } from './operation.js'
+import { requiredIf, type ParamDefs } from './operation.js'
 import { wire, type JsonSchema } from './wire.js'
 import { linkedInput, termsInput } from './inputs.js'
 import { geoFilterParams } from './geo.js'
@@ -95,20 +95,20 @@ export function eventListParams(c: SchemaConfig) {
 }
 
 /** Body fields of create and update; `required` marks what a create needs. */
-export function eventWriteParams(c: SchemaConfig, create: boolean) {
+export function eventWriteParams<C extends boolean>(c: SchemaConfig, create: C) {
   return {
     author: authorParam,
     date: { schema: p.dateInput(true), description: 'Publication date, site time.' },
     date_utc: { schema: p.dateInput(true), description: 'Publication date, UTC.' },
-    title: { schema: v.pipe(p.nonEmptyString(), v.maxLength(1000, p.INVALID)), required: create, description: 'The event title.' },
+    title: { schema: v.pipe(p.nonEmptyString(), v.maxLength(1000, p.INVALID)), ...requiredIf(create), description: 'The event title.' },
     description: { schema: v.nullable(p.text(1_000_000)), description: 'The event description (HTML allowed).' },
     slug: { schema: v.pipe(p.nonEmptyString(), v.maxLength(400, p.INVALID)), description: 'The event slug.' },
     excerpt: { schema: v.nullable(p.text()), description: 'The event excerpt.' },
     status: statusParam('event', !create),
     timezone: { schema: v.nullable(p.timezone()), description: 'The event time zone: an IANA name, UTC or UTC±H[:MM].' },
     all_day: { schema: p.boolean(), ...(create ? { default: false } : {}), description: 'The event lasts the whole day.' },
-    start_date: { schema: p.dateInput(true), required: create, description: 'Start date and time, in the event time zone.' },
-    end_date: { schema: p.dateInput(true), required: create, description: 'End date and time, in the event time zone.' },
+    start_date: { schema: p.dateInput(true), ...requiredIf(create), description: 'Start date and time, in the event time zone.' },
+    end_date: { schema: p.dateInput(true), ...requiredIf(create), description: 'End date and time, in the event time zone.' },
     image: imageParam,
     cost: {
       schema: wire(

@@ -16,7 +16,9 @@ const notNumber = p.failure('rest_invalid_type', '{name} is not of type number.'
 const numeric = (x: unknown) => (typeof x === 'number' && Number.isFinite(x)) || (typeof x === 'string' && NUMERIC.test(x))
 
 /** A latitude or longitude in degrees; with `clearable`, `""` and `null` mean "no coordinate". */
-export function coordinate(axis: 'lat' | 'lng', clearable: boolean) {
+export function coordinate(axis: 'lat' | 'lng', clearable: true): v.GenericSchema<unknown, number | null>
+export function coordinate(axis: 'lat' | 'lng', clearable: false): v.GenericSchema<unknown, number>
+export function coordinate(axis: 'lat' | 'lng', clearable: boolean): v.GenericSchema<unknown, number | null> {
   const max = BOUNDS[axis]
   const empty = (x: unknown) => clearable && (x === null || x === '')
   return wire(

@@ -6,6 +6,7 @@ import { linkedDeleteParams, linkedIdParams, linkedListParams, linkedSlugParams,
 import { termIdParams, termListParams, termWriteParams } from './terms.js'
 import * as v from 'valibot'
 import * as p from './primitives.js'
+import type { ParamsOutput } from './operation.js'
 
 export function buildSchemas(c: SchemaConfig) {
   return {
@@ -52,3 +53,9 @@ export function buildSchemas(c: SchemaConfig) {
 }
 
 export type Schemas = ReturnType<typeof buildSchemas>
+
+/** The name of an operation: what an endpoint declares, and what validates its requests. */
+export type OpName = keyof Schemas
+
+/** An operation's validated, typed parameters (a union of operations gives the union of inputs). */
+export type Input<O extends OpName> = O extends OpName ? ParamsOutput<Schemas[O]> : never

@@ -61,23 +61,30 @@ export function linkedListParams(c: SchemaConfig, what: 'venue' | 'organizer') {
   } satisfies ParamDefs
 }
 
-const common = (c: SchemaConfig, create: boolean, name: 'venue' | 'organizer') => ({
+/** The fields venues and organizers share, around their name (`venue` or `organizer`), in /doc's order. */
+const before = {
   author: authorParam,
   date: { schema: p.dateInput(true), description: 'Publication date, site time.' },
   date_utc: { schema: p.dateInput(true), description: 'Publication date, UTC.' },
-  [name]: {
-    schema: v.pipe(p.nonEmptyString(), v.maxLength(1000, p.INVALID)),
-    required: create,
-    description: `The ${name} name.`,
-  },
+}
+
+const nameParam = <C extends boolean>(name: 'venue' | 'organizer', create: C) => ({
+  schema: v.pipe(p.nonEmptyString(), v.maxLength(1000, p.INVALID)),
+  required: create,
+  description: `The ${name} name.`,
+})
+
+const after = (create: boolean, name: 'venue' | 'organizer') => ({
   description: field('The description (HTML allowed).', 1_000_000),
   excerpt: field('The excerpt.', 65535),
   status: statusParam(name, !create),
 })
 
-export function venueWriteParams(c: SchemaConfig, create: boolean) {
+export function venueWriteParams<C extends boolean>(c: SchemaConfig, create: C) {
   return {
-    ...common(c, create, 'venue'),
+    ...before,
+    venue: nameParam('venue', create),
+    ...after(create, 'venue'),
     show_map: { schema: flag(), description: 'Whether events at the venue show a map ("1"/"true"/"yes"/"on", or a boolean).' },
     show_map_link: { schema: flag(), description: 'Whether events at the venue show a map link.' },
     address: field('Street address.'),
@@ -96,9 +103,11 @@ export function venueWriteParams(c: SchemaConfig, create: boolean) {
   } satisfies ParamDefs
 }
 
-export function organizerWriteParams(c: SchemaConfig, create: boolean) {
+export function organizerWriteParams<C extends boolean>(c: SchemaConfig, create: C) {
   return {
-    ...common(c, create, 'organizer'),
+    ...before,
+    organizer: nameParam('organizer', create),
+    ...after(create, 'organizer'),
     phone: field('Phone number.', 100),
     website: { schema: p.urlOrEmpty(), description: 'Website URL.' },
     email: field('E-mail address.', 320),

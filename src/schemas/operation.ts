@@ -24,9 +24,28 @@ export interface ParamDef {
 
 export type ParamDefs = Record<string, ParamDef>
 
-export type ParamsOutput<P extends ParamDefs> = {
-  [K in keyof P]?: v.InferOutput<P[K]['schema']>
-}
+/**
+ * `required` on creates only, keeping the literal in the type so that a create's input has the
+ * key for sure (written inline, `satisfies ParamDefs` would widen it to boolean).
+ */
+export const requiredIf = <C extends boolean>(create: C): { required: C } => ({ required: create })
+
+/** A parameter always present after validation: required, or with a default (applied, then validated). */
+type Always<D> = D extends { required: true } ? true : D extends { default: infer X } ? ([X] extends [undefined] ? false : true) : false
+
+type Output<D> = D extends { schema: infer S extends v.GenericSchema } ? v.InferOutput<S> : never
+
+/**
+ * The validated parameters of an operation: required and defaulted ones are always there, the
+ * others only when sent. Defs must keep their literal types (`satisfies ParamDef`, not `: ParamDef`).
+ */
+export type ParamsOutput<P extends ParamDefs> = Simplify<
+  { [K in keyof P as Always<P[K]> extends true ? K : never]: Output<P[K]> } & {
+    [K in keyof P as Always<P[K]> extends true ? never : K]?: Output<P[K]>
+  }
+>
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {}
 
 export function validateParams<P extends ParamDefs>(defs: P, input: Record<string, unknown>): ParamsOutput<P> {
   const missing: string[] = []

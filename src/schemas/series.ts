@@ -45,7 +45,7 @@ const recurrenceSchema = wire(
   },
 )
 
-export const recurrenceScopeParam: ParamDef = {
+export const recurrenceScopeParam = {
   schema: wire(v.pipe(p.string(), v.picklist(['this', 'following', 'all'], p.INVALID)), {
     type: 'string',
     enum: ['this', 'following', 'all'],
@@ -53,7 +53,7 @@ export const recurrenceScopeParam: ParamDef = {
   description:
     'For an occurrence of a recurring series: this (the default for later occurrences: only this one, which then keeps its own fields), ' +
     'following (this and later occurrences, split off as a new series) or all (the default for the first occurrence).',
-}
+} satisfies ParamDef
 
 export function seriesWriteParams(create: boolean) {
   return {

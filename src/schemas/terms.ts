@@ -1,7 +1,7 @@
 /** Category and tag operations' parameters (docs/wire-compatibility.md §7.6, §7.7). */
 import * as v from 'valibot'
 import * as p from './primitives.js'
-import type { ParamDefs } from './operation.js'
+import { requiredIf, type ParamDefs } from './operation.js'
 import type { SchemaConfig } from './common.js'
 import { idParam, languageParam, pageParam, perPageParam } from './common.js'
 
@@ -37,9 +37,9 @@ export function termListParams(c: SchemaConfig, hierarchical: boolean) {
   } satisfies ParamDefs
 }
 
-export function termWriteParams(c: SchemaConfig, create: boolean, hierarchical: boolean) {
+export function termWriteParams<C extends boolean>(c: SchemaConfig, create: C, hierarchical: boolean) {
   return {
-    name: { schema: v.pipe(p.nonEmptyString(), v.maxLength(200, p.INVALID)), required: create, description: 'The term name.' },
+    name: { schema: v.pipe(p.nonEmptyString(), v.maxLength(200, p.INVALID)), ...requiredIf(create), description: 'The term name.' },
     description: { schema: v.nullable(p.text()), description: 'The term description.' },
     slug: { schema: v.pipe(p.nonEmptyString(), v.maxLength(200, p.INVALID)), description: 'The term slug (default: from the name).' },
     // Tags accept `parent` only to answer rest_taxonomy_not_hierarchical, as WordPress does.

@@ -1,0 +1,71 @@
+/**
+ * The per-request context factory: resolves the language (parameter, then path segment, then the
+ * site default), gives writes of callers without unfiltered_html the HTML-filtering storage, and
+ * a cacheable read the storage that records what it reads.
+ */
+import type { Principal } from '../auth/principal.js'
+import { createContext, type Context } from '../context.js'
+import type { Params } from '../http/params.js'
+import type { RequestLike } from '../http/types.js'
+import type { ResolvedOptions } from '../options.js'
+import { filteringStorage } from '../sanitize/storage.js'
+import type { Schemas } from '../schemas/index.js'
+import type { Storage } from '../storage/types.js'
+import { recordReads, type Tags } from '../storage/dependencies.js'
+import type { Located } from './locate.js'
+
+export interface RequestParts {
+  request: RequestLike
+  located: Located
+  method: string
+  principal: Principal | null
+  /** Path, query and body merged WordPress-style (body first). */
+  params: Params
+  query: Params
+  body: Params
+  path: Params
+  /** Set when the response may be cached: the reads record what they touched in it. */
+  dependsOn?: Tags
+}
+
+export type ContextFactory = (parts: RequestParts) => Context
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+export function contextFactory(storage: Storage, options: ResolvedOptions, schemas: Schemas): ContextFactory {
+  return ({ request, located, method, principal, params, query, body, path, dependsOn }) => {
+    const asked = params.multilingual_language
+    const language =
+      typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
+    // Writes by callers without unfiltered_html store their text through the HTML filter.
+    const filter = READS.has(method) ? null : options.sanitize(principal)
+    return createContext({
+      storage: filter ? filteringStorage(storage, filter) : dependsOn ? recordReads(storage, dependsOn) : storage,
+      options,
+      principal,
+      language,
+      origin: located.origin,
+      pathLanguage: located.pathLanguage !== null && language === located.pathLanguage,
+      params,
+      query,
+      body,
+      path,
+      accept: request.headers.get('accept') ?? '',
+      request,
+      schemas,
+      dependsOn,
+    })
+  }
+}
+
+/** The parts of a request that has only a query (the API index, OPTIONS). */
+export const queryOnly = (request: RequestLike, located: Located, method: string, principal: Principal | null, query: Params) => ({
+  request,
+  located,
+  method,
+  principal,
+  params: query,
+  query,
+  body: Object.create(null) as Params,
+  path: Object.create(null) as Params,
+})

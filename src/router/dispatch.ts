@@ -1,0 +1,80 @@
+/**
+ * Routing, gates, parameters and the resource handler: a request's reply before the HTTP
+ * niceties (caching, ETag, CORS, HEAD) that the router adds around it.
+ */
+import type { Principal } from '../auth/principal.js'
+import { buildSiteIndex } from '../doc/discovery.js'
+import { forbidden, noRoute } from '../http/errors.js'
+import { readBody, type Params } from '../http/params.js'
+import { errorResponse, jsonResponse, textResponse, type ResponseMeta } from '../http/response.js'
+import type { RawResponse, RequestLike } from '../http/types.js'
+import type { ResolvedOptions } from '../options.js'
+import type { Method, RouteDef } from '../routes.js'
+import type { Schemas } from '../schemas/index.js'
+import type { Tags } from '../storage/dependencies.js'
+import { queryOnly, type ContextFactory } from './context.js'
+import type { Located } from './locate.js'
+import type { Match } from './match.js'
+import { runEndpoint } from './run.js'
+
+/** What dispatching needs from the router: its options, table, matcher and context factory. */
+export interface Routing {
+  options: ResolvedOptions
+  schemas: Schemas
+  routes: readonly RouteDef[]
+  match: (path: string, method: string) => Promise<Match>
+  context: ContextFactory
+}
+
+const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+function decodeParam(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+export async function dispatch(
+  routing: Routing,
+  request: RequestLike,
+  located: Located,
+  method: string,
+  query: Params,
+  principal: Principal | null,
+  meta: ResponseMeta,
+  /** Given when the reply may be cached: collects tags of what its reads touched. */
+  dependsOn?: Tags,
+): Promise<RawResponse> {
+  const { options, schemas, routes } = routing
+  if (located.siteIndex) {
+    meta.allow = ['GET']
+    if (method !== 'GET') return errorResponse(noRoute(), meta)
+    return jsonResponse(
+      200,
+      buildSiteIndex(routing.context(queryOnly(request, located, 'GET', principal, query)), [...routes], schemas),
+      meta,
+    )
+  }
+  const { def, captures } = await routing.match(located.path, method)
+  const endpoint = def && METHODS.includes(method as Method) ? def.endpoints[method as Method] : undefined
+  if (!def || !endpoint) return errorResponse(noRoute(), meta)
+  meta.allow = (Object.keys(def.endpoints) as Method[]).filter((m) => {
+    const gate = def.endpoints[m]?.gate
+    return !gate || gate(principal)
+  })
+  if (endpoint.gate && !endpoint.gate(principal)) throw forbidden(principal !== null)
+
+  const body: Params = method === 'GET' || method === 'DELETE' ? Object.create(null) : await readBody(request, options.maxBodyBytes)
+  const path: Params = Object.create(null)
+  for (const [k, v] of Object.entries(captures)) path[k] = decodeParam(v)
+  const params: Params = Object.assign(Object.create(null), path, query, body)
+  delete params._method
+  delete params.rest_route
+  const ctx = routing.context({ request, located, method, principal, params, query, body, path, dependsOn })
+  const reply = await runEndpoint(endpoint, ctx, schemas)
+  if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
+  if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
+  return jsonResponse(reply.status, reply.body, meta, reply.headers)
+}

@@ -1,0 +1,32 @@
+/** The host-side jobs no HTTP route reaches: emptying the trash and extending open-ended series. */
+import type { ResolvedOptions } from '../options.js'
+import { extendSeries } from '../resources/series.js'
+import { emptyTrash } from '../resources/trash.js'
+import type { Storage } from '../storage/types.js'
+import { toUtcString } from '../time/format.js'
+
+export function hostTasks(storage: Storage, options: ResolvedOptions) {
+  return {
+    async emptyTrash(o: { olderThanDays: number }): Promise<{ deleted: number }> {
+      const days = o?.olderThanDays
+      // Bounded so the cutoff stays a real date (an invalid one would compare above every record).
+      if (typeof days !== 'number' || !Number.isFinite(days) || days < 0 || days > 100_000) {
+        throw new TypeError('calendar-events-router: emptyTrash needs { olderThanDays: a number from 0 to 100000 }')
+      }
+      const cutoff = toUtcString(new Date(options.now().getTime() - days * 86_400_000))
+      return { deleted: await emptyTrash(storage, cutoff) }
+    },
+    async extendSeries(): Promise<{ added: number }> {
+      const { horizonMonths, maxOccurrences } = options.recurrence
+      return {
+        added: await extendSeries(storage, {
+          now: options.now(),
+          horizonMonths,
+          maxOccurrences,
+          languages: options.languages,
+          timezone: options.timezone,
+        }),
+      }
+    },
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The HTTP niceties of a read around its dispatch: anonymous reads shared through the response
+ * cache, the body encoded once (the ETag hashes the bytes the cache and the adapter send),
+ * Cache-Control for the anonymous, and 304 on a matching If-None-Match.
+ */
+import type { Principal } from '../auth/principal.js'
+import type { ReadCache } from '../cache.js'
+import { appendVary } from '../http/cors.js'
+import { ifNoneMatchHits, notModified, weakEtag } from '../http/etag.js'
+import type { RawResponse, RequestLike } from '../http/types.js'
+import type { ResolvedOptions } from '../options.js'
+import type { Tags } from '../storage/dependencies.js'
+
+const encoder = new TextEncoder()
+
+/** `produce` dispatches the request; `dependsOn`, when given, collects what its reads touched. */
+export async function cachedReply(
+  cache: ReadCache | null,
+  options: ResolvedOptions,
+  request: RequestLike,
+  read: boolean,
+  principal: Principal | null,
+  produce: (dependsOn: Tags | undefined) => Promise<RawResponse>,
+): Promise<RawResponse> {
+  // Only anonymous reads are shared: a signed-in caller may see drafts.
+  const cacheKey = cache && read && !principal ? cache.key(request.url, request.headers.get('accept') ?? '') : null
+  let raw = cacheKey ? cache!.get(cacheKey) : undefined
+  if (!raw) {
+    const since = cache?.begin()
+    const dependsOn: Tags | undefined = cacheKey ? new Set() : undefined
+    raw = await produce(dependsOn)
+    if (read && raw.status >= 200 && raw.status < 300 && typeof raw.body === 'string') {
+      // Encoded once: the ETag hashes these bytes, and the cache and the adapter send them.
+      raw.body = encoder.encode(raw.body)
+      raw.headers.ETag = weakEtag(raw.body)
+      if (!principal && options.cacheControl) {
+        raw.headers['Cache-Control'] = options.cacheControl
+        appendVary(raw, 'Authorization')
+      }
+      if (cacheKey) raw = cache!.set(cacheKey, raw, dependsOn, since)
+    }
+  }
+  if (read && raw.headers.ETag && ifNoneMatchHits(request.headers.get('if-none-match'), raw.headers.ETag)) raw = notModified(raw)
+  return raw
+}
