@@ -10,7 +10,7 @@
  * Tags: `p{id}` a post, `t{id}` a term, `g{id}` a translation group, `s{id}` the members of a
  * series, `L:{kind}` every list of that kind, `L:{kind}@{other}` lists of that kind whose
  * membership also depends on records of another kind (venues with upcoming events, events
- * searched or filtered by venue, non-empty terms...).
+ * searched or filtered by venue, non-empty terms...), `L:event@text` event searches.
  */
 import { overlay } from './overlay.js'
 import type {
@@ -44,6 +44,7 @@ export function addTerm(tags: Tags, t: TermRecord | null): void {
 
 const eventListTags = (q: EventListQuery): string[] => {
   const out = ['L:event']
+  if (q.search) out.push('L:event@text')
   if (q.search || q.venueIds?.length || q.organizerIds?.length || q.venueGeo) out.push('L:event@linked')
   if (q.search || q.categoryIds?.length || q.tagIds?.length) out.push('L:event@term')
   return out
@@ -65,6 +66,11 @@ const termListTags = (q: TermListQuery): string[] =>
 export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyArray<PostRecord | TermRecord | null>): void {
   if (kind === 'category' || kind === 'tag') {
     tags.add(`t${id}`).add(`L:${kind}`).add(`L:${kind}@event`).add('L:event@term')
+  } else if (kind === 'event' && shownOnly(images)) {
+    // Lists holding the event drop by its `p` tag; which events a list holds, in what order and
+    // how many, stays as it was, except for searches when the searched text changed.
+    tags.add(`p${id}`).add(`s${id}`)
+    if (!sameFields(images[0] as PostRecord, images[1] as PostRecord, EVENT_TEXT)) tags.add('L:event@text')
   } else {
     tags.add(`p${id}`).add(`s${id}`).add(`L:${kind}`)
     if (kind === 'event') tags.add('L:venue@event').add('L:organizer@event').add('L:category@event').add('L:tag@event')
@@ -80,6 +86,45 @@ export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyAr
       if (!countsKept(images)) for (const t of [...r.categoryIds, ...r.tagIds]) tags.add(`t${t}`)
     }
   }
+}
+
+/** What an event search reads of the event itself. */
+const EVENT_TEXT = ['title', 'description', 'excerpt']
+
+/**
+ * Event fields that no list filters, orders or counts by (nor a by-slug lookup): changing only
+ * these leaves every list's membership. Listed as the exceptions, so that a field added later
+ * counts as one lists may depend on until it is added here.
+ */
+const SHOWN_ONLY = new Set([
+  ...EVENT_TEXT,
+  'image',
+  'cost',
+  'currencySymbol',
+  'currencyPosition',
+  'currencyCode',
+  'website',
+  'showMap',
+  'showMapLink',
+  'modified',
+  'modifiedUtc',
+  'sequence',
+  'revision',
+])
+
+function sameFields(a: object, b: object, keys: Iterable<string>): boolean {
+  const x = a as Record<string, unknown>
+  const y = b as Record<string, unknown>
+  for (const k of keys) if (x[k] !== y[k] && JSON.stringify(x[k]) !== JSON.stringify(y[k])) return false
+  return true
+}
+
+/** An event update that changed shown fields alone. */
+function shownOnly(images: ReadonlyArray<PostRecord | TermRecord | null>): boolean {
+  const [a, b] = images
+  if (images.length !== 2 || !a || !b || 'taxonomy' in a || 'taxonomy' in b || a.type !== 'event' || b.type !== 'event') return false
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !SHOWN_ONLY.has(k))
+  return sameFields(a, b, keys)
 }
 
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i])

@@ -138,7 +138,7 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
   describe(`response cache invalidation [${name}]`, () => {
     it('event writes: create, update, venue and term moves, trash, restore, delete for good', async () => {
       const w = await world()
-      const { app, after, ok, v1, v2, e1, e2 } = w
+      const { app, after, ok, v1, v2, e1, e2, e3 } = w
       await after('create', () =>
         ok(
           app.post(
@@ -150,6 +150,13 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
       )
       await after('title update', () => ok(app.patch(`/events/${e1.id}`, { title: 'Opera gala' }, admin)))
       expect((await app.get(`/events/${e1.id}`)).body.title).toBe('Opera gala')
+      // Edits of shown fields alone keep the lists that do not hold the event, but a searched
+      // text brings it into (or out of) searches.
+      await after('title into a search', () => ok(app.patch(`/events/${e3.id}`, { title: 'Hall recital' }, admin)))
+      await after('description out of a search', () => ok(app.patch(`/events/${e3.id}`, { title: 'Recital', excerpt: 'Hall' }, admin)))
+      await after('cost and website', () => ok(app.patch(`/events/${e3.id}`, { cost: '12', website: 'https://example.org/r' }, admin)))
+      await after('slug', () => ok(app.patch(`/events/${e1.id}`, { slug: 'opera-night-2' }, admin)))
+      await after('slug back', () => ok(app.patch(`/events/${e1.id}`, { slug: 'opera-night' }, admin)))
       await after('venue move', () => ok(app.patch(`/events/${e1.id}`, { venue: v2.id }, admin)))
       expect((await app.get(`/events?venue=${v1.id}`)).body.events.map((e: any) => e.id)).not.toContain(e1.id)
       await after('term move', () => ok(app.patch(`/events/${e1.id}`, { categories: ['Theatre'], tags: [] }, admin)))
@@ -302,7 +309,8 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
       await warm()
       await ok(app.patch(`/events/${e1.id}`, { title: 'Opera gala' }, admin))
       // A new title leaves single venues, organizers, other events (even those sharing its terms:
-      // no count changed) and other terms alone...
+      // no count changed), other terms, the lists that do not hold the event and the lists that
+      // count events (no event came or went)...
       const kept = [
         `/events/${e2.id}`,
         `/events/${e3.id}`,
@@ -313,18 +321,20 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
         '/venues',
         '/organizers',
         '/doc',
-      ]
-      expect(await counted(kept)).toEqual({ hits: kept.length, misses: 0 })
-      // ...and drops itself, every event list and feed, and the lists that count events.
-      const dropped = [
-        `/events/${e1.id}`,
-        '/events',
-        '/events?format=ics',
         '/events?tags=quiet',
         '/venues?only_with_upcoming=true',
         '/categories?hide_empty=true',
       ]
+      expect(await counted(kept)).toEqual({ hits: kept.length, misses: 0 })
+      // ...and drops itself, the lists and feeds that hold it, and every search (its text changed).
+      const dropped = [`/events/${e1.id}`, '/events', '/events?format=ics', '/events?search=hall']
       expect(await counted(dropped)).toEqual({ hits: 0, misses: dropped.length })
+      // A change lists filter by (its dates) drops every event list and the lists that count events.
+      await warm()
+      await ok(app.patch(`/events/${e1.id}`, { start_date: '2026-12-02 18:00:00', end_date: '2026-12-02 20:00:00' }, admin))
+      const moved = ['/events?tags=quiet', '/venues?only_with_upcoming=true', '/categories?hide_empty=true', '/events']
+      expect(await counted(moved)).toEqual({ hits: 0, misses: moved.length })
+      expect(await counted([`/events/${e3.id}`, `/venues/${v3.id}`])).toEqual({ hits: 2, misses: 0 })
       // Links moved: the terms' counts change, so entries showing them go; other terms stay.
       await warm()
       await ok(app.patch(`/events/${e1.id}`, { tags: [] }, admin))
