@@ -19,6 +19,7 @@ import { isDeepStrictEqual, promisify } from 'node:util'
 import { EDITOR_TOKEN, EVENTS_PATH, type Ready } from './seed.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const ONLY_MIXED = process.env.BENCH_ONLY === 'mixed'
 const WARMUP_SECONDS = 2
 const CONNECTIONS = 50
 const ROUTES = ['GET /events/{id}', 'GET /events?per_page=10'] as const
@@ -360,7 +361,8 @@ async function main() {
     const details: string[][] = []
     const measureGet = (server: Running, path: string) =>
       cell(server, () => (USE_WRK ? wrk(server.port, path, SECONDS) : builtin(server.port, () => ({ method: 'GET', path }), SECONDS)))
-    for (let r = 0; r < ROUTES.length; r++) {
+    // BENCH_ONLY=mixed skips the table (quicker when working on the mixed workload).
+    for (let r = 0; r < (ONLY_MIXED ? 0 : ROUTES.length); r++) {
       for (const server of servers) {
         // The raw server is measured right before each subject, so a ratio compares two cells a few
         // seconds apart: load from other processes on the machine drifts less between them.
@@ -387,20 +389,22 @@ async function main() {
     }
     process.stderr.write('\n')
 
-    console.log('\nThroughput as a ratio to node:http writing the same bytes (rich events):\n')
-    const ratioRows = servers
-      .filter((s) => s.storage)
-      .map((s) => [s.storage!, s.cache!, ...results.get(s.name)!.map((res) => fixed(res.rps / res.baseline, 3))])
-    console.log(table(['storage', 'response cache', ...ROUTES], ratioRows, 2))
-    console.log('\nThe same as a ratio of server CPU per request (raw / router; steadier on a busy machine):\n')
-    const cpuRows = servers
-      .filter((s) => s.storage)
-      .map((s) => [s.storage!, s.cache!, ...results.get(s.name)!.map((res) => fixed(res.baselineCpu / cpuPerRequest(res), 3))])
-    console.log(table(['storage', 'response cache', ...ROUTES], cpuRows, 2))
-    console.log('\nEach cell:\n')
-    console.log(
-      table(['server', 'route', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'errors', 'client cpu', 'server cpu', 'cpu µs/req'], details, 2),
-    )
+    if (!ONLY_MIXED) {
+      console.log('\nThroughput as a ratio to node:http writing the same bytes (rich events):\n')
+      const ratioRows = servers
+        .filter((s) => s.storage)
+        .map((s) => [s.storage!, s.cache!, ...results.get(s.name)!.map((res) => fixed(res.rps / res.baseline, 3))])
+      console.log(table(['storage', 'response cache', ...ROUTES], ratioRows, 2))
+      console.log('\nThe same as a ratio of server CPU per request (raw / router; steadier on a busy machine):\n')
+      const cpuRows = servers
+        .filter((s) => s.storage)
+        .map((s) => [s.storage!, s.cache!, ...results.get(s.name)!.map((res) => fixed(res.baselineCpu / cpuPerRequest(res), 3))])
+      console.log(table(['storage', 'response cache', ...ROUTES], cpuRows, 2))
+      console.log('\nEach cell:\n')
+      console.log(
+        table(['server', 'route', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'errors', 'client cpu', 'server cpu', 'cpu µs/req'], details, 2),
+      )
+    }
     console.log(
       `\nMixed workload: 95% anonymous GETs over ${servers[0]!.mixed.reads.length} lists, filters and single events, ` +
         `5% editor updates (POST /events/{id}):\n`,

@@ -3,7 +3,7 @@
  * profiler, started once the server is seeded) while wrk (or a plain loop) loads one route, and
  * prints the functions with the most self time.
  *
- *   node --import tsx bench/profile.ts [single|list] [memory|sqlite] [on|off]     (defaults: list sqlite off)
+ *   node --import tsx bench/profile.ts [single|list|mixed] [memory|sqlite] [on|off]     (defaults: list sqlite off)
  *
  * The .cpuprofile is kept (its path is printed) for Chrome DevTools or speedscope.
  */
@@ -13,7 +13,7 @@ import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Ready } from './seed.js'
+import { EDITOR_TOKEN, EVENTS_PATH, type Ready } from './seed.js'
 
 const [route = 'list', storage = 'sqlite', cache = 'off'] = process.argv.slice(2)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -38,10 +38,24 @@ const reply = <T>(message: string) =>
     child.send(message)
   })
 await reply('profile:start')
-const path = ready.paths[route === 'single' ? 0 : 1]
+const path = route === 'mixed' ? ready.mixed.reads[0]! : ready.paths[route === 'single' ? 0 : 1]
 const url = `http://127.0.0.1:${ready.port}${path}`
+// `mixed`: the mixed workload's script (95% reads over its targets, 5% editor updates).
+const script =
+  route === 'mixed'
+    ? [
+        '-s',
+        fileURLToPath(new URL('./mixed.lua', import.meta.url)),
+        url,
+        '--',
+        EDITOR_TOKEN,
+        EVENTS_PATH,
+        ready.mixed.writeIds.join(','),
+        ...ready.mixed.reads,
+      ]
+    : [url]
 try {
-  execFileSync('wrk', ['-t1', '-c50', `-d${SECONDS}s`, url], { stdio: 'inherit' })
+  execFileSync('wrk', ['-t1', '-c50', `-d${SECONDS}s`, ...script], { stdio: 'inherit' })
 } catch {
   // No wrk: a plain sequential loop still shows where the time goes.
   const agent = new http.Agent({ keepAlive: true })

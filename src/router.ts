@@ -10,7 +10,7 @@ import { errorResponse, type ResponseMeta } from './http/response.js'
 import { noRoute } from './http/errors.js'
 import { applyCors } from './http/cors.js'
 import { ReadCache, type CacheStats } from './cache.js'
-import { describingHandlers } from './doc/endpoints.js'
+import { describingRoutes } from './doc/routes.js'
 import { fromRequest, toResponse } from './http/standard.js'
 import type { RawResponse, RequestLike } from './http/types.js'
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js'
@@ -54,7 +54,9 @@ export interface CalendarRouter {
 export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
   const options = resolveOptions(userOptions)
   const schemas = buildSchemas({ languages: options.languages, perPage: options.perPage, geofence: options.geofence })
-  const routes: RouteDef[] = buildRoutes(describingHandlers(() => routes))
+  // The root and /doc describe the table they belong to: they get the very array they end up in.
+  const routes: RouteDef[] = []
+  routes.push(...describingRoutes(routes), ...buildRoutes())
   const cache = options.cache ? new ReadCache(options.cache) : null
   const storage = observedStorage(backend, options, cache)
   const routing: Routing = { options, schemas, routes, match: routeMatcher(routes), context: contextFactory(storage, options, schemas) }

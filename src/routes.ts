@@ -55,7 +55,7 @@ export type Handler<O extends OpName> = (ctx: Context, input: Input<O>) => Promi
 /** A handler of a write naming a record: `target` is validated; `fields()` validates the rest. */
 export type TargetedHandler<T extends OpName, O extends OpName> = (ctx: Context, target: Input<T>, fields: () => Input<O>) => Promise<Reply>
 
-const endpoint = <O extends OpName>(op: O, run: Handler<O>, info: EndpointInfo & Pick<Endpoint, 'prepare'>): Endpoint => ({
+export const endpoint = <O extends OpName>(op: O, run: Handler<O>, info: EndpointInfo & Pick<Endpoint, 'prepare'>): Endpoint => ({
   op,
   run,
   ...info,
@@ -71,7 +71,7 @@ const targeted = <T extends OpName, O extends OpName>(target: T, op: O, run: Tar
 const ID = '(?<id>\\d+)'
 const SLUG = '(?<slug>[^/]+)'
 
-const route = (pattern: string, path: string, endpoints: RouteDef['endpoints']): RouteDef => ({
+export const route = (pattern: string, path: string, endpoints: RouteDef['endpoints']): RouteDef => ({
   pattern,
   regex: new RegExp(`^${path}/*$`, 'i'),
   endpoints,
@@ -83,24 +83,9 @@ const update = (e: Endpoint) => ({ POST: e, PUT: e, PATCH: e })
 const READ_ERRORS = [400, 403, 404]
 const WRITE_ERRORS = [400, 401, 403, 404, 413, 415]
 
-/** The handlers of the namespace root and /doc, which describe the table they are part of. */
-export interface DescribingHandlers {
-  namespaceIndex: Handler<'root'>
-  openApiDocument: Handler<'doc'>
-}
-
-export function buildRoutes(describe: DescribingHandlers): RouteDef[] {
+/** The resources' routes; the router puts the namespace root and /doc (src/doc/routes.ts) first. */
+export function buildRoutes(): RouteDef[] {
   return [
-    route('', '', {
-      GET: endpoint('root', describe.namespaceIndex, {
-        summary: 'Describe the namespace and its routes',
-        response: 'NamespaceIndex',
-        errors: [400],
-      }),
-    }),
-    route('/doc', '/doc', {
-      GET: endpoint('doc', describe.openApiDocument, { summary: 'This OpenAPI document', response: 'object', errors: [400] }),
-    }),
     ...postRoutes({
       type: 'event',
       plural: 'events',

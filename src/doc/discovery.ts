@@ -59,7 +59,7 @@ export function argData(defs: ParamDefs, now?: { local: string }): Record<string
   return Object.keys(args).length ? args : []
 }
 
-export function buildIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
+export function buildIndex(ctx: Context, routes: readonly RouteDef[], schemas: Schemas) {
   const out: Record<string, unknown> = {}
   for (const route of routes) {
     const groups = endpointGroups(route)

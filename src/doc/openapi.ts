@@ -173,7 +173,7 @@ function operation(
   return op
 }
 
-export function buildOpenApi(ctx: Context, routes: RouteDef[], schemas: Schemas, serverUrl: string) {
+export function buildOpenApi(ctx: Context, routes: readonly RouteDef[], schemas: Schemas, serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {}
   const bodies: Record<string, unknown> = {}
   for (const route of routes) {
