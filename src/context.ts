@@ -67,6 +67,22 @@ export interface ContextInit {
   dependsOn?: Set<string>
 }
 
+/**
+ * The site's wall clock for a UTC second. Every request of the same second asks for the same
+ * one, and converting between zones is the costly part of reading the clock: the last answer
+ * per zone is kept.
+ */
+const lastLocal = new Map<string, { utc: string; local: string }>()
+
+function siteClock(utc: string, timezone: string): string {
+  const last = lastLocal.get(timezone)
+  if (last && last.utc === utc) return last.local
+  const local = utcToLocal(utc, timezone)
+  // Zones are the routers' own (a handful), never caller input.
+  lastLocal.set(timezone, { utc, local })
+  return local
+}
+
 export function createContext(init: ContextInit): Context {
   const { options } = init
   const base = options.baseUrl ?? init.origin
@@ -98,7 +114,7 @@ export function createContext(init: ContextInit): Context {
       return (nowUtc ??= toUtcString(now))
     },
     get nowLocal() {
-      return (nowLocal ??= utcToLocal(this.nowUtc, options.timezone))
+      return (nowLocal ??= siteClock(this.nowUtc, options.timezone))
     },
   }
 }

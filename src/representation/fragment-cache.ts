@@ -30,6 +30,12 @@ export class FragmentCache {
   private readonly lru: LRUCache<string, string>
   private hits = 0
   private misses = 0
+  /**
+   * Link roots (long strings) stand in keys as short tags: hashing a fresh long key for every
+   * fragment of a page cost more than the lookup itself.
+   */
+  private readonly variants = new Map<string, string>()
+  private nextVariant = 0
 
   constructor(readonly maxBytes: number) {
     // An entry larger than the whole bound is not kept (lru-cache refuses it); it is still served.
@@ -47,6 +53,17 @@ export class FragmentCache {
     const text = build()
     this.lru.set(key, text)
     return text
+  }
+
+  /** The short tag of a request variant. Tags are never reused, so forgetting them is safe. */
+  variant(roots: string): string {
+    let tag = this.variants.get(roots)
+    if (tag === undefined) {
+      // Origins come from Host headers (caller input): keep the map bounded.
+      if (this.variants.size >= 1000) this.variants.clear()
+      this.variants.set(roots, (tag = `|${(this.nextVariant++).toString(36)}`))
+    }
+    return tag
   }
 
   stats(): FragmentCacheStats {

@@ -50,7 +50,7 @@ export class PostWriter {
     private readonly ctx: Context,
     private readonly cache: FragmentCache,
   ) {
-    this.variant = `|${ctx.restRoot}|${ctx.base}|${ctx.languageQuery ?? ''}`
+    this.variant = cache.variant(`${ctx.restRoot}|${ctx.base}|${ctx.languageQuery ?? ''}`)
   }
 
   /** The event with the embeds `rel` holds for this caller, then `extra` (series fields). */

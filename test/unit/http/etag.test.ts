@@ -16,6 +16,19 @@ describe('weakEtag', () => {
     expect(weakEtag('abcdefgh')).not.toBe(weakEtag('bbcdefgh'))
   })
 
+  it('tells apart bodies that differ in any one bit of any byte', () => {
+    const base = new TextEncoder().encode('{"events":[{"id":1,"title":"Opera night"}],"total":1}')
+    const seen = new Set([weakEtag(base)])
+    for (let i = 0; i < base.length; i++) {
+      for (let bit = 0; bit < 8; bit++) {
+        const changed = base.slice()
+        changed[i]! ^= 1 << bit
+        seen.add(weakEtag(changed))
+      }
+    }
+    expect(seen.size).toBe(base.length * 8 + 1)
+  })
+
   it('counts UTF-8 bytes, and hashes a string as its encoded bytes', () => {
     expect(weakEtag('é')).toMatch(/^W\/"2-/)
     expect(weakEtag('“quoted” text')).toBe(weakEtag(new TextEncoder().encode('“quoted” text')))
