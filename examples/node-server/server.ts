@@ -18,8 +18,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const { storage, description } = await openStorage(env)
   const calendar = createCalendarRouter(storage, {
     ...options,
-    // One process owns a memory or SQLite store, so every write invalidates the read cache at
-    // once; with PostgreSQL other instances may write too, so cached reads live 2 s at most.
+    // One process owns a memory or SQLite store, so its writes drop the cached reads they affect
+    // at once; with PostgreSQL other instances may write too, so cached reads live 2 s at most.
     cache: env.CALENDAR_CACHE === 'off' ? false : { ttlMs: description.startsWith('PostgreSQL') ? 2000 : 60_000 },
   })
   const server = createServer(toNodeHandler(calendar))
