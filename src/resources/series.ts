@@ -143,10 +143,10 @@ export function planSeries(
 const seconds = (wall: string) => partsToEpochSeconds(requireWallClock(wall))
 const plusSeconds = (wall: string, s: number) => formatWallClock(epochSecondsToParts(seconds(wall) + s))
 
-/** The fields an occurrence shares with the one it is copied from, moved to `start`. */
 /** What an occurrence needs of the request: the clock its dates are stamped with. */
 type Clock = Pick<Context, 'nowLocal' | 'nowUtc'>
 
+/** The fields an occurrence shares with the one it is copied from, moved to `start`. */
 function occurrenceOf(from: EventRecord, start: string, position: number, head: number, ctx: Clock): Omit<NewPost<'event'>, 'slug'> {
   const length = seconds(from.endDate) - seconds(from.startDate)
   const sched = schedule(start, plusSeconds(start, length), from.allDay, from.timezone)
@@ -347,6 +347,19 @@ function cutBefore(rule: SeriesRule, start: string, tz: string, allDay: boolean)
   return { ...rest, rrule: formatRule(parsed), rdate: rule.rdate.filter((d) => d < start), exdate: rule.exdate.filter((d) => d < start) }
 }
 
+/** An update of a series member, as this transaction sees it. */
+interface SeriesEdit {
+  ctx: Context
+  tx: StorageTx
+  /** The changed fields, already resolved (links included). */
+  patch: PostPatch<'event'>
+  slug: string | undefined
+  /** The edited occurrence, read inside the transaction. */
+  current: EventRecord
+  head: EventRecord
+  members: EventRecord[]
+}
+
 /**
  * Applies an update of a series member (or makes a lone event a series) inside the transaction.
  * `patch` holds the changed fields, already resolved (links included).
@@ -362,124 +375,212 @@ export async function applySeriesUpdate(
   // The request read the event before its transaction began: a concurrent series edit may have
   // moved it since, so everything below works from this transaction's own reads.
   const current = await fresh(tx, stale, u.scope !== null)
-  // A lone event becoming a series.
-  if (u.scope === null) {
-    const written = await writePost(tx, current, patch, slug)
-    const plan = planSeries(ctx, u.recurrence!, written.startDate, written.timezone, written.allDay)
-    return writeSeries(ctx, tx, written, plan)
-  }
+  if (u.scope === null) return startSeries(ctx, tx, current, patch, slug, u.recurrence!)
   const head = await headOf(tx, current)
   const members = await tx.seriesMembers(head.id)
-
-  if (u.recurrence === null) {
-    // Ends the series: the first occurrence stays as a lone event (or, from `following`, the
-    // series is cut before this one).
-    if (u.scope === 'following' && current.id !== head.id) {
-      for (const m of members) if (m.startDate >= current.startDate) await tx.deletePost(m.id)
-      const rule = cutBefore(head.series!.rule!, current.series!.original, head.timezone, head.allDay)
-      await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule } })
-      return reread(tx, head.id)
-    }
-    for (const m of members) if (m.id !== head.id) await tx.deletePost(m.id)
-    const lone = await writePost(
-      tx,
-      head,
-      { ...(head.id === current.id ? patch : {}), seriesId: 0, series: null, parentId: 0 },
-      head.id === current.id ? slug : undefined,
-    )
-    return lone
-  }
-
-  if (u.scope === 'this') {
-    // Trashing one occurrence (or restoring it) is an exception of the series, as DELETE is.
-    const trashing = patch.status === 'trash' && current.status !== 'trash'
-    const restoring = patch.status !== undefined && patch.status !== 'trash' && current.status === 'trash'
-    const series: SeriesMember = { ...current.series!, detached: true }
-    if (trashing || restoring) {
-      const rule = head.series!.rule!
-      const original = current.series!.original
-      const exdate = trashing ? [...new Set([...rule.exdate, original])].sort() : rule.exdate.filter((d) => d !== original)
-      if (head.id === current.id) series.rule = { ...rule, exdate }
-      else await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate } } })
-    }
-    return writePost(tx, current, { ...patch, series }, slug)
-  }
-
+  const edit: SeriesEdit = { ctx, tx, patch, slug, current, head, members }
+  if (u.recurrence === null) return endSeries(edit, u.scope)
+  if (u.scope === 'this') return editOccurrence(edit)
   // `following` from the first occurrence is `all`.
-  const scope: Scope = u.scope === 'following' && current.id === head.id ? 'all' : u.scope
+  const scope = u.scope === 'following' && current.id === head.id ? 'all' : u.scope
+  return editSeries(edit, scope, u.recurrence, u.datesChange)
+}
+
+/** A lone event becoming a series: the event as patched is its first occurrence. */
+async function startSeries(
+  ctx: Context,
+  tx: StorageTx,
+  current: EventRecord,
+  patch: PostPatch<'event'>,
+  slug: string | undefined,
+  recurrence: RecurrenceInput,
+): Promise<EventRecord> {
+  const written = await writePost(tx, current, patch, slug)
+  const plan = planSeries(ctx, recurrence, written.startDate, written.timezone, written.allDay)
+  return writeSeries(ctx, tx, written, plan)
+}
+
+/**
+ * Ends the series: the first occurrence stays as a lone event (or, from `following`, the
+ * series is cut before this one).
+ */
+async function endSeries({ tx, patch, slug, current, head, members }: SeriesEdit, scope: Scope): Promise<EventRecord> {
+  if (scope === 'following' && current.id !== head.id) {
+    for (const m of members) if (m.startDate >= current.startDate) await tx.deletePost(m.id)
+    const rule = cutBefore(head.series!.rule!, current.series!.original, head.timezone, head.allDay)
+    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule } })
+    return reread(tx, head.id)
+  }
+  for (const m of members) if (m.id !== head.id) await tx.deletePost(m.id)
+  const edited = head.id === current.id
+  return writePost(tx, head, { ...(edited ? patch : {}), seriesId: 0, series: null, parentId: 0 }, edited ? slug : undefined)
+}
+
+/** A `this` edit: the occurrence is marked detached so that later edits of the series leave it as it is. */
+async function editOccurrence({ tx, patch, slug, current, head }: SeriesEdit): Promise<EventRecord> {
+  // Trashing one occurrence (or restoring it) is an exception of the series, as DELETE is.
+  const trashing = patch.status === 'trash' && current.status !== 'trash'
+  const restoring = patch.status !== undefined && patch.status !== 'trash' && current.status === 'trash'
+  const series: SeriesMember = { ...current.series!, detached: true }
+  if (trashing || restoring) {
+    const rule = head.series!.rule!
+    const original = current.series!.original
+    const exdate = trashing ? [...new Set([...rule.exdate, original])].sort() : rule.exdate.filter((d) => d !== original)
+    if (head.id === current.id) series.rule = { ...rule, exdate }
+    else await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate } } })
+  }
+  return writePost(tx, current, { ...patch, series }, slug)
+}
+
+/** What a `following` or `all` edit writes to the occurrences it reaches. */
+interface SeriesRewrite {
+  /** The head with the edit applied: the model the other occurrences follow. */
+  template: EventRecord
+  /** The rule of the series being edited (after a split: of its later part). */
+  rule: SeriesRule
+  /** Members that take the shared fields: occurrences edited on their own or trashed keep theirs. */
+  affected: EventRecord[]
+  /** Members of the series being edited (after a split: this occurrence and the later ones). */
+  inSeries: EventRecord[]
+}
+
+/** A `following` or `all` edit of a series, `following` from a later occurrence. */
+async function editSeries(
+  e: SeriesEdit,
+  scope: Exclude<Scope, 'this'>,
+  recurrence: RecurrenceInput | undefined,
+  datesChange: boolean,
+): Promise<EventRecord> {
+  const { tx, patch, slug, current, head, members } = e
   const affected = members.filter(
     (m) => !m.series?.detached && (scope === 'all' || m.startDate >= current.startDate) && m.status !== 'trash',
   )
-  let newHead = scope === 'all' ? head : current
-  let rule: SeriesRule = head.series!.rule!
-  if (scope === 'following') {
-    // Split: the old series ends before this occurrence; this one heads the rest.
-    const cut = cutBefore(rule, current.series!.original, head.timezone, head.allDay)
-    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: cut } })
-    const parsed = parseRule(rule.rrule)
-    if (parsed.count !== undefined) {
-      // COUNT counts the rule's occurrences, excluded ones included: those from here on remain.
-      const all = expandRule(parsed, head.series!.original, { timezone: head.timezone, horizon: head.series!.original, max: parsed.count })
-      parsed.count = Math.max(1, all.filter((w) => w >= current.series!.original).length)
-    }
-    rule = {
-      ...rule,
-      rrule: formatRule(parsed),
-      rdate: rule.rdate.filter((d) => d >= current.series!.original),
-      exdate: rule.exdate.filter((d) => d >= current.series!.original),
-    }
-    for (const m of members) {
-      if (m.startDate < current.startDate) continue
-      await tx.updatePost(m.id, 'event', { seriesId: current.id, parentId: m.id === current.id ? 0 : current.id })
-    }
-    newHead = await reread(tx, current.id)
-  }
-
+  const { newHead, rule } = scope === 'following' ? await splitAt(e) : { newHead: head, rule: head.series!.rule! }
   // The edited occurrence's changes, applied to the head as the template of the series.
   const template = await writePost(tx, newHead, shiftPatch(newHead, current, patch), newHead.id === current.id ? slug : undefined)
-  const reexpand = u.recurrence !== undefined || u.datesChange
-  // Members of the series being edited (after a split: this occurrence and the later ones).
   const inSeries = members.filter((m) => scope === 'all' || m.startDate >= current.startDate)
-  const shift = scope === 'following' ? current.series!.position - 1 : 0
-  if (!reexpand) {
-    const shared: PostPatch<'event'> = {}
-    for (const k of SHARED) if (k in patch) copy(shared, patch, k)
-    shared.modified = ctx.nowLocal
-    shared.modifiedUtc = ctx.nowUtc
-    for (const m of inSeries) {
-      if (m.id === template.id) continue
-      const latest = await reread(tx, m.id)
-      const place: PostPatch<'event'> = shift ? { series: { ...latest.series!, position: latest.series!.position - shift } } : {}
-      await writePost(tx, latest, affected.some((x) => x.id === m.id) ? { ...shared, ...place } : place)
-    }
-    await tx.updatePost(template.id, 'event', { series: { ...template.series!, position: template.series!.position - shift, rule } })
-    return reread(tx, current.id)
-  }
+  const rewrite: SeriesRewrite = { template, rule, affected, inSeries }
+  if (recurrence !== undefined || datesChange) return reexpandSeries(e, rewrite, newHead, recurrence)
+  return propagateShared(e, rewrite, scope === 'following' ? current.series!.position - 1 : 0)
+}
 
-  // Re-expand: occurrences on days the new rule keeps stay (same id), the others go, new days
-  // are added. Exceptions stay excluded (at the new time of day) and occurrences edited on their
-  // own stay as they are, re-anchored to the new occurrence of their day (their RECURRENCE-ID).
-  const input: RecurrenceInput = u.recurrence ?? {
+/** Split: the old series ends before this occurrence; this one heads the rest, with the rule it keeps. */
+async function splitAt({ tx, current, head, members }: SeriesEdit): Promise<{ newHead: EventRecord; rule: SeriesRule }> {
+  const old = head.series!.rule!
+  const cut = cutBefore(old, current.series!.original, head.timezone, head.allDay)
+  await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: cut } })
+  const parsed = parseRule(old.rrule)
+  if (parsed.count !== undefined) {
+    // COUNT counts the rule's occurrences, excluded ones included: those from here on remain.
+    const all = expandRule(parsed, head.series!.original, { timezone: head.timezone, horizon: head.series!.original, max: parsed.count })
+    parsed.count = Math.max(1, all.filter((w) => w >= current.series!.original).length)
+  }
+  const rule: SeriesRule = {
+    ...old,
+    rrule: formatRule(parsed),
+    rdate: old.rdate.filter((d) => d >= current.series!.original),
+    exdate: old.exdate.filter((d) => d >= current.series!.original),
+  }
+  for (const m of members) {
+    if (m.startDate < current.startDate) continue
+    await tx.updatePost(m.id, 'event', { seriesId: current.id, parentId: m.id === current.id ? 0 : current.id })
+  }
+  return { newHead: await reread(tx, current.id), rule }
+}
+
+/**
+ * Neither the dates nor the rule changed: the occurrences stay where they are and only take the
+ * shared fields the patch holds; after a split (`shift`) they are numbered from the new head.
+ */
+async function propagateShared(
+  { ctx, tx, patch, current }: SeriesEdit,
+  { template, rule, affected, inSeries }: SeriesRewrite,
+  shift: number,
+): Promise<EventRecord> {
+  const shared: PostPatch<'event'> = {}
+  for (const k of SHARED) if (k in patch) copy(shared, patch, k)
+  shared.modified = ctx.nowLocal
+  shared.modifiedUtc = ctx.nowUtc
+  for (const m of inSeries) {
+    if (m.id === template.id) continue
+    const latest = await reread(tx, m.id)
+    const place: PostPatch<'event'> = shift ? { series: { ...latest.series!, position: latest.series!.position - shift } } : {}
+    await writePost(tx, latest, affected.some((x) => x.id === m.id) ? { ...shared, ...place } : place)
+  }
+  await tx.updatePost(template.id, 'event', { series: { ...template.series!, position: template.series!.position - shift, rule } })
+  return reread(tx, current.id)
+}
+
+/**
+ * Re-expand: occurrences on days the new rule keeps stay (same id), the others go, new days
+ * are added. Exceptions stay excluded (at the new time of day) and occurrences edited on their
+ * own stay as they are, re-anchored to the new occurrence of their day (their RECURRENCE-ID).
+ */
+async function reexpandSeries(
+  e: SeriesEdit,
+  { template, rule, affected, inSeries }: SeriesRewrite,
+  newHead: EventRecord,
+  recurrence: RecurrenceInput | undefined,
+): Promise<EventRecord> {
+  const { ctx, tx, current } = e
+  const { plan, day } = replan(ctx, template, newHead, rule, recurrence)
+  const keep = new Map(affected.filter((m) => m.id !== template.id).map((m) => [day(m.startDate.slice(0, 10)), m]))
+  const detached = inSeries.filter((m) => m.series?.detached && m.id !== template.id)
+  const detachedDays = new Map(detached.map((m) => [day(m.series!.original.slice(0, 10)), m]))
+  const first = plan.starts[0]!
+  const headFields = first === template.startDate ? {} : movedTo(template, first)
+  await placeOccurrences(e, template, plan.starts, keep, detachedDays)
+  // Edited occurrences on days the new rule no longer has stay in the series as extra dates.
+  for (const own of detachedDays.values()) {
+    plan.rule.rdate = [...new Set([...plan.rule.rdate, own.startDate])].sort()
+    await tx.updatePost(own.id, 'event', { series: { ...own.series!, original: own.startDate } })
+  }
+  const written = await tx.updatePost(template.id, 'event', { ...headFields, series: { position: 1, original: first, rule: plan.rule } })
+  for (const gone of keep.values()) await tx.deletePost(gone.id)
+  return (await eventOrNull(tx, current.id)) ?? written
+}
+
+/**
+ * The occurrences of the series from the template's dates (the stored rule when no new one was
+ * sent), less the days its exceptions fall on, and which new day each old day becomes.
+ */
+function replan(
+  ctx: Context,
+  template: EventRecord,
+  newHead: EventRecord,
+  rule: SeriesRule,
+  recurrence: RecurrenceInput | undefined,
+): { plan: SeriesPlan; day: (d: string) => string } {
+  const input: RecurrenceInput = recurrence ?? {
     rule: parseRule(rule.rrule),
     rdate: rule.rdate.map((w) => ({ wall: `${w.slice(0, 10)} 00:00:00`, dayOnly: true, given: w })),
     exdate: [],
   }
   const plan = planSeries(ctx, input, template.startDate, template.timezone, template.allDay)
-  const day = dayTranslation(u.recurrence === undefined, newHead, rule, plan.starts)
-  const excludedDays = new Set((u.recurrence ? [] : rule.exdate).map((x) => day(x.slice(0, 10))))
+  const day = dayTranslation(recurrence === undefined, newHead, rule, plan.starts)
+  const excludedDays = new Set((recurrence ? [] : rule.exdate).map((x) => day(x.slice(0, 10))))
   const removed = plan.starts.filter((s, i) => i > 0 && excludedDays.has(s.slice(0, 10)))
   plan.starts = plan.starts.filter((s, i) => i === 0 || !excludedDays.has(s.slice(0, 10)))
   plan.rule.exdate = [...new Set([...plan.rule.exdate, ...removed])].sort()
-  const keep = new Map(affected.filter((m) => m.id !== template.id).map((m) => [day(m.startDate.slice(0, 10)), m]))
-  const detached = inSeries.filter((m) => m.series?.detached && m.id !== template.id)
-  const detachedDays = new Map(detached.map((m) => [day(m.series!.original.slice(0, 10)), m]))
-  const first = plan.starts[0]!
-  const length = seconds(template.endDate) - seconds(template.startDate)
-  const headFields = first === template.startDate ? {} : schedule(first, plusSeconds(first, length), template.allDay, template.timezone)
+  return { plan, day }
+}
+
+/**
+ * Writes every occurrence after the first: one edited on its own is re-anchored, one kept is
+ * moved and takes the shared fields, a day with neither gets a new occurrence. Those used are
+ * taken out of `keep` and `detachedDays`, so what is left there has no day in the new series.
+ */
+async function placeOccurrences(
+  { ctx, tx }: SeriesEdit,
+  template: EventRecord,
+  starts: string[],
+  keep: Map<string, EventRecord>,
+  detachedDays: Map<string, EventRecord>,
+): Promise<void> {
   const shared: PostPatch<'event'> = { modified: ctx.nowLocal, modifiedUtc: ctx.nowUtc }
   for (const k of SHARED) copy(shared, template, k)
-  for (let i = 1; i < plan.starts.length; i++) {
-    const start = plan.starts[i]!
+  for (let i = 1; i < starts.length; i++) {
+    const start = starts[i]!
     const day = start.slice(0, 10)
     const own = detachedDays.get(day)
     if (own) {
@@ -494,24 +595,21 @@ export async function applySeriesUpdate(
     const existing = keep.get(day)
     if (existing) {
       keep.delete(day)
-      const sched = schedule(start, plusSeconds(start, length), template.allDay, template.timezone)
       await writePost(tx, existing, {
         ...shared,
-        ...sched,
+        ...movedTo(template, start),
         parentId: template.id,
         seriesId: template.id,
         series: { position: i + 1, original: start },
       })
     } else await insertOccurrence(ctx, tx, template, template, start, i + 1)
   }
-  // Edited occurrences on days the new rule no longer has stay in the series as extra dates.
-  for (const own of detachedDays.values()) {
-    plan.rule.rdate = [...new Set([...plan.rule.rdate, own.startDate])].sort()
-    await tx.updatePost(own.id, 'event', { series: { ...own.series!, original: own.startDate } })
-  }
-  const written = await tx.updatePost(template.id, 'event', { ...headFields, series: { position: 1, original: first, rule: plan.rule } })
-  for (const gone of keep.values()) await tx.deletePost(gone.id)
-  return (await eventOrNull(tx, current.id)) ?? written
+}
+
+/** The dates of `event` moved to `start`, its length kept. */
+function movedTo(event: EventRecord, start: string): PostPatch<'event'> {
+  const length = seconds(event.endDate) - seconds(event.startDate)
+  return schedule(start, plusSeconds(start, length), event.allDay, event.timezone)
 }
 
 /**
@@ -589,7 +687,6 @@ export async function deleteInSeries(ctx: Context, tx: StorageTx, stale: EventRe
 // ---------------------------------------------------------------------------------------------
 // Representation
 
-/** `recurrence` and `series` of every member among `events`, added after the TEC keys. */
 /**
  * `recurrence` (the head's rule) and `series` of each member event, null for the others: the
  * fields a representation ends with. They come from other rows (the head), so they are never
