@@ -27,10 +27,11 @@ export function endpointParams(route: RouteDef, endpoint: Endpoint, schemas: Sch
   const defs: ParamDefs = {}
   const captures = [...route.pattern.matchAll(/\(\?P<(\w+)>/g)].map((m) => m[1] as string)
   const own = schemas[endpoint.op] as ParamDefs
+  // A write naming a record validates its path with its own lookup (`target`): describe that one.
+  const target = endpoint.target ? (schemas[endpoint.target] as ParamDefs) : {}
   for (const name of captures) {
-    const fromOp = own[name]
     const fromLookup = (name === 'id' ? schemas.eventById.id : schemas.eventBySlug.slug) as ParamDefs[string]
-    defs[name] = { ...(fromOp ?? fromLookup), in: 'path', required: true }
+    defs[name] = { ...(own[name] ?? target[name] ?? fromLookup), in: 'path', required: true }
   }
   for (const [name, def] of Object.entries(own)) if (!(name in defs)) defs[name] = def
   return defs

@@ -123,12 +123,8 @@ function dateWindow(q: Input<'eventList'>, env: ListEnv) {
   const bounds: Bounds = {}
   const canonical: Array<[string, string]> = []
   const relative: Array<[string, string]> = []
-  if (q.include) {
-    // No bound is set, and rest_url has always shown such a relative filter with the unset
-    // bound's text; kept as it was (issue 14 changes no behaviour).
-    for (const r of RELATIVE_NAMES) if (q[r] !== undefined) relative.push([r, String(undefined)])
-    return { bounds, canonical, relative }
-  }
+  // No bound at all: rest_url shows effective values only, so no date parameter either.
+  if (q.include) return { bounds, canonical, relative }
   const tz = env.options.timezone
   const strict = q.strict_dates === true
   const whole = (local: string, edge: 'start' | 'end') => (strict ? local : edge === 'start' ? dayStart(local) : dayEnd(local))

@@ -81,6 +81,31 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
       expect(routes['/calendar/events/v1/categories'].endpoints[0].args.hide_empty).toMatchObject({ type: 'boolean', default: '1' })
     })
 
+    it("describes a route's id and slug with its own resource on every method", async () => {
+      const a = await app()
+      const { routes } = (await a.get('')).body
+      const noun: Record<string, string> = {
+        events: 'event',
+        venues: 'venue',
+        organizers: 'organizer',
+        categories: 'term',
+        tags: 'term',
+      }
+      let checked = 0
+      for (const [pattern, route] of Object.entries<{
+        endpoints: Array<{ methods: string[]; args: Record<string, { description: string }> }>
+      }>(routes)) {
+        const resource = /^\/calendar\/events\/v1\/(\w+)\/.*\(\?P<(id|slug)>/.exec(pattern)
+        if (!resource) continue
+        const [, collection, capture] = resource
+        for (const e of route.endpoints) {
+          expect(e.args[capture!]!.description, `${e.methods.join(',')} ${pattern}`).toContain(`The ${noun[collection!]} `)
+          checked++
+        }
+      }
+      expect(checked).toBeGreaterThanOrEqual(20)
+    })
+
     it('validates its own query parameters', async () => {
       const a = await app()
       const res = await a.get('?context=bogus')

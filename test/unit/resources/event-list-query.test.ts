@@ -89,11 +89,16 @@ describe('eventListQuery', () => {
   })
 
   it('ignores every date filter for include and orders by date', () => {
-    const plan = eventListQuery(list({ include: [4, 2], start_date: '2026-07-01' }), env())
+    const plan = eventListQuery(list({ include: [4, 2], start_date: '2026-07-01', starts_before: '2026-08-01' }), env())
     expect(plan.query).toMatchObject({ include: [4, 2], orderBy: 'date' })
     expect(plan.query.startGte).toBeUndefined()
+    expect(plan.query.startLt).toBeUndefined()
     expect(plan.canonical).toContainEqual(['include', '4,2'])
-    expect(plan.canonical.map(([k]) => k)).not.toContain('start_date')
+    // rest_url shows effective values only: no date parameter, and never the text "undefined".
+    const keys = plan.canonical.map(([k]) => k)
+    expect(keys).not.toContain('start_date')
+    expect(keys).not.toContain('starts_before')
+    expect(plan.canonical.some(([, v]) => v === 'undefined')).toBe(false)
   })
 
   it('shows every status to editors (status=any) and only their own drafts to authors', () => {
