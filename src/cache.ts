@@ -40,7 +40,6 @@ interface Entry {
   tags: readonly string[]
 }
 
-const encoder = new TextEncoder()
 /** Header object, key and bookkeeping of one entry, counted against maxBytes with its body. */
 const ENTRY_OVERHEAD = 512
 
@@ -81,12 +80,12 @@ export class ReadCache {
   }
 
   /**
-   * Stores `raw` (its body encoded once) and returns what a hit would: the caller sends the same
-   * bytes. Not stored when a write was committed since `since` (the response may predate it).
+   * Keeps a response whose body the caller encoded once (and hashed for its ETag): later hits
+   * send those very bytes. Not stored when a write was committed since `since` (the response
+   * may predate it).
    */
-  set(key: string, raw: RawResponse, tags: Iterable<string> = [], since = this.epoch): RawResponse {
-    const body = typeof raw.body === 'string' ? encoder.encode(raw.body) : (raw.body ?? new Uint8Array(0))
-    const entry: Entry = { status: raw.status, headers: { ...raw.headers }, body, tags: [...tags] }
+  set(key: string, raw: RawResponse & { body: Uint8Array<ArrayBuffer> }, tags: Iterable<string> = [], since = this.epoch): void {
+    const entry: Entry = { status: raw.status, headers: { ...raw.headers }, body: raw.body, tags: [...tags] }
     if (since === this.epoch) {
       this.lru.set(key, entry)
       // lru-cache refuses an entry larger than maxSize; only a stored one is indexed.
@@ -98,7 +97,6 @@ export class ReadCache {
         }
       }
     }
-    return { status: raw.status, headers: raw.headers, body }
   }
 
   /** Called after every committed write: drops what shares a tag with it, or everything without tags. */

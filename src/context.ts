@@ -7,6 +7,7 @@ import type { ResolvedOptions } from './options.js'
 import type { Params } from './http/params.js'
 import type { Storage } from './storage/types.js'
 import type { Schemas } from './schemas/index.js'
+import type { FragmentCache } from './fragment-cache.js'
 import type { AuthRequest } from './options.js'
 import { toUtcString } from './time/format.js'
 import { utcToLocal } from './time/zone.js'
@@ -43,11 +44,8 @@ export interface Context {
   request: AuthRequest
   /** Every operation's parameters: nested write data (a venue inside an event) validates like a create. */
   schemas: Schemas
-  /**
-   * Set when the response may be cached: tags of what it was built from (storage/dependencies.ts).
-   * `storage` fills it on every read; a handler using data from elsewhere adds its own.
-   */
-  dependsOn?: Set<string>
+  /** The router's fragment cache (null when the `fragmentCache` option is false). */
+  fragments: FragmentCache | null
 }
 
 export interface ContextInit {
@@ -64,7 +62,7 @@ export interface ContextInit {
   accept: string
   request: AuthRequest
   schemas: Schemas
-  dependsOn?: Set<string>
+  fragments: FragmentCache | null
 }
 
 /**
@@ -106,7 +104,7 @@ export function createContext(init: ContextInit): Context {
     accept: init.accept,
     request: init.request,
     schemas: init.schemas,
-    ...(init.dependsOn ? { dependsOn: init.dependsOn } : {}),
+    fragments: init.fragments,
     requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${NAMESPACE}`,
     now,
     // Reads rarely need the clock as text, and the zone conversion is not free: compute on demand.

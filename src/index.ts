@@ -11,8 +11,7 @@ export type {
   GeocodeAddress,
   Geofence,
 } from './options.js'
-// How full the fragment cache is and how often it hits (null when it is off).
-export { fragmentCacheStats, type FragmentCacheStats } from './representation/fragment-cache.js'
+export type { FragmentCacheStats } from './fragment-cache.js'
 export { ROLES, type Principal, type Role } from './auth/principal.js'
 export { ApiError } from './http/errors.js'
 export type { CacheOptions, CacheStats } from './cache.js'

@@ -10,6 +10,7 @@ import { errorResponse, type ResponseMeta } from './http/response.js'
 import { noRoute } from './http/errors.js'
 import { applyCors } from './http/cors.js'
 import { ReadCache, type CacheStats } from './cache.js'
+import { FragmentCache, type FragmentCacheStats } from './fragment-cache.js'
 import { describingRoutes } from './doc/routes.js'
 import { fromRequest, toResponse } from './http/standard.js'
 import type { RawResponse, RequestLike } from './http/types.js'
@@ -48,6 +49,8 @@ export interface CalendarRouter {
   extendSeries(): Promise<{ added: number }>
   /** Response-cache counters (hits, misses, entries dropped by writes, size); null without `cache`. */
   cacheStats(): CacheStats | null
+  /** Fragment-cache size and hit counters; null with `fragmentCache: false`. */
+  fragmentCacheStats(): FragmentCacheStats | null
   readonly options: ResolvedOptions
 }
 
@@ -58,8 +61,15 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
   const routes: RouteDef[] = []
   routes.push(...describingRoutes(routes), ...buildRoutes())
   const cache = options.cache ? new ReadCache(options.cache) : null
+  const fragments = options.fragmentCache ? new FragmentCache(options.fragmentCache.maxBytes) : null
   const storage = observedStorage(backend, options, cache)
-  const routing: Routing = { options, schemas, routes, match: routeMatcher(routes), context: contextFactory(storage, options, schemas) }
+  const routing: Routing = {
+    options,
+    schemas,
+    routes,
+    match: routeMatcher(routes),
+    context: contextFactory(storage, options, schemas, fragments),
+  }
 
   async function handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }> {
     const located = locate(request.url, options)
@@ -95,6 +105,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     handle,
     ...hostTasks(storage, options),
     cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
+    fragmentCacheStats: () => fragments?.stats() ?? null,
     async fetch(request: Request): Promise<Response> {
       return toResponse(await handle(fromRequest(request)))
     },

@@ -10,7 +10,6 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createCalendarRouter, type CalendarRouter } from '../src/router.js'
 import { createSqlStorage, openSqliteFile } from '../src/storage/sql/index.js'
 import type { Storage } from '../src/storage/types.js'
-import { fragmentCacheStats } from '../src/representation/fragment-cache.js'
 import { authenticate, makeApp, NOW, NS_PATH, ORIGIN } from './http/harness.js'
 import { admin as pgAdmin, pgDescribe, schemaStorage } from './support/pg-schema.js'
 
@@ -46,7 +45,7 @@ function sharedDatabase(first: () => Promise<Storage>, second: () => Promise<Sto
       }
       await check()
       await check() // the second pass is served from B's fragments
-      expect(fragmentCacheStats(b)!.hits).toBeGreaterThan(0)
+      expect(b.fragmentCacheStats()!.hits).toBeGreaterThan(0)
 
       expect((await a.post(`/events/${event.id}`, { title: 'Renamed evening' }, admin)).status).toBe(200)
       expect((await a.post(`/venues/${venue.id}`, { venue: 'Renamed Hall' }, admin)).status).toBe(200)

@@ -88,7 +88,7 @@ export function buildIndex(ctx: Context, routes: readonly RouteDef[], schemas: S
  * `Link: <{prefix}/>; rel="https://api.w.org/"` header (wpapi's `WPAPI.discover()`): it names this
  * namespace and lists its routes. A host that serves its own index there turns it off.
  */
-export function buildSiteIndex(ctx: Context, routes: RouteDef[], schemas: Schemas) {
+export function buildSiteIndex(ctx: Context, routes: readonly RouteDef[], schemas: Schemas) {
   const root = `${ctx.base}${ctx.options.prefix}/`
   return {
     name: '',

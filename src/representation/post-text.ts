@@ -15,7 +15,7 @@ import { RawJson } from '../http/raw-json.js'
 import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
 import { languageFields, type Json } from './common.js'
 import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
-import { fragmentCacheOf, type FragmentCache } from './fragment-cache.js'
+import type { FragmentCache } from '../fragment-cache.js'
 import { eventJsonLd } from './json-ld.js'
 import { eventHead, organizerOwn, sortedTerms, venueOwn } from './post.js'
 import { embeddedTerm } from './term.js'
@@ -33,8 +33,7 @@ const versioned = (rec: PostRecord) => Number.isSafeInteger(rec.revision)
 
 /** Writes one request's records; null when the router's fragment cache is off. */
 export function postWriter(ctx: Context): PostWriter | null {
-  const cache = fragmentCacheOf(ctx.options)
-  return cache ? new PostWriter(ctx, cache) : null
+  return ctx.fragments ? new PostWriter(ctx, ctx.fragments) : null
 }
 
 export class PostWriter {
@@ -101,7 +100,8 @@ export class PostWriter {
       let text = this.terms.get(t.id)
       if (text === undefined) {
         // Terms have no revision and a live count: the key holds every field the text shows
-        // (the strings length-prefixed, so no two terms can spell the same key).
+        // (the strings length-prefixed, so no two terms can spell the same key). Long as it is,
+        // looking it up costs less than building the term's links again.
         const key = `t${t.id}:${t.count}:${t.parent}:${t.taxonomy}:${t.name.length}:${t.name}${t.slug.length}:${t.slug}${t.description.length}:${t.description}${this.variant}`
         text = this.cache.text(key, () => JSON.stringify(embeddedTerm(this.ctx, t)))
         this.terms.set(t.id, text)

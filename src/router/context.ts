@@ -11,6 +11,7 @@ import type { ResolvedOptions } from '../options.js'
 import { filteringStorage } from '../sanitize/storage.js'
 import type { Schemas } from '../schemas/index.js'
 import type { Storage } from '../storage/types.js'
+import type { FragmentCache } from '../fragment-cache.js'
 import { recordReads, type Tags } from '../storage/dependencies.js'
 import type { Located } from './locate.js'
 
@@ -32,7 +33,12 @@ export type ContextFactory = (parts: RequestParts) => Context
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-export function contextFactory(storage: Storage, options: ResolvedOptions, schemas: Schemas): ContextFactory {
+export function contextFactory(
+  storage: Storage,
+  options: ResolvedOptions,
+  schemas: Schemas,
+  fragments: FragmentCache | null,
+): ContextFactory {
   return ({ request, located, method, principal, params, query, body, path, dependsOn }) => {
     const asked = params.multilingual_language
     const language =
@@ -53,7 +59,7 @@ export function contextFactory(storage: Storage, options: ResolvedOptions, schem
       accept: request.headers.get('accept') ?? '',
       request,
       schemas,
-      dependsOn,
+      fragments,
     })
   }
 }

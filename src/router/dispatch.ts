@@ -51,11 +51,7 @@ export async function dispatch(
   if (located.siteIndex) {
     meta.allow = ['GET']
     if (method !== 'GET') return errorResponse(noRoute(), meta)
-    return jsonResponse(
-      200,
-      buildSiteIndex(routing.context(queryOnly(request, located, 'GET', principal, query)), [...routes], schemas),
-      meta,
-    )
+    return jsonResponse(200, buildSiteIndex(routing.context(queryOnly(request, located, 'GET', principal, query)), routes, schemas), meta)
   }
   const { def, captures } = await routing.match(located.path, method)
   const endpoint = def && METHODS.includes(method as Method) ? def.endpoints[method as Method] : undefined

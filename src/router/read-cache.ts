@@ -31,13 +31,14 @@ export async function cachedReply(
     raw = await produce(dependsOn)
     if (read && raw.status >= 200 && raw.status < 300 && typeof raw.body === 'string') {
       // Encoded once: the ETag hashes these bytes, and the cache and the adapter send them.
-      raw.body = encoder.encode(raw.body)
-      raw.headers.ETag = weakEtag(raw.body)
+      const body = encoder.encode(raw.body)
+      raw.body = body
+      raw.headers.ETag = weakEtag(body)
       if (!principal && options.cacheControl) {
         raw.headers['Cache-Control'] = options.cacheControl
         appendVary(raw, 'Authorization')
       }
-      if (cacheKey) raw = cache!.set(cacheKey, raw, dependsOn, since)
+      if (cacheKey) cache!.set(cacheKey, { ...raw, body }, dependsOn, since)
     }
   }
   if (read && raw.headers.ETag && ifNoneMatchHits(request.headers.get('if-none-match'), raw.headers.ETag)) raw = notModified(raw)

@@ -7,7 +7,7 @@
  * it, is a dependency, and a record that was asked for but not embedded (trashed, unreadable,
  * missing) still counts, since a write can make it appear.
  *
- * Tags: `p{id}` a post, `t{id}` a term, `g{id}` a translation group, `s{id}` the members of a
+ * Tags: `p{id}` a post, `t{id}` a term, `g{id}`/`G{id}` a post's/term's translation group, `s{id}` the members of a
  * series, `L:{kind}` every list of that kind, `L:{kind}@{other}` lists of that kind whose
  * membership also depends on records of another kind (venues with upcoming events, events
  * searched or filtered by venue, non-empty terms...), `L:event@text` event searches.
@@ -23,22 +23,26 @@ import type {
   Taxonomy,
   TermListQuery,
   TermRecord,
+  TranslationKind,
 } from './types.js'
 
 export type Tags = Set<string>
 
 type Kind = PostType | Taxonomy
 
+/** Posts and terms number their translation groups apart (storage/types.ts: TranslationKind). */
+const groupTag = (of: TranslationKind, group: number) => `${of === 'posts' ? 'g' : 'G'}${group}`
+
 /** Tags of a record as read: its own, its translation group's, and what its fields point at. */
 export function addPost(tags: Tags, p: PostRecord | null): void {
   if (!p) return
-  tags.add(`p${p.id}`).add(`g${p.translationGroup}`)
+  tags.add(`p${p.id}`).add(groupTag('posts', p.translationGroup))
   if (p.type === 'event' && p.parentId) tags.add(`s${p.parentId}`)
 }
 
 export function addTerm(tags: Tags, t: TermRecord | null): void {
   if (!t) return
-  tags.add(`t${t.id}`).add(`g${t.translationGroup}`)
+  tags.add(`t${t.id}`).add(groupTag('terms', t.translationGroup))
   if (t.parent) tags.add(`t${t.parent}`)
 }
 
@@ -78,7 +82,7 @@ export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyAr
   }
   for (const r of images) {
     if (!r) continue
-    tags.add(`g${r.translationGroup}`)
+    tags.add(groupTag('taxonomy' in r ? 'terms' : 'posts', r.translationGroup))
     if ('taxonomy' in r) {
       if (r.parent) tags.add(`t${r.parent}`)
     } else if (r.type === 'event') {
@@ -192,7 +196,7 @@ export function recordReads<S extends StorageReader>(reader: S, tags: Tags): S {
       return p
     },
     async getTranslations(groups, of) {
-      for (const g of groups) tags.add(`g${g}`)
+      for (const g of groups) tags.add(groupTag(of, g))
       return reader.getTranslations(groups, of)
     },
     async getTerm(id) {

@@ -53,7 +53,7 @@ interface State {
 interface Derived {
   /** Events by (start date, id): lists walk it instead of sorting every time. */
   eventsByStart?: EventRecord[]
-  postTranslations?: Map<number, Record<string, number>>
+  translations?: Partial<Record<TranslationKind, Map<number, Record<string, number>>>>
   counts?: Map<number, number>
 }
 
@@ -267,8 +267,8 @@ class Reader implements StorageReader {
 
   async getTranslations(groups: readonly number[], of: TranslationKind) {
     const derived = this.derived()
-    const all = of === 'posts' ? (derived?.postTranslations ?? this.translationIndex(of)) : this.translationIndex(of)
-    if (derived && of === 'posts') derived.postTranslations = all
+    const all = derived?.translations?.[of] ?? this.translationIndex(of)
+    if (derived) (derived.translations ??= {})[of] = all
     const out = new Map<number, Record<string, number>>()
     for (const group of groups) {
       const entry = all.get(group)

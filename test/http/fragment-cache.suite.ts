@@ -8,7 +8,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createCalendarRouter, type CalendarRouter } from '../../src/router.js'
 import type { CalendarOptions } from '../../src/options.js'
-import { fragmentCacheStats } from '../../src/representation/fragment-cache.js'
 import type { Storage } from '../../src/storage/types.js'
 import { authenticate, makeApp, NOW, NS_PATH, ORIGIN, type App, type Caller } from './harness.js'
 
@@ -137,8 +136,8 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
         expect(reads.get(`editor ${LIST}`)!.text).toContain('Secret Barn')
       }
       await same(a, plain, [LIST, `/events/${w.ja.id}`, '/venues'], [undefined, 'editor'], 'ja')
-      expect(fragmentCacheStats(a.router)!.hits).toBeGreaterThan(0)
-      expect(fragmentCacheStats(plain)).toBeNull()
+      expect(a.router.fragmentCacheStats()!.hits).toBeGreaterThan(0)
+      expect(plain.fragmentCacheStats()).toBeNull()
     })
 
     it('write replies are the same bytes as well', async () => {
@@ -321,20 +320,20 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
       }
       const list = `${LIST}&per_page=30`
       await same(a, plain, [list], [undefined])
-      const stats = fragmentCacheStats(a.router)!
+      const stats = a.router.fragmentCacheStats()!
       expect(stats.maxBytes).toBe(maxBytes)
       expect(stats.bytes).toBeGreaterThan(maxBytes / 2)
       expect(stats.bytes).toBeLessThanOrEqual(maxBytes)
       // 24 events of over 3 KB each (counted twice that) cannot all fit: some were evicted.
       expect(stats.entries).toBeLessThan(24)
       await same(a, plain, [list], [undefined])
-      expect(fragmentCacheStats(a.router)!.bytes).toBeLessThanOrEqual(maxBytes)
+      expect(a.router.fragmentCacheStats()!.bytes).toBeLessThanOrEqual(maxBytes)
     })
 
     it('is on by default with 16 MiB, can be turned off, and rejects a bad bound', async () => {
       const a = await app()
-      expect(fragmentCacheStats(a.router)).toMatchObject({ maxBytes: 16 * 1024 * 1024 })
-      expect(fragmentCacheStats(oracle(a.storage))).toBeNull()
+      expect(a.router.fragmentCacheStats()).toMatchObject({ maxBytes: 16 * 1024 * 1024 })
+      expect(oracle(a.storage).fragmentCacheStats()).toBeNull()
       for (const bad of [{ maxBytes: 0 }, { maxBytes: -1 }, { maxBytes: 1.5 }, null, 'big'])
         expect(() => createCalendarRouter(a.storage, { fragmentCache: bad as never })).toThrow(/fragmentCache/)
     })

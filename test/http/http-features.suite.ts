@@ -240,7 +240,8 @@ export function readCacheBoundSuite(name: string) {
     it('stays within its byte bound', async () => {
       const { ReadCache } = await import('../../src/cache.js')
       const cache = new ReadCache({ maxBytes: 50_000 })
-      for (let i = 0; i < 200; i++) cache.set(cache.key(`http://x/${i}`, ''), { status: 200, headers: {}, body: 'x'.repeat(1000) })
+      const body = new TextEncoder().encode('x'.repeat(1000))
+      for (let i = 0; i < 200; i++) cache.set(cache.key(`http://x/${i}`, ''), { status: 200, headers: {}, body })
       expect(cache.size).toBeLessThanOrEqual(50_000)
       expect(cache.get(cache.key('http://x/199', ''))?.body).toHaveLength(1000)
       expect(cache.get(cache.key('http://x/0', ''))).toBeUndefined()

@@ -6,7 +6,6 @@
  * be invalidated (old versions age out of the LRU).
  */
 import { LRUCache } from 'lru-cache'
-import type { ResolvedOptions } from '../options.js'
 
 /** lru-cache and Map bookkeeping per entry, counted into the bound with the strings. */
 const ENTRY_OVERHEAD = 96
@@ -69,20 +68,4 @@ export class FragmentCache {
   stats(): FragmentCacheStats {
     return { entries: this.lru.size, bytes: this.lru.calculatedSize, maxBytes: this.maxBytes, hits: this.hits, misses: this.misses }
   }
-}
-
-// One cache per router: each router resolves its own options object, which keys it here.
-const caches = new WeakMap<ResolvedOptions, FragmentCache>()
-
-/** The router's fragment cache, or null when the `fragmentCache` option is false. */
-export function fragmentCacheOf(options: ResolvedOptions): FragmentCache | null {
-  if (!options.fragmentCache) return null
-  let cache = caches.get(options)
-  if (!cache) caches.set(options, (cache = new FragmentCache(options.fragmentCache.maxBytes)))
-  return cache
-}
-
-/** Size and hit figures of a router's fragment cache (null when it is off). */
-export function fragmentCacheStats(router: { readonly options: ResolvedOptions }): FragmentCacheStats | null {
-  return fragmentCacheOf(router.options)?.stats() ?? null
 }
