@@ -20,8 +20,8 @@ const EVENT = { start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 11:00:0
 
 const titles = (res: Res) => {
   expect(res.status, res.text).toBe(200)
-  return (res.body.events ?? res.body.venues ?? res.body.organizers).map((x: { title?: string; venue?: string; organizer?: string }) =>
-    x.title ?? x.venue ?? x.organizer,
+  return (res.body.events ?? res.body.venues ?? res.body.organizers).map(
+    (x: { title?: string; venue?: string; organizer?: string }) => x.title ?? x.venue ?? x.organizer,
   )
 }
 
@@ -135,7 +135,15 @@ export function geoCombinationsSuite(name: string, makeStorage: () => Storage | 
       await app.seed({ title: 'Middle ring', venue: venues[105], categories: [music.id], organizer: org.id, ...day(2) })
       await app.seed({ title: 'Last ring', venue: venues[209], tags: [loud.id], organizer: org.id, featured: true, ...day(3) })
       await app.seed({ title: 'Ring plain', venue: venues[50], ...day(4) })
-      await app.seed({ title: 'Far', venue: hamburg.id, categories: [music.id], tags: [loud.id], organizer: org.id, featured: true, ...day(5) })
+      await app.seed({
+        title: 'Far',
+        venue: hamburg.id,
+        categories: [music.id],
+        tags: [loud.id],
+        organizer: org.id,
+        featured: true,
+        ...day(5),
+      })
       await app.seed({ title: 'Homeless', categories: [music.id], featured: true, ...day(6) })
       const near = `${NEAR}&geoloc_radius=20`
       const list = async (q: string) => {
@@ -159,6 +167,29 @@ export function geoCombinationsSuite(name: string, makeStorage: () => Storage | 
     })
   })
 
+  describe(`zero coordinates [${name}]`, () => {
+    it('(0, 0) and venues on the equator or the prime meridian are located like any other, everywhere they show', async () => {
+      const app = await open()
+      const island = await create(app, '/venues', { venue: 'Null Island', geo_lat: 0, geo_lng: 0 })
+      const equator = await create(app, '/venues', { venue: 'Equator', geo_lat: '0', geo_lng: '9.45' })
+      const greenwich = await create(app, '/venues', { venue: 'Meridian', geo_lat: 51.4779, geo_lng: 0 })
+      expect([island.geo_lat, island.geo_lng, equator.geo_lat, greenwich.geo_lng]).toEqual([0, 0, 0, 0])
+      const e = await app.seed({ title: 'At sea', venue: island.id })
+      const single = (await app.get(`/events/${e.id}`)).body
+      expect(single.venue).toMatchObject({ geo_lat: 0, geo_lng: 0 })
+      expect(single.json_ld.location.geo).toEqual({ '@type': 'GeoCoordinates', latitude: 0, longitude: 0 })
+      expect((await app.get(`/events/${e.id}?format=ics`)).text).toContain('\r\nGEO:0;0\r\n')
+      expect(titles(await app.get('/events?geoloc=1'))).toEqual(['At sea'])
+      expect(titles(await app.get('/events?geoloc_lat=0&geoloc_lng=0&geoloc_radius=1'))).toEqual(['At sea'])
+      expect(titles(await app.get('/venues?geoloc_lat=0.1&geoloc_lng=0.1&geoloc_radius=1000')).sort()).toEqual(['Equator', 'Null Island'])
+      expect(titles(await app.get('/venues?geoloc=true')).sort()).toEqual(['Equator', 'Meridian', 'Null Island'])
+      // Cleared, they are gone: presence is decided by both-or-neither, not by the value.
+      const cleared = await app.patch(`/venues/${island.id}`, { geo_lat: null, geo_lng: null }, { as: 'administrator' })
+      expect(cleared.body).not.toHaveProperty('geo_lat')
+      expect(titles(await app.get('/events?geoloc=1'))).toEqual([])
+    })
+  })
+
   describe(`bad nested coordinates on an event update [${name}]`, () => {
     it('answer 400 naming venue (and the coordinate in the message), and change nothing', async () => {
       const app = await open()
@@ -174,7 +205,11 @@ export function geoCombinationsSuite(name: string, makeStorage: () => Storage | 
       ]
       for (const [coords, field] of cases) {
         for (const send of [app.post, app.patch, app.put]) {
-          const res = await send(`/events/${event.id}`, { title: 'Changed', venue: { venue: 'New Hall', ...coords } }, { as: 'administrator' })
+          const res = await send(
+            `/events/${event.id}`,
+            { title: 'Changed', venue: { venue: 'New Hall', ...coords } },
+            { as: 'administrator' },
+          )
           expectInvalid(res, ['venue'])
           expect(res.body.data.details.venue.code).toBe('could-not-create-venue')
           expect(res.body.data.params.venue).toMatch(field)
@@ -244,7 +279,11 @@ export function geoCombinationsSuite(name: string, makeStorage: () => Storage | 
       const known = new Set<number>(Object.values(USERS).map((u) => u.id))
       const app = await open({ users: { exists: (id) => known.has(id) } })
       expectInvalid(await app.post('/events', { title: 'X', ...EVENT, author: 987654321 }, { as: 'author' }), ['author'])
-      expectError(await app.post('/events', { title: 'X', ...EVENT, author: USERS.editor.id }, { as: 'author' }), 403, 'rest_cannot_edit_others')
+      expectError(
+        await app.post('/events', { title: 'X', ...EVENT, author: USERS.editor.id }, { as: 'author' }),
+        403,
+        'rest_cannot_edit_others',
+      )
       expect(await adminTotal(app, '/events')).toBe(0)
     })
   })

@@ -325,8 +325,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   let pageOrder = order
   // A long geofence venue list is not a link filter event_filters knows: it is probed on the
   // range's rows like a post filter, and the count must then look at them too.
-  const postFilters =
-    [q.unpublishedAuthor, q.featured, q.parentId, q.include, wide].some((v) => v !== undefined) || words.length > 0
+  const postFilters = [q.unpublishedAuthor, q.featured, q.parentId, q.include, wide].some((v) => v !== undefined) || words.length > 0
   const plan = filteredPlan(db, q, postFilters)
   const joined = (p: FilteredPlan): Source => {
     const where = new Where().and(p.where).add('p.id = f.event_id').and(w)
