@@ -2,7 +2,8 @@
  * The geofence filters on the SQL storages read from indexes (src/storage/sql/read.ts): the
  * venues of a circle's bounding box come from posts_venue_geo, and an event list near a point
  * reads the events of the few venues found there through their link rows, never by walking the
- * date window of every event. These tests fail when a change to the statements (or the schema)
+ * date window of every event; with more venues than that and one category, the category's range
+ * is read and each row's venue link checked by primary key. These tests fail when a change to the statements (or the schema)
  * makes either engine fall back to a scan. What the filters answer is covered over HTTP on every
  * engine (test/http/geo.suite.ts, test/http/geo-combinations.suite.ts).
  */
@@ -16,7 +17,7 @@ import { afterAll, describe, it } from 'vitest'
 import { createSqlStorage, openSqliteFile, pgDriver, type SqlParam, type SqlStorage } from '../src/storage/sql/index.js'
 import type { EventListQuery, LinkedListQuery, StorageTx } from '../src/storage/types.js'
 import type { GeoCircle } from '../src/storage/geo.js'
-import { newEvent, newVenue } from '../src/testing/index.js'
+import { newEvent, newTerm, newVenue } from '../src/testing/index.js'
 import { admin, url, pgDescribe } from './support/pg-schema.js'
 import { recording } from './support/sql-checks.js'
 
@@ -28,6 +29,7 @@ afterAll(() => admin?.end())
 const LONE = { lat: 44.5, lng: -100.3 } // one venue
 const TWIN = { lat: 35.2, lng: -80.8 } // two venues about 3 km apart
 const DATELINE = { lat: -17.0, lng: 179.95 } // a box that crosses the antimeridian
+const CROWD = { lat: 60.0, lng: 25.0 } // 210 venues: more than drive an event list (read.ts)
 
 /**
  * Venues spread over a continent (a 12 x 12 grid, some without coordinates, one trashed), each
@@ -59,11 +61,26 @@ async function fill(tx: StorageTx) {
   const twinA = (await tx.insertPost(newVenue({ slug: 'twin-a', geoLat: TWIN.lat, geoLng: TWIN.lng }))).id
   const twinB = (await tx.insertPost(newVenue({ slug: 'twin-b', geoLat: TWIN.lat + 0.02, geoLng: TWIN.lng + 0.02 }))).id
   const fiji = (await tx.insertPost(newVenue({ slug: 'fiji', geoLat: DATELINE.lat, geoLng: -179.98 }))).id
+  // A crowd of venues, with events at two: one in the category, one not; the category also on
+  // an event without a venue.
+  const crowd: number[] = []
+  for (let i = 0; i < 210; i++) {
+    const v = await tx.insertPost(
+      newVenue({ slug: `crowd-${i}`, geoLat: CROWD.lat + ((i % 15) - 7) * 0.01, geoLng: CROWD.lng + (Math.floor(i / 15) - 7) * 0.02 }),
+    )
+    crowd.push(v.id)
+  }
+  const folk = (await tx.insertTerm(newTerm({ slug: 'folk', name: 'Folk' }))).id
+  const crowdFolk = await tx.insertPost(newEvent({ slug: 'crowd-folk', venueIds: [crowd[100]!], categoryIds: [folk] }))
+  await tx.insertPost(newEvent({ slug: 'crowd-plain', venueIds: [crowd[101]!] }))
+  await tx.insertPost(newEvent({ slug: 'nowhere-folk', categoryIds: [folk] }))
   return {
     lone,
     twinA,
     twinB,
     fiji,
+    folk,
+    crowdFolk: crowdFolk.id,
     loneEvents: await events(lone, 'lone', 6),
     twinEvents: [...(await events(twinA, 'twin-a', 4)), ...(await events(twinB, 'twin-b', 4))],
   }
@@ -118,6 +135,11 @@ async function run(s: SqlStorage, seen: { sql: string; params: readonly SqlParam
   assert.equal(twin.total, 8)
   assert.deepEqual(new Set(twin.items.map((e) => e.id)), new Set(refs.twinEvents))
   const twinStmts = await sent(() => s.listEvents(eventsNear(circle(TWIN))))
+  // More venues in the fence than drive a list, and one category: the category's range, each
+  // row probed for a venue in the fence.
+  const crowd = await s.listEvents({ ...eventsNear(circle(CROWD, 30)), categoryIds: [refs.folk] })
+  assert.deepEqual({ ids: crowd.items.map((e) => e.id), total: crowd.total }, { ids: [refs.crowdFolk], total: 1 })
+  const crowdStmts = await sent(() => s.listEvents({ ...eventsNear(circle(CROWD, 30)), categoryIds: [refs.folk] }))
   // The page: the statement that selects whole posts and pages them.
   const pageOf = (stmts: typeof seen) => {
     const found = stmts.filter((x) => /ORDER BY/.test(x.sql) && /LIMIT/.test(x.sql))
@@ -130,6 +152,7 @@ async function run(s: SqlStorage, seen: { sql: string; params: readonly SqlParam
     loneBox: box(loneStmts),
     lonePage: pageOf(loneStmts),
     twinPage: pageOf(twinStmts),
+    crowdPage: pageOf(crowdStmts),
   }
 }
 
@@ -163,6 +186,12 @@ describe('geofence indexes (sqlite)', () => {
     assert.match(twin, /SEARCH x USING (COVERING )?INDEX event_links_linked \(linked_id=\? AND kind=\?\)/, twin)
     assert.match(twin, /SEARCH p USING INTEGER PRIMARY KEY/, twin)
     assert.doesNotMatch(twin, /posts_event_start|SCAN p\b/, twin)
+    // A crowd of venues and one category: the category's range, each post by key, and the
+    // event's own venue link (primary key) looked up in the crowd's list.
+    const crowd = plan(stmts.crowdPage)
+    assert.match(crowd, /SEARCH f USING PRIMARY KEY \(kind=\? AND ref_id=\?/, crowd)
+    assert.match(crowd, /SEARCH x USING (COVERING )?INDEX sqlite_autoindex_event_links_1 \(event_id=\? AND kind=\?\)/, crowd)
+    assert.doesNotMatch(crowd, /posts_event_start|SCAN [fpx]\b|TEMP B-TREE/, crowd)
     db.close()
     await s.close()
   })
@@ -205,6 +234,10 @@ pgDescribe('geofence indexes (postgres)', () => {
       const twin = await plan(stmts.twinPage)
       assert.match(twin, /(Index (Only )?Scan using|Bitmap Index Scan on) event_links_linked\b/, twin)
       assert.doesNotMatch(twin, /posts_event_start|Seq Scan/, twin)
+      const crowd = await plan(stmts.crowdPage)
+      assert.match(crowd, /(Index (Only )?Scan using|Bitmap Index Scan on) event_filters_pkey\b/, crowd)
+      assert.match(crowd, /(Index (Only )?Scan using|Bitmap Index Scan on) event_links_pkey\b/, crowd)
+      assert.doesNotMatch(crowd, /posts_event_start|Seq Scan/, crowd)
       await client.query('ROLLBACK')
     } finally {
       client.release()
