@@ -160,6 +160,11 @@ export function geoCombinationsSuite(name: string, makeStorage: () => Storage | 
       expect(await list(`${near}&venue=${venues[105]},${hamburg.id}`)).toEqual(['Middle ring'])
       expect(await list(`geoloc=1&categories=${music.id}`)).toEqual(['First ring', 'Middle ring', 'Far'])
       expect(await list(`geoloc=1&featured=true&organizer=${org.id}`)).toEqual(['Last ring', 'Far'])
+      // And with a search (on SQLite, the matches drive the list then).
+      expect(await list(`${near}&search=ring`)).toEqual(['First ring', 'Middle ring', 'Last ring', 'Ring plain'])
+      expect(await list(`${near}&search=middle&categories=${music.id}`)).toEqual(['Middle ring'])
+      expect(await list(`geoloc=1&search=far`)).toEqual(['Far'])
+      expect(await list(`${near}&search=far`)).toEqual([])
       const page = await app.get(`/events?${near}&per_page=3&page=2`)
       expect(titles(page)).toEqual(['Ring plain'])
       expect(page.body.total).toBe(4)
