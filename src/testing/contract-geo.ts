@@ -1,7 +1,7 @@
 /** The storage contract's geolocation part: venue coordinates and the geofence list filters. */
 import assert from 'node:assert/strict'
 import type { EventListQuery, LinkedListQuery, Storage } from '../storage/types.js'
-import { eventQuery as events, newEvent, newVenue } from './fixtures.js'
+import { eventQuery as events, newEvent, newTerm, newVenue } from './fixtures.js'
 
 type It = (name: string, fn: () => Promise<void>) => void
 type WithStorage = (fn: (s: Storage) => Promise<void>) => () => Promise<void>
@@ -84,7 +84,8 @@ export function geoContract(it: It, withStorage: WithStorage): void {
   it(
     'pages and counts exactly when hundreds of venues match (a backend may plan that case differently)',
     withStorage(async (s) => {
-      await s.transaction(async (tx) => {
+      const term = await s.transaction(async (tx) => {
+        const t = await tx.insertTerm(newTerm({ slug: 'every-fifth', name: 'Every fifth' }))
         for (let n = 0; n < 260; n++) {
           const located = n % 13 !== 0
           const v = await tx.insertPost(
@@ -96,11 +97,23 @@ export function geoContract(it: It, withStorage: WithStorage): void {
               slug: `e${n}`,
               title: `e${n}`,
               venueIds: [v.id],
+              categoryIds: n % 5 === 0 ? [t.id] : [],
               startDate: `2027-02-${day} 10:00:00`,
               endDate: `2027-02-${day} 11:00:00`,
             }),
           )
         }
+        // One more in the category, at no venue: never in a geofenced list.
+        await tx.insertPost(
+          newEvent({
+            slug: 'homeless',
+            title: 'homeless',
+            categoryIds: [t.id],
+            startDate: '2027-02-01 09:00:00',
+            endDate: '2027-02-01 10:00:00',
+          }),
+        )
+        return t
       })
       const expected = Array.from({ length: 260 }, (_, n) => n)
         .filter((n) => n % 13 !== 0)
@@ -120,6 +133,15 @@ export function geoContract(it: It, withStorage: WithStorage): void {
         expected.filter((t) => Number(t.slice(1)) % 28 >= 26),
       )
       assert.equal(window.total, window.items.length)
+      // With one category besides: only the category's events at those venues.
+      const inTerm = expected.filter((t) => Number(t.slice(1)) % 5 === 0)
+      for (const venueGeo of [
+        { unpublishedVenues: 'none' as const },
+        { near: { lat: 0, lng: 0, radiusKm: 20_000 }, unpublishedVenues: 'none' as const },
+      ]) {
+        const filtered = await s.listEvents(events({ venueGeo, categoryIds: [term.id], limit: 1000 }))
+        assert.deepEqual([filtered.total, filtered.items.map((e) => e.title)], [inTerm.length, inTerm])
+      }
     }),
   )
 

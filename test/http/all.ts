@@ -18,6 +18,7 @@ import { eventsLinkedSuite } from './events-linked.suite.js'
 import { eventsListSuite } from './events-list.suite.js'
 import { eventsDatesSuite } from './events-dates.suite.js'
 import { geoDocSuite, geoSuite } from './geo.suite.js'
+import { geoCombinationsSuite } from './geo-combinations.suite.js'
 import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, corsSuite, httpFeaturesSuite, readCacheBoundSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
@@ -67,6 +68,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   recurrenceReliabilitySuite(name, makeStorage)
   recurrenceShiftSuite(name, makeStorage)
   geoSuite(name, makeStorage)
+  geoCombinationsSuite(name, makeStorage)
   searchSyntaxSuite(name, makeStorage)
   responseCacheSuite(name, makeStorage)
   fragmentCacheSuite(name, makeStorage)

@@ -323,13 +323,15 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   let source: Source
   let counted: Source | CountQuery
   let pageOrder = order
-  const postFilters = [q.unpublishedAuthor, q.featured, q.parentId, q.include].some((v) => v !== undefined) || words.length > 0
+  // A long geofence venue list is not a link filter event_filters knows: it is probed on the
+  // range's rows like a post filter, and the count must then look at them too.
+  const postFilters = [q.unpublishedAuthor, q.featured, q.parentId, q.include, wide].some((v) => v !== undefined) || words.length > 0
   const plan = filteredPlan(db, q, postFilters)
-  const joined = (p: FilteredPlan): Source => ({
-    from: p.from,
-    fromParams: p.fromParams,
-    where: new Where().and(p.where).add('p.id = f.event_id').and(w),
-  })
+  const joined = (p: FilteredPlan): Source => {
+    const where = new Where().and(p.where).add('p.id = f.event_id').and(w)
+    for (const r of wideRef(wide)) probe(where, r)
+    return { from: p.from, fromParams: p.fromParams, where }
+  }
   if (plan?.ordered) {
     // One index range of event_filters in list order, each post by primary key (event-filters.ts).
     source = joined(plan)
