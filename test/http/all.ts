@@ -22,6 +22,7 @@ import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, corsSuite, httpFeaturesSuite, readCacheBoundSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
 import { icalFeedSuite } from './ical-feed.suite.js'
+import { icalGapsSuite } from './ical-gaps.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
@@ -54,6 +55,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   allowSuite(name, makeStorage)
   icalSuite(name, makeStorage)
   icalFeedSuite(name, makeStorage)
+  icalGapsSuite(name, makeStorage)
   hostileSuite(name, makeStorage)
   formSyntaxSuite(name, makeStorage)
   leaksSuite(name, makeStorage)
