@@ -31,6 +31,7 @@ import { searchSyntaxSuite } from './search.suite.js'
 import { fragmentCacheSuite } from './fragment-cache.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
+import { sanitizeTagsSuite } from './sanitize-tags.suite.js'
 import { recurrenceDocSuite, recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
@@ -64,6 +65,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   referenceGapsSuite(name, makeStorage)
   clientsSuite(name, makeStorage)
   sanitizeSuite(name, makeStorage)
+  sanitizeTagsSuite(name, makeStorage)
   recurrenceSuite(name, makeStorage)
   recurrenceIcalSuite(name, makeStorage)
   recurrenceReliabilitySuite(name, makeStorage)
