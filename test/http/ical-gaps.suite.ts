@@ -179,6 +179,24 @@ export function icalGapsSuite(name: string, makeStorage: () => Storage | Promise
       expect(masterOf(after, fourth.id).summary).toBe('Later part')
     })
 
+    it('a feed whose window leaves out the first occurrence shows the same SEQUENCE and LAST-MODIFIED', async () => {
+      const { a, tick } = await clocked()
+      const { head, members } = await weekly(a)
+      const later = async () => {
+        const res = await a.get('/events?format=ics&start_date=2026-12-10&end_date=2027-12-31', admin)
+        expect(res.status).toBe(200)
+        return masterOf(vevents(res.text), head.id)
+      }
+      const before = await later()
+      tick()
+      expect((await a.del(`/events/${members[4].id}`, admin)).status).toBe(200)
+      const windowed = await later()
+      const full = masterOf(await feed(a), head.id)
+      expect(windowed.sequence).toBe(before.sequence + 1)
+      expect([windowed.sequence, windowed.lastModified]).toEqual([full.sequence, full.lastModified])
+      expect(windowed.exdates).toContain('2026-12-29')
+    })
+
     it('is the same number on every backend for the same history', async () => {
       const { a } = await clocked()
       const { head, members } = await weekly(a)
