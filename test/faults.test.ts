@@ -42,6 +42,9 @@ async function expectUnavailable(res: Response) {
   const body = (await res.json()) as { code: string; data: { status: number } }
   expect(body.code).toBe('storage_unavailable')
   expect(body.data.status).toBe(503)
+  // A real outage, not a faked one: clients are still told when trying again makes sense.
+  const retry = res.headers.get('retry-after')
+  expect(Number.isInteger(Number(retry)) && Number(retry) > 0, `Retry-After ${retry}`).toBe(true)
 }
 
 const bin = findPostgresBin()

@@ -11,6 +11,7 @@ import { addDays, epochSecondsToParts, formatWallClock, partsToEpochSeconds, req
 import { vevent, type IcalText } from './ical.js'
 import type { Relations } from './embedded.js'
 import { writeVtimezone } from './vtimezone.js'
+import { seriesVersion } from './series-version.js'
 import { localToUtc, offsetMinutes, utcToLocal } from '../time/zone.js'
 
 const stamp = (wall: string) => wall.replace(/[-:]/g, '').replace(' ', 'T')
@@ -110,7 +111,7 @@ export class SeriesFeed {
       if (!head || !rule) continue
       const original = head.series!.original
       const length = seconds(template.e.endDate) - seconds(template.e.startDate)
-      const master: EventRecord = { ...template.e, allDay: head.allDay, timezone: head.timezone }
+      const master: EventRecord = { ...template.e, allDay: head.allDay, timezone: head.timezone, ...seriesVersion(head, template.e) }
       const fromRule = new Set([
         original,
         ...expandRule(parseRule(rule.rrule), original, { timezone: head.timezone, horizon: rule.through ?? original, max: 5000 }),

@@ -26,6 +26,7 @@ import { schedule } from './dates.js'
 import { withFreeSlug } from './slug.js'
 import { moveToTrash, writePost } from './trash.js'
 import { storageIdentity } from '../storage/dependencies.js'
+import { touchSeries } from './series-version.js'
 
 export type Scope = 'this' | 'following' | 'all'
 
@@ -404,11 +405,11 @@ async function startSeries(
  * Ends the series: the first occurrence stays as a lone event (or, from `following`, the
  * series is cut before this one).
  */
-async function endSeries({ tx, patch, slug, current, head, members }: SeriesEdit, scope: Scope): Promise<EventRecord> {
+async function endSeries({ ctx, tx, patch, slug, current, head, members }: SeriesEdit, scope: Scope): Promise<EventRecord> {
   if (scope === 'following' && current.id !== head.id) {
     for (const m of members) if (m.startDate >= current.startDate) await tx.deletePost(m.id)
     const rule = cutBefore(head.series!.rule!, current.series!.original, head.timezone, head.allDay)
-    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule } })
+    await tx.updatePost(head.id, 'event', touchSeries(ctx, head, rule))
     return reread(tx, head.id)
   }
   for (const m of members) if (m.id !== head.id) await tx.deletePost(m.id)
@@ -417,7 +418,7 @@ async function endSeries({ tx, patch, slug, current, head, members }: SeriesEdit
 }
 
 /** A `this` edit: the occurrence is marked detached so that later edits of the series leave it as it is. */
-async function editOccurrence({ tx, patch, slug, current, head }: SeriesEdit): Promise<EventRecord> {
+async function editOccurrence({ ctx, tx, patch, slug, current, head }: SeriesEdit): Promise<EventRecord> {
   // Trashing one occurrence (or restoring it) is an exception of the series, as DELETE is.
   const trashing = patch.status === 'trash' && current.status !== 'trash'
   const restoring = patch.status !== undefined && patch.status !== 'trash' && current.status === 'trash'
@@ -427,9 +428,14 @@ async function editOccurrence({ tx, patch, slug, current, head }: SeriesEdit): P
     const original = current.series!.original
     const exdate = trashing ? [...new Set([...rule.exdate, original])].sort() : rule.exdate.filter((d) => d !== original)
     if (head.id === current.id) series.rule = { ...rule, exdate }
-    else await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate } } })
+    else await tx.updatePost(head.id, 'event', touchSeries(ctx, head, { ...rule, exdate }))
   }
-  return writePost(tx, current, { ...patch, series }, slug)
+  const written = await writePost(tx, current, { ...patch, series }, slug)
+  // The series VEVENT stands for its occurrences edited on their own too: a change a feed shows
+  // of one is a change of the series, recorded on its first occurrence.
+  if (head.id !== current.id && !trashing && !restoring && written.sequence !== current.sequence)
+    await tx.updatePost(head.id, 'event', touchSeries(ctx, head))
+  return written
 }
 
 /** What a `following` or `all` edit writes to the occurrences it reaches. */
@@ -465,10 +471,10 @@ async function editSeries(
 }
 
 /** Split: the old series ends before this occurrence; this one heads the rest, with the rule it keeps. */
-async function splitAt({ tx, current, head, members }: SeriesEdit): Promise<{ newHead: EventRecord; rule: SeriesRule }> {
+async function splitAt({ ctx, tx, current, head, members }: SeriesEdit): Promise<{ newHead: EventRecord; rule: SeriesRule }> {
   const old = head.series!.rule!
   const cut = cutBefore(old, current.series!.original, head.timezone, head.allDay)
-  await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: cut } })
+  await tx.updatePost(head.id, 'event', touchSeries(ctx, head, cut))
   const parsed = parseRule(old.rrule)
   if (parsed.count !== undefined) {
     // COUNT counts the rule's occurrences, excluded ones included: those from here on remain.
@@ -664,11 +670,9 @@ export async function deleteInSeries(ctx: Context, tx: StorageTx, stale: EventRe
   const rule = head.series!.rule!
   if (scope === 'this') {
     const exdate = [...new Set([...rule.exdate, current.series!.original])].sort()
-    await tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate } } })
+    await tx.updatePost(head.id, 'event', touchSeries(ctx, head, { ...rule, exdate }))
   } else if (scope === 'following' && current.id !== head.id) {
-    await tx.updatePost(head.id, 'event', {
-      series: { ...head.series!, rule: cutBefore(rule, current.series!.original, head.timezone, head.allDay) },
-    })
+    await tx.updatePost(head.id, 'event', touchSeries(ctx, head, cutBefore(rule, current.series!.original, head.timezone, head.allDay)))
   }
   let result = current
   for (const m of targets) {

@@ -1,9 +1,10 @@
 /**
  * The iCalendar SEQUENCE rule both backends apply inside `updatePost`: calendar apps replace a
  * stored copy of an event only when its SEQUENCE grew, so every change to something they show
- * must raise it, and nothing else should.
+ * must raise it, and nothing else should. A recurring series is one VEVENT whose SEQUENCE is its
+ * first occurrence's: changes to its set of occurrences are recorded there (resources/series.ts).
  */
-import type { EventRecord, PostRecord } from './types.js'
+import type { EventRecord, PostRecord, SeriesMember } from './types.js'
 
 /** Event fields an iCalendar feed shows (directly, or through URL, LOCATION, ORGANIZER, CATEGORIES). */
 export const CALENDAR_FIELDS = [
@@ -27,10 +28,24 @@ export const CALENDAR_FIELDS = [
 const same = (a: unknown, b: unknown) =>
   Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b
 
+/**
+ * What a feed shows of an event's place in its series: RECURRENCE-ID and being written on its
+ * own (`original`, `detached`), and on the first occurrence the rule with its extra and excluded
+ * dates, and `changes` (the series' own edits). Not `position` or `through`: no feed shows them.
+ */
+function seriesShownChanged(a: SeriesMember | null | undefined, b: SeriesMember | null | undefined): boolean {
+  if (!a || !b) return !a !== !b
+  if (a.original !== b.original || !a.detached !== !b.detached || (a.changes ?? 0) !== (b.changes ?? 0)) return true
+  const [r, s] = [a.rule, b.rule]
+  if (!r || !s) return !r !== !s
+  return r.rrule !== s.rrule || !same(r.rdate, s.rdate) || !same(r.exdate, s.exdate)
+}
+
 /** The sequence an event moving from `before` to `after` gets. */
 export function nextSequence(before: EventRecord, after: EventRecord): number {
   const base = before.sequence ?? 0
-  return CALENDAR_FIELDS.some((f) => !same(before[f], after[f])) ? base + 1 : base
+  const changed = CALENDAR_FIELDS.some((f) => !same(before[f], after[f])) || seriesShownChanged(before.series, after.series)
+  return changed ? base + 1 : base
 }
 
 /** Venue and organizer fields a feed shows on the events linked to them (LOCATION, GEO, ORGANIZER, CONTACT). */

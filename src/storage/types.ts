@@ -116,6 +116,11 @@ export interface SeriesMember {
   detached?: boolean
   /** Only on the first occurrence. */
   rule?: SeriesRule
+  /**
+   * Only on the first occurrence: raised whenever the series changes in a way its own fields do
+   * not record (an occurrence detached or edited on its own), so its sequence grows then too.
+   */
+  changes?: number
 }
 
 export interface VenueFields {

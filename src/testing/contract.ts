@@ -10,7 +10,7 @@
  * ```
  */
 import assert from 'node:assert/strict'
-import type { Storage, StorageTx } from '../storage/types.js'
+import type { PostPatch, Storage, StorageTx } from '../storage/types.js'
 import { SlugConflictError } from '../storage/types.js'
 import { eventQuery as listAll, newEvent, newOrganizer, newTerm, newVenue } from './fixtures.js'
 import { geoContract } from './contract-geo.js'
@@ -192,6 +192,46 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
             }),
           )
           assert.equal(await sequence(), 8)
+        }),
+      )
+
+      it(
+        "raises an event's sequence when what a feed shows of its series changes: rule, dates, exceptions, detachment, changes",
+        withStorage(async (s) => {
+          const rule = { rrule: 'FREQ=WEEKLY;COUNT=3', rdate: [], exdate: [] }
+          const head = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'series' })))
+          const member = await insert(s, (tx) =>
+            tx.insertPost(
+              newEvent({
+                slug: 'series-2',
+                seriesId: head.id,
+                parentId: head.id,
+                series: { position: 2, original: '2027-01-17 10:00:00' },
+              }),
+            ),
+          )
+          const sequence = async (id: number) => {
+            const got = await s.getPost(id)
+            return got && got.type === 'event' ? got.sequence : -1
+          }
+          const original = '2027-01-10 10:00:00'
+          const steps: Array<[string, number, PostPatch<'event'>, number]> = [
+            ['becomes a series', head.id, { seriesId: head.id, series: { position: 1, original, rule } }, 1],
+            ['position (not shown)', head.id, { series: { position: 2, original, rule } }, 1],
+            ['through (not shown)', head.id, { series: { position: 2, original, rule: { ...rule, through: '2029-01-01 00:00:00' } } }, 1],
+            ['exdate', head.id, { series: { position: 2, original, rule: { ...rule, exdate: ['2027-01-24 10:00:00'] } } }, 2],
+            ['rdate', head.id, { series: { position: 2, original, rule: { ...rule, rdate: ['2027-01-11 10:00:00'] } } }, 3],
+            ['rrule', head.id, { series: { position: 2, original, rule: { ...rule, rrule: 'FREQ=DAILY;COUNT=3' } } }, 4],
+            ['changes', head.id, { series: { position: 2, original, rule: { ...rule, rrule: 'FREQ=DAILY;COUNT=3' }, changes: 1 } }, 5],
+            ['detached', member.id, { series: { position: 2, original: '2027-01-17 10:00:00', detached: true } }, 1],
+            ['original', member.id, { series: { position: 2, original: '2027-01-18 10:00:00', detached: true } }, 2],
+            ['same again', member.id, { series: { position: 2, original: '2027-01-18 10:00:00', detached: true } }, 2],
+            ['no longer a series', head.id, { seriesId: 0, series: null }, 6],
+          ]
+          for (const [what, id, patch, expected] of steps) {
+            await insert(s, (tx) => tx.updatePost(id, 'event', patch))
+            assert.equal(await sequence(id), expected, what)
+          }
         }),
       )
 

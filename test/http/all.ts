@@ -23,6 +23,7 @@ import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, corsSuite, httpFeaturesSuite, readCacheBoundSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
 import { icalFeedSuite } from './ical-feed.suite.js'
+import { icalGapsSuite } from './ical-gaps.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
@@ -31,6 +32,7 @@ import { searchSyntaxSuite } from './search.suite.js'
 import { fragmentCacheSuite } from './fragment-cache.suite.js'
 import { termsSuite } from './terms.suite.js'
 import { sanitizeSuite } from './sanitize.suite.js'
+import { sanitizeTagsSuite } from './sanitize-tags.suite.js'
 import { recurrenceDocSuite, recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
@@ -55,6 +57,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   allowSuite(name, makeStorage)
   icalSuite(name, makeStorage)
   icalFeedSuite(name, makeStorage)
+  icalGapsSuite(name, makeStorage)
   hostileSuite(name, makeStorage)
   formSyntaxSuite(name, makeStorage)
   leaksSuite(name, makeStorage)
@@ -63,6 +66,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   referenceGapsSuite(name, makeStorage)
   clientsSuite(name, makeStorage)
   sanitizeSuite(name, makeStorage)
+  sanitizeTagsSuite(name, makeStorage)
   recurrenceSuite(name, makeStorage)
   recurrenceIcalSuite(name, makeStorage)
   recurrenceReliabilitySuite(name, makeStorage)

@@ -17,7 +17,7 @@ import { liveMarkup, liveProblems, normalizeHtml, schemeOf, textOf } from '../su
 
 export const sanitizeStats = { vectors: XSS_CORPUS.length, writes: 0, checkedStrings: 0 }
 
-const START = { start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:00' }
+export const START = { start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:00' }
 
 /** JSON keys whose strings are titles, names or one-line fields: inline formatting only. */
 const INLINE_KEYS = new Set([
@@ -47,7 +47,7 @@ const INLINE_KEYS = new Set([
 const URL_KEYS = new Set(['url', 'rest_url', 'website', 'sameAs', 'image', 'link', 'next_rest_url', 'previous_rest_url'])
 
 /** Every string in a JSON body checked as a browser would see it; returns what is live. */
-function jsonProblems(body: unknown, path = '$'): string[] {
+export function jsonProblems(body: unknown, path = '$'): string[] {
   const out: string[] = []
   const visit = (value: unknown, key: string, at: string) => {
     if (typeof value === 'string') {
@@ -68,7 +68,7 @@ function jsonProblems(body: unknown, path = '$'): string[] {
 /** JSON text that could close a <script> holding json_ld, or open one. */
 const scriptBreakout = (res: Res) => /<\/?script/i.test(res.text)
 
-function expectInert(res: Res, what: string) {
+export function expectInert(res: Res, what: string) {
   expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBe(200)
   expect(jsonProblems(res.body, what)).toEqual([])
   expect(scriptBreakout(res), `${what} carries <script`).toBe(false)
@@ -118,7 +118,7 @@ function icsProblems(ics: string, jsonById: Map<number, unknown>, host: string):
   return out
 }
 
-const cap = (s: string, n: number) => s.slice(0, n)
+export const cap = (s: string, n: number) => s.slice(0, n)
 
 function venueData(html: string) {
   return {
@@ -141,13 +141,13 @@ function organizerData(html: string) {
 }
 
 /** Runs `fn` over `items`, a few at a time (storage round trips dominate, not CPU). */
-async function inBatches<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>, size = 6): Promise<R[]> {
+export async function inBatches<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>, size = 6): Promise<R[]> {
   const out: R[] = []
   for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map((item, j) => fn(item, i + j)))))
   return out
 }
 
-async function allPages(a: App, path: string, key: string): Promise<Res[]> {
+export async function allPages(a: App, path: string, key: string): Promise<Res[]> {
   const pages: Res[] = []
   for (let page = 1; ; page++) {
     const res = await a.get(`${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}`, { as: 'administrator' })
