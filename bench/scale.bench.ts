@@ -17,7 +17,8 @@
  *   SCALE_SEARCH=0                     skip the search and filtered-list operations (scale-search.ts)
  *   SCALE_TRACE=1                      print each statement's time for one request of each operation
  *   SCALE_PLANS=0                      skip the query plans at the largest size
- *   SCALE_KEEP=1                       keep the SQLite database file (its path is printed)
+ *   SCALE_KEEP=1                       keep the SQLite database file, and with CALENDAR_BENCH_DATABASE_URL the
+ *                                      PostgreSQL schema (their names are printed)
  *   CALENDAR_BENCH_DATABASE_URL        use this PostgreSQL server (in a schema of its own, dropped after)
  *   CALENDAR_TEST_PG_BIN               where initdb/pg_ctl live (else the newest /usr/lib/postgresql/N/bin)
  *   SCALE_PG_SHARED_BUFFERS=1GB        shared_buffers of the throwaway server
@@ -717,7 +718,8 @@ async function openPostgresEngine(): Promise<Engine | string> {
     },
     async close() {
       await storage.close()
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined)
+      if (KEEP && !server) console.log(`  kept the PostgreSQL schema: ${schema}`)
+      else await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined)
       await admin.end()
       await server?.destroy()
     },

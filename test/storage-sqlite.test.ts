@@ -53,6 +53,17 @@ describe('sqlite storage', () => {
     await b.close()
   })
 
+  it('gives its reading connection a 64 MiB page cache, or the size asked for', async () => {
+    const cacheOf = async (driver: SqlDriver) => {
+      // Reads outside a transaction go to the reading connection.
+      const rows = await driver.read((c) => c.query<{ cache_size: unknown }>('PRAGMA cache_size'))
+      await driver.close()
+      return Number(rows[0]?.cache_size)
+    }
+    assert.equal(await cacheOf(await openSqliteFile(freshFile())), -64 * 1024)
+    assert.equal(await cacheOf(await openSqliteFile(freshFile(), { cacheSizeMiB: 8 })), -8 * 1024)
+  })
+
   it('fills the term counts when it migrates a version-1 database (no term_counts yet)', async () => {
     const file = freshFile()
     const a = createSqlStorage({ driver: await openSqliteFile(file) })

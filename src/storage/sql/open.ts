@@ -31,10 +31,18 @@ async function load<T>(name: string, importer: () => Promise<T>): Promise<T> {
 export interface OpenSqliteOptions {
   /** How long a write waits for another process's lock before failing (503). Default 5000 ms. */
   busyTimeoutMs?: number
+  /**
+   * Page cache of the reading connection, in MiB. Default 64. A search or a filtered list at
+   * scale visits tens of thousands of index entries spread over the file; with SQLite's own
+   * default (a few MiB) most of those visits copy the page in from the OS again (measured at
+   * 1M events: a common-fragment search 72 ms with the default cache, 47 ms with 256 MiB).
+   */
+  cacheSizeMiB?: number
 }
 
 export async function openSqliteFile(path: string, options: OpenSqliteOptions = {}): Promise<SqlDriver> {
   const busyTimeout = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))
+  const cacheKiB = Math.max(1, Math.floor((options.cacheSizeMiB ?? 64) * 1024))
   const { default: Database } = await load('better-sqlite3', () => import('better-sqlite3'))
   let file = path
   let cleanup: (() => Promise<void>) | undefined
@@ -59,6 +67,8 @@ export async function openSqliteFile(path: string, options: OpenSqliteOptions = 
     writer.exec('PRAGMA journal_mode = WAL')
     const reader = open()
     reader.exec('PRAGMA query_only = ON')
+    // Negative: a size in KiB rather than a number of pages.
+    reader.exec(`PRAGMA cache_size = -${cacheKiB}`)
     return sqliteDriver(writer, { reader, ...(cleanup ? { onClose: cleanup } : {}) })
   } catch (err) {
     writer?.close()
