@@ -19,6 +19,10 @@
  *   SCALE_PLANS=0                      skip the query plans at the largest size
  *   SCALE_KEEP=1                       keep the SQLite database file, and with CALENDAR_BENCH_DATABASE_URL the
  *                                      PostgreSQL schema (their names are printed)
+ *   SCALE_SQLITE_FILE=path             use this SQLite file (kept); SCALE_PG_SCHEMA=name: this schema (kept).
+ *                                      A database a kept run left behind is measured again without seeding
+ *                                      it (seeding 1M events takes half an hour); sizes above what it holds
+ *                                      are seeded on top. Later migrations run first, as on an upgrade.
  *   CALENDAR_BENCH_DATABASE_URL        use this PostgreSQL server (in a schema of its own, dropped after)
  *   CALENDAR_TEST_PG_BIN               where initdb/pg_ctl live (else the newest /usr/lib/postgresql/N/bin)
  *   SCALE_PG_SHARED_BUFFERS=1GB        shared_buffers of the throwaway server
@@ -397,6 +401,35 @@ async function seedRefs(storage: SqlStorage): Promise<Refs> {
 }
 const pick0 = <T>(xs: readonly T[], n: number) => xs[n % xs.length]!
 
+/** What a kept database already holds (SCALE_SQLITE_FILE, SCALE_PG_SCHEMA), or null when it holds nothing yet. */
+async function keptData(engine: Engine): Promise<{ refs: Refs; published: number[]; count: number } | null> {
+  const s = engine.storage
+  const post = async (type: 'venue' | 'organizer', slug: string) => {
+    const found = await s.findPostBySlug(type, 'en', slug)
+    if (!found) throw new Error(`the kept database lacks ${type} ${slug}`)
+    return found.id
+  }
+  const term = async (taxonomy: 'category' | 'tag', slug: string) => {
+    const found = await s.findTerm(taxonomy, 'en', { slug })
+    if (!found) throw new Error(`the kept database lacks ${taxonomy} ${slug}`)
+    return found.id
+  }
+  if (!(await s.findPostBySlug('venue', 'en', 'venue-0'))) return null
+  const range = (n: number) => Array.from({ length: n }, (_, k) => k)
+  const refs: Refs = {
+    venues: await Promise.all(range(VENUES).map((n) => post('venue', `venue-${n}`))),
+    rareVenue: await post('venue', `venue-${VENUES}`),
+    organizers: await Promise.all(range(ORGANIZERS).map((n) => post('organizer', `organizer-${n}`))),
+    categories: await Promise.all(range(CATEGORIES).map((n) => term('category', `category-${n}`))),
+    tags: await Promise.all(range(TAGS).map((n) => term('tag', `tag-${n}`))),
+  }
+  const published = (await engine.rows(`SELECT id FROM posts WHERE type = 'event' AND status = 'publish' ORDER BY id`)).map((r) =>
+    Number(r.id),
+  )
+  const count = Number((await engine.rows(`SELECT count(*) AS n FROM posts WHERE type = 'event'`))[0]?.n ?? 0)
+  return { refs, published, count }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Engines
 
@@ -454,6 +487,8 @@ interface Engine {
   settle(): Promise<string>
   dbSize(): Promise<number>
   explain(sql: string, params: readonly SqlParam[]): Promise<string>
+  /** Rows of a statement without parameters, on a side connection. */
+  rows(sql: string): Promise<Record<string, unknown>[]>
   close(): Promise<void>
 }
 
@@ -520,8 +555,9 @@ const TERM_COUNT_UPDATE_PG =
 const bindSqlite = (v: SqlParam) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)
 
 async function openSqliteEngine(): Promise<Engine> {
-  const dir = mkdtempSync(join(tmpdir(), 'calendar-scale-'))
-  const file = join(dir, 'calendar.db')
+  const reused = env.SCALE_SQLITE_FILE
+  const dir = reused ? null : mkdtempSync(join(tmpdir(), 'calendar-scale-'))
+  const file = reused ?? join(dir!, 'calendar.db')
   const recorder = new Recorder()
   const storage = createSqlStorage({ driver: recorder.driver(await openSqliteFile(file)) })
   await storage.migrate()
@@ -582,10 +618,13 @@ async function openSqliteEngine(): Promise<Engine> {
         })
         .join('\n')
     },
+    async rows(sql) {
+      return side.prepare(sql).all() as Record<string, unknown>[]
+    },
     async close() {
       side.close()
       await storage.close()
-      if (KEEP) console.log(`  kept the SQLite database: ${file}`)
+      if (KEEP || !dir) console.log(`  kept the SQLite database: ${file}`)
       else rmSync(dir, { recursive: true, force: true })
     },
   }
@@ -624,9 +663,10 @@ async function openPostgresEngine(): Promise<Engine | string> {
     const started = server
     process.once('SIGINT', () => void started.destroy().finally(() => process.exit(130)))
   }
-  const schema = `calendar_scale_${process.pid}`
+  const reused = env.SCALE_PG_SCHEMA
+  const schema = reused ?? `calendar_scale_${process.pid}`
   const admin = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` })
-  await admin.query(`CREATE SCHEMA ${schema}`)
+  await admin.query(`CREATE SCHEMA ${reused ? 'IF NOT EXISTS ' : ''}${schema}`)
   const version = (await admin.query('SHOW server_version')).rows[0]?.server_version
   const buffers = (await admin.query('SHOW shared_buffers')).rows[0]?.shared_buffers
   console.log(`  PostgreSQL ${version}, shared_buffers ${buffers}, schema ${schema}${server ? ' (throwaway server, fsync off)' : ''}`)
@@ -716,9 +756,12 @@ async function openPostgresEngine(): Promise<Engine | string> {
       const { rows } = await admin.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params as unknown[])
       return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')
     },
+    async rows(sql) {
+      return (await admin.query(sql)).rows as Record<string, unknown>[]
+    },
     async close() {
       await storage.close()
-      if (KEEP && !server) console.log(`  kept the PostgreSQL schema: ${schema}`)
+      if ((KEEP || reused) && !server) console.log(`  kept the PostgreSQL schema: ${schema}`)
       else await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined)
       await admin.end()
       await server?.destroy()
@@ -939,14 +982,16 @@ async function runEngine(name: string, open: () => Promise<Engine | string>, eng
   }
   const engine = opened
   try {
-    const refs = await seedRefs(engine.storage)
+    const found = await keptData(engine)
+    const refs = found?.refs ?? (await seedRefs(engine.storage))
     const router = createCalendarRouter(engine.storage, {
       authenticate: (req) => (req.headers.get('authorization') === 'Bearer bench' ? { id: 1, role: 'administrator' } : null),
     })
-    const published: number[] = []
+    const published: number[] = found?.published ?? []
     const ops = operations(refs, published)
-    let count = 0
-    for (const size of engineSizes) {
+    let count = found?.count ?? 0
+    if (found) console.log(`  reusing a database with ${fmtInt(count)} events`)
+    for (const size of engineSizes.map((n) => Math.max(n, count))) {
       const t0 = performance.now()
       await stage(`${name}: seed ${fmtInt(count)} -> ${fmtInt(size)} events (${engine.seedMethod})`, () =>
         seedTo(engine, refs, count, size, published),

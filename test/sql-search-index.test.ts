@@ -99,6 +99,57 @@ describe('sqlite search index', () => {
     await b.close()
   })
 
+  it('migrating a version-9 database fills event_keys, which search counts read and every write keeps', async () => {
+    const file = freshFile()
+    const a = createSqlStorage({ driver: await openSqliteFile(file) })
+    const ids = await a.transaction(fill)
+    await a.close()
+    // Back to the schema before migration 10: the count read an index of posts instead.
+    const raw = new Database(file)
+    raw.exec(`DROP TRIGGER posts_event_keys_insert; DROP TRIGGER posts_event_keys_delete; DROP TRIGGER posts_event_keys_update;
+              DROP TABLE event_keys; CREATE INDEX posts_event_keys ON posts (id, type, language, status, hide_from_listings, start_date, end_date);
+              DELETE FROM calendar_migrations WHERE version >= 10`)
+    raw.close()
+    const { driver, seen } = recording(await openSqliteFile(file))
+    const b = createSqlStorage({ driver })
+    await checkSearch(b, ids)
+    const counted = seen.find((x) => /post_fts MATCH/.test(x.sql) && /count\(\*\)/.test(x.sql))
+    assert.match(counted?.sql ?? '', /CROSS JOIN event_keys p/)
+    const keys = () => {
+      const db = new Database(file, { readonly: true })
+      const rows = db.prepare('SELECT id, language, status, start_date, end_date FROM event_keys ORDER BY id').all()
+      const index = db.prepare(`SELECT name FROM sqlite_master WHERE name = 'posts_event_keys'`).all()
+      db.close()
+      return { rows, index }
+    }
+    const before = keys()
+    assert.deepEqual(before.index, [], 'the old index is gone')
+    assert.deepEqual(
+      before.rows.map((r) => (r as { id: number }).id),
+      [ids.jazz, ids.brunch],
+      'events only, venues never',
+    )
+    // Every write that moves a listed column keeps the table in step with posts.
+    await b.transaction((tx) => tx.updatePost(ids.jazz, 'event', { status: 'draft' }))
+    assert.equal((await b.listEvents(query('zephyr'))).total, 1)
+    await b.transaction((tx) =>
+      tx.updatePost(ids.jazz, 'event', { status: 'publish', startDate: '2031-01-01 10:00:00', endDate: '2031-01-01 11:00:00' }),
+    )
+    assert.deepEqual(
+      (await b.listEvents({ ...query('zephyr'), startGte: '2030-12-31 00:00:00' })).items.map((e) => e.id),
+      [ids.jazz],
+    )
+    await b.transaction((tx) => tx.updatePost(ids.brunch, 'event', { hideFromListings: true }))
+    assert.deepEqual(
+      keys().rows.map((r) => (r as { id: number }).id),
+      [ids.jazz],
+    )
+    await b.transaction((tx) => tx.deletePost(ids.jazz))
+    assert.deepEqual(keys().rows, [])
+    assert.equal((await b.listEvents(query('zephyr'))).total, 0)
+    await b.close()
+  })
+
   it('without FTS5 trigram the migration logs one line, leaves no trigger behind, and search scans', async () => {
     const inner = await openSqliteFile(freshFile())
     // An SQLite built without FTS5 (or older than 3.34, without the trigram tokenizer).

@@ -16,7 +16,7 @@ import type { SqlConnection, SqlDriver } from './driver.js'
 import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL } from './event-filters.js'
-import { SQLITE_EVENT_KEYS_DDL, createSearchIndex } from './search-index.js'
+import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
 
@@ -211,7 +211,7 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 5,
     name: 'substring search index',
-    statements: [{ sqlite: SQLITE_EVENT_KEYS_DDL }],
+    statements: [{ sqlite: SQLITE_EVENT_KEYS_INDEX_DDL }],
     // The FTS5 trigram table (SQLite) or pg_trgm GIN index (PostgreSQL), built over the rows
     // already there; optional, see search-index.ts.
     run: createSearchIndex,
@@ -260,6 +260,14 @@ export const MIGRATIONS: Migration[] = [
     name: 'record revision',
     // Grows on every change of the row: the key of a record's cached representation.
     statements: [`ALTER TABLE posts ADD COLUMN revision {int} NOT NULL DEFAULT 0`],
+  },
+  {
+    version: 10,
+    name: 'narrow event keys for search counts',
+    // SQLite: a search's count looks up each FTS match's list columns in a small rowid table
+    // instead of an index of posts (search-index.ts); PostgreSQL has nothing to do here.
+    statements: SQLITE_EVENT_KEYS_DDL.map((sqlite) => ({ sqlite })),
+    data: SQLITE_EVENT_KEYS_BACKFILL.map((sqlite) => ({ sqlite })),
   },
 ]
 

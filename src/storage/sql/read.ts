@@ -23,7 +23,7 @@ import { Where, type Db } from './db.js'
 import type { Dialect } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
-import { EVENT_KEYS_INDEX, FTS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
+import { EVENT_KEYS_TABLE, FTS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import {
   POST_FIELDS,
   REF_LISTS,
@@ -264,18 +264,18 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
       q = { ...q, venueGeo: undefined }
     }
   }
+  // The filters on columns SQLite's event_keys also holds: a search count may test them there
+  // instead of on each matching post (see below).
+  const keyed = new Where().add('p.language = ?', q.language).oneOf('p.status', q.statuses)
+  keyed.dateBounds('p', q)
+  if (q.include) keyed.add(d.inList('p.id', 'int'), d.list(q.include))
   const w = new Where()
   // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
-  w.add(`p.type = 'event'`).add('p.language = ?', q.language).oneOf('p.status', q.statuses).add('p.hide_from_listings = FALSE')
+  w.add(`p.type = 'event'`).add('p.hide_from_listings = FALSE').and(keyed)
   if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
-  w.dateBounds('p', q)
   if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
-  if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
   if (q.seriesNextAfterUtc !== undefined) seriesNext(w, q)
-  // The filters without the search: with the SQLite index, a count may test them on a
-  // narrower index of posts (see below).
-  const unsearched = new Where().and(w)
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
   addSearch(db, w, words)
@@ -357,13 +357,14 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     const fromMatches = (posts: string) => `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m CROSS JOIN ${posts}`
     const matched: Source = { from: fromMatches('posts p'), fromParams: [match], where: all }
     // When the match alone decides every word and the other filters are columns of
-    // posts_event_keys, the count reads that narrow index (in id order, as the matches come)
-    // instead of each matching post's row: several times fewer pages.
+    // event_keys, the count tests them on that table's narrow rows (in id order, as the
+    // matches come) instead of on each matching post's row.
     let counting = matched
-    if (words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)) {
-      const keys = new Where().add('p.id = m.id').and(unsearched)
-      for (const r of [...linked, ...terms]) probe(keys, r)
-      counting = { from: fromMatches(`posts p INDEXED BY ${EVENT_KEYS_INDEX}`), fromParams: [match], where: keys }
+    let keys: Source | undefined
+    if (words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId, q.seriesNextAfterUtc].every((v) => v === undefined)) {
+      const where = new Where().add('p.id = m.id').and(keyed)
+      for (const r of [...linked, ...terms]) probe(where, r)
+      counting = keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams: [match], where }
     }
     const total = toInt(
       (
@@ -375,11 +376,22 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     )
     if (q.offset >= total) return { items: [], total }
     const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
-    const chosen = sparse ? matched : source
-    const rows = await db.query(
-      `SELECT ${postSelect(db.dialect.name)} FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${sparse ? order : pageOrder} LIMIT ? OFFSET ?`,
-      [...(chosen.fromParams ?? []), ...chosen.where.params, q.limit, q.offset],
-    )
+    const select = postSelect(db.dialect.name)
+    let rows: Row[]
+    if (sparse && keys && q.orderBy !== 'date') {
+      // The matches sorted on their narrow rows, then only the page's posts read.
+      rows = await db.query(
+        `SELECT ${select} FROM (SELECT p.id FROM ${keys.from} WHERE ${keys.where} ORDER BY ${order} LIMIT ? OFFSET ?) s
+         CROSS JOIN posts p WHERE p.id = s.id ORDER BY ${order}`,
+        [match, ...keys.where.params, q.limit, q.offset],
+      )
+    } else {
+      const chosen = sparse ? matched : source
+      rows = await db.query(
+        `SELECT ${select} FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${sparse ? order : pageOrder} LIMIT ? OFFSET ?`,
+        [...(chosen.fromParams ?? []), ...chosen.where.params, q.limit, q.offset],
+      )
+    }
     return { items: (await toPosts(db, rows)) as EventRecord[], total }
   }
   const { rows, total } = await page(db, postSelect(db.dialect.name), source, pageOrder, q.offset, q.limit, [], counted)
