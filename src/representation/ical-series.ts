@@ -11,7 +11,7 @@ import { addDays, epochSecondsToParts, formatWallClock, partsToEpochSeconds, req
 import { vevent, type IcalText } from './ical.js'
 import type { Relations } from './embedded.js'
 import { writeVtimezone } from './vtimezone.js'
-import { localToUtc, offsetMinutes, utcToLocal } from '../time/zone.js'
+import { isRegularWallClock, localToUtc } from '../time/zone.js'
 
 const stamp = (wall: string) => wall.replace(/[-:]/g, '').replace(' ', 'T')
 const day = (wall: string) => wall.slice(0, 10).replace(/-/g, '')
@@ -32,20 +32,6 @@ function dates(e: EventRecord, start: string, length: number): string[] {
       `DTEND;VALUE=DATE:${day(addDays(formatWallClock(epochSecondsToParts(seconds(start) + length)), 1))}`,
     ]
   return [dateProp('DTSTART', [start], e), dateProp('DTEND', [formatWallClock(epochSecondsToParts(seconds(start) + length))], e)]
-}
-
-/** False when `wall` does not exist in `tz` (a DST gap) or exists twice (an overlap). */
-function regular(wall: string, tz: string): boolean {
-  const utc = localToUtc(wall, tz)
-  if (utcToLocal(utc, tz) !== wall) return false
-  const at = seconds(utc)
-  for (const shift of [-3 * 3600, 3 * 3600]) {
-    // Another instant with the same wall clock: the offset of the other side of an overlap.
-    const offset = offsetMinutes(tz, new Date((at + shift) * 1000)) * 60
-    const other = seconds(wall) - offset
-    if (other !== at && utcToLocal(formatWallClock(epochSecondsToParts(other)), tz) === wall) return false
-  }
-  return true
 }
 
 /** What the feed has seen of one series: the listed occurrences' original starts and a template. */
@@ -128,7 +114,7 @@ export class SeriesFeed {
         // Local times in a DST gap or overlap: readers resolve them differently (ical.js against
         // RFC 5545 §3.3.5), so such an occurrence is excluded in local time and added back as the
         // exact UTC instant the JSON shows, which every reader reads alike.
-        if (!head.allDay && !regular(w, head.timezone)) {
+        if (!head.allDay && !isRegularWallClock(w, head.timezone)) {
           utc.push(w)
           if (!rdates.has(w)) exdate.add(w)
         } else if (rdates.has(w)) rdate.push(w)

@@ -186,6 +186,24 @@ export function localToUtc(wall: string, tz: string): string {
   return formatWallClock(epochSecondsToParts(wallToEpoch(zone, partsToEpochSeconds(requireWallClock(wall)))))
 }
 
+/**
+ * False when `wall` does not exist in `tz` (a DST gap) or exists twice (an overlap): the times
+ * readers resolve differently, and whose occurrences keep their length as elapsed time.
+ */
+export function isRegularWallClock(wall: string, tz: string): boolean {
+  const zone = requireZone(tz)
+  if (zone.kind === 'fixed') return true
+  const w = partsToEpochSeconds(requireWallClock(wall))
+  const at = wallToEpoch(zone, w)
+  if (at + offsetAt(zone, at) !== w) return false
+  // Another instant with the same wall clock: the offset of the other side of an overlap.
+  for (const shift of [-3 * 3600, 3 * 3600]) {
+    const other = w - offsetAt(zone, at + shift)
+    if (other !== at && other + offsetAt(zone, other) === w) return false
+  }
+  return true
+}
+
 export function utcToLocal(utcWall: string, tz: string): string {
   const zone = requireZone(tz)
   const epoch = partsToEpochSeconds(requireWallClock(utcWall))

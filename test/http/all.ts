@@ -34,6 +34,7 @@ import { recurrenceDocSuite, recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
+import { recurrenceGapsSuite } from './recurrence-gaps.suite.js'
 import { responseCacheSuite } from './response-cache.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
@@ -66,6 +67,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   recurrenceIcalSuite(name, makeStorage)
   recurrenceReliabilitySuite(name, makeStorage)
   recurrenceShiftSuite(name, makeStorage)
+  recurrenceGapsSuite(name, makeStorage)
   geoSuite(name, makeStorage)
   searchSyntaxSuite(name, makeStorage)
   responseCacheSuite(name, makeStorage)
