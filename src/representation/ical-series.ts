@@ -5,7 +5,7 @@
  * a RECURRENCE-ID. Occurrences that still follow the series are not written one by one.
  */
 import type { Context } from '../context.js'
-import { expandRule, parseRule } from '../recurrence/index.js'
+import { expandRule, formatRule, parseRule } from '../recurrence/index.js'
 import type { EventRecord } from '../storage/types.js'
 import { addDays, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
 import { vevent, type IcalText } from './ical.js'
@@ -32,6 +32,18 @@ function dates(e: EventRecord, start: string, length: number): string[] {
       `DTEND;VALUE=DATE:${day(addDays(formatWallClock(epochSecondsToParts(seconds(start) + length)), 1))}`,
     ]
   return [dateProp('DTSTART', [start], e), dateProp('DTEND', [formatWallClock(epochSecondsToParts(seconds(start) + length))], e)]
+}
+
+/** `rrule` ending with the occurrence at `last` (UNTIL in UTC for timed series, as RFC 5545 asks beside a TZID). */
+function until(rrule: string, last: string, head: EventRecord): string {
+  const rule = parseRule(rrule)
+  delete rule.count
+  if (head.allDay) rule.until = { date: last.slice(0, 10), utc: false }
+  else {
+    const utc = localToUtc(last, head.timezone)
+    rule.until = { date: utc.slice(0, 10), time: utc.slice(11), utc: true }
+  }
+  return formatRule(rule)
 }
 
 /** What the feed has seen of one series: the listed occurrences' original starts and a template. */
@@ -80,8 +92,8 @@ export class SeriesFeed {
 
   /**
    * The series VEVENTs and the zones they use. A master expands to exactly the occurrences this
-   * feed listed: every other one (not visible to the caller, outside the window or page, past the
-   * cap) is an EXDATE. Its fields come from a listed occurrence, never from an unlisted first
+   * feed listed: it ends (UNTIL) with the last one listed, and every other one before that (not
+   * visible to the caller, before the window or page) is an EXDATE. Its fields come from a listed occurrence, never from an unlisted first
    * occurrence, which only lends the rule.
    */
   async finish(): Promise<void> {
@@ -105,8 +117,13 @@ export class SeriesFeed {
       const exdate = new Set(rule.exdate)
       const rdate: string[] = []
       const utc: string[] = []
+      // The master ends with the last occurrence listed (a window, a page or the feed's cap cut
+      // the rest): later ones are not excluded one by one but never produced, so a reader shows
+      // neither occurrences the list did not, nor a run of excluded ones followed by more.
+      const last = [...shown].sort().pop()!
+      const cut = rule.through !== undefined || [...fromRule].some((w) => w > last)
       for (const w of new Set([...fromRule, ...rdates])) {
-        if (rule.exdate.includes(w)) continue
+        if (rule.exdate.includes(w) || w > last) continue
         if (!shown.has(w)) {
           if (fromRule.has(w)) exdate.add(w)
           continue
@@ -119,7 +136,7 @@ export class SeriesFeed {
           if (!rdates.has(w)) exdate.add(w)
         } else if (rdates.has(w)) rdate.push(w)
       }
-      const lines = [`RRULE:${rule.rrule}`]
+      const lines = [`RRULE:${cut ? until(rule.rrule, last, head) : rule.rrule}`]
       if (rdate.length) lines.push(dateProp('RDATE', rdate.sort(), head))
       if (utc.length)
         lines.push(
@@ -134,8 +151,7 @@ export class SeriesFeed {
         dates: dates(head, original, length),
         recurrence: lines,
       })
-      const latest = [...fromRule, ...rule.rdate].sort().pop()!
-      this.zone(head, original, latest)
+      this.zone(head, original, last)
     }
     for (const [tz, span] of this.zones) if (tz !== 'UTC') writeVtimezone(this.out, tz, span.from, span.to)
   }

@@ -9,7 +9,7 @@ import type { Storage } from '../../src/storage/types.js'
 import { expandFeed, occurrenceKey } from './recurrence-ical.suite.js'
 import { makeApp, type App } from './harness.js'
 
-const WINDOW = 'start_date=2026-01-01&end_date=2031-12-31&per_page=50'
+const WINDOW = 'start_date=2026-01-01&end_date=2031-12-31'
 const admin = { as: 'administrator' as const }
 
 /** Start, end and both UTC times of each event, as the JSON shows them. */
@@ -23,14 +23,26 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
   }
 
   async function series(a: App, id: number): Promise<any[]> {
-    const res = await a.get(`/events?${WINDOW}&status=any`, admin)
+    const res = await a.get(`/events?${WINDOW}&per_page=50&status=any`, admin)
     expect(res.status).toBe(200)
     return res.body.events.filter((e: any) => e.series?.id === id)
   }
 
   /** The feed of `query`, expanded by ical.js, equals the JSON list of `query` (start, end, title). */
+  /** The JSON list of `query`: that page when it names one, else every page (as the feed holds the whole window). */
+  async function listOf(a: App, query: string): Promise<any[]> {
+    if (/(^|&)page=/.test(query)) return (await a.get(`/events?${query}`)).body.events
+    const out: any[] = []
+    for (let page = 1; ; page++) {
+      const res = await a.get(`/events?${query}&per_page=50&page=${page}`)
+      expect(res.status).toBe(200)
+      out.push(...res.body.events)
+      if (page >= res.body.total_pages) return out
+    }
+  }
+
   async function feedEqualsList(a: App, query: string, id: number): Promise<string[]> {
-    const list = (await a.get(`/events?${query}`)).body.events.filter((e: any) => e.series?.id === id)
+    const list = (await listOf(a, query)).filter((e: any) => e.series?.id === id)
     const feed = await a.get(`/events?${query}&format=ics`)
     expect(feed.status).toBe(200)
     const expanded = expandFeed(feed.text, '2099-12-31T23:59:59Z').get(String(id)) ?? []
@@ -144,6 +156,107 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
         '2027-03-21 02:15:00 2027-03-21 03:15:00 | 2027-03-21 06:15:00 2027-03-21 07:15:00',
       ])
       await feedEqualsList(a, WINDOW, head.id)
+    })
+  })
+
+  describe(`recurring series: windowed and capped feeds of open-ended series [${name}]`, () => {
+    /** Open-ended rules (no COUNT or UNTIL), each crossing both DST changes of its zone. */
+    const OPEN = [
+      { rule: 'FREQ=WEEKLY;BYDAY=TU,TH', start: '2026-12-01 19:00:00', end: '2026-12-01 20:30:00' },
+      { rule: 'FREQ=MONTHLY;BYDAY=-1FR', start: '2026-12-25 18:00:00', end: '2026-12-25 21:00:00' },
+      { rule: 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', start: '2026-12-31 09:00:00', end: '2026-12-31 10:00:00' },
+      { rule: 'FREQ=WEEKLY;BYDAY=SU', start: '2026-12-06 02:30:00', end: '2026-12-06 03:30:00' },
+      { rule: 'FREQ=DAILY;INTERVAL=3', start: '2026-12-01 07:15:00', end: '2026-12-01 08:00:00' },
+      { rule: 'FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU', start: '2027-03-28 02:30:00', end: '2027-03-28 03:30:00' },
+    ]
+    const ZONES = ['America/New_York', 'Europe/Berlin', 'Australia/Sydney']
+
+    it(`expands ${OPEN.length * ZONES.length} open-ended rules (ical.js) to exactly the JSON list, whole, windowed and paged`, { timeout: 120_000 }, async () => {
+      const a = await app()
+      const ids: number[] = []
+      for (const tz of ZONES)
+        for (const [i, c] of OPEN.entries()) {
+          const res = await a.post('/events', { title: `Open ${i} ${tz}`, start_date: c.start, end_date: c.end, timezone: tz, recurrence: c.rule }, admin)
+          expect(res.status, `${c.rule} ${tz}`).toBe(201)
+          ids.push(res.body.id)
+        }
+      for (const query of [
+        'start_date=2026-11-01&end_date=2027-03-01',
+        'start_date=2027-06-01&end_date=2027-12-31',
+        'start_date=2026-11-01&end_date=2028-10-31',
+        'start_date=2026-11-01&end_date=2027-06-30&per_page=20&page=3',
+      ]) {
+        let listed = 0
+        const all = await listOf(a, query)
+        const feed = (await a.get(`/events?${query}&format=ics`)).text
+        const expanded = expandFeed(feed, '2099-12-31T23:59:59Z')
+        // Each series' VEVENT: from its UID line to the end of the event.
+        const blocks = new Map(feed.split('BEGIN:VEVENT').slice(1).map((b) => [/UID:(\d+)@/.exec(b)?.[1], b.split(/\r?\n/)]))
+        for (const id of ids) {
+          const list = all.filter((e: any) => e.series?.id === id)
+          expect(expanded.get(String(id)) ?? [], `${query} series ${id}`).toEqual(list.map(occurrenceKey).sort())
+          listed += list.length
+          if (!list.length) continue
+          const lines = blocks.get(String(id))!
+          // No EXDATE past the last occurrence listed: the master ends there (UNTIL).
+          const exdates = lines.filter((l) => l.startsWith('EXDATE')).flatMap((l) => l.split(':')[1]!.split(','))
+          const rrule = lines.find((l) => l.startsWith('RRULE:'))!
+          expect(rrule, `${query} series ${id}`).toMatch(/UNTIL=\d{8}T\d{6}Z/)
+          expect(rrule).not.toContain('COUNT=')
+          const localLast = list.map((e: any) => e.start_date).sort().pop()!.slice(0, 10).replace(/-/g, '')
+          for (const x of exdates) expect(x.slice(0, 8) <= localLast, `${query}: EXDATE ${x} after ${localLast}`).toBe(true)
+        }
+        expect(listed, query).toBeGreaterThan(0)
+      }
+    })
+
+    it('a feed cut by its cap shows exactly the events listed before the cut, and nothing after', async () => {
+      const a = await app({ ical: { maxEvents: 40 } })
+      const ids: number[] = []
+      for (const [i, tz] of ZONES.entries()) {
+        const res = await a.post(
+          '/events',
+          { title: `Daily ${tz}`, start_date: `2026-12-0${i + 1} 08:00:00`, end_date: `2026-12-0${i + 1} 09:00:00`, timezone: tz, recurrence: 'FREQ=DAILY' },
+          admin,
+        )
+        expect(res.status).toBe(201)
+        ids.push(res.body.id)
+      }
+      const query = 'start_date=2026-11-01&end_date=2028-10-31'
+      const feed = await a.get(`/events?${query}&format=ics`)
+      expect(feed.status).toBe(200)
+      const expanded = expandFeed(feed.text, '2099-12-31T23:59:59Z')
+      const first = (await listOf(a, query)).slice(0, 40)
+      expect([...expanded.values()].flat().sort()).toEqual(first.map(occurrenceKey).sort())
+      for (const id of ids) expect(expanded.get(String(id))!.length).toBeGreaterThan(5)
+    })
+
+    it('a short window of a monthly open-ended series: exactly its occurrences, no hole and no phantoms after it', async () => {
+      const a = await app()
+      const head = await a.post(
+        '/events',
+        {
+          title: 'First of the month',
+          start_date: '2026-12-01 19:00:00',
+          end_date: '2026-12-01 20:00:00',
+          timezone: 'Europe/Berlin',
+          recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1',
+        },
+        admin,
+      )
+      expect(head.status).toBe(201)
+      const lines = await feedEqualsList(a, 'start_date=2026-11-01&end_date=2027-03-01', head.body.id)
+      expect(lines).toContain('RRULE:FREQ=MONTHLY;BYMONTHDAY=1;UNTIL=20270301T180000Z')
+      expect(lines.some((l) => l.startsWith('EXDATE'))).toBe(false)
+      // Read far ahead, an independent expander still finds the four and nothing else.
+      const root = new ICAL.Component(ICAL.parse((await a.get('/events?start_date=2026-11-01&end_date=2027-03-01&format=ics')).text))
+      for (const tz of root.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(tz)
+      const it = new ICAL.Event(root.getFirstSubcomponent('vevent')!).iterator()
+      const days: string[] = []
+      for (let n = it.next(); n && days.length < 100; n = it.next()) days.push(n.toJSDate().toISOString().slice(0, 10))
+      expect(days).toEqual(['2026-12-01', '2027-01-01', '2027-02-01', '2027-03-01'])
+      // A window starting later: the occurrences before it are excluded, none after it produced.
+      await feedEqualsList(a, 'start_date=2027-05-01&end_date=2027-08-01', head.body.id)
     })
   })
 }
