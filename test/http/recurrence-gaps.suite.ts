@@ -259,4 +259,54 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
       await feedEqualsList(a, 'start_date=2027-05-01&end_date=2027-08-01', head.body.id)
     })
   })
+
+  describe(`recurring series: hide_subsequent_recurrences within the list's filters [${name}]`, () => {
+    async function weekly(a: App, title: string, start: string) {
+      const res = await a.post(
+        '/events',
+        { title, start_date: `${start} 10:00:00`, end_date: `${start} 11:00:00`, recurrence: 'FREQ=WEEKLY;COUNT=10' },
+        admin,
+      )
+      expect(res.status).toBe(201)
+      return (await a.get(`/events?${WINDOW}&per_page=50`)).body.events.filter((e: any) => e.series.id === res.body.id) as any[]
+    }
+    const shown = (res: any) => res.body.events.map((e: any) => `${e.title} ${e.start_date.slice(0, 10)}`)
+
+    it('shows the first occurrence of each series inside the window, even when the window starts after the next one', async () => {
+      const a = await app()
+      await weekly(a, 'Mondays', '2026-11-23')
+      await weekly(a, 'Tuesdays', '2026-11-24')
+      await a.seed({ title: 'Lone', start_date: '2027-01-05 12:00:00', end_date: '2027-01-05 13:00:00' })
+      const res = await a.get('/events?start_date=2026-12-15&end_date=2027-03-01&hide_subsequent_recurrences=true')
+      expect(res.status).toBe(200)
+      expect(shown(res)).toEqual(['Tuesdays 2026-12-15', 'Mondays 2026-12-21', 'Lone 2027-01-05'])
+      expect(res.body.total).toBe(3)
+      // A window holding none of a series' occurrences shows none of it.
+      expect(shown(await a.get('/events?start_date=2027-01-26&end_date=2027-03-01&hide_subsequent_recurrences=true'))).toEqual([
+        'Tuesdays 2027-01-26',
+      ])
+      // Pages count the kept events only.
+      const second = await a.get('/events?start_date=2026-12-15&end_date=2027-03-01&hide_subsequent_recurrences=true&per_page=2&page=2')
+      expect(shown(second)).toEqual(['Lone 2027-01-05'])
+      expect([second.body.total, second.body.total_pages]).toEqual([3, 2])
+    })
+
+    it('takes the first among the events the other filters select (search, venue, include)', async () => {
+      const a = await app()
+      const venue = (await a.post('/venues', { venue: 'Crypt' }, admin)).body
+      const members = await weekly(a, 'Vespers', '2026-11-23')
+      // Two later occurrences become different on their own: one retitled, one at the venue.
+      expect((await a.post(`/events/${members[3].id}`, { title: 'Vespers special' }, admin)).status).toBe(200)
+      expect((await a.post(`/events/${members[6].id}`, { title: 'Vespers special' }, admin)).status).toBe(200)
+      expect((await a.post(`/events/${members[5].id}`, { venue: venue.id }, admin)).status).toBe(200)
+      const q = `${WINDOW}&hide_subsequent_recurrences=1`
+      expect(shown(await a.get(`/events?${q}`))).toEqual(['Vespers 2026-11-23'])
+      expect(shown(await a.get(`/events?${q}&search=special`))).toEqual(['Vespers special 2026-12-14'])
+      expect(shown(await a.get(`/events?${q}&venue=${venue.id}`))).toEqual(['Vespers 2026-12-28'])
+      // include lists in publication order; the series' first among those included is kept.
+      const include = await a.get(`/events?hide_subsequent_recurrences=1&include=${members[8].id},${members[4].id},${members[7].id}`)
+      expect(shown(include)).toEqual(['Vespers 2026-12-21'])
+      expect(include.body.total).toBe(1)
+    })
+  })
 }
