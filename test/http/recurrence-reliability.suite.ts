@@ -61,7 +61,8 @@ const dateish = fc.oneof(
   fc.string({ maxLength: 10 }),
   fc.integer(),
 )
-const recurrence = fc.oneof(
+/** Hostile `recurrence` values: rules built from (mostly wrong) parts, objects, and odd JSON. */
+export const hostileRecurrence = fc.oneof(
   rule,
   fc.record(
     { rrule: rule, rdate: fc.array(dateish, { maxLength: 4 }), exdate: fc.array(dateish, { maxLength: 4 }) },
@@ -86,7 +87,7 @@ export function recurrenceReliabilitySuite(name: string, makeStorage: () => Stor
       async () => {
         const a = await app()
         await fc.assert(
-          fc.asyncProperty(recurrence, async (value) => {
+          fc.asyncProperty(hostileRecurrence, async (value) => {
             hostileStats.requests++
             const before = await stored(a)
             const res = await a.post(
