@@ -202,6 +202,23 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
 }
 
 /**
+ * hide_subsequent_recurrences when every filter is a column of posts: a series member passes when
+ * no member of its series that the same filters select starts before it (then by id).
+ */
+function firstOfSeriesByColumns(w: Where, q: EventListQuery): void {
+  const s = new Where().add(`s.type = 'event'`).add('s.language = p.language').oneOf('s.status', q.statuses).add('s.hide_from_listings = FALSE')
+  if (q.unpublishedAuthor !== undefined) s.add(`(s.status = 'publish' OR s.author = ?)`, q.unpublishedAuthor)
+  s.dateBounds('s', q)
+  if (q.featured !== undefined) s.add(q.featured ? 's.featured = TRUE' : 's.featured = FALSE')
+  if (q.parentId !== undefined) s.add('s.parent_id = ?', q.parentId)
+  w.add(
+    `(p.series_id = 0 OR NOT EXISTS (SELECT 1 FROM posts s WHERE s.series_id = p.series_id AND ${s}
+      AND (s.start_date < p.start_date OR (s.start_date = p.start_date AND s.id < p.id))))`,
+    ...s.params,
+  )
+}
+
+/**
  * A page of a list with hide_subsequent_recurrences: every match's id, series and start in list
  * order (a narrow read), the first of each series kept (first-of-series.ts, as the memory
  * backend does), then the page's posts by primary key. It costs the matches of the other filters,
@@ -283,6 +300,15 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
   if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
+  // hide_subsequent_recurrences with column filters only: each series' first is decided per row
+  // (an index probe on posts_series), so a page still stops early; with link, term, search or
+  // include filters the matches are read and grouped instead (firstOfSeriesPage).
+  const seriesByColumns =
+    q.firstOfSeries === true &&
+    !wide &&
+    [q.venueIds, q.organizerIds, q.categoryIds, q.tagIds, q.include].every((v) => v === undefined) &&
+    !(q.search ?? '').trim()
+  if (seriesByColumns) firstOfSeriesByColumns(w, q)
   // The filters without the search: with the SQLite index, a count may test them on a
   // narrower index of posts (see below).
   const unsearched = new Where().and(w)
@@ -364,7 +390,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     for (const r of [...linked, ...terms]) probe(all, r)
     const fromMatches = (posts: string) => `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m CROSS JOIN ${posts}`
     const matched: Source = { from: fromMatches('posts p'), fromParams: [match], where: all }
-    if (q.firstOfSeries) return firstOfSeriesPage(db, matched, order, q)
+    if (q.firstOfSeries && !seriesByColumns) return firstOfSeriesPage(db, matched, order, q)
     // When the match alone decides every word and the other filters are columns of
     // posts_event_keys, the count reads that narrow index (in id order, as the matches come)
     // instead of each matching post's row: several times fewer pages.
@@ -391,7 +417,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     )
     return { items: (await toPosts(db, rows)) as EventRecord[], total }
   }
-  if (q.firstOfSeries) return firstOfSeriesPage(db, source, pageOrder, q)
+  if (q.firstOfSeries && !seriesByColumns) return firstOfSeriesPage(db, source, pageOrder, q)
   const { rows, total } = await page(db, postSelect(db.dialect.name), source, pageOrder, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
