@@ -212,8 +212,11 @@ function firstOfSeriesByColumns(w: Where, q: EventListQuery): void {
   if (q.featured !== undefined) s.add(q.featured ? 's.featured = TRUE' : 's.featured = FALSE')
   if (q.parentId !== undefined) s.add('s.parent_id = ?', q.parentId)
   w.add(
+    // "s.start_date <= p.start_date" on its own (not only inside the OR) bounds the index range of
+    // posts_series (series_id, start_date): the probe reads the series' first rows in the window
+    // and stops at the first that passes, instead of every member of the series.
     `(p.series_id = 0 OR NOT EXISTS (SELECT 1 FROM posts s WHERE s.series_id = p.series_id AND ${s}
-      AND (s.start_date < p.start_date OR (s.start_date = p.start_date AND s.id < p.id))))`,
+      AND s.start_date <= p.start_date AND (s.start_date < p.start_date OR s.id < p.id)))`,
     ...s.params,
   )
 }
