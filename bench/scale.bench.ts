@@ -630,7 +630,11 @@ async function openPostgresEngine(): Promise<Engine | string> {
   const buffers = (await admin.query('SHOW shared_buffers')).rows[0]?.shared_buffers
   console.log(`  PostgreSQL ${version}, shared_buffers ${buffers}, schema ${schema}${server ? ' (throwaway server, fsync off)' : ''}`)
   const recorder = new Recorder()
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}${env.SCALE_PG_OPTIONS ? ` ${env.SCALE_PG_OPTIONS}` : ''}` })
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    options: `-c search_path=${schema}${env.SCALE_PG_OPTIONS ? ` ${env.SCALE_PG_OPTIONS}` : ''}`,
+  })
   const storage = createSqlStorage({ driver: recorder.driver(pgDriver(pool)) })
   await storage.migrate()
   const column = (rows: SqlParam[][], i: number) => rows.map((r) => r[i])

@@ -70,7 +70,12 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
   describe(`recurring series: DST gaps and overlaps [${name}]`, () => {
     it('moves an occurrence whose time does not exist that day forward, as a lone event, keeping its length', async () => {
       const a = await app()
-      const lone = await a.seed({ title: 'Lone', start_date: '2027-03-14 02:30:00', end_date: '2027-03-14 02:45:00', timezone: 'America/New_York' })
+      const lone = await a.seed({
+        title: 'Lone',
+        start_date: '2027-03-14 02:30:00',
+        end_date: '2027-03-14 02:45:00',
+        timezone: 'America/New_York',
+      })
       // The project's rule for a time in the gap: it moves forward by the gap.
       expect(lone.start_date).toBe('2027-03-14 03:30:00')
       expect(lone.utc_start_date).toBe('2027-03-14 07:30:00')
@@ -126,7 +131,12 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
 
     it('takes the first instant of a time that exists twice, and keeps the length as elapsed time', async () => {
       const a = await app()
-      const lone = await a.seed({ title: 'Lone', start_date: '2027-10-31 02:30:00', end_date: '2027-10-31 02:40:00', timezone: 'Europe/Berlin' })
+      const lone = await a.seed({
+        title: 'Lone',
+        start_date: '2027-10-31 02:30:00',
+        end_date: '2027-10-31 02:40:00',
+        timezone: 'Europe/Berlin',
+      })
       // Summer time's 02:30 (UTC+2) comes first.
       expect(lone.utc_start_date).toBe('2027-10-31 00:30:00')
       const s = await a.post(
@@ -188,44 +198,62 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
     ]
     const ZONES = ['America/New_York', 'Europe/Berlin', 'Australia/Sydney']
 
-    it(`expands ${OPEN.length * ZONES.length} open-ended rules (ical.js) to exactly the JSON list, whole, windowed and paged`, { timeout: 120_000 }, async () => {
-      const a = await app()
-      const ids: number[] = []
-      for (const tz of ZONES)
-        for (const [i, c] of OPEN.entries()) {
-          const res = await a.post('/events', { title: `Open ${i} ${tz}`, start_date: c.start, end_date: c.end, timezone: tz, recurrence: c.rule }, admin)
-          expect(res.status, `${c.rule} ${tz}`).toBe(201)
-          ids.push(res.body.id)
+    it(
+      `expands ${OPEN.length * ZONES.length} open-ended rules (ical.js) to exactly the JSON list, whole, windowed and paged`,
+      { timeout: 120_000 },
+      async () => {
+        const a = await app()
+        const ids: number[] = []
+        for (const tz of ZONES)
+          for (const [i, c] of OPEN.entries()) {
+            const res = await a.post(
+              '/events',
+              { title: `Open ${i} ${tz}`, start_date: c.start, end_date: c.end, timezone: tz, recurrence: c.rule },
+              admin,
+            )
+            expect(res.status, `${c.rule} ${tz}`).toBe(201)
+            ids.push(res.body.id)
+          }
+        for (const query of [
+          'start_date=2026-11-01&end_date=2027-03-01',
+          'start_date=2027-06-01&end_date=2027-12-31',
+          'start_date=2026-11-01&end_date=2028-10-31',
+          'start_date=2026-11-01&end_date=2027-06-30&per_page=20&page=3',
+        ]) {
+          let listed = 0
+          const all = await listOf(a, query)
+          const feed = (await a.get(`/events?${query}&format=ics`)).text
+          const expanded = expandFeed(feed, '2099-12-31T23:59:59Z')
+          // Each series' VEVENT: from its UID line to the end of the event.
+          const blocks = new Map(
+            feed
+              .split('BEGIN:VEVENT')
+              .slice(1)
+              .map((b) => [/UID:(\d+)@/.exec(b)?.[1], b.split(/\r?\n/)]),
+          )
+          for (const id of ids) {
+            const list = all.filter((e: any) => e.series?.id === id)
+            expect(expanded.get(String(id)) ?? [], `${query} series ${id}`).toEqual(list.map(occurrenceKey).sort())
+            listed += list.length
+            if (!list.length) continue
+            const lines = blocks.get(String(id))!
+            // No EXDATE past the last occurrence listed: the master ends there (UNTIL).
+            const exdates = lines.filter((l) => l.startsWith('EXDATE')).flatMap((l) => l.split(':')[1]!.split(','))
+            const rrule = lines.find((l) => l.startsWith('RRULE:'))!
+            expect(rrule, `${query} series ${id}`).toMatch(/UNTIL=\d{8}T\d{6}Z/)
+            expect(rrule).not.toContain('COUNT=')
+            const localLast = list
+              .map((e: any) => e.start_date)
+              .sort()
+              .pop()!
+              .slice(0, 10)
+              .replace(/-/g, '')
+            for (const x of exdates) expect(x.slice(0, 8) <= localLast, `${query}: EXDATE ${x} after ${localLast}`).toBe(true)
+          }
+          expect(listed, query).toBeGreaterThan(0)
         }
-      for (const query of [
-        'start_date=2026-11-01&end_date=2027-03-01',
-        'start_date=2027-06-01&end_date=2027-12-31',
-        'start_date=2026-11-01&end_date=2028-10-31',
-        'start_date=2026-11-01&end_date=2027-06-30&per_page=20&page=3',
-      ]) {
-        let listed = 0
-        const all = await listOf(a, query)
-        const feed = (await a.get(`/events?${query}&format=ics`)).text
-        const expanded = expandFeed(feed, '2099-12-31T23:59:59Z')
-        // Each series' VEVENT: from its UID line to the end of the event.
-        const blocks = new Map(feed.split('BEGIN:VEVENT').slice(1).map((b) => [/UID:(\d+)@/.exec(b)?.[1], b.split(/\r?\n/)]))
-        for (const id of ids) {
-          const list = all.filter((e: any) => e.series?.id === id)
-          expect(expanded.get(String(id)) ?? [], `${query} series ${id}`).toEqual(list.map(occurrenceKey).sort())
-          listed += list.length
-          if (!list.length) continue
-          const lines = blocks.get(String(id))!
-          // No EXDATE past the last occurrence listed: the master ends there (UNTIL).
-          const exdates = lines.filter((l) => l.startsWith('EXDATE')).flatMap((l) => l.split(':')[1]!.split(','))
-          const rrule = lines.find((l) => l.startsWith('RRULE:'))!
-          expect(rrule, `${query} series ${id}`).toMatch(/UNTIL=\d{8}T\d{6}Z/)
-          expect(rrule).not.toContain('COUNT=')
-          const localLast = list.map((e: any) => e.start_date).sort().pop()!.slice(0, 10).replace(/-/g, '')
-          for (const x of exdates) expect(x.slice(0, 8) <= localLast, `${query}: EXDATE ${x} after ${localLast}`).toBe(true)
-        }
-        expect(listed, query).toBeGreaterThan(0)
-      }
-    })
+      },
+    )
 
     it('a feed cut by its cap shows exactly the events listed before the cut, and nothing after', async () => {
       const a = await app({ ical: { maxEvents: 40 } })
@@ -233,7 +261,13 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
       for (const [i, tz] of ZONES.entries()) {
         const res = await a.post(
           '/events',
-          { title: `Daily ${tz}`, start_date: `2026-12-0${i + 1} 08:00:00`, end_date: `2026-12-0${i + 1} 09:00:00`, timezone: tz, recurrence: 'FREQ=DAILY' },
+          {
+            title: `Daily ${tz}`,
+            start_date: `2026-12-0${i + 1} 08:00:00`,
+            end_date: `2026-12-0${i + 1} 09:00:00`,
+            timezone: tz,
+            recurrence: 'FREQ=DAILY',
+          },
           admin,
         )
         expect(res.status).toBe(201)
@@ -381,7 +415,12 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
       expect(left.map((e: any) => e.start_date.slice(0, 10))).toEqual(['2026-12-01', '2026-12-02', '2026-12-03'])
       expect(left[0].recurrence.rrule).toBe('FREQ=DAILY;UNTIL=20261204T095959Z')
       const trash = (await a.get(`/events?${WINDOW}&status=trash`, admin)).body.events
-      expect(trash.map((e: any) => e.id).sort()).toEqual(members.slice(3).map((e: any) => e.id).sort())
+      expect(trash.map((e: any) => e.id).sort()).toEqual(
+        members
+          .slice(3)
+          .map((e: any) => e.id)
+          .sort(),
+      )
       // The feed agrees.
       expect(expandFeed((await a.get(`/events?${WINDOW}&format=ics`)).text, '2099-01-01T00:00:00Z').get(String(head.id))).toEqual(
         left.map(occurrenceKey).sort(),
@@ -455,7 +494,8 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
       const barn = (await a.post('/venues', { venue: 'Barn' }, admin)).body
       const head = await daily(a, 'Dance', 6, { venue: hall.id })
       await a.seed({ title: 'Elsewhere', venue: barn.id, start_date: '2026-12-02 12:00:00', end_date: '2026-12-02 13:00:00' })
-      const at = async (v: number) => ((await a.get(`/events?${WINDOW}&venue=${v}`)).body.events as any[]).map((e) => `${e.title} ${e.start_date.slice(5, 10)}`)
+      const at = async (v: number) =>
+        ((await a.get(`/events?${WINDOW}&venue=${v}`)).body.events as any[]).map((e) => `${e.title} ${e.start_date.slice(5, 10)}`)
       expect(await at(hall.id)).toEqual(['Dance 12-01', 'Dance 12-02', 'Dance 12-03', 'Dance 12-04', 'Dance 12-05', 'Dance 12-06'])
       const members = (await a.get(`/events?${WINDOW}&post_parent=${head.id}`)).body.events
       expect((await a.post(`/events/${members[3].id}`, { venue: barn.id, recurrence_scope: 'following' }, admin)).status).toBe(200)
@@ -465,31 +505,42 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
       expect((await a.get(`/events?${WINDOW}&venue=${hall.id}&hide_subsequent_recurrences=1`)).body.total).toBe(1)
     })
 
-    it('answers hostile recurrence values on updates with 200 or a 400 naming recurrence, never changing a rejected write', { timeout: 240_000 }, async () => {
-      const a = await app({ recurrence: { maxOccurrences: 60 } })
-      const lone = await a.seed({ title: 'Fuzz 0', start_date: '2026-12-10 10:00:00', end_date: '2026-12-10 11:00:00', timezone: 'Europe/Berlin' })
-      let n = 0
-      await fc.assert(
-        fc.asyncProperty(hostileRecurrence, async (value) => {
-          hostileStats.requests++
-          const before = await snapshot(a)
-          const res = await a.post(`/events/${lone.id}`, { title: `Fuzz ${++n}`, recurrence: value }, admin)
-          expect([200, 400]).toContain(res.status)
-          if (res.status === 400) {
-            expect(Object.keys(res.body.data.params)).toEqual(['recurrence'])
-            expect(await snapshot(a)).toEqual(before)
-            return
-          }
-          expect(res.body.title).toBe(`Fuzz ${n}`)
-          const members = (await a.get(`/events?start_date=1900-01-01&end_date=9999-12-31&status=any&per_page=1&post_parent=${lone.id}`, admin)).body
-          if (res.body.series) expect(res.body.recurrence.description).toMatch(/\w/)
-          else expect(members.total ?? 0).toBe(0)
-          expect((members.total ?? 0) + 1).toBeLessThanOrEqual(60)
-        }),
-        { numRuns: Number(process.env.HOSTILE_RUNS ?? 150) / 3 },
-      )
-      hostileStats.properties++
-    })
+    it(
+      'answers hostile recurrence values on updates with 200 or a 400 naming recurrence, never changing a rejected write',
+      { timeout: 240_000 },
+      async () => {
+        const a = await app({ recurrence: { maxOccurrences: 60 } })
+        const lone = await a.seed({
+          title: 'Fuzz 0',
+          start_date: '2026-12-10 10:00:00',
+          end_date: '2026-12-10 11:00:00',
+          timezone: 'Europe/Berlin',
+        })
+        let n = 0
+        await fc.assert(
+          fc.asyncProperty(hostileRecurrence, async (value) => {
+            hostileStats.requests++
+            const before = await snapshot(a)
+            const res = await a.post(`/events/${lone.id}`, { title: `Fuzz ${++n}`, recurrence: value }, admin)
+            expect([200, 400]).toContain(res.status)
+            if (res.status === 400) {
+              expect(Object.keys(res.body.data.params)).toEqual(['recurrence'])
+              expect(await snapshot(a)).toEqual(before)
+              return
+            }
+            expect(res.body.title).toBe(`Fuzz ${n}`)
+            const members = (
+              await a.get(`/events?start_date=1900-01-01&end_date=9999-12-31&status=any&per_page=1&post_parent=${lone.id}`, admin)
+            ).body
+            if (res.body.series) expect(res.body.recurrence.description).toMatch(/\w/)
+            else expect(members.total ?? 0).toBe(0)
+            expect((members.total ?? 0) + 1).toBeLessThanOrEqual(60)
+          }),
+          { numRuns: Number(process.env.HOSTILE_RUNS ?? 150) / 3 },
+        )
+        hostileStats.properties++
+      },
+    )
   })
 
   describe(`recurring series: all or nothing [${name}]`, () => {
@@ -547,7 +598,12 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
         fault.failAfter = failAfter
         const res = await a.post(
           '/events',
-          { title: `Half ${failAfter}`, start_date: '2027-01-04 10:00:00', end_date: '2027-01-04 11:00:00', recurrence: 'FREQ=WEEKLY;COUNT=500' },
+          {
+            title: `Half ${failAfter}`,
+            start_date: '2027-01-04 10:00:00',
+            end_date: '2027-01-04 11:00:00',
+            recurrence: 'FREQ=WEEKLY;COUNT=500',
+          },
           admin,
         )
         // The update's series has 19 later occurrences: fail within them.
@@ -576,71 +632,84 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
     const STATUSES = ['draft', 'pending', 'private', 'future', 'trash'] as const
     const READERS: Array<Caller | undefined> = [undefined, 'subscriber', 'contributor', 'author']
 
-    it('shows nothing of a non-public series (title, rule, series fields) to callers who may not see it, on any read', { timeout: 60_000 }, async () => {
-      const a = await app()
-      const owner = { as: 'editor' as const }
-      const made: Array<{ status: string; head: any; members: any[] }> = []
-      for (const [i, status] of STATUSES.entries()) {
-        const res = await a.post(
+    it(
+      'shows nothing of a non-public series (title, rule, series fields) to callers who may not see it, on any read',
+      { timeout: 60_000 },
+      async () => {
+        const a = await app()
+        const owner = { as: 'editor' as const }
+        const made: Array<{ status: string; head: any; members: any[] }> = []
+        for (const [i, status] of STATUSES.entries()) {
+          const res = await a.post(
+            '/events',
+            {
+              title: `SECRET-series-${status}`,
+              status: status === 'trash' ? 'publish' : status,
+              start_date: '2026-12-10 10:00:00',
+              end_date: '2026-12-10 11:00:00',
+              recurrence: `FREQ=WEEKLY;INTERVAL=${7 + i};COUNT=3`,
+            },
+            owner,
+          )
+          expect(res.status).toBe(201)
+          const members = (await a.get(`/events?${WINDOW}&status=any&post_parent=${res.body.id}`, owner)).body.events
+          expect(members).toHaveLength(2)
+          if (status === 'trash') expect((await a.del(`/events/${res.body.id}?recurrence_scope=all`, owner)).status).toBe(200)
+          made.push({ status, head: res.body, members })
+        }
+        // A public series with one occurrence drafted on its own, under a secret title.
+        const open = await a.post(
           '/events',
-          {
-            title: `SECRET-series-${status}`,
-            status: status === 'trash' ? 'publish' : status,
-            start_date: '2026-12-10 10:00:00',
-            end_date: '2026-12-10 11:00:00',
-            recurrence: `FREQ=WEEKLY;INTERVAL=${7 + i};COUNT=3`,
-          },
+          { title: 'Open series', start_date: '2026-12-10 12:00:00', end_date: '2026-12-10 13:00:00', recurrence: 'FREQ=DAILY;COUNT=3' },
           owner,
         )
-        expect(res.status).toBe(201)
-        const members = (await a.get(`/events?${WINDOW}&status=any&post_parent=${res.body.id}`, owner)).body.events
-        expect(members).toHaveLength(2)
-        if (status === 'trash') expect((await a.del(`/events/${res.body.id}?recurrence_scope=all`, owner)).status).toBe(200)
-        made.push({ status, head: res.body, members })
-      }
-      // A public series with one occurrence drafted on its own, under a secret title.
-      const open = await a.post(
-        '/events',
-        { title: 'Open series', start_date: '2026-12-10 12:00:00', end_date: '2026-12-10 13:00:00', recurrence: 'FREQ=DAILY;COUNT=3' },
-        owner,
-      )
-      const openMembers = (await a.get(`/events?${WINDOW}&post_parent=${open.body.id}`)).body.events
-      expect(
-        (await a.post(`/events/${openMembers[0].id}`, { title: 'SECRET-occurrence-draft', status: 'draft', recurrence_scope: 'this' }, owner))
-          .status,
-      ).toBe(200)
-      const secretRule = /INTERVAL=(7|8|9|10|11)\b/
-      for (const as of READERS) {
-        const opts = as ? { as } : {}
-        const paths = [
-          `/events?${WINDOW}`,
-          `/events?${WINDOW}&status=publish`,
-          `/events?${WINDOW}&hide_subsequent_recurrences=1`,
-          `/events?${WINDOW}&search=secret`,
-          `/events?${WINDOW}&format=ics`,
-          `/events?${WINDOW}&post_parent=${open.body.id}`,
-          ...made.map((m) => `/events?${WINDOW}&post_parent=${m.head.id}`),
-          ...made.map((m) => `/events?${WINDOW}&include=${[m.head.id, ...m.members.map((x) => x.id)].join(',')}`),
-        ]
-        for (const path of paths) {
-          const res = await a.get(path, opts)
-          leakStats.checks++
-          expect(res.text, `${as ?? 'anonymous'} ${path}`).not.toContain('SECRET')
-          expect(res.text, `${as ?? 'anonymous'} ${path}`).not.toMatch(secretRule)
-          if (res.body?.events)
-            for (const e of res.body.events) expect(made.some((m) => m.head.id === e.series?.id), `${path}: series of ${e.id}`).toBe(false)
-        }
-        for (const m of [...made.flatMap((x) => [x.head, ...x.members]), openMembers[0]]) {
-          for (const path of [`/events/${m.id}`, `/events/by-slug/${m.slug}`, `/events/${m.id}?format=ics`]) {
+        const openMembers = (await a.get(`/events?${WINDOW}&post_parent=${open.body.id}`)).body.events
+        expect(
+          (
+            await a.post(
+              `/events/${openMembers[0].id}`,
+              { title: 'SECRET-occurrence-draft', status: 'draft', recurrence_scope: 'this' },
+              owner,
+            )
+          ).status,
+        ).toBe(200)
+        const secretRule = /INTERVAL=(7|8|9|10|11)\b/
+        for (const as of READERS) {
+          const opts = as ? { as } : {}
+          const paths = [
+            `/events?${WINDOW}`,
+            `/events?${WINDOW}&status=publish`,
+            `/events?${WINDOW}&hide_subsequent_recurrences=1`,
+            `/events?${WINDOW}&search=secret`,
+            `/events?${WINDOW}&format=ics`,
+            `/events?${WINDOW}&post_parent=${open.body.id}`,
+            ...made.map((m) => `/events?${WINDOW}&post_parent=${m.head.id}`),
+            ...made.map((m) => `/events?${WINDOW}&include=${[m.head.id, ...m.members.map((x) => x.id)].join(',')}`),
+          ]
+          for (const path of paths) {
             const res = await a.get(path, opts)
             leakStats.checks++
-            expect(res.status, `${as ?? 'anonymous'} ${path}`).not.toBe(200)
-            expect(res.text).not.toContain('SECRET')
-            expect(res.text).not.toMatch(secretRule)
+            expect(res.text, `${as ?? 'anonymous'} ${path}`).not.toContain('SECRET')
+            expect(res.text, `${as ?? 'anonymous'} ${path}`).not.toMatch(secretRule)
+            if (res.body?.events)
+              for (const e of res.body.events)
+                expect(
+                  made.some((m) => m.head.id === e.series?.id),
+                  `${path}: series of ${e.id}`,
+                ).toBe(false)
+          }
+          for (const m of [...made.flatMap((x) => [x.head, ...x.members]), openMembers[0]]) {
+            for (const path of [`/events/${m.id}`, `/events/by-slug/${m.slug}`, `/events/${m.id}?format=ics`]) {
+              const res = await a.get(path, opts)
+              leakStats.checks++
+              expect(res.status, `${as ?? 'anonymous'} ${path}`).not.toBe(200)
+              expect(res.text).not.toContain('SECRET')
+              expect(res.text).not.toMatch(secretRule)
+            }
           }
         }
-      }
-    })
+      },
+    )
   })
 }
 

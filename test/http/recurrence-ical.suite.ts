@@ -115,8 +115,7 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
       const check = async (step: string) => {
         const json = new Map<string, string[]>()
         const res = await a.get(`/events?${WINDOW}&per_page=100`)
-        for (const e of res.body.events)
-          json.set(String(e.series.id), [...(json.get(String(e.series.id)) ?? []), occurrenceKey(e)])
+        for (const e of res.body.events) json.set(String(e.series.id), [...(json.get(String(e.series.id)) ?? []), occurrenceKey(e)])
         const expanded = expandFeed((await a.get(`/events?${WINDOW}&format=ics`)).text, '2031-12-31T23:59:59Z')
         expect([...expanded.keys()].sort(), step).toEqual([...json.keys()].sort())
         for (const [id, list] of json) expect(expanded.get(id), `${step}: series ${id}`).toEqual([...list].sort())
@@ -197,9 +196,7 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
         ).toHaveLength(size)
         const feed = (await a.get(`/events?${query}&format=ics`, as)).text
         const expanded = expandFeed(feed, '2031-12-31T23:59:59Z')
-        expect(expanded.get(String(head.id)) ?? [], `${query} ${as.as ?? 'anonymous'}`).toEqual(
-          list.map((e) => occurrenceKey(e)).sort(),
-        )
+        expect(expanded.get(String(head.id)) ?? [], `${query} ${as.as ?? 'anonymous'}`).toEqual(list.map((e) => occurrenceKey(e)).sort())
         return feed
       }
       const anonymous = await compare(WINDOW, {}, 4)
@@ -244,9 +241,7 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
       expect(feed).toMatch(/EXDATE:20270505T090000Z/)
       expect(feed).toMatch(/RECURRENCE-ID:20270506T090000Z/)
       const list = (await a.get(`/events?${WINDOW}`)).body.events as any[]
-      expect(expandFeed(feed, '2031-12-31T23:59:59Z').get(String(head.id))).toEqual(
-        list.map((e) => occurrenceKey(e)).sort(),
-      )
+      expect(expandFeed(feed, '2031-12-31T23:59:59Z').get(String(head.id))).toEqual(list.map((e) => occurrenceKey(e)).sort())
     })
   })
 }

@@ -206,7 +206,11 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
  * no member of its series that the same filters select starts before it (then by id).
  */
 function firstOfSeriesByColumns(w: Where, q: EventListQuery): void {
-  const s = new Where().add(`s.type = 'event'`).add('s.language = p.language').oneOf('s.status', q.statuses).add('s.hide_from_listings = FALSE')
+  const s = new Where()
+    .add(`s.type = 'event'`)
+    .add('s.language = p.language')
+    .oneOf('s.status', q.statuses)
+    .add('s.hide_from_listings = FALSE')
   if (q.unpublishedAuthor !== undefined) s.add(`(s.status = 'publish' OR s.author = ?)`, q.unpublishedAuthor)
   s.dateBounds('s', q)
   if (q.featured !== undefined) s.add(q.featured ? 's.featured = TRUE' : 's.featured = FALSE')
