@@ -5,14 +5,14 @@
  * a RECURRENCE-ID. Occurrences that still follow the series are not written one by one.
  */
 import type { Context } from '../context.js'
-import { expandRule, parseRule } from '../recurrence/index.js'
+import { expandRule, formatRule, parseRule } from '../recurrence/index.js'
 import type { EventRecord } from '../storage/types.js'
 import { addDays, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
 import { vevent, type IcalText } from './ical.js'
 import type { Relations } from './embedded.js'
 import { writeVtimezone } from './vtimezone.js'
 import { seriesVersion } from './series-version.js'
-import { localToUtc, offsetMinutes, utcToLocal } from '../time/zone.js'
+import { isRegularWallClock, localToUtc } from '../time/zone.js'
 
 const stamp = (wall: string) => wall.replace(/[-:]/g, '').replace(' ', 'T')
 const day = (wall: string) => wall.slice(0, 10).replace(/-/g, '')
@@ -35,18 +35,16 @@ function dates(e: EventRecord, start: string, length: number): string[] {
   return [dateProp('DTSTART', [start], e), dateProp('DTEND', [formatWallClock(epochSecondsToParts(seconds(start) + length))], e)]
 }
 
-/** False when `wall` does not exist in `tz` (a DST gap) or exists twice (an overlap). */
-function regular(wall: string, tz: string): boolean {
-  const utc = localToUtc(wall, tz)
-  if (utcToLocal(utc, tz) !== wall) return false
-  const at = seconds(utc)
-  for (const shift of [-3 * 3600, 3 * 3600]) {
-    // Another instant with the same wall clock: the offset of the other side of an overlap.
-    const offset = offsetMinutes(tz, new Date((at + shift) * 1000)) * 60
-    const other = seconds(wall) - offset
-    if (other !== at && utcToLocal(formatWallClock(epochSecondsToParts(other)), tz) === wall) return false
+/** `rrule` ending with the occurrence at `last` (UNTIL in UTC for timed series, as RFC 5545 asks beside a TZID). */
+function until(rrule: string, last: string, head: EventRecord): string {
+  const rule = parseRule(rrule)
+  delete rule.count
+  if (head.allDay) rule.until = { date: last.slice(0, 10), utc: false }
+  else {
+    const utc = localToUtc(last, head.timezone)
+    rule.until = { date: utc.slice(0, 10), time: utc.slice(11), utc: true }
   }
-  return true
+  return formatRule(rule)
 }
 
 /** What the feed has seen of one series: the listed occurrences' original starts and a template. */
@@ -95,8 +93,8 @@ export class SeriesFeed {
 
   /**
    * The series VEVENTs and the zones they use. A master expands to exactly the occurrences this
-   * feed listed: every other one (not visible to the caller, outside the window or page, past the
-   * cap) is an EXDATE. Its fields come from a listed occurrence, never from an unlisted first
+   * feed listed: it ends (UNTIL) with the last one listed, and every other one before that (not
+   * visible to the caller, before the window or page) is an EXDATE. Its fields come from a listed occurrence, never from an unlisted first
    * occurrence, which only lends the rule.
    */
   async finish(): Promise<void> {
@@ -120,8 +118,13 @@ export class SeriesFeed {
       const exdate = new Set(rule.exdate)
       const rdate: string[] = []
       const utc: string[] = []
+      // The master ends with the last occurrence listed (a window, a page or the feed's cap cut
+      // the rest): later ones are not excluded one by one but never produced, so a reader shows
+      // neither occurrences the list did not, nor a run of excluded ones followed by more.
+      const last = [...shown].sort().pop()!
+      const cut = rule.through !== undefined || [...fromRule].some((w) => w > last)
       for (const w of new Set([...fromRule, ...rdates])) {
-        if (rule.exdate.includes(w)) continue
+        if (rule.exdate.includes(w) || w > last) continue
         if (!shown.has(w)) {
           if (fromRule.has(w)) exdate.add(w)
           continue
@@ -129,12 +132,12 @@ export class SeriesFeed {
         // Local times in a DST gap or overlap: readers resolve them differently (ical.js against
         // RFC 5545 §3.3.5), so such an occurrence is excluded in local time and added back as the
         // exact UTC instant the JSON shows, which every reader reads alike.
-        if (!head.allDay && !regular(w, head.timezone)) {
+        if (!head.allDay && !isRegularWallClock(w, head.timezone)) {
           utc.push(w)
           if (!rdates.has(w)) exdate.add(w)
         } else if (rdates.has(w)) rdate.push(w)
       }
-      const lines = [`RRULE:${rule.rrule}`]
+      const lines = [`RRULE:${cut ? until(rule.rrule, last, head) : rule.rrule}`]
       if (rdate.length) lines.push(dateProp('RDATE', rdate.sort(), head))
       if (utc.length)
         lines.push(
@@ -149,8 +152,7 @@ export class SeriesFeed {
         dates: dates(head, original, length),
         recurrence: lines,
       })
-      const latest = [...fromRule, ...rule.rdate].sort().pop()!
-      this.zone(head, original, latest)
+      this.zone(head, original, last)
     }
     for (const [tz, span] of this.zones) if (tz !== 'UTC') writeVtimezone(this.out, tz, span.from, span.to)
   }

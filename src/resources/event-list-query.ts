@@ -90,7 +90,7 @@ export function eventListQuery(q: Input<'eventList'>, env: ListEnv): EventListPl
   }
   if (q.include) canonical.push(['include', q.include.join(',')])
   if (q.hide_subsequent_recurrences === true) {
-    query.seriesNextAfterUtc = env.nowUtc
+    query.firstOfSeries = true
     canonical.push(['hide_subsequent_recurrences', '1'])
   }
   canonical.push(...window.relative)

@@ -20,9 +20,9 @@ import {
 } from '../storage/types.js'
 import { addMonths, dayEnd, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
 import { parseDateInput } from '../time/parse.js'
-import { localToUtc, utcToLocal } from '../time/zone.js'
+import { isRegularWallClock, localToUtc, utcToLocal } from '../time/zone.js'
 import type { Context } from '../context.js'
-import { schedule } from './dates.js'
+import { schedule, type Schedule } from './dates.js'
 import { withFreeSlug } from './slug.js'
 import { moveToTrash, writePost } from './trash.js'
 import { storageIdentity } from '../storage/dependencies.js'
@@ -144,13 +144,28 @@ export function planSeries(
 const seconds = (wall: string) => partsToEpochSeconds(requireWallClock(wall))
 const plusSeconds = (wall: string, s: number) => formatWallClock(epochSecondsToParts(seconds(wall) + s))
 
+/**
+ * The dates of an occurrence the rule places at wall-clock `start`, `length` seconds long. A
+ * start that does not exist that day (a DST gap) moves forward as a lone event's does, and one
+ * that exists twice (an overlap) is the first of the two instants; such an occurrence keeps its
+ * length as elapsed time from that instant, which is how an iCalendar reader expands the exact
+ * UTC date the feed writes for it. Any other occurrence keeps its wall-clock end, as the
+ * reader's local expansion does.
+ */
+function placeAt(start: string, length: number, allDay: boolean, tz: string): Schedule {
+  if (allDay || isRegularWallClock(start, tz)) return schedule(start, plusSeconds(start, length), allDay, tz)
+  const startUtc = localToUtc(start, tz)
+  const endUtc = plusSeconds(startUtc, Math.max(0, length))
+  return { startDate: utcToLocal(startUtc, tz), endDate: utcToLocal(endUtc, tz), startDateUtc: startUtc, endDateUtc: endUtc }
+}
+
 /** What an occurrence needs of the request: the clock its dates are stamped with. */
 type Clock = Pick<Context, 'nowLocal' | 'nowUtc'>
 
 /** The fields an occurrence shares with the one it is copied from, moved to `start`. */
 function occurrenceOf(from: EventRecord, start: string, position: number, head: number, ctx: Clock): Omit<NewPost<'event'>, 'slug'> {
   const length = seconds(from.endDate) - seconds(from.startDate)
-  const sched = schedule(start, plusSeconds(start, length), from.allDay, from.timezone)
+  const sched = placeAt(start, length, from.allDay, from.timezone)
   const { id: _id, sequence: _seq, translationGroup: _tg, slug: _slug, ...shared } = from
   return {
     ...shared,
@@ -196,7 +211,7 @@ export async function writeSeries(ctx: Context, tx: StorageTx, event: EventRecor
   }
   if (first !== event.startDate) {
     const length = seconds(event.endDate) - seconds(event.startDate)
-    Object.assign(patch, schedule(first, plusSeconds(first, length), event.allDay, event.timezone))
+    Object.assign(patch, placeAt(first, length, event.allDay, event.timezone))
   }
   const head = await tx.updatePost(event.id, 'event', patch)
   await insertOccurrences(
@@ -615,7 +630,7 @@ async function placeOccurrences(
 /** The dates of `event` moved to `start`, its length kept. */
 function movedTo(event: EventRecord, start: string): PostPatch<'event'> {
   const length = seconds(event.endDate) - seconds(event.startDate)
-  return schedule(start, plusSeconds(start, length), event.allDay, event.timezone)
+  return placeAt(start, length, event.allDay, event.timezone)
 }
 
 /**

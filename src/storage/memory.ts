@@ -3,6 +3,7 @@
  * semantics as SQL. A transaction writes to a private overlay that is merged in one synchronous
  * step on commit, so readers never see half of a write and a throw discards it whole.
  */
+import { firstOfEachSeries } from './first-of-series.js'
 import type {
   TranslationKind,
   EventListQuery,
@@ -160,7 +161,6 @@ class Reader implements StorageReader {
     if (q.endLt !== undefined && !(e.endDate < q.endLt)) return false
     if (q.featured !== undefined && e.featured !== q.featured) return false
     if (q.parentId !== undefined && e.parentId !== q.parentId) return false
-    if (q.seriesNextAfterUtc !== undefined && !this.seriesNext(e, q)) return false
     if (q.include && !q.include.includes(e.id)) return false
     if (categories && !e.categoryIds.some((id) => categories.has(id))) return false
     if (q.tagIds && !e.tagIds.some((id) => q.tagIds!.includes(id))) return false
@@ -170,26 +170,6 @@ class Reader implements StorageReader {
     if (words.length) {
       const text = `${e.title}\n${e.description}\n${e.excerpt}`.toLowerCase()
       if (!includesAll(text, words)) return false
-    }
-    return true
-  }
-
-  /** hide_subsequent_recurrences: a series member passes only as its series' next one (SQL twin: seriesNext in read.ts). */
-  protected seriesNext(e: EventRecord, q: EventListQuery): boolean {
-    if (!e.seriesId) return true
-    const after = q.seriesNextAfterUtc!
-    if (e.endDateUtc < after) return false
-    for (const s of this.allPosts()) {
-      if (
-        s.type !== 'event' ||
-        s.seriesId !== e.seriesId ||
-        s.language !== e.language ||
-        !q.statuses.includes(s.status) ||
-        s.hideFromListings
-      )
-        continue
-      if (s.endDateUtc < after) continue
-      if (s.startDate < e.startDate || (s.startDate === e.startDate && s.id < e.id)) return false
     }
     return true
   }
@@ -206,17 +186,24 @@ class Reader implements StorageReader {
       }
       const items: EventRecord[] = []
       let total = 0
+      // In start order, a series' first match is the first one met (hide_subsequent_recurrences).
+      const seriesSeen = q.firstOfSeries ? new Set<number>() : null
       for (const e of derived.eventsByStart) {
         if (!this.matchesEvent(e, q, words, categories, venues)) continue
+        if (seriesSeen && e.seriesId) {
+          if (seriesSeen.has(e.seriesId)) continue
+          seriesSeen.add(e.seriesId)
+        }
         if (total >= q.offset && items.length < q.limit) items.push(clonePost(e))
         total++
       }
       return { items, total }
     }
-    const matched: EventRecord[] = []
+    let matched: EventRecord[] = []
     for (const p of this.allPosts()) {
       if (p.type === 'event' && this.matchesEvent(p, q, words, categories, venues)) matched.push(p)
     }
+    if (q.firstOfSeries) matched = firstOfEachSeries(matched, (e) => ({ id: e.id, seriesId: e.seriesId ?? 0, start: e.startDate }))
     matched.sort(q.orderBy === 'date' ? (a, b) => (a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id) : byStart)
     return { items: matched.slice(q.offset, q.offset + q.limit).map(clonePost), total: matched.length }
   }

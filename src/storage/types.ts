@@ -215,10 +215,10 @@ export interface EventListQuery {
   include?: number[]
   parentId?: number
   /**
-   * Of each series only its first member (by start, then id) of these statuses and language
-   * not yet ended at this UTC time is listed (`hide_subsequent_recurrences`); lone events pass.
+   * `hide_subsequent_recurrences`: of each series only the member starting first (then lowest
+   * id) among the events every other filter of this query selects is listed; lone events pass.
    */
-  seriesNextAfterUtc?: string
+  firstOfSeries?: boolean
   venueGeo?: VenueGeoQuery
   /** start: start date, then id. date: publication date, then id (used with include). */
   orderBy: 'start' | 'date'

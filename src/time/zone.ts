@@ -154,15 +154,23 @@ function offsetAt(zone: Zone, epochSeconds: number): number {
  * (PHP and Temporal's "compatible" behaviour).
  */
 function wallToEpoch(zone: Zone, wall: number): number {
-  if (zone.kind === 'fixed') return wall - zone.offset
+  return resolveWall(zone, wall).epoch
+}
+
+/** wallToEpoch, and how many instants have that wall clock: 1, or 0 (a gap) or 2 (an overlap). */
+function resolveWall(zone: Zone, wall: number): { epoch: number; instants: number } {
+  if (zone.kind === 'fixed') return { epoch: wall - zone.offset, instants: 1 }
   const before = offsetAt(zone, wall - 86400)
   const after = offsetAt(zone, wall + 86400)
   let best: number | undefined
+  let instants = 0
   for (const offset of new Set([before, after, offsetAt(zone, wall)])) {
     const epoch = wall - offset
-    if (offsetAt(zone, epoch) === offset && (best === undefined || epoch < best)) best = epoch
+    if (offsetAt(zone, epoch) !== offset) continue
+    instants++
+    if (best === undefined || epoch < best) best = epoch
   }
-  return best ?? wall - before
+  return { epoch: best ?? wall - before, instants }
 }
 
 export function isValidTimezone(tz: string): boolean {
@@ -184,6 +192,15 @@ export function offsetMinutes(tz: string, utcInstant: Date): number {
 export function localToUtc(wall: string, tz: string): string {
   const zone = requireZone(tz)
   return formatWallClock(epochSecondsToParts(wallToEpoch(zone, partsToEpochSeconds(requireWallClock(wall)))))
+}
+
+/**
+ * False when `wall` does not exist in `tz` (a DST gap) or exists twice (an overlap): the times
+ * readers resolve differently, and whose occurrences keep their length as elapsed time. Costs
+ * no more than localToUtc (the same offsets, remembered).
+ */
+export function isRegularWallClock(wall: string, tz: string): boolean {
+  return resolveWall(requireZone(tz), partsToEpochSeconds(requireWallClock(wall))).instants === 1
 }
 
 export function utcToLocal(utcWall: string, tz: string): string {

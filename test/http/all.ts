@@ -37,6 +37,7 @@ import { recurrenceDocSuite, recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
+import { recurrenceGapsDocSuite, recurrenceGapsSuite } from './recurrence-gaps.suite.js'
 import { responseCacheSuite } from './response-cache.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
@@ -71,6 +72,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   recurrenceIcalSuite(name, makeStorage)
   recurrenceReliabilitySuite(name, makeStorage)
   recurrenceShiftSuite(name, makeStorage)
+  recurrenceGapsSuite(name, makeStorage)
   geoSuite(name, makeStorage)
   geoCombinationsSuite(name, makeStorage)
   searchSyntaxSuite(name, makeStorage)
@@ -103,5 +105,6 @@ export function storageFreeSuites(name: string, makeStorage: () => Storage | Pro
   apiIndexSuite(name, makeStorage)
   referenceGapsDocSuite(name, makeStorage)
   recurrenceDocSuite(name, makeStorage)
+  recurrenceGapsDocSuite(name, makeStorage)
   geoDocSuite(name, makeStorage)
 }

@@ -12,7 +12,11 @@ import { makeApp, type App } from './harness.js'
 const WINDOW = 'start_date=2025-01-01&end_date=2031-12-31'
 const admin = { as: 'administrator' as const }
 
-/** Series id → sorted "utc title" strings, from the feed, expanded by ical.js. */
+/** How the JSON and the expanded feed name an occurrence: UTC start and end, and title. */
+export const occurrenceKey = (e: { utc_start_date: string; utc_end_date: string; title: string }) =>
+  `${e.utc_start_date} ${e.utc_end_date} ${e.title}`
+
+/** Series id → sorted "utc-start utc-end title" strings, from the feed, expanded by ical.js. */
 export function expandFeed(text: string, limit: string): Map<string, string[]> {
   const root = new ICAL.Component(ICAL.parse(text))
   for (const tz of root.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(tz)
@@ -29,7 +33,9 @@ export function expandFeed(text: string, limit: string): Map<string, string[]> {
       const details = master.getOccurrenceDetails(next)
       const utc = details.startDate.toJSDate().toISOString()
       if (utc > limit) break
-      list.push(`${utc.slice(0, 19).replace('T', ' ')} ${details.item.summary}`)
+      const end = details.endDate.toJSDate().toISOString()
+      const wall = (iso: string) => iso.slice(0, 19).replace('T', ' ')
+      list.push(`${wall(utc)} ${wall(end)} ${details.item.summary}`)
       if (list.length > 2000) break
     }
     out.set(uid.split('@')[0]!, list.sort())
@@ -83,7 +89,7 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
         expect(res.status).toBe(200)
         for (const e of res.body.events) {
           const key = String(e.series.id)
-          json.set(key, [...(json.get(key) ?? []), `${e.utc_start_date} ${e.title}`])
+          json.set(key, [...(json.get(key) ?? []), occurrenceKey(e)])
         }
         if (page >= res.body.total_pages) break
       }
@@ -109,8 +115,7 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
       const check = async (step: string) => {
         const json = new Map<string, string[]>()
         const res = await a.get(`/events?${WINDOW}&per_page=100`)
-        for (const e of res.body.events)
-          json.set(String(e.series.id), [...(json.get(String(e.series.id)) ?? []), `${e.utc_start_date} ${e.title}`])
+        for (const e of res.body.events) json.set(String(e.series.id), [...(json.get(String(e.series.id)) ?? []), occurrenceKey(e)])
         const expanded = expandFeed((await a.get(`/events?${WINDOW}&format=ics`)).text, '2031-12-31T23:59:59Z')
         expect([...expanded.keys()].sort(), step).toEqual([...json.keys()].sort())
         for (const [id, list] of json) expect(expanded.get(id), `${step}: series ${id}`).toEqual([...list].sort())
@@ -186,14 +191,12 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
       const compare = async (query: string, as: { as?: 'editor' }, size: number) => {
         const list = (await a.get(`/events?${query}&per_page=50`, as)).body.events as any[]
         expect(
-          list.map((e) => `${e.utc_start_date} ${e.title}`),
+          list.map((e) => occurrenceKey(e)),
           query,
         ).toHaveLength(size)
         const feed = (await a.get(`/events?${query}&format=ics`, as)).text
         const expanded = expandFeed(feed, '2031-12-31T23:59:59Z')
-        expect(expanded.get(String(head.id)) ?? [], `${query} ${as.as ?? 'anonymous'}`).toEqual(
-          list.map((e) => `${e.utc_start_date} ${e.title}`).sort(),
-        )
+        expect(expanded.get(String(head.id)) ?? [], `${query} ${as.as ?? 'anonymous'}`).toEqual(list.map((e) => occurrenceKey(e)).sort())
         return feed
       }
       const anonymous = await compare(WINDOW, {}, 4)
@@ -238,9 +241,7 @@ export function recurrenceIcalSuite(name: string, makeStorage: () => Storage | P
       expect(feed).toMatch(/EXDATE:20270505T090000Z/)
       expect(feed).toMatch(/RECURRENCE-ID:20270506T090000Z/)
       const list = (await a.get(`/events?${WINDOW}`)).body.events as any[]
-      expect(expandFeed(feed, '2031-12-31T23:59:59Z').get(String(head.id))).toEqual(
-        list.map((e) => `${e.utc_start_date} ${e.title}`).sort(),
-      )
+      expect(expandFeed(feed, '2031-12-31T23:59:59Z').get(String(head.id))).toEqual(list.map((e) => occurrenceKey(e)).sort())
     })
   })
 }

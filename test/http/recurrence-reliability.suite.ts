@@ -10,7 +10,7 @@ import { concurrencyStats } from './concurrency.suite.js'
 import { hostileStats } from './hostile.suite.js'
 import { makeApp, type App } from './harness.js'
 import { leakStats } from './leaks.suite.js'
-import { expandFeed } from './recurrence-ical.suite.js'
+import { expandFeed, occurrenceKey } from './recurrence-ical.suite.js'
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 150) / 3
 const admin = { as: 'administrator' as const }
@@ -61,7 +61,8 @@ const dateish = fc.oneof(
   fc.string({ maxLength: 10 }),
   fc.integer(),
 )
-const recurrence = fc.oneof(
+/** Hostile `recurrence` values: rules built from (mostly wrong) parts, objects, and odd JSON. */
+export const hostileRecurrence = fc.oneof(
   rule,
   fc.record(
     { rrule: rule, rdate: fc.array(dateish, { maxLength: 4 }), exdate: fc.array(dateish, { maxLength: 4 }) },
@@ -86,7 +87,7 @@ export function recurrenceReliabilitySuite(name: string, makeStorage: () => Stor
       async () => {
         const a = await app()
         await fc.assert(
-          fc.asyncProperty(recurrence, async (value) => {
+          fc.asyncProperty(hostileRecurrence, async (value) => {
             hostileStats.requests++
             const before = await stored(a)
             const res = await a.post(
@@ -233,7 +234,7 @@ export function recurrenceReliabilitySuite(name: string, makeStorage: () => Stor
           expect(e.series).toBeDefined()
           const head = await a.get(`/events/${e.series.id}`, admin)
           expect(head.status).toBe(200)
-          json.set(String(e.series.id), [...(json.get(String(e.series.id)) ?? []), `${e.utc_start_date} ${e.title}`])
+          json.set(String(e.series.id), [...(json.get(String(e.series.id)) ?? []), occurrenceKey(e)])
         }
         if (page >= res.body.total_pages) break
       }

@@ -6,7 +6,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
 import { makeApp, type App } from './harness.js'
-import { expandFeed } from './recurrence-ical.suite.js'
+import { expandFeed, occurrenceKey } from './recurrence-ical.suite.js'
 
 const WINDOW = 'start_date=2026-01-01&end_date=2030-12-31&per_page=50'
 const admin = { as: 'administrator' as const }
@@ -52,7 +52,7 @@ export function recurrenceShiftSuite(name: string, makeStorage: () => Storage | 
       // The old ids of the moved occurrences are the only ones: nothing was inserted or left behind.
       expect((await a.get(`/events?${WINDOW}&status=any`, admin)).body.total).toBe(4)
 
-      const json = after.map((e) => `${e.utc_start_date} ${e.title}`).sort()
+      const json = after.map((e) => occurrenceKey(e)).sort()
       const feed = await a.get(`/events?${WINDOW}&format=ics`, admin)
       expect(feed.text).toContain('RECURRENCE-ID;TZID=Europe/Berlin:20270316T110000')
       expect(expandFeed(feed.text, '2030-12-31T23:59:59Z').get(String(head.id))).toEqual(json)

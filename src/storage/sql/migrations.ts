@@ -249,7 +249,7 @@ export const MIGRATIONS: Migration[] = [
     name: 'recurring series',
     statements: [
       // series_id: the series' first occurrence (0: a lone event), for `post_parent`-independent
-      // series reads and hide_subsequent_recurrences; series: the member's place (JSON).
+      // series reads; series: the member's place (JSON).
       `ALTER TABLE posts ADD COLUMN series_id {int} NOT NULL DEFAULT 0`,
       `ALTER TABLE posts ADD COLUMN series {text}`,
       `CREATE INDEX IF NOT EXISTS posts_series ON posts (series_id, start_date, id)`,

@@ -22,6 +22,7 @@ import type {
 import { Where, type Db } from './db.js'
 import type { Dialect } from './dialect.js'
 import type { SqlParam } from './driver.js'
+import { firstOfEachSeries } from '../first-of-series.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
 import { EVENT_KEYS_TABLE, FTS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import {
@@ -188,7 +189,7 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
       q.startLt,
       q.endGt,
       q.endLt,
-      q.seriesNextAfterUtc,
+      q.firstOfSeries,
     ].some((v) => v !== undefined)
   if (other) return null
   const from = q.startGte === undefined ? undefined : DAY_START.exec(q.startGte)?.[1]
@@ -200,17 +201,51 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
   return { sql: `SELECT COALESCE(SUM(c.n), 0) AS n FROM event_day_counts c WHERE ${w}`, params: w.params }
 }
 
-/** hide_subsequent_recurrences: a series member passes only as its series' next one (memory twin: seriesNext). */
-function seriesNext(w: Where, q: EventListQuery): void {
-  const statuses = new Where().oneOf('s.status', q.statuses)
+/**
+ * hide_subsequent_recurrences when every filter is a column of posts: a series member passes when
+ * no member of its series that the same filters select starts before it (then by id).
+ */
+function firstOfSeriesByColumns(w: Where, q: EventListQuery): void {
+  const s = new Where()
+    .add(`s.type = 'event'`)
+    .add('s.language = p.language')
+    .oneOf('s.status', q.statuses)
+    .add('s.hide_from_listings = FALSE')
+  if (q.unpublishedAuthor !== undefined) s.add(`(s.status = 'publish' OR s.author = ?)`, q.unpublishedAuthor)
+  s.dateBounds('s', q)
+  if (q.featured !== undefined) s.add(q.featured ? 's.featured = TRUE' : 's.featured = FALSE')
+  if (q.parentId !== undefined) s.add('s.parent_id = ?', q.parentId)
   w.add(
-    `(p.series_id = 0 OR (p.end_date_utc >= ? AND NOT EXISTS (SELECT 1 FROM posts s WHERE s.series_id = p.series_id
-      AND s.type = 'event' AND s.language = p.language AND ${statuses} AND s.hide_from_listings = FALSE AND s.end_date_utc >= ?
-      AND (s.start_date < p.start_date OR (s.start_date = p.start_date AND s.id < p.id)))))`,
-    q.seriesNextAfterUtc!,
-    ...statuses.params,
-    q.seriesNextAfterUtc!,
+    // "s.start_date <= p.start_date" on its own (not only inside the OR) bounds the index range of
+    // posts_series (series_id, start_date): the probe reads the series' first rows in the window
+    // and stops at the first that passes, instead of every member of the series.
+    `(p.series_id = 0 OR NOT EXISTS (SELECT 1 FROM posts s WHERE s.series_id = p.series_id AND ${s}
+      AND s.start_date <= p.start_date AND (s.start_date < p.start_date OR s.id < p.id)))`,
+    ...s.params,
   )
+}
+
+/**
+ * A page of a list with hide_subsequent_recurrences: every match's id, series and start in list
+ * order (a narrow read), the first of each series kept (first-of-series.ts, as the memory
+ * backend does), then the page's posts by primary key. It costs the matches of the other filters,
+ * which the window bounds.
+ */
+async function firstOfSeriesPage(db: Db, s: Source, order: string, q: EventListQuery): Promise<Page<EventRecord>> {
+  const rows = await db.query<{ id: unknown; series_id: unknown; start_date: unknown }>(
+    `SELECT p.id, p.series_id, p.start_date FROM ${s.from} WHERE ${s.where} ORDER BY ${order}`,
+    [...(s.fromParams ?? []), ...s.where.params],
+  )
+  const ids = firstOfEachSeries(rows, (r) => ({ id: toInt(r.id), seriesId: toInt(r.series_id), start: String(r.start_date) })).map((r) =>
+    toInt(r.id),
+  )
+  const pageIds = ids.slice(q.offset, q.offset + q.limit)
+  if (!pageIds.length) return { items: [], total: ids.length }
+  const found = await db.query(`SELECT ${postSelect(db.dialect.name)} FROM posts p WHERE ${db.dialect.inList('p.id', 'int')}`, [
+    db.dialect.list(pageIds),
+  ])
+  const byId = new Map(((await toPosts(db, found)) as EventRecord[]).map((e) => [e.id, e]))
+  return { items: pageIds.flatMap((id) => byId.get(id) ?? []), total: ids.length }
 }
 
 /** Venues with both coordinates, the `geo_lat IS NOT NULL ...` terms spelled as posts_venue_geo's predicate. */
@@ -275,7 +310,15 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
   if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
-  if (q.seriesNextAfterUtc !== undefined) seriesNext(w, q)
+  // hide_subsequent_recurrences with column filters only: each series' first is decided per row
+  // (an index probe on posts_series), so a page still stops early; with link, term, search or
+  // include filters the matches are read and grouped instead (firstOfSeriesPage).
+  const seriesByColumns =
+    q.firstOfSeries === true &&
+    !wide &&
+    [q.venueIds, q.organizerIds, q.categoryIds, q.tagIds, q.include].every((v) => v === undefined) &&
+    !(q.search ?? '').trim()
+  if (seriesByColumns) firstOfSeriesByColumns(w, q)
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
   addSearch(db, w, words)
@@ -356,12 +399,13 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     for (const r of [...linked, ...terms]) probe(all, r)
     const fromMatches = (posts: string) => `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m CROSS JOIN ${posts}`
     const matched: Source = { from: fromMatches('posts p'), fromParams: [match], where: all }
+    if (q.firstOfSeries && !seriesByColumns) return firstOfSeriesPage(db, matched, order, q)
     // When the match alone decides every word and the other filters are columns of
     // event_keys, the count tests them on that table's narrow rows (in id order, as the
     // matches come) instead of on each matching post's row.
     let counting = matched
     let keys: Source | undefined
-    if (words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId, q.seriesNextAfterUtc].every((v) => v === undefined)) {
+    if (words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)) {
       const where = new Where().add('p.id = m.id').and(keyed)
       for (const r of [...linked, ...terms]) probe(where, r)
       counting = keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams: [match], where }
@@ -394,6 +438,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     }
     return { items: (await toPosts(db, rows)) as EventRecord[], total }
   }
+  if (q.firstOfSeries && !seriesByColumns) return firstOfSeriesPage(db, source, pageOrder, q)
   const { rows, total } = await page(db, postSelect(db.dialect.name), source, pageOrder, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }

@@ -161,7 +161,7 @@ describe('eventListQuery', () => {
       organizerIds: [12],
       featured: true,
       search: 'night',
-      seriesNextAfterUtc: '2026-06-10 12:30:00',
+      firstOfSeries: true,
       endGt: '2026-07-01 10:00:00',
       venueGeo: { near: { lat: 48.85, lng: 2.35 } },
     })
