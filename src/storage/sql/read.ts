@@ -205,7 +205,11 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
  * hide_subsequent_recurrences when every filter is a column of posts: a series member passes when
  * no member of its series that the same filters select starts before it (then by id).
  */
-function firstOfSeriesByColumns(w: Where, q: EventListQuery): void {
+/**
+ * "An earlier member of p's series passes the same column filters" (p a series member): what
+ * makes p a subsequent occurrence that hide_subsequent_recurrences hides.
+ */
+function earlierMember(q: EventListQuery): { sql: string; params: SqlParam[] } {
   const s = new Where()
     .add(`s.type = 'event'`)
     .add('s.language = p.language')
@@ -215,14 +219,33 @@ function firstOfSeriesByColumns(w: Where, q: EventListQuery): void {
   s.dateBounds('s', q)
   if (q.featured !== undefined) s.add(q.featured ? 's.featured = TRUE' : 's.featured = FALSE')
   if (q.parentId !== undefined) s.add('s.parent_id = ?', q.parentId)
-  w.add(
+  return {
     // "s.start_date <= p.start_date" on its own (not only inside the OR) bounds the index range of
     // posts_series (series_id, start_date): the probe reads the series' first rows in the window
     // and stops at the first that passes, instead of every member of the series.
-    `(p.series_id = 0 OR NOT EXISTS (SELECT 1 FROM posts s WHERE s.series_id = p.series_id AND ${s}
-      AND s.start_date <= p.start_date AND (s.start_date < p.start_date OR s.id < p.id)))`,
-    ...s.params,
-  )
+    sql: `EXISTS (SELECT 1 FROM posts s WHERE s.series_id = p.series_id AND ${s}
+      AND s.start_date <= p.start_date AND (s.start_date < p.start_date OR s.id < p.id))`,
+    params: s.params,
+  }
+}
+
+/**
+ * The count of a column-filtered list with hide_subsequent_recurrences: the list's count without
+ * it (the day counters when they apply) less its subsequent occurrences, which are found among
+ * the series members alone (posts_series) instead of testing every event of the window (3.6 s
+ * at 1M events on SQLite when every row was tested).
+ */
+function countWithoutLaterMembers(db: Db, q: EventListQuery, unseries: Where, words: readonly string[]): CountQuery {
+  const base = dayCount({ ...q, firstOfSeries: undefined }, words) ?? {
+    sql: `SELECT count(*) AS n FROM posts p WHERE ${unseries}`,
+    params: unseries.params,
+  }
+  const earlier = earlierMember(q)
+  const members = db.dialect.name === 'sqlite' ? 'posts p INDEXED BY posts_series' : 'posts p'
+  return {
+    sql: `SELECT (${base.sql}) - (SELECT count(*) FROM ${members} WHERE p.series_id > 0 AND ${unseries} AND ${earlier.sql}) AS n`,
+    params: [...base.params, ...unseries.params, ...earlier.params],
+  }
 }
 
 /**
@@ -318,7 +341,12 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     !wide &&
     [q.venueIds, q.organizerIds, q.categoryIds, q.tagIds, q.include].every((v) => v === undefined) &&
     !(q.search ?? '').trim()
-  if (seriesByColumns) firstOfSeriesByColumns(w, q)
+  // The filters before that one: a count subtracts the hidden occurrences from their total.
+  const unseries = new Where().and(w)
+  if (seriesByColumns) {
+    const earlier = earlierMember(q)
+    w.add(`(p.series_id = 0 OR NOT ${earlier.sql})`, ...earlier.params)
+  }
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
   addSearch(db, w, words)
@@ -387,6 +415,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   } else {
     source = { from: 'posts p', where: filters(probe) }
     counted = (wide ? null : dayCount(q, words)) ?? { from: 'posts p', where: filters(inList) }
+    if (seriesByColumns && !words.length) counted = countWithoutLaterMembers(db, q, unseries, words)
   }
   if (plan && !plan.ordered) counted = plan.count ?? joined(plan)
 
