@@ -112,6 +112,18 @@ describe('PostgreSQL prepared statements', () => {
     )
   })
 
+  it('never names a pattern match: PostgreSQL plans each search for its own pattern', async () => {
+    const { pool, sent } = fakePool()
+    const driver = pgDriver(pool)
+    const search = `SELECT count(*) FROM posts p WHERE p.search_text LIKE $1 ESCAPE '\\'`
+    for (let k = 0; k < 7; k++) await driver.read((c) => c.query(search, [`%word${k}%`]))
+    await driver.read((c) => c.query('SELECT 1 WHERE $1 = 1', [1]))
+    assert.deepEqual(
+      sent.map((q) => (typeof q === 'string' ? 'plain' : 'named')),
+      [...Array(7).fill('plain'), 'named'],
+    )
+  })
+
   it('sends plain text with preparedStatements: false', async () => {
     const { pool, sent } = fakePool()
     const driver = pgDriver(pool, { preparedStatements: false })
