@@ -9,7 +9,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Storage } from '../../src/storage/types.js'
-import { makeApp, USERS, type App, type Caller, type Res, expectError, expectInvalid } from './harness.js'
+import { makeApp, USERS, type App, type Caller, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
 
 /** Berlin's centre, and points due north of it: 0.1° of latitude is 11.12 km on our sphere. */
 const BERLIN = { lat: 52.52, lng: 13.405 }
@@ -31,18 +31,7 @@ export function geoCombinationsSuite(name: string, makeStorage: () => Storage | 
     onTestFinished(() => app.close())
     return app
   }
-  const create = async (app: App, path: string, body: Record<string, unknown>, as: Caller = 'administrator') => {
-    const res = await app.post(path, body, { as })
-    if (res.status !== 201) throw new Error(`create ${path} failed: ${res.status} ${res.text}`)
-    return res.body
-  }
-  /** Totals an administrator sees: every status but trash, over a wide window. */
-  const adminTotal = async (app: App, path: string) =>
-    Number(
-      (
-        await app.get(`${path}${path === '/events' ? '?start_date=2000-01-01&end_date=2100-01-01' : ''}`, { as: 'administrator' })
-      ).headers.get('x-tec-total'),
-    )
+  const create = createOk
   const day = (n: number) => ({
     start_date: `2026-12-${String(n).padStart(2, '0')} 10:00:00`,
     end_date: `2026-12-${String(n).padStart(2, '0')} 11:00:00`,

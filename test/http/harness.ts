@@ -173,3 +173,16 @@ export function expectNoRoute(res: Res) {
   expect(res.body.data).toEqual({ status: 404 })
   expect(res.headers.get('allow')).toBeNull()
 }
+
+/** Creates a record and returns its JSON; anything but a 201 fails the test with the answer. */
+export async function createOk(app: App, path: string, body: Record<string, unknown>, as: Caller = 'administrator') {
+  const res = await app.post(path, body, { as })
+  if (res.status !== 201) throw new Error(`create ${path} failed: ${res.status} ${res.text}`)
+  return res.body
+}
+
+/** The total an administrator sees on a list: every status but trash, events over a wide window. */
+export async function adminTotal(app: App, path: string): Promise<number> {
+  const window = path === '/events' ? '?start_date=2000-01-01&end_date=2100-01-01' : ''
+  return Number((await app.get(`${path}${window}`, { as: 'administrator' })).headers.get('x-tec-total'))
+}

@@ -8,7 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Change } from '../../src/storage/observed.js'
 import type { Storage } from '../../src/storage/types.js'
-import { API, makeApp, NOW, ORIGIN, USERS, type App, type Res, expectError, expectInvalid } from './harness.js'
+import { API, makeApp, NOW, ORIGIN, USERS, type App, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
 
 const EVENT = { start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 12:00:00' }
 const KNOWN_IDS = new Set<number>(Object.values(USERS).map((u) => u.id))
@@ -23,18 +23,7 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
     onTestFinished(() => app.close())
     return app
   }
-  const create = async (app: App, path: string, body: Record<string, unknown>, as: keyof typeof USERS = 'administrator') => {
-    const res = await app.post(path, body, { as })
-    if (res.status !== 201) throw new Error(`create ${path} failed: ${res.status} ${res.text}`)
-    return res.body
-  }
-  /** Totals an administrator sees: every status but trash, over a wide window. */
-  const adminTotal = async (app: App, path: string) =>
-    Number(
-      (
-        await app.get(`${path}${path === '/events' ? '?start_date=2000-01-01&end_date=2100-01-01' : ''}`, { as: 'administrator' })
-      ).headers.get('x-tec-total'),
-    )
+  const create = createOk
 
   describe(`author must name a user [${name}]`, () => {
     const users = { exists: (id: number) => KNOWN_IDS.has(id) }
