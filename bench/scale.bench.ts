@@ -26,6 +26,7 @@
  *   CALENDAR_BENCH_DATABASE_URL        use this PostgreSQL server (in a schema of its own, dropped after)
  *   CALENDAR_TEST_PG_BIN               where initdb/pg_ctl live (else the newest /usr/lib/postgresql/N/bin)
  *   SCALE_PG_SHARED_BUFFERS=1GB        shared_buffers of the throwaway server
+ *   SCALE_PG_PREPARED=0                send every statement unnamed (pgDriver's preparedStatements: false)
  *
  * Requests run one at a time: this measures latency, not throughput. The data: events spread
  * from 9 months ago to 27 months ahead (the default window, yesterday to +24 months, holds two
@@ -676,7 +677,7 @@ async function openPostgresEngine(): Promise<Engine | string> {
     max: 10,
     options: `-c search_path=${schema}${env.SCALE_PG_OPTIONS ? ` ${env.SCALE_PG_OPTIONS}` : ''}`,
   })
-  const storage = createSqlStorage({ driver: recorder.driver(pgDriver(pool)) })
+  const storage = createSqlStorage({ driver: recorder.driver(pgDriver(pool, { preparedStatements: env.SCALE_PG_PREPARED !== '0' })) })
   await storage.migrate()
   const column = (rows: SqlParam[][], i: number) => rows.map((r) => r[i])
   const unnestInsert = (table: string, columns: string[], types: string[]) =>
