@@ -303,26 +303,30 @@ async function locatedVenues(db: Db, near: GeoCircle | undefined, readable: Wher
  */
 const DRIVING_VENUES = 200
 
+/**
+ * The venues in a geofence become a venue filter: the events of a few venues are read through
+ * event_links (the driving filter of listEvents), never by walking the date window; a long list
+ * (see DRIVING_VENUES) is returned as `wide`, to be probed per row. Null: no venue is inside.
+ */
+async function fenceToVenues(db: Db, q: EventListQuery): Promise<{ q: EventListQuery; wide?: number[] } | null> {
+  if (!q.venueGeo) return { q }
+  const g = q.venueGeo
+  const readable = new Where().add(`g.status <> 'trash'`)
+  if (g.unpublishedVenues === 'none') readable.add(`g.status = 'publish'`)
+  else if (g.unpublishedVenues !== 'all') readable.add(`(g.status = 'publish' OR g.author = ?)`, g.unpublishedVenues)
+  const located = new Set(await locatedVenues(db, g.near, readable))
+  const venueIds = q.venueIds ? q.venueIds.filter((id) => located.has(id)) : [...located].sort((a, b) => a - b)
+  if (!venueIds.length) return null
+  if (q.venueIds || venueIds.length <= DRIVING_VENUES) return { q: { ...q, venueIds, venueGeo: undefined } }
+  return { q: { ...q, venueGeo: undefined }, wide: venueIds }
+}
+
 export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventRecord>> {
   const d = db.dialect
-  let wide: number[] | undefined
-  if (q.venueGeo) {
-    // The venues in the geofence become a venue filter: the events of a few venues are read
-    // through event_links (the driving filter below), never by walking the date window; a long
-    // list (see DRIVING_VENUES) is probed per row instead.
-    const g = q.venueGeo
-    const readable = new Where().add(`g.status <> 'trash'`)
-    if (g.unpublishedVenues === 'none') readable.add(`g.status = 'publish'`)
-    else if (g.unpublishedVenues !== 'all') readable.add(`(g.status = 'publish' OR g.author = ?)`, g.unpublishedVenues)
-    const located = new Set(await locatedVenues(db, g.near, readable))
-    const venueIds = q.venueIds ? q.venueIds.filter((id) => located.has(id)) : [...located].sort((a, b) => a - b)
-    if (!venueIds.length) return { items: [], total: 0 }
-    if (q.venueIds || venueIds.length <= DRIVING_VENUES) q = { ...q, venueIds, venueGeo: undefined }
-    else {
-      wide = venueIds
-      q = { ...q, venueGeo: undefined }
-    }
-  }
+  const fenced = await fenceToVenues(db, q)
+  if (!fenced) return { items: [], total: 0 }
+  const { wide } = fenced
+  q = fenced.q
   // The filters on columns SQLite's event_keys also holds: a search count may test them there
   // instead of on each matching post (see below).
   const keyed = new Where().add('p.language = ?', q.language).oneOf('p.status', q.statuses)
@@ -422,54 +426,87 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
 
   const match = db.fts ? ftsQuery(words) : null
   if (match !== null) {
-    // SQLite with the FTS index: the matches drive the count (each matching post by primary
-    // key, every other filter tested on it). A few matches also drive the page (sorted); many
-    // are dense enough that walking the list's own order and testing each row stops sooner.
-    const all = new Where().add('p.id = m.id').and(w)
-    for (const r of [...linked, ...terms]) probe(all, r)
-    const fromMatches = (posts: string) => `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m CROSS JOIN ${posts}`
-    const matched: Source = { from: fromMatches('posts p'), fromParams: [match], where: all }
-    if (q.firstOfSeries && !seriesByColumns) return firstOfSeriesPage(db, matched, order, q)
-    // When the match alone decides every word and the other filters are columns of
-    // event_keys, the count tests them on that table's narrow rows (in id order, as the
-    // matches come) instead of on each matching post's row.
-    let counting = matched
-    let keys: Source | undefined
-    if (words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)) {
-      const where = new Where().add('p.id = m.id').and(keyed)
-      for (const r of [...linked, ...terms]) probe(where, r)
-      counting = keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams: [match], where }
-    }
-    const total = toInt(
-      (
-        await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counting.from} WHERE ${counting.where}`, [
-          match,
-          ...counting.where.params,
-        ])
-      )[0]?.n ?? 0,
-    )
-    if (q.offset >= total) return { items: [], total }
-    const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
-    const select = postSelect(db.dialect.name)
-    let rows: Row[]
-    if (sparse && keys && q.orderBy !== 'date') {
-      // The matches sorted on their narrow rows, then only the page's posts read.
-      rows = await db.query(
-        `SELECT ${select} FROM (SELECT p.id FROM ${keys.from} WHERE ${keys.where} ORDER BY ${order} LIMIT ? OFFSET ?) s
-         CROSS JOIN posts p WHERE p.id = s.id ORDER BY ${order}`,
-        [match, ...keys.where.params, q.limit, q.offset],
-      )
-    } else {
-      const chosen = sparse ? matched : source
-      rows = await db.query(
-        `SELECT ${select} FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${sparse ? order : pageOrder} LIMIT ? OFFSET ?`,
-        [...(chosen.fromParams ?? []), ...chosen.where.params, q.limit, q.offset],
-      )
-    }
-    return { items: (await toPosts(db, rows)) as EventRecord[], total }
+    // When the match alone decides every word and the other filters are columns of event_keys,
+    // the count may test them there.
+    const keysOnly = words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)
+    return ftsSearchPage(db, q, {
+      match,
+      all: w,
+      keyed: keysOnly ? keyed : null,
+      probeLinks: (where) => {
+        for (const r of [...linked, ...terms]) probe(where, r)
+      },
+      source,
+      order,
+      pageOrder,
+      grouped: q.firstOfSeries === true && !seriesByColumns,
+    })
   }
   if (q.firstOfSeries && !seriesByColumns) return firstOfSeriesPage(db, source, pageOrder, q)
   const { rows, total } = await page(db, postSelect(db.dialect.name), source, pageOrder, q.offset, q.limit, [], counted)
+  return { items: (await toPosts(db, rows)) as EventRecord[], total }
+}
+
+/** What the FTS path needs of the list listEvents builds. */
+interface FtsSearch {
+  /** The FTS5 query for the words of three characters or more. */
+  match: string
+  /** Every filter of the list (alias p), the exact substring test included. */
+  all: Where
+  /** The list's language, statuses, dates and include list, when they are all it filters on besides links; else null. */
+  keyed: Where | null
+  /** Adds the list's link and term filters as probes on `p.id`. */
+  probeLinks: (where: Where) => void
+  /** The list's own walk (date window or link range), for matches dense enough to stop early on it. */
+  source: Source
+  order: string
+  pageOrder: string
+  /** hide_subsequent_recurrences that needs the matches grouped by series. */
+  grouped: boolean
+}
+
+/**
+ * A search page on SQLite with the FTS index: the matches drive the count (each matching post by
+ * primary key, or its narrow event_keys row when that holds every filter: several times cheaper
+ * per match). A few matches also drive the page (sorted); many are dense enough that walking the
+ * list's own order and testing each row stops sooner.
+ */
+async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<Page<EventRecord>> {
+  const fromMatches = (posts: string) => `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m CROSS JOIN ${posts}`
+  const all = new Where().add('p.id = m.id').and(s.all)
+  s.probeLinks(all)
+  const matched: Source = { from: fromMatches('posts p'), fromParams: [s.match], where: all }
+  if (s.grouped) return firstOfSeriesPage(db, matched, s.order, q)
+  let keys: Source | undefined
+  if (s.keyed) {
+    const where = new Where().add('p.id = m.id').and(s.keyed)
+    s.probeLinks(where)
+    keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams: [s.match], where }
+  }
+  const counting = keys ?? matched
+  const counted = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counting.from} WHERE ${counting.where}`, [
+    s.match,
+    ...counting.where.params,
+  ])
+  const total = toInt(counted[0]?.n ?? 0)
+  if (q.offset >= total) return { items: [], total }
+  const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
+  const select = postSelect(db.dialect.name)
+  let rows: Row[]
+  if (sparse && keys && q.orderBy !== 'date') {
+    // The matches sorted on their narrow rows, then only the page's posts read.
+    rows = await db.query(
+      `SELECT ${select} FROM (SELECT p.id FROM ${keys.from} WHERE ${keys.where} ORDER BY ${s.order} LIMIT ? OFFSET ?) k
+       CROSS JOIN posts p WHERE p.id = k.id ORDER BY ${s.order}`,
+      [s.match, ...keys.where.params, q.limit, q.offset],
+    )
+  } else {
+    const chosen = sparse ? matched : s.source
+    rows = await db.query(
+      `SELECT ${select} FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${sparse ? s.order : s.pageOrder} LIMIT ? OFFSET ?`,
+      [...(chosen.fromParams ?? []), ...chosen.where.params, q.limit, q.offset],
+    )
+  }
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
 
