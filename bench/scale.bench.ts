@@ -745,7 +745,16 @@ async function openPostgresEngine(): Promise<Engine | string> {
       // yet, and VACUUM then leaves their pages out of the visibility map: index-only scans would
       // fetch half the heap. A checkpoint first (needs a superuser or pg_checkpoint; best effort).
       await admin.query('CHECKPOINT').catch(() => undefined)
-      for (const table of ['posts', 'event_links', 'event_terms', 'terms', 'post_search', 'event_day_counts', 'event_filters', 'event_filter_day_counts'])
+      for (const table of [
+        'posts',
+        'event_links',
+        'event_terms',
+        'terms',
+        'post_search',
+        'event_day_counts',
+        'event_filters',
+        'event_filter_day_counts',
+      ])
         await admin.query(`VACUUM ANALYZE ${table}`)
       const { rows } = await admin.query(`SELECT relpages, relallvisible FROM pg_class WHERE oid = 'posts'::regclass`)
       return `CHECKPOINT + VACUUM ANALYZE (what autovacuum does after a bulk load); posts pages all-visible ${rows[0]?.relallvisible}/${rows[0]?.relpages}`
