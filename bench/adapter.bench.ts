@@ -34,36 +34,16 @@ interface ServerSpec {
 }
 
 const BASELINE: ServerSpec = { name: 'node:http, same bytes', entry: 'raw-bytes.ts' }
-const ROUTERS: ServerSpec[] = [
-  {
-    name: 'router, memory, cache on',
+// The table's rows: each storage with the response cache on and off.
+const ROUTERS: ServerSpec[] = (['memory', 'SQLite'] as const).flatMap((storage) =>
+  (['on', 'off'] as const).map((cache) => ({
+    name: `router, ${storage}, cache ${cache}`,
     entry: 'router.ts',
-    env: { BENCH_STORAGE: 'memory', BENCH_CACHE: 'on' },
-    storage: 'memory',
-    cache: 'on',
-  },
-  {
-    name: 'router, memory, cache off',
-    entry: 'router.ts',
-    env: { BENCH_STORAGE: 'memory', BENCH_CACHE: 'off' },
-    storage: 'memory',
-    cache: 'off',
-  },
-  {
-    name: 'router, SQLite, cache on',
-    entry: 'router.ts',
-    env: { BENCH_STORAGE: 'sqlite', BENCH_CACHE: 'on' },
-    storage: 'SQLite',
-    cache: 'on',
-  },
-  {
-    name: 'router, SQLite, cache off',
-    entry: 'router.ts',
-    env: { BENCH_STORAGE: 'sqlite', BENCH_CACHE: 'off' },
-    storage: 'SQLite',
-    cache: 'off',
-  },
-]
+    env: { BENCH_STORAGE: storage.toLowerCase(), BENCH_CACHE: cache },
+    storage,
+    cache,
+  })),
+)
 const PEERS: ServerSpec[] =
   process.env.BENCH_PEERS === '1'
     ? [

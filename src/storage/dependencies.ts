@@ -15,6 +15,7 @@
 import { overlay } from './overlay.js'
 import type {
   EventListQuery,
+  EventRecord,
   LinkedListQuery,
   PostRecord,
   PostType,
@@ -123,10 +124,20 @@ function sameFields(a: object, b: object, keys: Iterable<string>): boolean {
   return true
 }
 
-/** An event update that changed shown fields alone. */
-function shownOnly(images: ReadonlyArray<PostRecord | TermRecord | null>): boolean {
+type Image = PostRecord | TermRecord | null
+
+/** The before and after images of a write that updated one event, or null for any other write. */
+function eventUpdate(images: ReadonlyArray<Image>): [EventRecord, EventRecord] | null {
   const [a, b] = images
-  if (images.length !== 2 || !a || !b || 'taxonomy' in a || 'taxonomy' in b || a.type !== 'event' || b.type !== 'event') return false
+  if (images.length !== 2 || !a || !b || 'taxonomy' in a || 'taxonomy' in b || a.type !== 'event' || b.type !== 'event') return null
+  return [a, b]
+}
+
+/** An event update that changed shown fields alone. */
+function shownOnly(images: ReadonlyArray<Image>): boolean {
+  const pair = eventUpdate(images)
+  if (!pair) return false
+  const [a, b] = pair
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !SHOWN_ONLY.has(k))
   return sameFields(a, b, keys)
 }
@@ -137,9 +148,10 @@ const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.l
  * Term counts (shown wherever a term is) follow an event's links, status and language: an
  * update leaving those alone (a new title) keeps every term's entries.
  */
-function countsKept(images: ReadonlyArray<PostRecord | TermRecord | null>): boolean {
-  const [a, b] = images
-  if (images.length !== 2 || !a || !b || 'taxonomy' in a || 'taxonomy' in b || a.type !== 'event' || b.type !== 'event') return false
+function countsKept(images: ReadonlyArray<Image>): boolean {
+  const pair = eventUpdate(images)
+  if (!pair) return false
+  const [a, b] = pair
   return a.status === b.status && a.language === b.language && sameIds(a.categoryIds, b.categoryIds) && sameIds(a.tagIds, b.tagIds)
 }
 

@@ -237,8 +237,9 @@ function earlierMember(q: EventListQuery): { sql: string; params: SqlParam[] } {
  * testing every event of the window (3.6 s at 1M events on SQLite) or joining each member to
  * the others (PostgreSQL hashed every event of the window for that: 165 ms at 100k).
  */
-function countWithoutLaterMembers(db: Db, q: EventListQuery, unseries: Where, words: readonly string[]): CountQuery {
-  const base = dayCount({ ...q, firstOfSeries: undefined }, words) ?? {
+function countWithoutLaterMembers(db: Db, q: EventListQuery, unseries: Where): CountQuery {
+  // No search words: seriesByColumns excludes a search.
+  const base = dayCount({ ...q, firstOfSeries: undefined }, []) ?? {
     sql: `SELECT count(*) AS n FROM posts p WHERE ${unseries}`,
     params: unseries.params,
   }
@@ -347,7 +348,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     [q.venueIds, q.organizerIds, q.categoryIds, q.tagIds, q.include].every((v) => v === undefined) &&
     !(q.search ?? '').trim()
   // The filters before that one: a count subtracts the hidden occurrences from their total.
-  const unseries = new Where().and(w)
+  const unseries = seriesByColumns ? new Where().and(w) : null
   if (seriesByColumns) {
     const earlier = earlierMember(q)
     w.add(`(p.series_id = 0 OR NOT ${earlier.sql})`, ...earlier.params)
@@ -420,7 +421,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   } else {
     source = { from: 'posts p', where: filters(probe) }
     counted = (wide ? null : dayCount(q, words)) ?? { from: 'posts p', where: filters(inList) }
-    if (seriesByColumns && !words.length) counted = countWithoutLaterMembers(db, q, unseries, words)
+    if (unseries) counted = countWithoutLaterMembers(db, q, unseries)
   }
   if (plan && !plan.ordered) counted = plan.count ?? joined(plan)
 
