@@ -5,11 +5,12 @@
  * All zone maths works on whole seconds: "epoch seconds" of an instant, and "wall seconds" of a
  * wall clock read as if it were UTC (see `partsToEpochSeconds`); offset = wall − epoch.
  */
-import { epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock, type WallClockParts } from './format.js'
+import { epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from './format.js'
+import { ZoneOffsets, zoneFormat } from './offsets.js'
 
 type Zone =
   | { kind: 'fixed'; name: string; offset: number }
-  | { kind: 'iana'; name: string; resolved: string; fields: Intl.DateTimeFormat; short: Intl.DateTimeFormat }
+  | { kind: 'iana'; name: string; resolved: string; offsets: ZoneOffsets; short: Intl.DateTimeFormat }
 
 // WordPress stores half hours as decimals (`UTC+5.5`); ISO-ish `UTC+05:30` is accepted too.
 const OFFSET_ZONE = /^utc([+-])(\d{1,2})(?::(\d{2})|\.(\d{1,2}))?$/i
@@ -77,19 +78,18 @@ function buildZone(tz: string): Zone | null {
     kind: 'iana',
     name: canonicalIanaName(tz, resolved),
     resolved,
-    fields: new Intl.DateTimeFormat('en-US', {
-      timeZone: resolved,
-      hourCycle: 'h23',
-      era: 'short',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    }),
+    offsets: offsetsOf(resolved),
     short: new Intl.DateTimeFormat('en-US', { timeZone: resolved, timeZoneName: 'short' }),
   }
+}
+
+// One per real zone, shared by every spelling of its name (they are cached separately above).
+const offsetsByZone = new Map<string, ZoneOffsets>()
+
+function offsetsOf(resolved: string): ZoneOffsets {
+  let offsets = offsetsByZone.get(resolved)
+  if (!offsets) offsetsByZone.set(resolved, (offsets = new ZoneOffsets(zoneFormat(resolved))))
+  return offsets
 }
 
 function requireZone(tz: string): Zone {
@@ -117,33 +117,9 @@ function canonicalIanaName(tz: string, resolved: string): string {
   return properlyCased ? tz : resolved
 }
 
-function ianaWallSeconds(zone: Extract<Zone, { kind: 'iana' }>, epochSeconds: number): number {
-  const parts: WallClockParts = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 }
-  let bc = false
-  for (const { type, value } of zone.fields.formatToParts(new Date(epochSeconds * 1000))) {
-    if (type === 'era') bc = value === 'BC'
-    else if (type in parts) parts[type as keyof WallClockParts] = Number(value)
-  }
-  if (bc) parts.year = 1 - parts.year
-  return partsToEpochSeconds(parts)
-}
-
-// Intl's formatToParts costs microseconds and every representation asks for the same few
-// instants again (an event's start, in each list it appears in): remember recent answers.
-const offsetMemo = new Map<string, number>()
-const OFFSET_MEMO_MAX = 20_000
-
 /** Offset in seconds east of UTC at an instant. */
 function offsetAt(zone: Zone, epochSeconds: number): number {
-  if (zone.kind === 'fixed') return zone.offset
-  const key = `${zone.resolved}|${epochSeconds}`
-  let offset = offsetMemo.get(key)
-  if (offset === undefined) {
-    offset = ianaWallSeconds(zone, epochSeconds) - epochSeconds
-    if (offsetMemo.size >= OFFSET_MEMO_MAX) offsetMemo.clear()
-    offsetMemo.set(key, offset)
-  }
-  return offset
+  return zone.kind === 'fixed' ? zone.offset : zone.offsets.at(epochSeconds)
 }
 
 /**
@@ -233,13 +209,14 @@ function splitOffset(offsetSeconds: number): { sign: string; hours: string; minu
  * and vary with the runtime's CLDR version.
  */
 const abbrMemo = new Map<string, string>()
+const ABBR_MEMO_MAX = 20_000
 
 export function timezoneAbbr(tz: string, utcWall: string): string {
   const key = `${tz}|${utcWall}`
   let abbr = abbrMemo.get(key)
   if (abbr === undefined) {
     abbr = computeAbbr(tz, utcWall)
-    if (abbrMemo.size >= OFFSET_MEMO_MAX) abbrMemo.clear()
+    if (abbrMemo.size >= ABBR_MEMO_MAX) abbrMemo.clear()
     abbrMemo.set(key, abbr)
   }
   return abbr

@@ -129,7 +129,8 @@ export const postgresDialect: Dialect = {
     params: kinds.map((_, c) => rows.map((r) => r[c] as string | number | boolean | null)),
   }),
   maxRows: () => 5000,
-  reservePostIds: `SELECT nextval(pg_get_serial_sequence('posts', 'id')) AS id FROM generate_series(1, ?)`,
+  // The sequence is looked up once (OFFSET 0 keeps it a subquery): a lookup per row cost 5 ms for 500.
+  reservePostIds: `SELECT nextval(q.seq) AS id FROM (SELECT pg_get_serial_sequence('posts', 'id')::regclass AS seq OFFSET 0) q CROSS JOIN generate_series(1, ?)`,
 }
 
 export function dialectFor(name: 'sqlite' | 'postgres'): Dialect {
