@@ -393,6 +393,21 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
       }
     })
 
+    it('occurrences store the text of the first one, lone surrogates, backslashes and quotes included', async () => {
+      // The later occurrences are written in bulk (PostgreSQL: one jsonb parameter), the first
+      // one alone: a lone surrogate or a literal `\ud800` must come out the same either way.
+      const a = await app()
+      const title = 'Odd \ud800 and \\ud800 "quoted" \u{1F600} \\\\ \udfff end'
+      const head = await daily(a, title, 4, { description: "<p>\udc00 \\u0041 'single' \u2028</p>", excerpt: 'x\ud83d' })
+      const listed = await series(a, head.id)
+      expect(listed).toHaveLength(4)
+      for (const e of listed) {
+        const one = (await a.get(`/events/${e.id}`, admin)).body
+        expect([one.title, one.description, one.excerpt], `occurrence ${e.id}`).toEqual([head.title, head.description, head.excerpt])
+      }
+      expect(head.title).toContain('\\ud800 "quoted" \u{1F600}')
+    })
+
     it('recurrence "" on an update ends the series: the first occurrence stays, the others go', async () => {
       const a = await app()
       const head = await daily(a, 'Ends', 4)
