@@ -911,6 +911,9 @@ function operations(refs: Refs, published: number[]): Operation[] {
  */
 function seriesOperations(refs: Refs): Operation[] {
   const r = prng(15)
+  // Titles differ from run to run: on a kept database an earlier run's series would otherwise
+  // own these slugs, and each creation would first read its 1,500 look-alike slugs.
+  const run = Date.now().toString(36)
   let made = 0
   const start = () => Math.floor((NOW + r() * 12 * MONTH) / HOUR) * HOUR
   return [
@@ -923,7 +926,7 @@ function seriesOperations(refs: Refs): Operation[] {
         const n = ++made
         const at = start()
         return request('POST', '/events', {
-          title: `Bench Series ${cap(NOUNS[n % NOUNS.length]!)} ${n}`,
+          title: `Bench Series ${cap(NOUNS[n % NOUNS.length]!)} ${run} ${n}`,
           description: 'A weekly series created by the scale benchmark',
           start_date: wall(at),
           end_date: wall(at + 2 * HOUR),
