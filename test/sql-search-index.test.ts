@@ -87,7 +87,7 @@ describe('sqlite search index', () => {
       .map((r) => r.detail)
       .join('\n')
     assert.match(plan, /VIRTUAL TABLE INDEX/)
-    assert.deepEqual(check.prepare(`SELECT count(*) AS n FROM post_fts WHERE post_fts MATCH '"zephyr"'`).get(), { n: 2 })
+    assert.deepEqual(check.prepare(`SELECT count(*) AS n FROM event_fts WHERE event_fts MATCH '"zephyr"'`).get(), { n: 2 })
     check.close()
     // Writes after the migration keep the index in their own transaction.
     const late = await b.transaction((tx) => tx.insertPost(newEvent({ slug: 'late', title: 'Late zephyr' })))
@@ -113,7 +113,7 @@ describe('sqlite search index', () => {
     const { driver, seen } = recording(await openSqliteFile(file))
     const b = createSqlStorage({ driver })
     await checkSearch(b, ids)
-    const counted = seen.find((x) => /post_fts MATCH/.test(x.sql) && /count\(\*\)/.test(x.sql))
+    const counted = seen.find((x) => /event_fts MATCH/.test(x.sql) && /count\(\*\)/.test(x.sql))
     assert.match(counted?.sql ?? '', /CROSS JOIN event_keys p/)
     const keys = () => {
       const db = new Database(file, { readonly: true })

@@ -14,6 +14,8 @@ export class Db {
     readonly dialect: Dialect,
     /** SQLite: the FTS5 search index exists (see search-index.ts). */
     readonly fts = false,
+    /** SQLite: events are indexed in event_fts rather than post_fts (see event-search.ts). */
+    readonly eventFts = false,
   ) {}
 
   query<R extends object = Row>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {

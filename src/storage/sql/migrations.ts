@@ -16,6 +16,7 @@ import type { SqlConnection, SqlDriver } from './driver.js'
 import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL } from './event-filters.js'
+import { createEventSearchIndex } from './event-search.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -277,6 +278,15 @@ export const MIGRATIONS: Migration[] = [
     // 8 ms of its creation and protected nothing the writes do not. SQLite keeps it (its check
     // is a primary-key probe, and dropping it would mean rebuilding the table).
     statements: [{ postgres: 'ALTER TABLE event_filters DROP CONSTRAINT IF EXISTS event_filters_event_id_fkey' }],
+  },
+  {
+    version: 12,
+    name: 'event search index keyed by status and start day',
+    // SQLite: events move from post_fts to event_fts, whose rowid orders the matches by
+    // (language, status, hidden) and start day, so a windowed search count is a rowid range
+    // (event-search.ts); optional, like the index of migration 5. PostgreSQL: nothing to do.
+    statements: [],
+    run: createEventSearchIndex,
   },
 ]
 

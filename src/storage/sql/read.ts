@@ -24,7 +24,8 @@ import type { Dialect } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import { firstOfEachSeries } from '../first-of-series.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
-import { EVENT_KEYS_TABLE, FTS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
+import { eventMatches, windowedSearchCount, type WindowedSearch } from './event-search.js'
+import { EVENT_KEYS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import {
   POST_FIELDS,
   REF_LISTS,
@@ -425,15 +426,27 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   }
   if (plan && !plan.ordered) counted = plan.count ?? joined(plan)
 
-  const match = db.fts ? ftsQuery(words) : null
+  const match = db.fts || db.eventFts ? ftsQuery(words) : null
   if (match !== null) {
     // When the match alone decides every word and the other filters are columns of event_keys,
     // the count may test them there.
     const keysOnly = words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)
+    // ... and when they are language, statuses and a plain window, event_fts's rowid ranges.
+    const windowed =
+      keysOnly &&
+      db.eventFts &&
+      !linked.length &&
+      !terms.length &&
+      q.startGte !== undefined &&
+      q.endLte !== undefined &&
+      [q.include, q.startGt, q.startLt, q.endGt, q.endLt, q.firstOfSeries].every((v) => v === undefined)
     return ftsSearchPage(db, q, {
       match,
       all: w,
       keyed: keysOnly ? keyed : null,
+      windowed: windowed
+        ? { language: q.language, statuses: q.statuses, startGte: q.startGte!, endLte: q.endLte!, match }
+        : null,
       probeLinks: (where) => {
         for (const r of [...linked, ...terms]) probe(where, r)
       },
@@ -464,6 +477,8 @@ interface FtsSearch {
   pageOrder: string
   /** hide_subsequent_recurrences that needs the matches grouped by series. */
   grouped: boolean
+  /** The list filters only on these besides the words: its count may come from event_fts's rowid ranges. */
+  windowed: WindowedSearch | null
 }
 
 /**
@@ -473,7 +488,7 @@ interface FtsSearch {
  * list's own order and testing each row stops sooner.
  */
 async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<Page<EventRecord>> {
-  const fromMatches = (posts: string) => `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m CROSS JOIN ${posts}`
+  const fromMatches = (posts: string) => `${eventMatches(db.eventFts)} CROSS JOIN ${posts}`
   const all = new Where().add('p.id = m.id').and(s.all)
   s.probeLinks(all)
   const matched: Source = { from: fromMatches('posts p'), fromParams: [s.match], where: all }
@@ -484,12 +499,7 @@ async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<P
     s.probeLinks(where)
     keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams: [s.match], where }
   }
-  const counting = keys ?? matched
-  const counted = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counting.from} WHERE ${counting.where}`, [
-    s.match,
-    ...counting.where.params,
-  ])
-  const total = toInt(counted[0]?.n ?? 0)
+  const total = (s.windowed && (await windowedSearchCount(db, s.windowed))) ?? (await countMatches(db, keys ?? matched, s.match))
   if (q.offset >= total) return { items: [], total }
   const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
   const select = postSelect(db.dialect.name)
@@ -509,6 +519,14 @@ async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<P
     )
   }
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
+}
+
+async function countMatches(db: Db, counting: Source, match: string): Promise<number> {
+  const counted = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counting.from} WHERE ${counting.where}`, [
+    match,
+    ...counting.where.params,
+  ])
+  return toInt(counted[0]?.n ?? 0)
 }
 
 /**

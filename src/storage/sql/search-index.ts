@@ -153,15 +153,6 @@ async function extensionSchema(driver: SqlDriver): Promise<string | null> {
   return rows[0]?.schema ?? null
 }
 
-/** Whether reads may use the SQLite FTS table and the narrow key table (the migrations created both). */
-export async function hasFtsIndex(driver: SqlDriver): Promise<boolean> {
-  if (driver.dialect !== 'sqlite') return false
-  const rows = await driver.read((c) =>
-    c.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('${FTS_TABLE}', '${EVENT_KEYS_TABLE}')`),
-  )
-  return rows.length === 2
-}
-
 /**
  * An FTS5 query for rows containing every word of three characters or more as a substring, one
  * quoted phrase each (inside quotes FTS5 reads no syntax; `"` is doubled); null when no word is

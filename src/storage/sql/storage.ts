@@ -30,7 +30,7 @@ import { dialectFor, type Dialect } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { RetryTransaction, translate } from './errors.js'
 import { runMigrations } from './migrations.js'
-import { hasFtsIndex } from './search-index.js'
+import { searchIndexes } from './event-search.js'
 import * as read from './read.js'
 import * as write from './write.js'
 
@@ -153,7 +153,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   private queue: Promise<unknown> = Promise.resolve()
   private migrated: Promise<void> | null = null
   /** Whether the SQLite search index exists, probed once per migration (see ready()). */
-  private fts: Promise<boolean> | null = null
+  private fts: Promise<{ posts: boolean; events: boolean }> | null = null
 
   constructor(
     private readonly driver: SqlDriver,
@@ -179,7 +179,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
    * The first use migrates; a failed attempt is forgotten so the next call tries again. Resolves
    * to whether the SQLite search index can be used.
    */
-  private async ready(): Promise<boolean> {
+  private async ready(): Promise<{ posts: boolean; events: boolean }> {
     if (this.autoMigrate) {
       this.migrated ??= this.migrate().catch((err: unknown) => {
         this.migrated = null
@@ -187,7 +187,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
       })
       await this.migrated
     }
-    this.fts ??= hasFtsIndex(this.driver).catch((err: unknown) => {
+    this.fts ??= searchIndexes(this.driver).catch((err: unknown) => {
       this.fts = null
       throw translate(err)
     })
@@ -197,7 +197,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   protected async use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     const fts = await this.ready()
     try {
-      return await this.driver.read((conn) => fn(new Db(conn, this.dialect, fts)))
+      return await this.driver.read((conn) => fn(new Db(conn, this.dialect, fts.posts, fts.events)))
     } catch (err) {
       throw translate(err)
     }
@@ -214,7 +214,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.driver.transaction(async (conn: SqlConnection) => {
-          const tx = new Tx(new Db(conn, this.dialect, fts))
+          const tx = new Tx(new Db(conn, this.dialect, fts.posts, fts.events))
           try {
             return await fn(tx)
           } finally {
