@@ -185,6 +185,7 @@ describe('sqlite event search index', () => {
     // Back to the schema before migration 12: events indexed in post_fts by its first triggers.
     const raw = new Database(file)
     raw.exec(`DROP TRIGGER posts_event_fts_insert; DROP TRIGGER posts_event_fts_delete; DROP TRIGGER posts_event_fts_update;
+              DROP TRIGGER posts_event_class_insert; DROP TRIGGER posts_event_class_update;
               DROP TABLE event_fts; DROP TABLE event_search_classes;
               DROP TRIGGER posts_fts_insert; DROP TRIGGER posts_fts_delete; DROP TRIGGER posts_fts_update;
               DELETE FROM calendar_migrations WHERE version >= 12`)

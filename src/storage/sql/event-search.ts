@@ -43,11 +43,17 @@ const classOf = (r: Row) =>
 /** The composite rowid of an event row (its class must exist). */
 export const eventRowid = (r: Row) => `(${classOf(r)} * ${CLASS_UNIT} + (${startDay(r)} + ${DAY_OFFSET}) * ${DAY_UNIT} + ${r}.id)`
 const indexed = (r: Row) => `${r}.type = 'event' AND ${r}.search_text IS NOT NULL`
-/** Inserting a class that is not there yet; no conflict clause, so an outer OR REPLACE cannot renumber one. */
-const addClass = (r: Row) =>
-  `INSERT INTO ${EVENT_CLASSES_TABLE} (language, status, hidden) SELECT ${r}.language, ${r}.status, ${hidden(r)}
-   WHERE ${indexed(r)} AND NOT EXISTS (SELECT 1 FROM ${EVENT_CLASSES_TABLE} c
+const missingClass = (r: Row) =>
+  `${indexed(r)} AND NOT EXISTS (SELECT 1 FROM ${EVENT_CLASSES_TABLE} c
      WHERE c.language = ${r}.language AND c.status = ${r}.status AND c.hidden = ${hidden(r)})`
+/**
+ * Numbers a new (language, status, hidden) before the row is written, so the AFTER triggers
+ * find it (a BEFORE trigger whose WHEN rarely holds: cheaper per row than an INSERT ... WHERE
+ * NOT EXISTS in the AFTER trigger). No conflict is possible, so an outer OR REPLACE cannot
+ * renumber a class.
+ */
+const addClass = (r: Row) =>
+  `INSERT INTO ${EVENT_CLASSES_TABLE} (language, status, hidden) VALUES (${r}.language, ${r}.status, ${hidden(r)})`
 
 const TABLES = [
   `CREATE TABLE IF NOT EXISTS ${EVENT_CLASSES_TABLE} (
@@ -60,14 +66,20 @@ const TABLES = [
   `CREATE VIRTUAL TABLE IF NOT EXISTS ${EVENT_FTS_TABLE} USING fts5(search_text, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`,
 ]
 
-const EVENT_TRIGGERS = ['posts_event_fts_insert', 'posts_event_fts_delete', 'posts_event_fts_update']
+const EVENT_TRIGGERS = ['posts_event_class_insert', 'posts_event_class_update', 'posts_event_fts_insert', 'posts_event_fts_delete', 'posts_event_fts_update']
 const POST_TRIGGERS = ['posts_fts_insert', 'posts_fts_delete', 'posts_fts_update']
 
 /** Run in one transaction: events out of post_fts, into event_fts, and the triggers that keep them apart. */
 const SWITCH = [
   ...[...EVENT_TRIGGERS, ...POST_TRIGGERS].map((name) => `DROP TRIGGER IF EXISTS ${name}`),
-  `CREATE TRIGGER posts_event_fts_insert AFTER INSERT ON posts WHEN ${indexed('new')} BEGIN
+  `CREATE TRIGGER posts_event_class_insert BEFORE INSERT ON posts WHEN ${missingClass('new')} BEGIN
      ${addClass('new')};
+   END`,
+  `CREATE TRIGGER posts_event_class_update BEFORE UPDATE OF type, language, status, hide_from_listings, search_text ON posts
+   WHEN ${missingClass('new')} BEGIN
+     ${addClass('new')};
+   END`,
+  `CREATE TRIGGER posts_event_fts_insert AFTER INSERT ON posts WHEN ${indexed('new')} BEGIN
      INSERT INTO ${EVENT_FTS_TABLE} (rowid, search_text) VALUES (${eventRowid('new')}, new.search_text);
    END`,
   `CREATE TRIGGER posts_event_fts_delete AFTER DELETE ON posts WHEN ${indexed('old')} BEGIN
@@ -79,7 +91,6 @@ const SWITCH = [
      OR old.status IS NOT new.status OR old.hide_from_listings IS NOT new.hide_from_listings
      OR substr(old.start_date, 1, 10) IS NOT substr(new.start_date, 1, 10) OR old.search_text IS NOT new.search_text) BEGIN
      DELETE FROM ${EVENT_FTS_TABLE} WHERE rowid = (SELECT ${eventRowid('old')} WHERE ${indexed('old')});
-     ${addClass('new')};
      INSERT INTO ${EVENT_FTS_TABLE} (rowid, search_text) SELECT ${eventRowid('new')}, new.search_text WHERE ${indexed('new')};
    END`,
   `INSERT INTO ${EVENT_CLASSES_TABLE} (language, status, hidden)
