@@ -7,7 +7,8 @@
  * escaped) still decides, so no search term is ever interpreted.
  *
  * - SQLite: an FTS5 table with the trigram tokenizer over `posts.search_text` (external content,
- *   kept by triggers in the writing transaction). Case-sensitive trigrams: both sides are
+ *   kept by triggers in the writing transaction). Since migration 12 it holds venues and
+ *   organizers only; events have a table of their own keyed for windowed counts (event-search.ts). Case-sensitive trigrams: both sides are
  *   already lower-cased by JavaScript, so SQLite's own case folding never gets a say. A word of
  *   three characters or more becomes a quoted FTS5 phrase (a phrase of trigrams is exactly "the
  *   text contains this substring"); inside quotes FTS5 reads no syntax, `"` is doubled. Shorter
