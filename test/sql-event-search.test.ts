@@ -175,6 +175,20 @@ describe('sqlite event search index', () => {
     await s.close()
   })
 
+  it('an event stored ending before it starts keeps the totals exact', async () => {
+    const sql = createSqlStorage({ driver: await openSqliteFile(freshFile()) })
+    const memory = createMemoryStorage()
+    // The storage contract stores dates as given: one ending months before its start.
+    const odd = { slug: 'odd', title: 'zephyr jazz', startDate: '2027-06-10 10:00:00', endDate: '2027-01-07 10:00:00' }
+    for (const s of [sql, memory])
+      await s.transaction(async (tx) => {
+        await fill(tx, 3, 120)
+        await tx.insertPost(newEvent(odd))
+      })
+    await same(sql, memory, 'inverted')
+    await sql.close()
+  })
+
   it('migrating a version-11 database moves its events from post_fts to event_fts', async () => {
     const file = freshFile()
     const a = createSqlStorage({ driver: await openSqliteFile(file) })

@@ -210,7 +210,6 @@ export async function windowedSearchCount(db: Query, s: WindowedSearch): Promise
   if (!from || !to) return null
   const statuses = [...new Set(s.statuses)]
   if (!statuses.length) return 0
-  if (from.day > to.day) return 0
   const marks = statuses.map(() => '?').join(', ')
   const classes = await db.query<{ id: unknown }>(
     `SELECT id FROM ${EVENT_CLASSES_TABLE} WHERE language = ? AND hidden = 0 AND status IN (${marks})`,
@@ -230,6 +229,8 @@ export async function windowedSearchCount(db: Query, s: WindowedSearch): Promise
     [s.language, ...statuses, fromDay, toDay, toDay, s.language, ...statuses, toDay, toDay],
   )
   if (Number(edge?.inverted ?? 0)) return null
+  // An event of the window starts on or after X's day and (none ending before its start) by D.
+  if (from.day > to.day) return 0
   const firstCrossing = edge?.first == null ? null : dayNumber(`${String(edge.first)} 00:00:00`)
   // Day intervals whose matches are looked up, disjoint.
   const edges: [number, number][] = []
