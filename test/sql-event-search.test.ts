@@ -144,7 +144,9 @@ describe('sqlite event search index', () => {
     const s = createSqlStorage({ driver })
     await s.transaction(async (tx) => {
       for (let i = 0; i < 30; i++)
-        await tx.insertPost(newEvent({ slug: `z${i}`, title: i % 3 ? 'Zephyr night' : 'Brunch', startDate: at(i, 600), endDate: at(i, 660) }))
+        await tx.insertPost(
+          newEvent({ slug: `z${i}`, title: i % 3 ? 'Zephyr night' : 'Brunch', startDate: at(i, 600), endDate: at(i, 660) }),
+        )
     })
     const q: EventListQuery = {
       language: 'en',
@@ -210,9 +212,12 @@ describe('sqlite event search index', () => {
     const b: SqlStorage = createSqlStorage({ driver: await openSqliteFile(file) })
     await same(b, memory, 'migrated')
     const check = new Database(file, { readonly: true })
-    const count = (table: string) => (check.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH '"jazz"'`).get() as { n: number }).n
+    const count = (table: string) =>
+      (check.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH '"jazz"'`).get() as { n: number }).n
     assert.equal(count('post_fts'), 0, 'no event left in post_fts')
-    const events = check.prepare(`SELECT count(*) AS n FROM posts WHERE type = 'event' AND instr(search_text, 'jazz') > 0`).get() as { n: number }
+    const events = check.prepare(`SELECT count(*) AS n FROM posts WHERE type = 'event' AND instr(search_text, 'jazz') > 0`).get() as {
+      n: number
+    }
     assert.equal(count('event_fts'), events.n)
     check.close()
     // And writes after the migration keep it.

@@ -66,7 +66,13 @@ const TABLES = [
   `CREATE VIRTUAL TABLE IF NOT EXISTS ${EVENT_FTS_TABLE} USING fts5(search_text, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`,
 ]
 
-const EVENT_TRIGGERS = ['posts_event_class_insert', 'posts_event_class_update', 'posts_event_fts_insert', 'posts_event_fts_delete', 'posts_event_fts_update']
+const EVENT_TRIGGERS = [
+  'posts_event_class_insert',
+  'posts_event_class_update',
+  'posts_event_fts_insert',
+  'posts_event_fts_delete',
+  'posts_event_fts_update',
+]
 const POST_TRIGGERS = ['posts_fts_insert', 'posts_fts_delete', 'posts_fts_update']
 
 /** Run in one transaction: events out of post_fts, into event_fts, and the triggers that keep them apart. */

@@ -444,9 +444,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
       match,
       all: w,
       keyed: keysOnly ? keyed : null,
-      windowed: windowed
-        ? { language: q.language, statuses: q.statuses, startGte: q.startGte!, endLte: q.endLte!, match }
-        : null,
+      windowed: windowed ? { language: q.language, statuses: q.statuses, startGte: q.startGte!, endLte: q.endLte!, match } : null,
       probeLinks: (where) => {
         for (const r of [...linked, ...terms]) probe(where, r)
       },
@@ -499,7 +497,9 @@ async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<P
     s.probeLinks(where)
     keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams: [s.match], where }
   }
-  const total = (s.windowed && (await windowedSearchCount(db, s.windowed))) ?? (await countMatches(db, keys ?? matched, s.match))
+  // The rowid ranges when the list allows (null: they cannot answer exactly), else a lookup per match.
+  const fast = s.windowed ? await windowedSearchCount(db, s.windowed) : null
+  const total = fast ?? (await countMatches(db, keys ?? matched, s.match))
   if (q.offset >= total) return { items: [], total }
   const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
   const select = postSelect(db.dialect.name)
