@@ -131,7 +131,7 @@ describe('sqlite event search index', () => {
     await same(sql, memory, 'fresh')
     // The fast count answered some of them (and the lookups of the window's edges).
     assert.ok(seen.some((x) => /rowid BETWEEN/.test(x.sql) && !/event_keys/.test(x.sql)))
-    assert.ok(seen.some((x) => /rowid BETWEEN/.test(x.sql) && /CROSS JOIN event_keys k/.test(x.sql)))
+    assert.ok(seen.some((x) => /rowid BETWEEN/.test(x.sql) && /FROM event_keys k/.test(x.sql)))
     await sql.transaction((tx) => shuffle(tx, ids))
     await memory.transaction((tx) => shuffle(tx, ids))
     await same(sql, memory, 'after writes')

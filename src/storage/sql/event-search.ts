@@ -103,7 +103,8 @@ const SWITCH = [
    SELECT DISTINCT p.language, p.status, ${hidden('p')} FROM posts p WHERE ${indexed('p')} AND NOT EXISTS (SELECT 1 FROM ${EVENT_CLASSES_TABLE} c
      WHERE c.language = p.language AND c.status = p.status AND c.hidden = ${hidden('p')})`,
   `INSERT INTO ${EVENT_FTS_TABLE} (${EVENT_FTS_TABLE}) VALUES ('delete-all')`,
-  `INSERT INTO ${EVENT_FTS_TABLE} (rowid, search_text) SELECT ${eventRowid('p')}, p.search_text FROM posts p WHERE ${indexed('p')}`,
+  // In rowid order: FTS5 writes its pending rows out whenever a rowid comes lower than the last.
+  `INSERT INTO ${EVENT_FTS_TABLE} (rowid, search_text) SELECT ${eventRowid('p')} AS k, p.search_text FROM posts p WHERE ${indexed('p')} ORDER BY k`,
 ]
 
 /** post_fts (external content on posts) narrowed to venues and organizers. */
@@ -192,6 +193,17 @@ export interface WindowedSearch {
   match: string
 }
 
+/**
+ * The total, and the matches as `(...) m` with `m.id`: those of the statuses' rowid ranges (one
+ * range from the first class's to the last's: the rows between are tested by the caller's
+ * filters anyway).
+ */
+export interface WindowedCount {
+  total: number
+  matches: { sql: string; params: (string | number)[] } | null
+}
+const NONE: WindowedCount = { total: 0, matches: null }
+
 interface Query {
   query<R extends object>(sql: string, params?: readonly (string | number | null)[]): Promise<R[]>
 }
@@ -210,12 +222,12 @@ interface Query {
  * null when it cannot answer exactly: a class number beyond the rowid's room, or some event
  * that ends before its day of start is after D (event_day_counts says so).
  */
-export async function windowedSearchCount(db: Query, s: WindowedSearch): Promise<number | null> {
+export async function windowedSearchCount(db: Query, s: WindowedSearch): Promise<WindowedCount | null> {
   const from = dayNumber(s.startGte)
   const to = dayNumber(s.endLte)
   if (!from || !to) return null
   const statuses = [...new Set(s.statuses)]
-  if (!statuses.length) return 0
+  if (!statuses.length) return NONE
   const marks = statuses.map(() => '?').join(', ')
   const classes = await db.query<{ id: unknown }>(
     `SELECT id FROM ${EVENT_CLASSES_TABLE} WHERE language = ? AND hidden = 0 AND status IN (${marks})`,
@@ -223,7 +235,7 @@ export async function windowedSearchCount(db: Query, s: WindowedSearch): Promise
   )
   const ids = classes.map((c) => Number(c.id))
   if (ids.some((id) => id > MAX_CLASS)) return null
-  if (!ids.length) return 0
+  if (!ids.length) return NONE
   const fromDay = s.startGte.slice(0, 10)
   const toDay = s.endLte.slice(0, 10)
   const endsOnDay = to.time === '23:59:59'
@@ -236,7 +248,7 @@ export async function windowedSearchCount(db: Query, s: WindowedSearch): Promise
   )
   if (Number(edge?.inverted ?? 0)) return null
   // An event of the window starts on or after X's day and (none ending before its start) by D.
-  if (from.day > to.day) return 0
+  if (from.day > to.day) return NONE
   const firstCrossing = edge?.first == null ? null : dayNumber(`${String(edge.first)} 00:00:00`)
   // Day intervals whose matches are looked up, disjoint.
   const edges: [number, number][] = []
@@ -246,22 +258,32 @@ export async function windowedSearchCount(db: Query, s: WindowedSearch): Promise
     if (edges.length && lo <= edges[0]![1] + 1) edges[0]![1] = to.day
     else edges.push([lo, to.day])
   }
-  const range = `rowid BETWEEN ? * ${CLASS_UNIT} + ? * ${DAY_UNIT} AND ? * ${CLASS_UNIT} + ? * ${DAY_UNIT} + ${ID_MASK}`
-  const rangeParams = (c: number, lo: number, hi: number) => [c, lo + DAY_OFFSET, c, hi + DAY_OFFSET]
+  const t = EVENT_FTS_TABLE
+  // One pass over each class's range: FTS5 seeks to a range's start term by term, so a second
+  // query for the edges would cost about as much again. A match on an edge day is looked up.
+  const day = `((${t}.rowid >> 33) & ${2 ** 22 - 1})`
+  const onEdge = edges.map(() => `${day} BETWEEN ? AND ?`).join(' OR ')
+  const failing = `EXISTS (SELECT 1 FROM ${EVENT_KEYS_TABLE} k WHERE k.id = ${t}.rowid & ${ID_MASK} AND NOT (k.start_date >= ? AND k.end_date <= ?))`
+  const counted = edges.length ? `count(*) - count(CASE WHEN (${onEdge}) AND ${failing} THEN 1 END)` : 'count(*)'
+  const edgeParams = [...edges.flatMap(([lo, hi]) => [lo + DAY_OFFSET, hi + DAY_OFFSET]), s.startGte, s.endLte]
   const counts: string[] = []
   const params: (string | number)[] = []
   for (const c of ids) {
-    counts.push(`+ (SELECT count(*) FROM ${EVENT_FTS_TABLE} WHERE ${EVENT_FTS_TABLE} MATCH ? AND ${range})`)
-    params.push(s.match, ...rangeParams(c, from.day, to.day))
+    counts.push(
+      `+ (SELECT ${counted} FROM ${t} WHERE ${t} MATCH ?
+          AND ${t}.rowid BETWEEN ? * ${CLASS_UNIT} + ? * ${DAY_UNIT} AND ? * ${CLASS_UNIT} + ? * ${DAY_UNIT} + ${ID_MASK})`,
+    )
+    params.push(...(edges.length ? edgeParams : []), s.match, c, from.day + DAY_OFFSET, c, to.day + DAY_OFFSET)
   }
-  for (const c of ids)
-    for (const [lo, hi] of edges) {
-      counts.push(
-        `- (SELECT count(*) FROM (SELECT rowid & ${ID_MASK} AS id FROM ${EVENT_FTS_TABLE} WHERE ${EVENT_FTS_TABLE} MATCH ? AND ${range}) m
-            CROSS JOIN ${EVENT_KEYS_TABLE} k WHERE k.id = m.id AND NOT (k.start_date >= ? AND k.end_date <= ?))`,
-      )
-      params.push(s.match, ...rangeParams(c, lo, hi), s.startGte, s.endLte)
-    }
   const [row] = await db.query<{ n: unknown }>(`SELECT 0 ${counts.join(' ')} AS n`, params)
-  return Number(row?.n ?? 0)
+  const first = Math.min(...ids)
+  const last = Math.max(...ids)
+  return {
+    total: Number(row?.n ?? 0),
+    matches: {
+      sql: `(SELECT rowid & ${ID_MASK} AS id FROM ${t} WHERE ${t} MATCH ?
+              AND rowid BETWEEN ? * ${CLASS_UNIT} + ? * ${DAY_UNIT} AND ? * ${CLASS_UNIT} + ? * ${DAY_UNIT} + ${ID_MASK}) m`,
+      params: [s.match, first, from.day + DAY_OFFSET, last, to.day + DAY_OFFSET],
+    },
+  }
 }

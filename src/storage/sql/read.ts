@@ -499,7 +499,10 @@ async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<P
   }
   // The rowid ranges when the list allows (null: they cannot answer exactly), else a lookup per match.
   const fast = s.windowed ? await windowedSearchCount(db, s.windowed) : null
-  const total = fast ?? (await countMatches(db, keys ?? matched, s.match))
+  const total = fast?.total ?? (await countMatches(db, keys ?? matched, s.match))
+  // A page of few matches sorted on event_keys reads only the window's rowid range, too.
+  if (keys && fast?.matches)
+    keys = { ...keys, from: `${fast.matches.sql} CROSS JOIN ${EVENT_KEYS_TABLE} p`, fromParams: fast.matches.params }
   if (q.offset >= total) return { items: [], total }
   const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
   const select = postSelect(db.dialect.name)
@@ -509,7 +512,7 @@ async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<P
     rows = await db.query(
       `SELECT ${select} FROM (SELECT p.id FROM ${keys.from} WHERE ${keys.where} ORDER BY ${s.order} LIMIT ? OFFSET ?) k
        CROSS JOIN posts p WHERE p.id = k.id ORDER BY ${s.order}`,
-      [s.match, ...keys.where.params, q.limit, q.offset],
+      [...(keys.fromParams ?? []), ...keys.where.params, q.limit, q.offset],
     )
   } else {
     const chosen = sparse ? matched : s.source
