@@ -167,11 +167,52 @@ export async function searchIndexes(driver: SqlDriver): Promise<{ posts: boolean
   }
 }
 
-/** The ids of the events matching an FTS5 query (event_fts, or post_fts where event_fts is missing), as `(...) m` with `m.id`. */
-export const eventMatches = (eventFts: boolean) =>
+/** A rowid range of event_fts, as `rowid BETWEEN ... AND ...` with its parameters. */
+export interface RowidRange {
+  sql: string
+  params: number[]
+}
+const between = (column: string) =>
+  `${column} BETWEEN ? * ${CLASS_UNIT} + ? * ${DAY_UNIT} AND ? * ${CLASS_UNIT} + ? * ${DAY_UNIT} + ${ID_MASK}`
+
+/**
+ * The ids of the events matching an FTS5 query, as `(...) m` with `m.id` (event_fts, or post_fts
+ * where event_fts is missing). From event_fts: only those of `range` when given, and in id
+ * order, because the lookups that follow are much cheaper in key order (measured at 100k
+ * events: a 13k-match count with a category probe 33-49 ms in rowid order, 27-30 ms sorted).
+ * LIMIT -1 keeps SQLite from dropping the subquery's ORDER BY.
+ */
+export const eventMatches = (eventFts: boolean, range: RowidRange | null = null) =>
   eventFts
-    ? `(SELECT rowid & ${ID_MASK} AS id FROM ${EVENT_FTS_TABLE} WHERE ${EVENT_FTS_TABLE} MATCH ?) m`
+    ? `(SELECT rowid & ${ID_MASK} AS id FROM ${EVENT_FTS_TABLE} WHERE ${EVENT_FTS_TABLE} MATCH ?${range ? ` AND ${range.sql}` : ''}
+        ORDER BY 1 LIMIT -1) m`
     : `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m`
+
+/**
+ * The rowid range of event_fts holding every listed event of `language` and `statuses` that
+ * starts within the list's start bounds (the end bounds are left to the filters: an event may
+ * be stored ending before its start). A superset of the list's matches, so the list's own
+ * filters still decide; null when it cannot be bounded (no class yet, or one beyond the rowid's
+ * room).
+ */
+export async function startRange(
+  db: Query,
+  q: { language: string; statuses: readonly string[]; startGte?: string; startGt?: string; startLt?: string },
+): Promise<RowidRange | null> {
+  const statuses = [...new Set(q.statuses)]
+  if (!statuses.length) return null
+  const [row] = await db.query<{ lo: unknown; hi: unknown }>(
+    `SELECT min(id) AS lo, max(id) AS hi FROM ${EVENT_CLASSES_TABLE} WHERE language = ? AND hidden = 0 AND status IN (${statuses.map(() => '?').join(', ')})`,
+    [q.language, ...statuses],
+  )
+  if (row?.lo == null || Number(row.hi) > MAX_CLASS) return null
+  const days = (d: string | undefined) => (d === undefined ? null : (dayNumber(d)?.day ?? null))
+  const lows = [days(q.startGte), days(q.startGt)].filter((d): d is number => d !== null)
+  const high = days(q.startLt)
+  const from = lows.length ? Math.max(...lows) + DAY_OFFSET : 0
+  const to = high === null ? 2 ** 22 - 1 : high + DAY_OFFSET
+  return { sql: between('rowid'), params: [Number(row.lo), from, Number(row.hi), to] }
+}
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}:\d{2}:\d{2})$/
 

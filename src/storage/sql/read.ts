@@ -24,7 +24,7 @@ import type { Dialect } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import { firstOfEachSeries } from '../first-of-series.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
-import { eventMatches, windowedSearchCount, type WindowedSearch } from './event-search.js'
+import { eventMatches, startRange, windowedSearchCount, type WindowedSearch } from './event-search.js'
 import { EVENT_KEYS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import {
   POST_FIELDS,
@@ -486,20 +486,23 @@ interface FtsSearch {
  * list's own order and testing each row stops sooner.
  */
 async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<Page<EventRecord>> {
-  const fromMatches = (posts: string) => `${eventMatches(db.eventFts)} CROSS JOIN ${posts}`
+  // event_fts: only the matches of the statuses' rowid range from the first day the list can start.
+  const range = db.eventFts ? await startRange(db, q) : null
+  const fromMatches = (posts: string) => `${eventMatches(db.eventFts, range)} CROSS JOIN ${posts}`
+  const fromParams = [s.match, ...(range?.params ?? [])]
   const all = new Where().add('p.id = m.id').and(s.all)
   s.probeLinks(all)
-  const matched: Source = { from: fromMatches('posts p'), fromParams: [s.match], where: all }
+  const matched: Source = { from: fromMatches('posts p'), fromParams, where: all }
   if (s.grouped) return firstOfSeriesPage(db, matched, s.order, q)
   let keys: Source | undefined
   if (s.keyed) {
     const where = new Where().add('p.id = m.id').and(s.keyed)
     s.probeLinks(where)
-    keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams: [s.match], where }
+    keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams, where }
   }
   // The rowid ranges when the list allows (null: they cannot answer exactly), else a lookup per match.
   const fast = s.windowed ? await windowedSearchCount(db, s.windowed) : null
-  const total = fast?.total ?? (await countMatches(db, keys ?? matched, s.match))
+  const total = fast?.total ?? (await countMatches(db, keys ?? matched))
   // A page of few matches sorted on event_keys reads only the window's rowid range, too.
   if (keys && fast?.matches)
     keys = { ...keys, from: `${fast.matches.sql} CROSS JOIN ${EVENT_KEYS_TABLE} p`, fromParams: fast.matches.params }
@@ -524,9 +527,9 @@ async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<P
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
 
-async function countMatches(db: Db, counting: Source, match: string): Promise<number> {
+async function countMatches(db: Db, counting: Source): Promise<number> {
   const counted = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${counting.from} WHERE ${counting.where}`, [
-    match,
+    ...(counting.fromParams ?? []),
     ...counting.where.params,
   ])
   return toInt(counted[0]?.n ?? 0)
