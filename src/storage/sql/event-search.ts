@@ -189,29 +189,31 @@ export const eventMatches = (eventFts: boolean, range: RowidRange | null = null)
     : `(SELECT rowid AS id FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?) m`
 
 /**
- * The rowid range of event_fts holding every listed event of `language` and `statuses` that
+ * The rowid range of event_fts holding every event of `classes` (see listedClasses) that
  * starts within the list's start bounds (the end bounds are left to the filters: an event may
  * be stored ending before its start). A superset of the list's matches, so the list's own
  * filters still decide; null when it cannot be bounded (no class yet, or one beyond the rowid's
  * room).
  */
-export async function startRange(
-  db: Query,
-  q: { language: string; statuses: readonly string[]; startGte?: string; startGt?: string; startLt?: string },
-): Promise<RowidRange | null> {
-  const statuses = [...new Set(q.statuses)]
-  if (!statuses.length) return null
-  const [row] = await db.query<{ lo: unknown; hi: unknown }>(
-    `SELECT min(id) AS lo, max(id) AS hi FROM ${EVENT_CLASSES_TABLE} WHERE language = ? AND hidden = 0 AND status IN (${statuses.map(() => '?').join(', ')})`,
-    [q.language, ...statuses],
-  )
-  if (row?.lo == null || Number(row.hi) > MAX_CLASS) return null
+export function startRange(classes: readonly number[], q: { startGte?: string; startGt?: string; startLt?: string }): RowidRange | null {
+  if (!classes.length || classes.some((id) => id > MAX_CLASS)) return null
   const days = (d: string | undefined) => (d === undefined ? null : (dayNumber(d)?.day ?? null))
   const lows = [days(q.startGte), days(q.startGt)].filter((d): d is number => d !== null)
   const high = days(q.startLt)
   const from = lows.length ? Math.max(...lows) + DAY_OFFSET : 0
   const to = high === null ? 2 ** 22 - 1 : high + DAY_OFFSET
-  return { sql: between('rowid'), params: [Number(row.lo), from, Number(row.hi), to] }
+  return { sql: between('rowid'), params: [Math.min(...classes), from, Math.max(...classes), to] }
+}
+
+/** The class numbers of the listed events of `language` with one of `statuses` (read once per search). */
+export async function listedClasses(db: Query, language: string, statuses: readonly string[]): Promise<number[]> {
+  const unique = [...new Set(statuses)]
+  if (!unique.length) return []
+  const rows = await db.query<{ id: unknown }>(
+    `SELECT id FROM ${EVENT_CLASSES_TABLE} WHERE language = ? AND hidden = 0 AND status IN (${unique.map(() => '?').join(', ')})`,
+    [language, ...unique],
+  )
+  return rows.map((r) => Number(r.id))
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}:\d{2}:\d{2})$/
@@ -263,18 +265,13 @@ interface Query {
  * null when it cannot answer exactly: a class number beyond the rowid's room, or some event
  * that ends before its day of start is after D (event_day_counts says so).
  */
-export async function windowedSearchCount(db: Query, s: WindowedSearch): Promise<WindowedCount | null> {
+export async function windowedSearchCount(db: Query, s: WindowedSearch, ids: readonly number[]): Promise<WindowedCount | null> {
   const from = dayNumber(s.startGte)
   const to = dayNumber(s.endLte)
   if (!from || !to) return null
   const statuses = [...new Set(s.statuses)]
   if (!statuses.length) return NONE
   const marks = statuses.map(() => '?').join(', ')
-  const classes = await db.query<{ id: unknown }>(
-    `SELECT id FROM ${EVENT_CLASSES_TABLE} WHERE language = ? AND hidden = 0 AND status IN (${marks})`,
-    [s.language, ...statuses],
-  )
-  const ids = classes.map((c) => Number(c.id))
   if (ids.some((id) => id > MAX_CLASS)) return null
   if (!ids.length) return NONE
   const fromDay = s.startGte.slice(0, 10)

@@ -24,7 +24,7 @@ import type { Dialect } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import { firstOfEachSeries } from '../first-of-series.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
-import { eventMatches, startRange, windowedSearchCount, type WindowedSearch } from './event-search.js'
+import { eventMatches, listedClasses, startRange, windowedSearchCount, type WindowedSearch } from './event-search.js'
 import { EVENT_KEYS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import {
   POST_FIELDS,
@@ -487,7 +487,8 @@ interface FtsSearch {
  */
 async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<Page<EventRecord>> {
   // event_fts: only the matches of the statuses' rowid range from the first day the list can start.
-  const range = db.eventFts ? await startRange(db, q) : null
+  const classes = db.eventFts ? await listedClasses(db, q.language, q.statuses) : null
+  const range = classes ? startRange(classes, q) : null
   const fromMatches = (posts: string) => `${eventMatches(db.eventFts, range)} CROSS JOIN ${posts}`
   const fromParams = [s.match, ...(range?.params ?? [])]
   const all = new Where().add('p.id = m.id').and(s.all)
@@ -501,7 +502,7 @@ async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<P
     keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams, where }
   }
   // The rowid ranges when the list allows (null: they cannot answer exactly), else a lookup per match.
-  const fast = s.windowed ? await windowedSearchCount(db, s.windowed) : null
+  const fast = s.windowed && classes ? await windowedSearchCount(db, s.windowed, classes) : null
   const total = fast?.total ?? (await countMatches(db, keys ?? matched))
   // A page of few matches sorted on event_keys reads only the window's rowid range, too.
   if (keys && fast?.matches)
