@@ -219,6 +219,8 @@ describe('sqlite event search index', () => {
       n: number
     }
     assert.equal(count('event_fts'), events.n)
+    // Segments merge 16 at a time (a series writes rowids days apart; see event-search.ts).
+    assert.deepEqual(check.prepare(`SELECT v FROM event_fts_config WHERE k = 'automerge'`).all(), [{ v: 16 }])
     check.close()
     // And writes after the migration keep it.
     const extra = { slug: 'late', title: 'Late jazz', startDate: '2027-01-08 10:00:00', endDate: '2027-01-08 11:00:00' }
