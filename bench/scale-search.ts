@@ -10,6 +10,7 @@
  * Filtered lists: a venue holding 1% of the events, the category holding 45%, alone and with a
  * 12-month window, and both together with the window.
  */
+import { linksBackfill } from '../src/storage/sql/event-filters.js'
 
 /** The rare word, in one event of a thousand (`makeEvent` appends it to the description). */
 export const RARE_WORD = 'zephyr'
@@ -44,7 +45,7 @@ export function searchOperations(refs: { venues: number[]; categories: number[] 
  * inserted raw (ids from `first` to `last`), exactly what insertPost writes for them. `?`
  * placeholders; the caller numbers them for PostgreSQL.
  */
-export const FILTER_BULK_SQL = [
+export const filterBulkSql = (dialect: 'sqlite' | 'postgres') => [
   `INSERT INTO event_filters (kind, ref_id, language, status, start_date, event_id, end_date)
    SELECT DISTINCT x.kind, x.linked_id, p.language, p.status, p.start_date, p.id, p.end_date FROM event_links x JOIN posts p ON p.id = x.event_id
    WHERE x.event_id BETWEEN ? AND ? AND p.hide_from_listings = FALSE
@@ -55,8 +56,10 @@ export const FILTER_BULK_SQL = [
    SELECT kind, ref_id, language, status, substr(start_date, 1, 10), substr(end_date, 1, 10), count(*) FROM event_filters
    WHERE event_id BETWEEN ? AND ? GROUP BY kind, ref_id, language, status, substr(start_date, 1, 10), substr(end_date, 1, 10)
    ON CONFLICT (kind, ref_id, language, status, start_day, end_day) DO UPDATE SET n = event_filter_day_counts.n + excluded.n`,
+  linksBackfill(dialect, true),
 ]
 export const filterBulkParams = (first: number, last: number) => [
   [first, last, first, last],
+  [first, last],
   [first, last],
 ]

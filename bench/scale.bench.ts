@@ -63,7 +63,7 @@ import type { NewPost, PostStatus } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 import { newVenue } from '../src/testing/fixtures.js'
 import { geoOperations, geoVenue, seedGeoVenues, selectOps } from './scale-geo.js'
-import { FILTER_BULK_SQL, filterBulkParams, rareWordFor, searchOperations } from './scale-search.js'
+import { filterBulkSql, filterBulkParams, rareWordFor, searchOperations } from './scale-search.js'
 import { prng } from './prng.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -591,7 +591,7 @@ async function openSqliteEngine(): Promise<Engine> {
             for (const t of terms) insertTerm.run(...t.map(bindSqlite))
           })
           if (filtered && ids.length)
-            FILTER_BULK_SQL.forEach((sql, k) => side.prepare(sql).run(...filterBulkParams(ids[0]!, ids[ids.length - 1]!)[k]!))
+            filterBulkSql('sqlite').forEach((sql, k) => side.prepare(sql).run(...filterBulkParams(ids[0]!, ids[ids.length - 1]!)[k]!))
         })
         .immediate()
       return ids
@@ -725,7 +725,7 @@ async function openPostgresEngine(): Promise<Engine | string> {
         }
         if ((await client.query(`SELECT to_regclass('event_filters') IS NOT NULL AS ok`)).rows[0]?.ok === true) {
           const params = filterBulkParams(Math.min(...ids), Math.max(...ids))
-          for (const [k, sql] of FILTER_BULK_SQL.entries()) await client.query(postgresDialect.sql(sql), params[k])
+          for (const [k, sql] of filterBulkSql('postgres').entries()) await client.query(postgresDialect.sql(sql), params[k])
         }
         const dayCounted = (await client.query(`SELECT to_regclass('event_day_counts') IS NOT NULL AS ok`)).rows[0]?.ok === true
         if (dayCounted) {

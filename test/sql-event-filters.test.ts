@@ -99,6 +99,10 @@ function queries(r: Refs): Array<Partial<EventListQuery>> {
     { tagIds: [r.t] },
     { venueIds: [r.v[0]!], categoryIds: [r.c[0]!], ...jan },
     { venueIds: [r.v[0]!, r.v[1]!], categoryIds: [r.c[0]!] },
+    // The second filter is read from the driving row's links: a venue unlinked and a term deleted
+    // must have left the links of their former events.
+    { venueIds: [r.gone, r.v[1]!], categoryIds: [r.c[1]!] },
+    { organizerIds: [r.o], categoryIds: [r.term, r.c[0]!] },
     { venueIds: [r.v[2]!], tagIds: [r.t], organizerIds: [r.o] },
     { categoryIds: [r.c[1]!], featured: false },
     { categoryIds: [r.c[1]!], search: 'event' },
@@ -171,6 +175,8 @@ describe('event filter ranges (sqlite)', () => {
     assert.match(both.countSql, /count\(\*\) AS n FROM event_filters f WHERE/)
     assert.match(both.count, /SEARCH f USING PRIMARY KEY \(kind=\? AND ref_id=\? AND language=\? AND status=\? AND start_date>\?\)/)
     assert.doesNotMatch(both.count, /SEARCH p\b|SCAN [fp]\b/)
+    // The category is read from the venue rows' links: no probe of the category's rows.
+    assert.doesNotMatch(both.count + both.page, /\bg\b/)
     db.close()
     await s.close()
   })

@@ -15,7 +15,7 @@ import type { Dialect, MigrationStatement } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
-import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL } from './event-filters.js'
+import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './event-filters.js'
 import { createEventSearchIndex } from './event-search.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
@@ -287,6 +287,15 @@ export const MIGRATIONS: Migration[] = [
     // (event-search.ts); optional, like the index of migration 5. PostgreSQL: nothing to do.
     statements: [],
     run: createEventSearchIndex,
+  },
+  {
+    version: 13,
+    name: 'event links on each event filter row',
+    // A list filtered by two links walks the first one's range and tests the second in the row's
+    // `links` instead of probing its rows (event-filters.ts). Rewrites every row of event_filters
+    // once (PostgreSQL: every row gets a new version).
+    statements: [`ALTER TABLE event_filters ADD COLUMN links {text} NOT NULL DEFAULT ''`],
+    data: [{ sqlite: linksBackfill('sqlite'), postgres: linksBackfill('postgres') }],
   },
 ]
 
