@@ -194,7 +194,7 @@ export async function insertEventFilters(db: Db, events: readonly Filtered[]): P
 
 /**
  * A venue/organizer unlinked from every event, or a deleted term: its rows and counters go, and
- * the other rows of its events no longer list it (an id SQLite hands out again must not match).
+ * the other rows of its events no longer list it (a filter naming that id must not match them).
  */
 export async function dropFilterRef(db: Db, kinds: readonly string[], refId: number): Promise<void> {
   for (const kind of kinds) {
