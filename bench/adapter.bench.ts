@@ -1,7 +1,7 @@
 /**
  * What does the router cost on Node for rich events, relative to node:http writing the very same
  * bytes? Prints storage (memory, SQLite) x response cache (on, off) x route as the ratio of
- * throughput to that raw server, then a mixed workload on SQLite (95% anonymous reads over 20
+ * throughput to that raw server (plus signed-in editors' reads through the response cache), then a mixed workload on SQLite (95% anonymous reads over 20
  * lists, filters and single events, 5% writes by an editor) with throughput and p50/p99.
  *
  *   npm run bench          BENCH_SECONDS=10 to measure longer, BENCH_PEERS=1 to add hono/fastify
@@ -31,6 +31,8 @@ interface ServerSpec {
   env?: Record<string, string>
   storage?: string
   cache?: string
+  /** Headers of every read in the table (the signed-in rows send the editor's token). */
+  headers?: Record<string, string>
 }
 
 const BASELINE: ServerSpec = { name: 'node:http, same bytes', entry: 'raw-bytes.ts' }
@@ -42,6 +44,18 @@ const ROUTERS: ServerSpec[] = (['memory', 'SQLite'] as const).flatMap((storage) 
     env: { BENCH_STORAGE: storage.toLowerCase(), BENCH_CACHE: cache },
     storage,
     cache,
+  })),
+)
+// Signed-in editors: since the response cache keeps reads per reader class, theirs hit too.
+const EDITOR = { authorization: `Bearer ${EDITOR_TOKEN}` }
+ROUTERS.push(
+  ...(['memory', 'SQLite'] as const).map((storage) => ({
+    name: `router, ${storage}, cache on, editor`,
+    entry: 'router.ts',
+    env: { BENCH_STORAGE: storage.toLowerCase(), BENCH_CACHE: 'on' },
+    storage,
+    cache: 'on, editor',
+    headers: EDITOR,
   })),
 )
 const PEERS: ServerSpec[] =
@@ -184,7 +198,13 @@ async function builtin(port: number, next: () => Target, seconds: number): Promi
 
 const run = promisify(execFile)
 
-async function wrk(port: number, path: string, seconds: number, script: string[] = []): Promise<Measured> {
+async function wrk(
+  port: number,
+  path: string,
+  seconds: number,
+  script: string[] = [],
+  headers: Record<string, string> = {},
+): Promise<Measured> {
   const url = `http://127.0.0.1:${port}${path}`
   const wrkArgs = (duration: number, latency: boolean) => [
     ...(PIN ? ['-c', '1', 'wrk'] : []),
@@ -196,6 +216,7 @@ async function wrk(port: number, path: string, seconds: number, script: string[]
     '10s',
     `-d${duration}s`,
     ...(latency ? ['--latency'] : []),
+    ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
     ...(script.length ? ['-s', fileURLToPath(new URL('./mixed.lua', import.meta.url))] : []),
     url,
     ...(script.length ? ['--', ...script] : []),
@@ -256,7 +277,7 @@ async function checkSameAnswers(baseline: Running, servers: Running[]): Promise<
   for (let r = 0; r < ROUTES.length; r++) {
     const expected = await send(agent, baseline.port, { method: 'GET', path: baseline.paths[r]! })
     for (const server of servers) {
-      const answer = await send(agent, server.port, { method: 'GET', path: server.paths[r]! })
+      const answer = await send(agent, server.port, { method: 'GET', path: server.paths[r]!, headers: server.headers })
       if (answer.status !== 200) throw new Error(`${server.name} ${ROUTES[r]}: status ${answer.status}`)
       const difference = firstDifference(comparable(answer.body, server.port), comparable(expected.body, baseline.port))
       if (difference !== null) {
@@ -340,7 +361,11 @@ async function main() {
     const results = new Map<string, (Result & { baseline: number; baselineCpu: number })[]>()
     const details: string[][] = []
     const measureGet = (server: Running, path: string) =>
-      cell(server, () => (USE_WRK ? wrk(server.port, path, SECONDS) : builtin(server.port, () => ({ method: 'GET', path }), SECONDS)))
+      cell(server, () =>
+        USE_WRK
+          ? wrk(server.port, path, SECONDS, [], server.headers)
+          : builtin(server.port, () => ({ method: 'GET', path, headers: server.headers }), SECONDS),
+      )
     // BENCH_ONLY=mixed skips the table (quicker when working on the mixed workload).
     for (let r = 0; r < (ONLY_MIXED ? 0 : ROUTES.length); r++) {
       for (const server of servers) {
@@ -354,7 +379,7 @@ async function main() {
       }
     }
     const mixedRows: string[][] = []
-    for (const server of servers.filter((s) => s.storage === 'SQLite')) {
+    for (const server of servers.filter((s) => s.storage === 'SQLite' && !s.headers)) {
       const result = await mixed(server)
       mixedRows.push([
         server.storage!,

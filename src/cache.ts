@@ -1,5 +1,6 @@
 /**
- * Optional read cache for anonymous GETs: encoded responses in an LRU bounded by bytes.
+ * Optional read cache for GETs: encoded responses in an LRU bounded by bytes, shared by callers
+ * of one reader class (anonymous callers, each signed-in role from editor up, each other user).
  *
  * An entry keeps its body as UTF-8 bytes with its ETag, computed once: a hit hands out those very
  * bytes (no hashing, encoding or copying per hit) under a fresh, small header object, because
@@ -21,6 +22,12 @@ export interface CacheOptions {
    * process (another router on the same database) can go unseen.
    */
   ttlMs?: number
+  /**
+   * Also keep signed-in callers' reads, each under its reader class (see `readerClass`), default
+   * true. An editor's views are then answered from the cache as anonymous ones are, and dropped
+   * by the same writes. `false` keeps anonymous reads only.
+   */
+  signedIn?: boolean
 }
 
 /** Counters since the router was created; `entries`/`bytes` are current. */
@@ -50,8 +57,10 @@ export class ReadCache {
   /** Bumped by every invalidation: a response built across one may be stale, so is not kept. */
   private epoch = 0
   readonly stats = { hits: 0, misses: 0, invalidated: 0 }
+  readonly signedIn: boolean
 
   constructor(o: CacheOptions) {
+    this.signedIn = o.signedIn ?? true
     this.lru = new LRUCache<string, Entry>({
       maxSize: o.maxBytes ?? 32 * 1024 * 1024,
       sizeCalculation: (e) => ENTRY_OVERHEAD + e.body.byteLength + e.tags.length * 16,
@@ -60,8 +69,9 @@ export class ReadCache {
     })
   }
 
-  key(url: string, variant: string): string {
-    return `${variant}\u0000${url}`
+  /** `reader` is the caller's reader class, `variant` what else the response varies by (Accept). */
+  key(url: string, variant: string, reader = ''): string {
+    return `${reader}\u0000${variant}\u0000${url}`
   }
 
   /** Mark the start of building a response that may be stored (pass it to `set`). */

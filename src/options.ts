@@ -77,7 +77,7 @@ export interface CalendarOptions {
   now?: () => Date
   /** CORS for browser clients; off by default. */
   cors?: CorsOptions | false
-  /** LRU cache of anonymous GET responses; off by default. */
+  /** LRU cache of GET responses, shared by callers of one reader class (`readerClass`); off by default. */
   cache?: CacheOptions | false
   /**
    * Serialized JSON of each record version (event, venue, organizer), shared by every caller and

@@ -42,6 +42,14 @@ export function canModify(p: Principal | null, post: PostRecord): boolean {
   return post.status !== 'publish' && post.status !== 'future' && post.status !== 'private'
 }
 
+/**
+ * Callers every read answers alike: what a read shows and allows depends on the role, and below
+ * editor also on who the caller is (own drafts, own records to modify). Editors and
+ * administrators see and may modify everything, so each role is one class; anyone else is a
+ * class of one. The response cache keys signed-in reads by this, never by less.
+ */
+export const readerClass = (p: Principal | null): string => (p === null ? '' : canEditOthers(p) ? p.role : `${p.role}#${p.id}`)
+
 /** unfiltered_html: text is stored as given rather than through the HTML allow-list. */
 export const canUnfilteredHtml = (p: Principal | null) => atLeast(p, 'editor')
 

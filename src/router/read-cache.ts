@@ -1,9 +1,9 @@
 /**
- * The HTTP niceties of a read around its dispatch: anonymous reads shared through the response
- * cache, the body encoded once (the ETag hashes the bytes the cache and the adapter send),
+ * The HTTP niceties of a read around its dispatch: reads shared through the response cache by
+ * callers of one reader class, the body encoded once (the ETag hashes the bytes the cache and the adapter send),
  * Cache-Control for the anonymous, and 304 on a matching If-None-Match.
  */
-import type { Principal } from '../auth/principal.js'
+import { readerClass, type Principal } from '../auth/principal.js'
 import type { ReadCache } from '../cache.js'
 import { appendVary } from '../http/cors.js'
 import { ifNoneMatchHits, notModified, weakEtag } from '../http/etag.js'
@@ -22,8 +22,12 @@ export async function cachedReply(
   principal: Principal | null,
   produce: (dependsOn: Tags | undefined) => Promise<RawResponse>,
 ): Promise<RawResponse> {
-  // Only anonymous reads are shared: a signed-in caller may see drafts.
-  const cacheKey = cache && read && !principal ? cache.key(request.url, request.headers.get('accept') ?? '') : null
+  // A signed-in caller may see drafts and may be allowed to edit: only callers of one reader
+  // class share an entry.
+  const cacheKey =
+    cache && read && (!principal || cache.signedIn)
+      ? cache.key(request.url, request.headers.get('accept') ?? '', readerClass(principal))
+      : null
   let raw = cacheKey ? cache!.get(cacheKey) : undefined
   if (!raw) {
     const since = cache?.begin()

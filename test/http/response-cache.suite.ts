@@ -1,10 +1,11 @@
 /**
  * The response cache: targeted invalidation never serves a stale read after a write through any
- * route, unrelated entries survive writes, only anonymous reads are shared, and a hit answers
- * exactly what an uncached router answers (bytes, ETag, 304, Content-Length).
+ * route, unrelated entries survive writes, reads are shared only by callers of one reader class,
+ * and a hit answers exactly what an uncached router answers (bytes, ETag, 304, Content-Length).
  *
  * The oracle is a second router without a cache over the same storage: after every write, each
- * watched URL must read the same (status, ETag, body) through both.
+ * watched URL must read the same (status, ETag, body) through both, for an anonymous caller, an
+ * administrator, an author and a contributor (whose views hold their own drafts).
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -27,6 +28,14 @@ async function read(router: CalendarRouter, path: string, headers: Record<string
   const res = await router.fetch(new Request(API + path, { headers }))
   return { status: res.status, etag: res.headers.get('etag'), text: await res.text() }
 }
+
+/** The callers whose cached views the invalidation tests watch (the harness's bearer tokens). */
+const READERS: ReadonlyArray<Record<string, string>> = [
+  {},
+  { authorization: 'Bearer administrator' },
+  { authorization: 'Bearer author' },
+  { authorization: 'Bearer contributor' },
+]
 
 export function responseCacheSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
   async function world(options: CalendarOptions = {}) {
@@ -99,22 +108,24 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
       '/doc',
     ]
 
-    /** Reads every URL twice: each successful answer must then come from the cache. */
-    async function warm(paths: readonly string[] = urls) {
+    /** Reads every URL twice as every reader: each successful answer must then come from the cache. */
+    async function warm(paths: readonly string[] = urls, readers = READERS) {
       // Twice: a list may first write (open-ended series reaching its window), dropping entries.
-      for (let pass = 0; pass < 2; pass++) for (const p of paths) await read(app.router, p)
+      for (let pass = 0; pass < 2; pass++) for (const h of readers) for (const p of paths) await read(app.router, p, h)
       const before = stats().hits
       let cacheable = 0
-      for (const p of paths) if ((await read(app.router, p)).status < 300) cacheable++
+      for (const h of readers) for (const p of paths) if ((await read(app.router, p, h)).status < 300) cacheable++
       expect(stats().hits - before).toBe(cacheable)
     }
 
-    /** Every URL reads through the cache exactly as without it. */
-    async function fresh(label: string, paths: readonly string[] = urls) {
-      for (const p of paths) {
-        const cached = await read(app.router, p)
-        const truth = await read(oracle, p)
-        expect(cached, `${label}: ${p}`).toEqual(truth)
+    /** Every URL reads through the cache exactly as without it, for every reader. */
+    async function fresh(label: string, paths: readonly string[] = urls, readers = READERS) {
+      for (const h of readers) {
+        for (const p of paths) {
+          const cached = await read(app.router, p, h)
+          const truth = await read(oracle, p, h)
+          expect(cached, `${label}: ${h.authorization ?? 'anonymous'} ${p}`).toEqual(truth)
+        }
       }
     }
 
@@ -198,6 +209,53 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
       expect((await app.get(`/events/${e3.id}`)).body.venue.venue).toBe('Secret Cellar')
       await after('venue back to draft', () => ok(app.patch(`/venues/${hidden.id}`, { status: 'draft' }, admin)))
       expect((await app.get(`/events/${e3.id}`)).text).not.toContain('Secret Cellar')
+    })
+
+    it("signed-in views: a user's own drafts, their publication and trash, and drafts linked by others", async () => {
+      const w = await world()
+      const { app, after, ok, v1, o1, e1 } = w
+      const author = { as: 'author' } as const
+      const contributor = { as: 'contributor' } as const
+      const cellar = await ok(app.post('/venues', { venue: 'Cellar draft', status: 'draft' }, author))
+      const mine = await ok(
+        app.post(
+          '/events',
+          { title: 'Author draft', start_date: '2026-12-03 10:00', end_date: '2026-12-03 11:00', venue: cellar.id, status: 'draft' },
+          author,
+        ),
+      )
+      const pending = await ok(
+        app.post(
+          '/events',
+          {
+            title: 'Contributor idea',
+            start_date: '2026-12-04 10:00',
+            end_date: '2026-12-04 11:00',
+            venue: v1.id,
+            organizer: o1.id,
+            status: 'pending',
+          },
+          contributor,
+        ),
+      )
+      expect(pending.status).toBe('pending')
+      w.urls.push(`/events/${mine.id}`, `/events/${pending.id}`, `/venues/${cellar.id}`, '/events?status=draft', '/events?status=pending')
+      await after('author edits own draft', () => ok(app.patch(`/events/${mine.id}`, { title: 'Author draft, edited' }, author)))
+      expect((await app.get('/events', author)).text).toContain('Author draft, edited')
+      expect((await app.get('/events', { as: 'author2' })).text).not.toContain('Author draft')
+      await after('contributor edits own pending event', () =>
+        ok(app.patch(`/events/${pending.id}`, { title: 'Contributor plan' }, contributor)),
+      )
+      await after('draft venue linked to a public event', () => ok(app.patch(`/events/${e1.id}`, { venue: cellar.id }, admin)))
+      expect((await app.get(`/events/${e1.id}`, author)).body.venue.venue).toBe('Cellar draft')
+      expect((await app.get(`/events/${e1.id}`)).body.venue).toEqual([])
+      await after('admin publishes the pending event', () => ok(app.patch(`/events/${pending.id}`, { status: 'publish' }, admin)))
+      // Published, the contributor may no longer modify it: its Allow changes with no write of theirs.
+      expect((await app.get(`/events/${pending.id}`, contributor)).headers.get('allow')).toBe('GET')
+      await after('author publishes own draft', () => ok(app.patch(`/events/${mine.id}`, { status: 'publish' }, author)))
+      await after('author trashes own event', () => ok(app.del(`/events/${mine.id}`, author)))
+      await after('author publishes the venue', () => ok(app.patch(`/venues/${cellar.id}`, { status: 'publish' }, author)))
+      expect((await app.get(`/events/${e1.id}`)).body.venue.venue).toBe('Cellar draft')
     })
 
     it('term writes: rename, reparent, delete (events embedding them, counts, filters)', async () => {
@@ -342,20 +400,56 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
       expect(await counted([`/tags/${quiet}`, `/events/${e3.id}`, `/venues/${v1.id}`])).toEqual({ hits: 3, misses: 0 })
     })
 
-    it('shares anonymous reads only: signed-in callers are neither served nor stored', async () => {
+    it('shares a read only among callers of one reader class', async () => {
       const { app, ok, stats } = await world()
       await ok(
         app.post('/events', { title: 'Secret', start_date: '2026-12-05 10:00', end_date: '2026-12-05 11:00', status: 'draft' }, admin),
       )
+      await ok(
+        app.post(
+          '/events',
+          { title: 'Mine', start_date: '2026-12-06 10:00', end_date: '2026-12-06 11:00', status: 'draft' },
+          { as: 'author' },
+        ),
+      )
       const anon = await app.get('/events')
+      const count = async (as?: 'administrator' | 'editor' | 'author' | 'author2') => {
+        const before = { ...stats() }
+        const res = await app.get('/events', as ? { as } : {})
+        return { text: res.text, hit: stats().hits - before.hits, miss: stats().misses - before.misses, res }
+      }
+      const first = await count('administrator')
+      expect(first).toMatchObject({ hit: 0, miss: 1 })
+      expect(first.text).toContain('Secret')
+      expect(first.res.headers.get('cache-control')).toContain('private')
+      const again = await count('administrator')
+      expect(again).toMatchObject({ hit: 1, miss: 0, text: first.text })
+      expect(again.res.headers.get('cache-control')).toContain('private')
+      // Editors see what administrators see, but are a class of their own.
+      expect(await count('editor')).toMatchObject({ hit: 0, miss: 1, text: first.text })
+      // Authors see their own drafts only: one class per user.
+      const author = await count('author')
+      expect(author).toMatchObject({ hit: 0, miss: 1 })
+      expect(author.text).toContain('Mine')
+      expect(author.text).not.toContain('Secret')
+      const other = await count('author2')
+      expect(other).toMatchObject({ hit: 0, miss: 1 })
+      expect(other.text).not.toContain('Mine')
+      expect(await count('author')).toMatchObject({ hit: 1, text: author.text })
+      const anonAgain = await count()
+      expect(anonAgain).toMatchObject({ hit: 1, text: anon.text })
+      expect(anonAgain.text).not.toContain('Secret')
+      expect(anonAgain.text).not.toContain('Mine')
+    })
+
+    it('keeps anonymous reads only with signedIn: false', async () => {
+      const { app, stats } = await world({ cache: { ttlMs: 60_000, signedIn: false } })
+      await app.get('/events', admin)
       const before = { ...stats() }
-      const signedIn = await app.get('/events', admin)
-      expect(signedIn.text).toContain('Secret')
-      expect(signedIn.headers.get('cache-control')).toContain('private')
+      await app.get('/events', admin)
       expect(stats()).toEqual(before)
-      const again = await app.get('/events')
-      expect(again.text).toBe(anon.text)
-      expect(again.text).not.toContain('Secret')
+      await app.get('/events')
+      await app.get('/events')
       expect(stats().hits).toBe(before.hits + 1)
     })
 
