@@ -7,6 +7,7 @@ import type { ColumnKind, Dialect } from './dialect.js'
 import type { SqlConnection, SqlParam } from './driver.js'
 import type { Row } from './records.js'
 import type { EventListQuery } from '../types.js'
+import type { RecordCache } from './record-cache.js'
 
 export class Db {
   constructor(
@@ -16,6 +17,8 @@ export class Db {
     readonly fts = false,
     /** SQLite: events are indexed in event_fts rather than post_fts (see event-search.ts). */
     readonly eventFts = false,
+    /** Records of committed revisions (record-cache.ts); null inside transactions and when off. */
+    readonly records: RecordCache | null = null,
   ) {}
 
   query<R extends object = Row>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {

@@ -25,6 +25,7 @@ import type { SqlParam } from './driver.js'
 import { firstOfEachSeries } from '../first-of-series.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
 import { eventMatches, listedClasses, startRange, windowedSearchCount, type WindowedSearch } from './event-search.js'
+import type { RecordCache } from './record-cache.js'
 import { EVENT_KEYS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import {
   POST_FIELDS,
@@ -58,12 +59,55 @@ const LINKS_OF_EVENTS = perDialect(
        SELECT event_id, kind, seq, term_id AS ref FROM event_terms WHERE ${d.inList('event_id', 'int')}
        ORDER BY event_id, kind, seq`,
 )
-const POSTS_BY_IDS = perDialect((d) => `SELECT ${postSelect(d.name)} FROM posts p WHERE ${d.inList('p.id', 'int')}`)
-const POST_BY_ID = perDialect((d) => `SELECT ${postSelect(d.name)} FROM posts p WHERE p.id = ?`)
-const POST_BY_SLUG = perDialect((d) => `SELECT ${postSelect(d.name)} FROM posts p WHERE p.type = ? AND p.language = ? AND p.slug = ?`)
+/**
+ * What a read selects of each post: with the record cache, only the key (`id, revision`), and
+ * `toPosts` completes the rows from the cache or by id; without it, every column.
+ */
+const KEY_SELECT = 'p.id, p.revision'
+const selectOf = (db: Db) => (db.records ? KEY_SELECT : postSelect(db.dialect.name))
+/** The constant statements in both forms, each built once per dialect. */
+const perSelect = (build: (select: string, d: Dialect) => string) => {
+  const full = perDialect((d) => build(postSelect(d.name), d))
+  const keys = perDialect((d) => build(KEY_SELECT, d))
+  return (db: Db) => (db.records ? keys : full)(db.dialect)
+}
+
+const POSTS_BY_IDS_FULL = perDialect((d) => `SELECT ${postSelect(d.name)} FROM posts p WHERE ${d.inList('p.id', 'int')}`)
+const POSTS_BY_IDS = perSelect((select, d) => `SELECT ${select} FROM posts p WHERE ${d.inList('p.id', 'int')}`)
+const POST_BY_ID = perSelect((select) => `SELECT ${select} FROM posts p WHERE p.id = ?`)
+const POST_BY_SLUG = perSelect((select) => `SELECT ${select} FROM posts p WHERE p.type = ? AND p.language = ? AND p.slug = ?`)
+
+/** The records of rows read with `selectOf(db)`, in their order. */
+function toPosts(db: Db, selected: Row[]): Promise<PostRecord[]> {
+  return db.records ? fromKeys(db, db.records, selected) : decodePosts(db, selected)
+}
+
+/** Records of key rows: those at a held revision from the cache, the others read by id (and kept). */
+async function fromKeys(db: Db, cache: RecordCache, keys: Row[]): Promise<PostRecord[]> {
+  const out: Array<PostRecord | undefined> = []
+  const missing: number[] = []
+  for (const row of keys) {
+    const hit = cache.get(toInt(row.id), toInt(row.revision))
+    out.push(hit)
+    if (!hit) missing.push(toInt(row.id))
+  }
+  if (missing.length) {
+    // Same snapshot as the keys: the rows read here are at the revisions the keys named.
+    const d = db.dialect
+    const read = await decodePosts(db, await db.query(POSTS_BY_IDS_FULL(d), [d.list(missing)]))
+    const byId = new Map(read.map((p) => [p.id, p]))
+    keys.forEach((row, i) => {
+      if (out[i]) return
+      const rec = byId.get(toInt(row.id))
+      if (rec) cache.set(rec)
+      out[i] = rec
+    })
+  }
+  return out.filter((p): p is PostRecord => p !== undefined)
+}
 
 /** Attaches link lists to the events among `rows` (read with `postSelect`), with one query for all of them. */
-async function toPosts(db: Db, selected: Row[]): Promise<PostRecord[]> {
+async function decodePosts(db: Db, selected: Row[]): Promise<PostRecord[]> {
   const rows = readPostRows(selected)
   const eventIds = rows.filter((r) => r.type === 'event').map((r) => r.id)
   const refs = new Map<number, Partial<Record<RefList, number[]>>>()
@@ -87,18 +131,18 @@ export async function getPosts(db: Db, ids: readonly number[]): Promise<PostReco
   const unique = [...new Set(ids)]
   if (!unique.length) return []
   const d = db.dialect
-  const rows = await db.query(POSTS_BY_IDS(d), [d.list(unique)])
+  const rows = await db.query(POSTS_BY_IDS(db), [d.list(unique)])
   const byId = new Map((await toPosts(db, rows)).map((p) => [p.id, p]))
   return unique.flatMap((id) => byId.get(id) ?? [])
 }
 
 export async function getPost(db: Db, id: number): Promise<PostRecord | null> {
-  const rows = await db.query(POST_BY_ID(db.dialect), [id])
+  const rows = await db.query(POST_BY_ID(db), [id])
   return (await toPosts(db, rows))[0] ?? null
 }
 
 export async function findPostBySlug<T extends PostType>(db: Db, type: T, language: string, slug: string): Promise<RecordOf<T> | null> {
-  const rows = await db.query(POST_BY_SLUG(db.dialect), [type, language, slug])
+  const rows = await db.query(POST_BY_SLUG(db), [type, language, slug])
   return ((await toPosts(db, rows))[0] as RecordOf<T> | undefined) ?? null
 }
 
@@ -267,9 +311,7 @@ async function firstOfSeriesPage(db: Db, s: Source, order: string, q: EventListQ
   )
   const pageIds = ids.slice(q.offset, q.offset + q.limit)
   if (!pageIds.length) return { items: [], total: ids.length }
-  const found = await db.query(`SELECT ${postSelect(db.dialect.name)} FROM posts p WHERE ${db.dialect.inList('p.id', 'int')}`, [
-    db.dialect.list(pageIds),
-  ])
+  const found = await db.query(`SELECT ${selectOf(db)} FROM posts p WHERE ${db.dialect.inList('p.id', 'int')}`, [db.dialect.list(pageIds)])
   const byId = new Map(((await toPosts(db, found)) as EventRecord[]).map((e) => [e.id, e]))
   return { items: pageIds.flatMap((id) => byId.get(id) ?? []), total: ids.length }
 }
@@ -455,7 +497,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     })
   }
   if (q.firstOfSeries && !seriesByColumns) return firstOfSeriesPage(db, source, pageOrder, q)
-  const { rows, total } = await page(db, postSelect(db.dialect.name), source, pageOrder, q.offset, q.limit, [], counted)
+  const { rows, total } = await page(db, selectOf(db), source, pageOrder, q.offset, q.limit, [], counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
 
@@ -509,7 +551,7 @@ async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<P
     keys = { ...keys, from: `${fast.matches.sql} CROSS JOIN ${EVENT_KEYS_TABLE} p`, fromParams: fast.matches.params }
   if (q.offset >= total) return { items: [], total }
   const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
-  const select = postSelect(db.dialect.name)
+  const select = selectOf(db)
   let rows: Row[]
   if (sparse && keys && q.orderBy !== 'date') {
     // The matches sorted on their narrow rows, then only the page's posts read.
@@ -592,14 +634,7 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
       ...statuses.params,
     )
   }
-  const { rows, total } = await page(
-    db,
-    postSelect(db.dialect.name),
-    { from: 'posts p', where: w },
-    'p.post_date_utc DESC, p.id DESC',
-    q.offset,
-    q.limit,
-  )
+  const { rows, total } = await page(db, selectOf(db), { from: 'posts p', where: w }, 'p.post_date_utc DESC, p.id DESC', q.offset, q.limit)
   return { items: (await toPosts(db, rows)) as RecordOf<T>[], total }
 }
 
@@ -627,7 +662,7 @@ export async function findLinkedDuplicate<T extends 'venue' | 'organizer'>(
       w.add(`p.${spec.column} IS NULL`)
     } else return null
   }
-  const rows = await db.query(`SELECT ${postSelect(db.dialect.name)} FROM posts p WHERE ${w} ORDER BY p.id LIMIT 1`, w.params)
+  const rows = await db.query(`SELECT ${selectOf(db)} FROM posts p WHERE ${w} ORDER BY p.id LIMIT 1`, w.params)
   return ((await toPosts(db, rows))[0] as RecordOf<T> | undefined) ?? null
 }
 
@@ -796,7 +831,7 @@ export async function trashedPosts(db: Db, modifiedBeforeUtc: string, limit: num
 export async function seriesMembers(db: Db, seriesId: number): Promise<EventRecord[]> {
   if (seriesId <= 0) return []
   const rows = await db.query(
-    `SELECT ${postSelect(db.dialect.name)} FROM posts p WHERE p.series_id = ? AND p.type = 'event' ORDER BY p.start_date, p.id`,
+    `SELECT ${selectOf(db)} FROM posts p WHERE p.series_id = ? AND p.type = 'event' ORDER BY p.start_date, p.id`,
     [seriesId],
   )
   return (await toPosts(db, rows)) as EventRecord[]

@@ -32,6 +32,7 @@ import { RetryTransaction, translate } from './errors.js'
 import { runMigrations } from './migrations.js'
 import { searchIndexes } from './event-search.js'
 import * as read from './read.js'
+import { RecordCache, type RecordCacheOptions } from './record-cache.js'
 import * as write from './write.js'
 
 export interface SqlStorageOptions {
@@ -45,6 +46,11 @@ export interface SqlStorageOptions {
    * index the engine or role cannot create); one line each. Default console.warn.
    */
   log?: (line: string) => void
+  /**
+   * Decoded records of committed revisions, reused by later reads after a cheap `id, revision`
+   * select (record-cache.ts): `{ maxBytes }` (default 16 MiB) or false.
+   */
+  recordCache?: RecordCacheOptions | false
 }
 
 export type SqlStorage = Storage & {
@@ -160,6 +166,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     private readonly autoMigrate: boolean,
     private readonly maxAttempts: number,
     private readonly log: (line: string) => void,
+    private readonly records: RecordCache | null,
   ) {
     super()
     this.dialect = dialectFor(driver.dialect)
@@ -197,7 +204,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   protected async use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     const fts = await this.ready()
     try {
-      return await this.driver.read((conn) => fn(new Db(conn, this.dialect, fts.posts, fts.events)))
+      return await this.driver.read((conn) => fn(new Db(conn, this.dialect, fts.posts, fts.events, this.records)))
     } catch (err) {
       throw translate(err)
     }
@@ -249,5 +256,6 @@ export function createSqlStorage(options: SqlStorageOptions): SqlStorage {
     options.migrate !== false,
     Math.max(1, options.maxAttempts ?? 8),
     options.log ?? ((line) => console.warn(line)),
+    options.recordCache === false ? null : new RecordCache(options.recordCache),
   )
 }

@@ -399,6 +399,11 @@ export async function deleteTerm(db: Db, id: number): Promise<void> {
   const current = await getTermRecord(db, id)
   if (!current) return
   await bumpEvents(db, "SELECT event_id FROM event_terms WHERE term_id = ? AND kind = 'category'", id)
+  // Events losing a tag change too (their tag list), though not in the feed: a new revision only.
+  await db.run(
+    `UPDATE posts SET revision = revision + 1 WHERE id IN (SELECT event_id FROM event_terms WHERE term_id = ? AND kind = 'tag')`,
+    [id],
+  )
   await db.run('DELETE FROM terms WHERE id = ?', [id])
   // Children move up to the deleted term's parent; events lose the term.
   await db.run('UPDATE terms SET parent = ? WHERE parent = ?', [current.parent, id])

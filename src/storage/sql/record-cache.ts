@@ -1,0 +1,61 @@
+/**
+ * Decoded post records of committed revisions, shared by the reads of one SQL storage.
+ *
+ * A read first selects only `id, revision` of the rows it wants, then takes each record whose
+ * revision it already holds from here and reads the rest (their columns and link lists) in one
+ * query by id. Every change of a post row or of its links gives it a new revision, in this
+ * process or another on the same database (write.ts), so an entry is right for exactly the
+ * revision it was read at: nothing is invalidated, old revisions age out of the LRU.
+ *
+ * Only reads outside transactions fill it: a transaction may still roll back, and a revision
+ * number it used would then be used again by a later commit with other contents.
+ */
+import { LRUCache } from 'lru-cache'
+import { clonePost } from '../clone.js'
+import type { PostRecord } from '../types.js'
+
+interface Entry {
+  revision: number
+  record: PostRecord
+  bytes: number
+}
+
+/** Object and map bookkeeping of an entry beyond its strings, counted into the bound. */
+const ENTRY_OVERHEAD = 1024
+
+/** An upper bound of what a record holds: two bytes per character of its strings. */
+function recordBytes(rec: PostRecord): number {
+  let chars = 0
+  for (const value of Object.values(rec)) if (typeof value === 'string') chars += value.length
+  return ENTRY_OVERHEAD + 2 * chars
+}
+
+export interface RecordCacheOptions {
+  /** Most memory the cached records may take (strings counted at two bytes per character). Default 16 MiB. */
+  maxBytes?: number
+}
+
+export class RecordCache {
+  private readonly lru: LRUCache<number, Entry>
+
+  constructor(options: RecordCacheOptions = {}) {
+    this.lru = new LRUCache<number, Entry>({ maxSize: options.maxBytes ?? 16 * 1024 * 1024, sizeCalculation: (e) => e.bytes })
+  }
+
+  /** A copy of the record at `revision`, if held: callers may change what they get. */
+  get(id: number, revision: number): PostRecord | undefined {
+    const entry = this.lru.get(id)
+    return entry && entry.revision === revision ? clonePost(entry.record) : undefined
+  }
+
+  /** Keeps a record read in a committed snapshot (its own copy). */
+  set(rec: PostRecord): void {
+    const record = clonePost(rec)
+    this.lru.set(rec.id, { revision: rec.revision, record, bytes: recordBytes(record) })
+  }
+
+  /** Bytes held, as counted against maxBytes. */
+  get bytes(): number {
+    return this.lru.calculatedSize
+  }
+}
