@@ -53,6 +53,38 @@ describe('sqlite storage', () => {
     await b.close()
   })
 
+  it("shares a read snapshot within an event-loop turn only: another process's commit is seen after it", async () => {
+    const file = freshFile()
+    const storage = createSqlStorage({ driver: await openSqliteFile(file) })
+    const e = await storage.transaction((tx) => tx.insertPost(newEvent({ slug: 'party', title: 'Before' })))
+    // Another process's writer: a connection of its own, outside every driver of this one.
+    const other = new Database(file)
+    const title = async () => (await storage.getPost(e.id))?.title
+    try {
+      assert.equal(await title(), 'Before')
+      other.prepare('UPDATE posts SET title = ?, revision = revision + 1 WHERE id = ?').run('After', e.id)
+      // Still this turn: the snapshot the first read opened may answer (not asserted either way).
+      await title()
+      await new Promise((resolve) => setImmediate(resolve))
+      assert.equal(await title(), 'After')
+      // A host that never lets the loop turn still sees it once the snapshot is SNAPSHOT_MS old.
+      assert.equal(await title(), 'After')
+      other.prepare('UPDATE posts SET title = ?, revision = revision + 1 WHERE id = ?').run('Later', e.id)
+      const until = performance.now() + 10
+      while (performance.now() < until) await Promise.resolve()
+      assert.equal(await title(), 'Later')
+      // A commit in this process ends the snapshot at once, whichever storage made it.
+      const second = createSqlStorage({ driver: await openSqliteFile(file) })
+      assert.equal(await title(), 'Later')
+      await second.transaction((tx) => tx.updatePost(e.id, 'event', { title: 'Mine' }))
+      assert.equal(await title(), 'Mine')
+      await second.close()
+    } finally {
+      other.close()
+      await storage.close()
+    }
+  })
+
   it('gives its reading connection a 64 MiB page cache, or the size asked for', async () => {
     const cacheOf = async (driver: SqlDriver) => {
       // Reads outside a transaction go to the reading connection.

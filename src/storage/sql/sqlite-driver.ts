@@ -7,8 +7,12 @@
  * Isolation. A SQLite transaction belongs to a connection, and the storage keeps a write
  * transaction open across `await`s, so reads outside it must not run on that connection:
  * - With `reader` (a second connection to the same file, WAL mode): reads outside transactions
- *   run there, each storage read inside its own read transaction (one consistent snapshot for a
- *   page, its count and its links), and never see the writer's uncommitted rows.
+ *   run there inside a read transaction (one consistent snapshot for a page, its count and its
+ *   links), and never see the writer's uncommitted rows. The reads of one event-loop turn share
+ *   one snapshot (for at most SNAPSHOT_MS): opening and closing a read transaction per storage
+ *   call cost about as much as a read by id itself. A commit or DDL through any driver of this
+ *   process ends the shared snapshot, so a read after a write always sees it; a commit by another
+ *   process is seen from the next turn (at most SNAPSHOT_MS later).
  * - With one connection only: a read outside waits until the running write transaction ends.
  *   That is sound, but a transaction function must then read through its `tx`, never through
  *   the storage (which would wait for itself). `openSqliteFile` always opens two connections,
@@ -115,6 +119,14 @@ class Mutex {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
+/** The longest a read snapshot is shared, for hosts whose reads never let the event loop turn. */
+const SNAPSHOT_MS = 5
+/**
+ * Commits and DDL through any driver of this process: a shared snapshot older than the last one
+ * is not reused, so a read after a write sees it also through another storage on the same file.
+ */
+let processWrites = 0
+
 /**
  * Runs `op` (BEGIN IMMEDIATE, DDL) without SQLite's synchronous busy wait: on SQLITE_BUSY it is
  * retried on timers until `timeoutMs` has passed; then the BUSY error is thrown (and becomes
@@ -157,6 +169,14 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
   const busyTimeout = Number(writer.pragma('busy_timeout') ?? 0)
   const writeLock = new Mutex()
   const readLock = reader ? new Mutex() : writeLock
+  // The reader's shared snapshot, when one is open: since when, and after which write.
+  let snapshot: { openedAt: number; writes: number } | null = null
+  const endSnapshot = (failed = false) => {
+    snapshot = null
+    if (failed) reader!.rollback()
+    else reader!.step('COMMIT')
+  }
+  const afterWrite = () => void processWrites++
 
   return {
     dialect: 'sqlite',
@@ -164,13 +184,17 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
     read<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
       if (!reader) return writeLock.run(() => fn(writer))
       return readLock.run(async () => {
-        reader.step('BEGIN')
+        if (snapshot && (snapshot.writes !== processWrites || performance.now() - snapshot.openedAt > SNAPSHOT_MS)) endSnapshot()
+        if (!snapshot) {
+          reader.step('BEGIN')
+          const opened = (snapshot = { openedAt: performance.now(), writes: processWrites })
+          // Ended when the event loop turns (or earlier, by a write or its age).
+          setImmediate(() => void readLock.run(async () => snapshot === opened && endSnapshot()))
+        }
         try {
-          const result = await fn(reader)
-          reader.step('COMMIT')
-          return result
+          return await fn(reader)
         } catch (err) {
-          reader.rollback()
+          endSnapshot(true)
           throw err
         }
       })
@@ -183,6 +207,7 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
         try {
           result = await fn(writer)
           writer.exec('COMMIT')
+          afterWrite()
         } catch (err) {
           writer.rollback()
           throw err
@@ -192,12 +217,19 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
     },
 
     execute(sql: string): Promise<void> {
-      return writeLock.run(() => withoutBlocking(writer, busyTimeout, () => writer.exec(sql)))
+      return writeLock.run(async () => {
+        await withoutBlocking(writer, busyTimeout, () => writer.exec(sql))
+        afterWrite()
+      })
     },
 
     async close(): Promise<void> {
       await writeLock.run(async () => {
-        if (reader) await readLock.run(async () => void reader.db.close())
+        if (reader)
+          await readLock.run(async () => {
+            if (snapshot) endSnapshot()
+            reader.db.close()
+          })
         writer.db.close()
       })
       await options.onClose?.()
