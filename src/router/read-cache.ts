@@ -1,7 +1,7 @@
 /**
  * The HTTP niceties of a read around its dispatch: reads shared through the response cache by
- * callers of one reader class, the body encoded once (the ETag hashes the bytes the cache and the adapter send),
- * Cache-Control for the anonymous, and 304 on a matching If-None-Match.
+ * callers of one reader class, the body encoded once (the ETag hashes the bytes the cache and
+ * the adapter send), Cache-Control for the anonymous, and 304 on a matching If-None-Match.
  */
 import { readerClass, type Principal } from '../auth/principal.js'
 import type { ReadCache } from '../cache.js'
