@@ -65,14 +65,16 @@ const LINKS_OF_EVENTS = perDialect(
  */
 const KEY_SELECT = 'p.id, p.revision'
 const selectOf = (db: Db) => (db.records ? KEY_SELECT : postSelect(db.dialect.name))
-/** The constant statements in both forms, each built once per dialect. */
+/**
+ * A constant statement in both forms, each built once per dialect: the one `selectOf(db)` asks
+ * for, and (`.full`) the one with every column, which completes key rows.
+ */
 const perSelect = (build: (select: string, d: Dialect) => string) => {
   const full = perDialect((d) => build(postSelect(d.name), d))
   const keys = perDialect((d) => build(KEY_SELECT, d))
-  return (db: Db) => (db.records ? keys : full)(db.dialect)
+  return Object.assign((db: Db) => (db.records ? keys : full)(db.dialect), { full })
 }
 
-const POSTS_BY_IDS_FULL = perDialect((d) => `SELECT ${postSelect(d.name)} FROM posts p WHERE ${d.inList('p.id', 'int')}`)
 const POSTS_BY_IDS = perSelect((select, d) => `SELECT ${select} FROM posts p WHERE ${d.inList('p.id', 'int')}`)
 const POST_BY_ID = perSelect((select) => `SELECT ${select} FROM posts p WHERE p.id = ?`)
 const POST_BY_SLUG = perSelect((select) => `SELECT ${select} FROM posts p WHERE p.type = ? AND p.language = ? AND p.slug = ?`)
@@ -84,21 +86,17 @@ function toPosts(db: Db, selected: Row[]): Promise<PostRecord[]> {
 
 /** Records of key rows: those at a held revision from the cache, the others read by id (and kept). */
 async function fromKeys(db: Db, cache: RecordCache, keys: Row[]): Promise<PostRecord[]> {
-  const out: Array<PostRecord | undefined> = []
-  const missing: number[] = []
-  for (const row of keys) {
-    const hit = cache.get(toInt(row.id), toInt(row.revision))
-    out.push(hit)
-    if (!hit) missing.push(toInt(row.id))
-  }
+  const ids = keys.map((row) => toInt(row.id))
+  const out = keys.map((row, i) => cache.get(ids[i]!, toInt(row.revision)))
+  const missing = ids.filter((_, i) => !out[i])
   if (missing.length) {
     // Same snapshot as the keys: the rows read here are at the revisions the keys named.
     const d = db.dialect
-    const read = await decodePosts(db, await db.query(POSTS_BY_IDS_FULL(d), [d.list(missing)]))
+    const read = await decodePosts(db, await db.query(POSTS_BY_IDS.full(d), [d.list(missing)]))
     const byId = new Map(read.map((p) => [p.id, p]))
-    keys.forEach((row, i) => {
+    ids.forEach((id, i) => {
       if (out[i]) return
-      const rec = byId.get(toInt(row.id))
+      const rec = byId.get(id)
       if (rec) cache.set(rec)
       out[i] = rec
     })
