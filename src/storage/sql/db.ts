@@ -19,6 +19,8 @@ export class Db {
     readonly eventFts = false,
     /** Records of committed revisions (record-cache.ts); null inside transactions and when off. */
     readonly records: RecordCache | null = null,
+    /** PostgreSQL: events are indexed by token in event_words (see event-words.ts). */
+    readonly eventWords = false,
   ) {}
 
   query<R extends object = Row>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {

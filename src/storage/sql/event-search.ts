@@ -17,8 +17,14 @@
  * write still costs one FTS row. Where the table cannot be created (an older SQLite), events
  * stay in post_fts as before and the migration says so through `log`.
  */
-import type { SqlDriver } from './driver.js'
+import type { SqlDriver, SqlParam } from './driver.js'
 import { EVENT_KEYS_TABLE, FTS_TABLE } from './search-index.js'
+
+export interface SearchIndexes {
+  posts: boolean
+  events: boolean
+  words: boolean
+}
 
 export const EVENT_FTS_TABLE = 'event_fts'
 export const EVENT_CLASSES_TABLE = 'event_search_classes'
@@ -160,9 +166,12 @@ export async function createEventSearchIndex(driver: SqlDriver, log: (line: stri
   })
 }
 
-/** Which SQLite search tables reads may use: post_fts (venues, organizers, and events without event_fts), event_fts. */
-export async function searchIndexes(driver: SqlDriver): Promise<{ posts: boolean; events: boolean }> {
-  if (driver.dialect !== 'sqlite') return { posts: false, events: false }
+/**
+ * Which SQLite search tables reads may use: post_fts (venues, organizers, and events without
+ * event_fts) and event_fts. (`words` is PostgreSQL's: see hasEventWords in event-words.ts.)
+ */
+export async function searchIndexes(driver: SqlDriver): Promise<SearchIndexes> {
+  if (driver.dialect !== 'sqlite') return { posts: false, events: false, words: false }
   const rows = await driver.read((c) =>
     c.query<{ name: string }>(
       `SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('${FTS_TABLE}', '${EVENT_KEYS_TABLE}', '${EVENT_FTS_TABLE}', '${EVENT_CLASSES_TABLE}')`,
@@ -172,6 +181,7 @@ export async function searchIndexes(driver: SqlDriver): Promise<{ posts: boolean
   return {
     posts: has.has(FTS_TABLE) && has.has(EVENT_KEYS_TABLE),
     events: has.has(EVENT_FTS_TABLE) && has.has(EVENT_CLASSES_TABLE) && has.has(EVENT_KEYS_TABLE),
+    words: false,
   }
 }
 
@@ -251,7 +261,7 @@ export interface WindowedSearch {
  */
 export interface WindowedCount {
   total: number
-  matches: { sql: string; params: (string | number)[] } | null
+  matches: { sql: string; params: SqlParam[] } | null
 }
 const NONE: WindowedCount = { total: 0, matches: null }
 

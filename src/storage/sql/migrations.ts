@@ -17,6 +17,7 @@ import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './event-filters.js'
 import { createEventSearchIndex } from './event-search.js'
+import { EVENT_WORDS_DDL, createTokenTrigramIndex, eventWordsBackfill } from './event-words.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -296,6 +297,16 @@ export const MIGRATIONS: Migration[] = [
     // once (PostgreSQL: every row gets a new version).
     statements: [`ALTER TABLE event_filters ADD COLUMN links {text} NOT NULL DEFAULT ''`],
     data: [{ sqlite: linksBackfill('sqlite'), postgres: linksBackfill('postgres') }],
+  },
+  {
+    version: 14,
+    name: 'event token index',
+    // PostgreSQL: an inverted index of the events' whitespace-separated tokens, keyed like a
+    // list (event-words.ts), so a search count reads index keys instead of testing each trigram
+    // candidate's row. Reads use it once this migration is recorded, that is after the backfill.
+    statements: EVENT_WORDS_DDL.map((postgres) => ({ postgres })),
+    data: eventWordsBackfill().map((postgres) => ({ postgres })),
+    run: createTokenTrigramIndex,
   },
 ]
 

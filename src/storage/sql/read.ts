@@ -24,7 +24,8 @@ import type { Dialect } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import { firstOfEachSeries } from '../first-of-series.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
-import { eventMatches, listedClasses, startRange, windowedSearchCount, type WindowedSearch } from './event-search.js'
+import { eventMatches, listedClasses, startRange, windowedSearchCount, type WindowedCount, type WindowedSearch } from './event-search.js'
+import { tokenIds, wordClasses, wordMatches, wordRange, windowedWordCount } from './event-words.js'
 import type { RecordCache } from './record-cache.js'
 import { EVENT_KEYS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import {
@@ -466,25 +467,24 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   }
   if (plan && !plan.ordered) counted = plan.count ?? joined(plan)
 
-  const match = db.fts || db.eventFts ? ftsQuery(words) : null
-  if (match !== null) {
-    // When the match alone decides every word and the other filters are columns of event_keys,
-    // the count may test them there.
-    const keysOnly = words.every(ftsExact) && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)
-    // ... and when they are language, statuses and a plain window, event_fts's rowid ranges.
+  const index = await textIndex(db, words)
+  if (index !== null) {
+    // When the index alone decides every word and the other filters are columns of event_keys
+    // (SQLite), the count may test them there.
+    const keysOnly = index.exact && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)
+    // ... and when they are language, statuses and a plain window, the index's key ranges.
     const windowed =
       keysOnly &&
-      db.eventFts &&
+      index.windowed !== null &&
       !linked.length &&
       !terms.length &&
       q.startGte !== undefined &&
       q.endLte !== undefined &&
       [q.include, q.startGt, q.startLt, q.endGt, q.endLt, q.firstOfSeries].every((v) => v === undefined)
-    return ftsSearchPage(db, q, {
-      match,
+    return ftsSearchPage(db, q, index, {
       all: w,
-      keyed: keysOnly ? keyed : null,
-      windowed: windowed ? { language: q.language, statuses: q.statuses, startGte: q.startGte!, endLte: q.endLte!, match } : null,
+      keyed: keysOnly && index.keys ? keyed : null,
+      windowed: windowed ? { language: q.language, statuses: q.statuses, startGte: q.startGte!, endLte: q.endLte! } : null,
       probeLinks: (where) => {
         for (const r of [...linked, ...terms]) probe(where, r)
       },
@@ -499,10 +499,53 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
 
-/** What the FTS path needs of the list listEvents builds. */
-interface FtsSearch {
-  /** The FTS5 query for the words of three characters or more. */
-  match: string
+/**
+ * An index of the events' text that finds the matches of every search word: SQLite's event_fts
+ * (or post_fts), PostgreSQL's event_words. Null from textIndex: the list tests each row instead.
+ */
+interface TextIndex {
+  /** Whether the index alone decides every word (else the rows still test some). */
+  exact: boolean
+  /** SQLite: the narrow event_keys rows can stand in for posts in a count. */
+  keys: boolean
+  /** The classes (language, status) of the list's events, read once per search; null when the index has none. */
+  classes(q: EventListQuery): Promise<number[] | null>
+  /** The matches as `(...) m` with `m.id`, narrowed to the list's start bounds where it can. */
+  matches(classes: number[] | null, q: EventListQuery): { sql: string; params: SqlParam[] }
+  /** The exact count of a list filtered by language, statuses and a window only; null when it cannot answer. */
+  windowed: ((s: WindowedSearch, classes: number[]) => Promise<WindowedCount | null>) | null
+}
+
+async function textIndex(db: Db, words: string[]): Promise<TextIndex | null> {
+  if (!words.length) return null
+  if (db.eventWords) {
+    const ids = await tokenIds(db, words)
+    if (ids === null) return null
+    return {
+      exact: true,
+      keys: false,
+      classes: (q) => wordClasses(db, q.language, q.statuses),
+      matches: (classes, q) => wordMatches(ids, classes ?? [], wordRange(q)),
+      windowed: (s, classes) => windowedWordCount(db, s, ids, classes),
+    }
+  }
+  const match = db.fts || db.eventFts ? ftsQuery(words) : null
+  if (match === null) return null
+  const range = (classes: number[] | null, q: EventListQuery) => (classes ? startRange(classes, q) : null)
+  return {
+    exact: words.every(ftsExact),
+    keys: true,
+    classes: (q) => (db.eventFts ? listedClasses(db, q.language, q.statuses) : Promise.resolve(null)),
+    matches: (classes, q) => {
+      const r = range(classes, q)
+      return { sql: eventMatches(db.eventFts, r), params: [match, ...(r?.params ?? [])] }
+    },
+    windowed: db.eventFts ? (s, classes) => windowedSearchCount(db, { ...s, match }, classes) : null,
+  }
+}
+
+/** What the indexed search path needs of the list listEvents builds. */
+interface IndexedSearch {
   /** Every filter of the list (alias p), the exact substring test included. */
   all: Where
   /** The list's language, statuses, dates and include list, when they are all it filters on besides links; else null. */
@@ -515,22 +558,21 @@ interface FtsSearch {
   pageOrder: string
   /** hide_subsequent_recurrences that needs the matches grouped by series. */
   grouped: boolean
-  /** The list filters only on these besides the words: its count may come from event_fts's rowid ranges. */
-  windowed: WindowedSearch | null
+  /** The list filters only on these besides the words: its count may come from the index's key ranges. */
+  windowed: Omit<WindowedSearch, 'match'> | null
 }
 
 /**
- * A search page on SQLite with the FTS index: the matches drive the count (each matching post by
+ * A search page read through a text index: the matches drive the count (each matching post by
  * primary key, or its narrow event_keys row when that holds every filter: several times cheaper
- * per match). A few matches also drive the page (sorted); many are dense enough that walking the
- * list's own order and testing each row stops sooner.
+ * per match, or the index's key ranges alone). A few matches also drive the page (sorted); many
+ * are dense enough that walking the list's own order and testing each row stops sooner.
  */
-async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<Page<EventRecord>> {
-  // event_fts: only the matches of the statuses' rowid range from the first day the list can start.
-  const classes = db.eventFts ? await listedClasses(db, q.language, q.statuses) : null
-  const range = classes ? startRange(classes, q) : null
-  const fromMatches = (posts: string) => `${eventMatches(db.eventFts, range)} CROSS JOIN ${posts}`
-  const fromParams = [s.match, ...(range?.params ?? [])]
+async function ftsSearchPage(db: Db, q: EventListQuery, index: TextIndex, s: IndexedSearch): Promise<Page<EventRecord>> {
+  const classes = await index.classes(q)
+  const m = index.matches(classes, q)
+  const fromMatches = (posts: string) => `${m.sql} CROSS JOIN ${posts}`
+  const fromParams = m.params
   const all = new Where().add('p.id = m.id').and(s.all)
   s.probeLinks(all)
   const matched: Source = { from: fromMatches('posts p'), fromParams, where: all }
@@ -541,8 +583,8 @@ async function ftsSearchPage(db: Db, q: EventListQuery, s: FtsSearch): Promise<P
     s.probeLinks(where)
     keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams, where }
   }
-  // The rowid ranges when the list allows (null: they cannot answer exactly), else a lookup per match.
-  const fast = s.windowed && classes ? await windowedSearchCount(db, s.windowed, classes) : null
+  // The key ranges when the list allows (null: they cannot answer exactly), else a lookup per match.
+  const fast = s.windowed && index.windowed && classes ? await index.windowed({ ...s.windowed, match: '' }, classes) : null
   const total = fast?.total ?? (await countMatches(db, keys ?? matched))
   // A page of few matches sorted on event_keys reads only the window's rowid range, too.
   if (keys && fast?.matches)

@@ -30,7 +30,8 @@ import { dialectFor, type Dialect } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { RetryTransaction, translate } from './errors.js'
 import { runMigrations } from './migrations.js'
-import { searchIndexes } from './event-search.js'
+import { searchIndexes, type SearchIndexes } from './event-search.js'
+import { hasEventWords } from './event-words.js'
 import * as read from './read.js'
 import { RecordCache, type RecordCacheOptions } from './record-cache.js'
 import * as write from './write.js'
@@ -158,8 +159,8 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   private readonly dialect: Dialect
   private queue: Promise<unknown> = Promise.resolve()
   private migrated: Promise<void> | null = null
-  /** Whether the SQLite search index exists, probed once per migration (see ready()). */
-  private fts: Promise<{ posts: boolean; events: boolean }> | null = null
+  /** The search indexes reads may use, probed once per migration (see ready()). */
+  private fts: Promise<SearchIndexes> | null = null
 
   constructor(
     private readonly driver: SqlDriver,
@@ -184,9 +185,9 @@ class SqlStorageImpl extends Reader implements SqlStorage {
 
   /**
    * The first use migrates; a failed attempt is forgotten so the next call tries again. Resolves
-   * to whether the SQLite search index can be used.
+   * to the search indexes reads may use.
    */
-  private async ready(): Promise<{ posts: boolean; events: boolean }> {
+  private async ready(): Promise<SearchIndexes> {
     if (this.autoMigrate) {
       this.migrated ??= this.migrate().catch((err: unknown) => {
         this.migrated = null
@@ -194,7 +195,11 @@ class SqlStorageImpl extends Reader implements SqlStorage {
       })
       await this.migrated
     }
-    this.fts ??= searchIndexes(this.driver).catch((err: unknown) => {
+    this.fts ??= (
+      this.driver.dialect === 'postgres'
+        ? hasEventWords(this.driver).then((words) => ({ posts: false, events: false, words }))
+        : searchIndexes(this.driver)
+    ).catch((err: unknown) => {
       this.fts = null
       throw translate(err)
     })
@@ -204,7 +209,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   protected async use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     const fts = await this.ready()
     try {
-      return await this.driver.read((conn) => fn(new Db(conn, this.dialect, fts.posts, fts.events, this.records)))
+      return await this.driver.read((conn) => fn(new Db(conn, this.dialect, fts.posts, fts.events, this.records, fts.words)))
     } catch (err) {
       throw translate(err)
     }
@@ -221,7 +226,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.driver.transaction(async (conn: SqlConnection) => {
-          const tx = new Tx(new Db(conn, this.dialect, fts.posts, fts.events))
+          const tx = new Tx(new Db(conn, this.dialect, fts.posts, fts.events, null, fts.words))
           try {
             return await fn(tx)
           } finally {

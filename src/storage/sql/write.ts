@@ -14,6 +14,7 @@ import { classify } from './errors.js'
 import { linkedShownChanged, nextSequence } from '../sequence.js'
 import { clonePost } from '../clone.js'
 import { dropFilterRef, insertEventFilters, syncEventFilters } from './event-filters.js'
+import { insertEventWords, syncEventWords } from './event-words.js'
 import { getPost, getTermRecord } from './read.js'
 import {
   LINK_KINDS,
@@ -85,6 +86,8 @@ const REF_KEYS: RefList[] = ['venueIds', 'organizerIds', 'categoryIds', 'tagIds'
 /** The event fields copied into event_filters. */
 const FILTERED_BY = [...REF_KEYS, 'status', 'language', 'startDate', 'endDate', 'hideFromListings']
 const EVENT_TEXT = ['title', 'description', 'excerpt']
+/** What an event's postings in event_words depend on (event-words.ts). */
+const WORDS_BY = [...EVENT_TEXT, 'status', 'language', 'startDate', 'hideFromListings']
 
 type Counted = Pick<EventRecord, 'status' | 'language' | 'categoryIds' | 'tagIds'>
 
@@ -185,6 +188,7 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
     await adjustTermCounts(db, null, stored)
     await adjustDayCounts(db, null, stored)
     await syncEventFilters(db, null, stored)
+    await syncEventWords(db, null, stored)
   } else await writeSearch(db, stored, false)
   return clonePost(stored) as RecordOf<T>
 }
@@ -261,6 +265,7 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
     }
     for (const c of byLanguage.values()) await adjustTermCounts(db, null, c)
     await insertEventFilters(db, stored)
+    await insertEventWords(db, stored)
     const days = new Map<string, { key: string[]; k: number }>()
     for (const e of stored) {
       if (e.hideFromListings) continue
@@ -315,6 +320,7 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
     if (['status', 'language', 'startDate', 'endDate', 'hideFromListings'].some((k) => k in given))
       await adjustDayCounts(db, current as EventRecord, next)
     if (FILTERED_BY.some((k) => k in given)) await syncEventFilters(db, current as EventRecord, next)
+    if (WORDS_BY.some((k) => k in given)) await syncEventWords(db, current as EventRecord, next)
   } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
   return clonePost(next) as RecordOf<T>
 }
@@ -338,6 +344,7 @@ export async function deletePost(db: Db, id: number): Promise<void> {
     await adjustTermCounts(db, current, null)
     await adjustDayCounts(db, current, null)
     await syncEventFilters(db, current, null)
+    await syncEventWords(db, current, null)
     await db.run('DELETE FROM event_links WHERE event_id = ?', [id])
     await db.run('DELETE FROM event_terms WHERE event_id = ?', [id])
     await db.run("UPDATE posts SET parent_id = ?, revision = revision + 1 WHERE parent_id = ? AND type = 'event'", [current.parentId, id])
