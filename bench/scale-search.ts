@@ -11,6 +11,7 @@
  * 12-month window, and both together with the window.
  */
 import { linksBackfill } from '../src/storage/sql/event-filters.js'
+import { eventWordsBackfill } from '../src/storage/sql/event-words.js'
 
 /** The rare word, in one event of a thousand (`makeEvent` appends it to the description). */
 export const RARE_WORD = 'zephyr'
@@ -41,9 +42,9 @@ export function searchOperations(refs: { venues: number[]; categories: number[] 
 }
 
 /**
- * For the bulk seeding paths: the event_filters rows and day counters of the events just
- * inserted raw (ids from `first` to `last`), exactly what insertPost writes for them. `?`
- * placeholders; the caller numbers them for PostgreSQL.
+ * For the bulk seeding paths: the event_filters rows and day counters (and on PostgreSQL the
+ * token postings) of the events just inserted raw (ids from `first` to `last`), exactly what
+ * insertPost writes for them. `?` placeholders; the caller numbers them for PostgreSQL.
  */
 export const filterBulkSql = (dialect: 'sqlite' | 'postgres') => [
   `INSERT INTO event_filters (kind, ref_id, language, status, start_date, event_id, end_date)
@@ -57,9 +58,14 @@ export const filterBulkSql = (dialect: 'sqlite' | 'postgres') => [
    WHERE event_id BETWEEN ? AND ? GROUP BY kind, ref_id, language, status, substr(start_date, 1, 10), substr(end_date, 1, 10)
    ON CONFLICT (kind, ref_id, language, status, start_day, end_day) DO UPDATE SET n = event_filter_day_counts.n + excluded.n`,
   linksBackfill(dialect, true),
+  // PostgreSQL's token index (event-words.ts): classes, vocabulary, postings.
+  ...(dialect === 'postgres' ? eventWordsBackfill(true) : []),
 ]
 export const filterBulkParams = (first: number, last: number) => [
   [first, last, first, last],
+  [first, last],
+  [first, last],
+  [first, last],
   [first, last],
   [first, last],
 ]

@@ -261,3 +261,36 @@ pgDescribe('postgres event token index', () => {
     await b.drop()
   })
 })
+
+pgDescribe('postgres without what the token index needs', () => {
+  it('logs one line, creates no tables, and search reads the trigram index as before', async () => {
+    const schema = `nowords_${process.pid}_${++n}`
+    await admin!.query(`CREATE SCHEMA ${schema}`)
+    const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${schema}` })
+    const real = pgDriver(pool)
+    // An engine speaking PostgreSQL's protocol without sha256(): the migration's check fails.
+    const driver: SqlDriver = {
+      ...real,
+      read: (fn) =>
+        real.read((c) =>
+          fn({
+            ...c,
+            query: (sql, params) =>
+              /length\(sha256/.test(sql) ? Promise.reject(new Error('function sha256(bytea) does not exist')) : c.query(sql, params),
+          }),
+        ),
+    }
+    const lines: string[] = []
+    const s = createSqlStorage({ driver, log: (line) => lines.push(line) })
+    const memory = createMemoryStorage()
+    for (const x of [s, memory] as Storage[]) await fillTexts(x)
+    assert.deepEqual(lines, [
+      'calendar storage: this server cannot build the event token index (function sha256(bytea) does not exist); event search reads the trigram index of posts',
+    ])
+    const { rows } = await admin!.query(`SELECT to_regclass('${schema}.event_words') AS t, to_regclass('${schema}.search_words') AS w`)
+    assert.deepEqual(rows[0], { t: null, w: null })
+    await sameAnswers(s, memory, SEARCHES, 'without the index')
+    await s.close()
+    await admin!.query(`DROP SCHEMA ${schema} CASCADE`)
+  })
+})

@@ -8,6 +8,7 @@ import type { SqlConnection, SqlParam } from './driver.js'
 import type { Row } from './records.js'
 import type { EventListQuery } from '../types.js'
 import type { RecordCache } from './record-cache.js'
+import type { WordIndex } from './event-words.js'
 
 export class Db {
   constructor(
@@ -19,8 +20,8 @@ export class Db {
     readonly eventFts = false,
     /** Records of committed revisions (record-cache.ts); null inside transactions and when off. */
     readonly records: RecordCache | null = null,
-    /** PostgreSQL: events are indexed by token in event_words (see event-words.ts). */
-    readonly eventWords = false,
+    /** PostgreSQL: whether writes keep event_words and reads use it (see event-words.ts). */
+    readonly eventWords: WordIndex = 'off',
   ) {}
 
   query<R extends object = Row>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {

@@ -107,27 +107,54 @@ const TABLES = [
 
 const listed = `p.type = 'event' AND p.hide_from_listings = FALSE AND p.search_text IS NOT NULL`
 
-/** Fills the index from the events already there (one transaction; safe to run again). */
-const BACKFILL = () => [
-  `INSERT INTO ${WORD_CLASSES_TABLE} (language, status) SELECT DISTINCT p.language, p.status FROM posts p WHERE ${listed}
-   ON CONFLICT (language, status) DO NOTHING`,
-  `CREATE TEMPORARY TABLE calendar_event_tokens ON COMMIT DROP AS
-   SELECT DISTINCT c.id AS cls, ${DAY_SQL('p')} * ${2 ** ID_BITS} + p.id AS k, t.token
-   FROM posts p JOIN ${WORD_CLASSES_TABLE} c ON c.language = p.language AND c.status = p.status
-   CROSS JOIN LATERAL regexp_split_to_table(p.search_text, '${whitespaceClass()}') AS t(token)
-   WHERE ${listed} AND t.token <> ''`,
-  `INSERT INTO ${SEARCH_WORDS_TABLE} (hash, token)
-   SELECT ${HASH('x.token')}, x.token FROM (SELECT DISTINCT token FROM calendar_event_tokens) x
-   ON CONFLICT (hash) DO NOTHING`,
-  `INSERT INTO ${EVENT_WORDS_TABLE} (word_id, cls, k)
-   SELECT w.id, t.cls, t.k FROM calendar_event_tokens t JOIN ${SEARCH_WORDS_TABLE} w ON w.hash = ${HASH('t.token')}
-   ON CONFLICT DO NOTHING`,
-]
+/**
+ * Fills the index from the events already there (migration 14, in one transaction; and the
+ * bench's bulk seeding for the events `BETWEEN ? AND ?` when `range`). Safe to run again.
+ */
+export function eventWordsBackfill(range = false): string[] {
+  const where = `${listed}${range ? ' AND p.id BETWEEN ? AND ?' : ''}`
+  const split = `CROSS JOIN LATERAL regexp_split_to_table(p.search_text, '${whitespaceClass()}') AS t(token)`
+  return [
+    `INSERT INTO ${WORD_CLASSES_TABLE} (language, status) SELECT DISTINCT p.language, p.status FROM posts p WHERE ${where}
+     ON CONFLICT (language, status) DO NOTHING`,
+    `INSERT INTO ${SEARCH_WORDS_TABLE} (hash, token)
+     SELECT ${HASH('x.token')}, x.token FROM (SELECT DISTINCT t.token FROM posts p ${split} WHERE ${where} AND t.token <> '') x
+     ON CONFLICT (hash) DO NOTHING`,
+    `INSERT INTO ${EVENT_WORDS_TABLE} (word_id, cls, k)
+     SELECT DISTINCT w.id, c.id, ${DAY_SQL('p')} * ${2 ** ID_BITS} + p.id
+     FROM posts p JOIN ${WORD_CLASSES_TABLE} c ON c.language = p.language AND c.status = p.status ${split}
+     JOIN ${SEARCH_WORDS_TABLE} w ON w.hash = ${HASH('t.token')}
+     WHERE ${where} AND t.token <> ''
+     ON CONFLICT DO NOTHING`,
+  ]
+}
 
-/** Migration 14 (PostgreSQL): the tables (their write path is unconditional from here on). */
+/** Migration 14 (PostgreSQL): the tables. */
 export const EVENT_WORDS_DDL = TABLES
-/** Migration 14's data step: every listed event's postings (one transaction, retried on conflict; safe to run again). */
-export const eventWordsBackfill = BACKFILL
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]
+
+/**
+ * Migration 14's check: PostgreSQL proper has what the index needs (sha256, the regular
+ * expression class); another engine speaking its protocol (CockroachDB) may not, and keeps
+ * searching the trigram index of posts.
+ */
+export async function canIndexWords(driver: SqlDriver, log: (line: string) => void): Promise<boolean> {
+  if (driver.dialect !== 'postgres') return false
+  try {
+    const rows = await driver.read((c) =>
+      c.query<{ n: unknown; h: unknown }>(
+        `SELECT (SELECT count(*) FROM regexp_split_to_table(E'a\\u00a0b\\u0085c', '${whitespaceClass()}') t) AS n,
+                length(${HASH(`'a'`)}) AS h`,
+      ),
+    )
+    if (toInt(rows[0]?.n) === 2 && toInt(rows[0]?.h) === 32) return true
+  } catch (err) {
+    log(`calendar storage: this server cannot build the event token index (${message(err)}); event search reads the trigram index of posts`)
+    return false
+  }
+  log('calendar storage: this server splits text unlike JavaScript; event search reads the trigram index of posts')
+  return false
+}
 
 /**
  * Migration 14's optional step: the vocabulary's own trigram index. Without pg_trgm a word's
@@ -147,22 +174,26 @@ export async function createTokenTrigramIndex(driver: SqlDriver, log: (line: str
     const opclass = `"${rows[0].schema.replace(/"/g, '""')}".gin_trgm_ops`
     await driver.execute(`CREATE INDEX IF NOT EXISTS ${SEARCH_WORDS_TRGM} ON ${SEARCH_WORDS_TABLE} USING gin (token ${opclass})`)
   } catch (err) {
-    log(
-      `calendar storage: could not index the search vocabulary (${(err instanceof Error ? err.message : String(err)).split('\n')[0]}); it is scanned`,
-    )
+    log(`calendar storage: could not index the search vocabulary (${message(err)}); it is scanned`)
   }
 }
 
-/** Whether reads may use the token index: its tables exist and migration 14 completed. */
-export async function hasEventWords(driver: SqlDriver): Promise<boolean> {
-  if (driver.dialect !== 'postgres') return false
+/**
+ * The token index's state: 'off' (no tables: this engine cannot have it), 'kept' (writes keep
+ * it; migration 14 has not filled it yet) or 'read' (filled: reads use it too).
+ */
+export type WordIndex = 'off' | 'kept' | 'read'
+
+export async function wordIndexState(driver: SqlDriver): Promise<WordIndex> {
+  if (driver.dialect !== 'postgres') return 'off'
   const rows = await driver.read((c) =>
-    c.query<{ ok: unknown }>(
+    c.query<{ kept: unknown; filled: unknown }>(
       `SELECT to_regclass('${EVENT_WORDS_TABLE}') IS NOT NULL AND to_regclass('${SEARCH_WORDS_TABLE}') IS NOT NULL
-         AND EXISTS (SELECT 1 FROM calendar_migrations WHERE version = 14) AS ok`,
+                AND to_regclass('${WORD_CLASSES_TABLE}') IS NOT NULL AS kept,
+              EXISTS (SELECT 1 FROM calendar_migrations WHERE version = 14) AS filled`,
     ),
   )
-  return rows[0]?.ok === true
+  return rows[0]?.kept !== true ? 'off' : rows[0]?.filled === true ? 'read' : 'kept'
 }
 
 /** What an event's postings depend on. */
@@ -267,7 +298,7 @@ async function dropPostings(db: Db, list: Postings[], tokens: (p: Postings) => s
 
 /** Moves an event's postings from `before` (null: new) to `after` (null: gone), in the writing transaction. */
 export async function syncEventWords(db: Db, before: Worded | null, after: Worded | null): Promise<void> {
-  if (db.dialect.name !== 'postgres') return
+  if (db.eventWords === 'off') return
   const old = postingsOf(before)
   const next = postingsOf(after)
   const sameKey = old && next && old.language === next.language && old.status === next.status && old.day === next.day
@@ -285,7 +316,7 @@ export async function syncEventWords(db: Db, before: Worded | null, after: Worde
 
 /** syncEventWords(db, null, e) for many new events at once (a recurring series). */
 export async function insertEventWords(db: Db, events: readonly Worded[]): Promise<void> {
-  if (db.dialect.name !== 'postgres') return
+  if (db.eventWords === 'off') return
   const list = events.flatMap((e) => postingsOf(e) ?? [])
   for (let i = 0; i < list.length; i += 500) await addPostings(db, list.slice(i, i + 500), (p) => p.tokens)
 }

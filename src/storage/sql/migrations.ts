@@ -17,7 +17,7 @@ import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './event-filters.js'
 import { createEventSearchIndex } from './event-search.js'
-import { EVENT_WORDS_DDL, createTokenTrigramIndex, eventWordsBackfill } from './event-words.js'
+import { EVENT_WORDS_DDL, canIndexWords, createTokenTrigramIndex, eventWordsBackfill } from './event-words.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -37,6 +37,12 @@ export interface Migration {
    * Each must be safe to run again.
    */
   data?: MigrationStatement[]
+  /**
+   * Whether the engine can have what this migration creates (checked first). When not, it says
+   * why through `log` and the migration is recorded without running anything: what it would
+   * serve keeps working the way it did before.
+   */
+  applies?: (driver: SqlDriver, log: (line: string) => void) => Promise<boolean>
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -304,6 +310,9 @@ export const MIGRATIONS: Migration[] = [
     // PostgreSQL: an inverted index of the events' whitespace-separated tokens, keyed like a
     // list (event-words.ts), so a search count reads index keys instead of testing each trigram
     // candidate's row. Reads use it once this migration is recorded, that is after the backfill.
+    // Optional (an engine without sha256() or this regular expression syntax keeps the trigram
+    // index of posts).
+    applies: canIndexWords,
     statements: EVENT_WORDS_DDL.map((postgres) => ({ postgres })),
     data: eventWordsBackfill().map((postgres) => ({ postgres })),
     run: createTokenTrigramIndex,
@@ -372,14 +381,15 @@ export async function runMigrations(
   const applied: number[] = []
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue
-    for (const statement of m.statements) {
+    const applies = m.applies ? await m.applies(driver, log) : true
+    for (const statement of applies ? m.statements : []) {
       const text = forDialect(dialect, statement)
       if (text !== null) await executeDdl(driver, renderDdl(dialect, text))
     }
-    await m.run?.(driver, log)
+    if (applies) await m.run?.(driver, log)
     // Data statements together in one transaction (SERIALIZABLE on PostgreSQL, so a concurrent
     // writer either sees their result or conflicts and is retried).
-    const data = (m.data ?? []).flatMap((statement) => forDialect(dialect, statement) ?? [])
+    const data = applies ? (m.data ?? []).flatMap((statement) => forDialect(dialect, statement) ?? []) : []
     if (data.length)
       await retried(driver, async (c) => {
         for (const statement of data) await c.run(dialect.sql(statement))

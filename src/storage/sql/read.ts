@@ -518,7 +518,7 @@ interface TextIndex {
 
 async function textIndex(db: Db, words: string[]): Promise<TextIndex | null> {
   if (!words.length) return null
-  if (db.eventWords) {
+  if (db.eventWords === 'read') {
     const ids = await tokenIds(db, words)
     if (ids === null) return null
     return {

@@ -31,7 +31,7 @@ import type { SqlConnection, SqlDriver } from './driver.js'
 import { RetryTransaction, translate } from './errors.js'
 import { runMigrations } from './migrations.js'
 import { searchIndexes, type SearchIndexes } from './event-search.js'
-import { hasEventWords } from './event-words.js'
+import { wordIndexState } from './event-words.js'
 import * as read from './read.js'
 import { RecordCache, type RecordCacheOptions } from './record-cache.js'
 import * as write from './write.js'
@@ -197,7 +197,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     }
     this.fts ??= (
       this.driver.dialect === 'postgres'
-        ? hasEventWords(this.driver).then((words) => ({ posts: false, events: false, words }))
+        ? wordIndexState(this.driver).then((words) => ({ posts: false, events: false, words }))
         : searchIndexes(this.driver)
     ).catch((err: unknown) => {
       this.fts = null
