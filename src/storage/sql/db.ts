@@ -8,7 +8,15 @@ import type { SqlConnection, SqlParam } from './driver.js'
 import type { Row } from './records.js'
 import type { EventListQuery } from '../types.js'
 import type { RecordCache } from './record-cache.js'
-import type { WordIndex } from './event-words.js'
+
+/** PostgreSQL's token index of one storage, as reads and writes see it (event-words.ts). */
+export interface WordIndexView {
+  /** 'off': no tables; 'kept': writes keep it, not filled yet; 'read': reads use it too. */
+  readonly state: 'off' | 'kept' | 'read'
+  /** About how many postings these tokens have. */
+  postings(db: Db, ids: readonly number[]): Promise<number>
+}
+export const NO_WORD_INDEX: WordIndexView = { state: 'off', postings: () => Promise.resolve(0) }
 
 export class Db {
   constructor(
@@ -21,7 +29,7 @@ export class Db {
     /** Records of committed revisions (record-cache.ts); null inside transactions and when off. */
     readonly records: RecordCache | null = null,
     /** PostgreSQL: whether writes keep event_words and reads use it (see event-words.ts). */
-    readonly eventWords: WordIndex = 'off',
+    readonly eventWords: WordIndexView = NO_WORD_INDEX,
   ) {}
 
   query<R extends object = Row>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {

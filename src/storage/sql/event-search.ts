@@ -18,13 +18,13 @@
  * stay in post_fts as before and the migration says so through `log`.
  */
 import type { SqlDriver, SqlParam } from './driver.js'
-import type { WordIndex } from './event-words.js'
+import { NO_WORD_INDEX, type WordIndexView } from './db.js'
 import { EVENT_KEYS_TABLE, FTS_TABLE } from './search-index.js'
 
 export interface SearchIndexes {
   posts: boolean
   events: boolean
-  words: WordIndex
+  words: WordIndexView
 }
 
 export const EVENT_FTS_TABLE = 'event_fts'
@@ -172,7 +172,7 @@ export async function createEventSearchIndex(driver: SqlDriver, log: (line: stri
  * event_fts) and event_fts. (`words` is PostgreSQL's: see hasEventWords in event-words.ts.)
  */
 export async function searchIndexes(driver: SqlDriver): Promise<SearchIndexes> {
-  if (driver.dialect !== 'sqlite') return { posts: false, events: false, words: 'off' }
+  if (driver.dialect !== 'sqlite') return { posts: false, events: false, words: NO_WORD_INDEX }
   const rows = await driver.read((c) =>
     c.query<{ name: string }>(
       `SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('${FTS_TABLE}', '${EVENT_KEYS_TABLE}', '${EVENT_FTS_TABLE}', '${EVENT_CLASSES_TABLE}')`,
@@ -182,7 +182,7 @@ export async function searchIndexes(driver: SqlDriver): Promise<SearchIndexes> {
   return {
     posts: has.has(FTS_TABLE) && has.has(EVENT_KEYS_TABLE),
     events: has.has(EVENT_FTS_TABLE) && has.has(EVENT_CLASSES_TABLE) && has.has(EVENT_KEYS_TABLE),
-    words: 'off',
+    words: NO_WORD_INDEX,
   }
 }
 

@@ -25,7 +25,7 @@ import type { SqlParam } from './driver.js'
 import { firstOfEachSeries } from '../first-of-series.js'
 import { filteredPlan, type FilteredPlan } from './event-filters.js'
 import { eventMatches, listedClasses, startRange, windowedSearchCount, type WindowedCount, type WindowedSearch } from './event-search.js'
-import { tokenIds, wordClasses, wordMatches, wordRange, windowedWordCount } from './event-words.js'
+import { wordMatch, wordMatches, wordRange, windowedWordCount } from './event-words.js'
 import type { RecordCache } from './record-cache.js'
 import { EVENT_KEYS_TABLE, addSearch, addSearchPrefilter, ftsExact, ftsQuery } from './search-index.js'
 import {
@@ -467,7 +467,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   }
   if (plan && !plan.ordered) counted = plan.count ?? joined(plan)
 
-  const index = await textIndex(db, words)
+  const index = await textIndex(db, words, q)
   if (index !== null) {
     // When the index alone decides every word and the other filters are columns of event_keys
     // (SQLite), the count may test them there.
@@ -516,15 +516,16 @@ interface TextIndex {
   windowed: ((s: WindowedSearch, classes: number[]) => Promise<WindowedCount | null>) | null
 }
 
-async function textIndex(db: Db, words: string[]): Promise<TextIndex | null> {
+async function textIndex(db: Db, words: string[], q: EventListQuery): Promise<TextIndex | null> {
   if (!words.length) return null
-  if (db.eventWords === 'read') {
-    const ids = await tokenIds(db, words)
-    if (ids === null) return null
+  if (db.eventWords.state === 'read') {
+    const found = await wordMatch(db, words, q.language, q.statuses)
+    if (found === null) return null
+    const { ids, classes } = found
     return {
       exact: true,
       keys: false,
-      classes: (q) => wordClasses(db, q.language, q.statuses),
+      classes: () => Promise.resolve(classes),
       matches: (classes, q) => wordMatches(ids, classes ?? [], wordRange(q)),
       windowed: (s, classes) => windowedWordCount(db, s, ids, classes),
     }
