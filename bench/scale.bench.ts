@@ -756,6 +756,8 @@ async function openPostgresEngine(): Promise<Engine | string> {
         'event_filter_day_counts',
       ])
         await admin.query(`VACUUM ANALYZE ${table}`)
+      // PostgreSQL's token index, absent where the server could not have it (event-words.ts).
+      for (const table of ['event_words', 'search_words']) await admin.query(`VACUUM ANALYZE ${table}`).catch(() => undefined)
       const { rows } = await admin.query(`SELECT relpages, relallvisible FROM pg_class WHERE oid = 'posts'::regclass`)
       return `CHECKPOINT + VACUUM ANALYZE (what autovacuum does after a bulk load); posts pages all-visible ${rows[0]?.relallvisible}/${rows[0]?.relpages}`
     },

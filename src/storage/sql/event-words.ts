@@ -157,10 +157,22 @@ export async function canIndexWords(driver: SqlDriver, log: (line: string) => vo
 }
 
 /**
- * Migration 14's optional step: the vocabulary's own trigram index. Without pg_trgm a word's
- * tokens are found by a scan of the vocabulary, which is still far smaller than the events.
+ * Migration 14's last step, once the postings are filled: VACUUM ANALYZE of the new tables (a
+ * count reads the postings' index alone only where the visibility map says their pages are
+ * all-visible, and several words choose their path from the statistics: autovacuum would get
+ * there, minutes later), and the vocabulary's own trigram index where pg_trgm is installed
+ * (without it a word's tokens are found by a scan of the vocabulary, which is still far smaller
+ * than the events).
  */
-export async function createTokenTrigramIndex(driver: SqlDriver, log: (line: string) => void): Promise<void> {
+export async function finishTokenIndex(driver: SqlDriver, log: (line: string) => void): Promise<void> {
+  for (const table of [EVENT_WORDS_TABLE, SEARCH_WORDS_TABLE, WORD_CLASSES_TABLE])
+    await driver
+      .execute(`VACUUM ANALYZE ${table}`)
+      .catch((err: unknown) => log(`calendar storage: VACUUM ANALYZE ${table} failed (${message(err)})`))
+  await createTokenTrigramIndex(driver, log)
+}
+
+async function createTokenTrigramIndex(driver: SqlDriver, log: (line: string) => void): Promise<void> {
   if (driver.dialect !== 'postgres') return
   try {
     const rows = await driver.read((c) =>

@@ -17,7 +17,7 @@ import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './event-filters.js'
 import { createEventSearchIndex } from './event-search.js'
-import { EVENT_WORDS_DDL, canIndexWords, createTokenTrigramIndex, eventWordsBackfill } from './event-words.js'
+import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -43,6 +43,11 @@ export interface Migration {
    * serve keeps working the way it did before.
    */
   applies?: (driver: SqlDriver, log: (line: string) => void) => Promise<boolean>
+  /**
+   * Runs last (after `data`), outside any transaction: upkeep of what `data` filled (VACUUM,
+   * ANALYZE, an index built once the rows are there). Must be safe to run again.
+   */
+  finish?: (driver: SqlDriver, log: (line: string) => void) => Promise<void>
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -315,7 +320,7 @@ export const MIGRATIONS: Migration[] = [
     applies: canIndexWords,
     statements: EVENT_WORDS_DDL.map((postgres) => ({ postgres })),
     data: eventWordsBackfill().map((postgres) => ({ postgres })),
-    run: createTokenTrigramIndex,
+    finish: finishTokenIndex,
   },
 ]
 
@@ -394,6 +399,7 @@ export async function runMigrations(
       await retried(driver, async (c) => {
         for (const statement of data) await c.run(dialect.sql(statement))
       })
+    if (applies) await m.finish?.(driver, log)
     await retried(driver, (c) =>
       c.run(dialect.sql('INSERT INTO calendar_migrations (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING'), [
         m.version,
