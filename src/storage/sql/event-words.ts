@@ -288,15 +288,29 @@ async function classIds(db: Db, pairs: [string, string][], create: boolean): Pro
   return found
 }
 
-/** Rows (cls, day, id, token) as one jsonb parameter (JSON numbers stay below 2^53: k is computed by the server). */
-const postingRows = (list: Postings[], classes: Map<string, number>, tokens: (p: Postings) => string[]) =>
-  JSON.stringify(
-    list.flatMap((p) => {
-      const cls = classes.get(JSON.stringify([p.language, p.status]))
-      return cls === undefined ? [] : tokens(p).map((t) => [cls, p.day, p.id, t])
-    }),
-  )
-const ROWS = `SELECT (r->>0)::integer AS cls, (r->>1)::bigint * ${2 ** ID_BITS} + (r->>2)::bigint AS k, r->>3 AS token FROM jsonb_array_elements(?::jsonb) r`
+/**
+ * The postings of `list` as two parameters: the distinct tokens, and one row [cls, day, id,
+ * token number] per posting (jsonb; JSON numbers stay below 2^53, so the server computes k). A
+ * series repeats a handful of tokens over hundreds of events: each is hashed and looked up once.
+ */
+function postingParams(list: Postings[], classes: Map<string, number>, tokens: (p: Postings) => string[]): [string, string[]] {
+  const numbers = new Map<string, number>()
+  const rows = list.flatMap((p) => {
+    const cls = classes.get(JSON.stringify([p.language, p.status]))
+    if (cls === undefined) return []
+    return tokens(p).map((t) => {
+      let i = numbers.get(t)
+      if (i === undefined) numbers.set(t, (i = numbers.size + 1))
+      return [cls, p.day, p.id, i]
+    })
+  })
+  return [JSON.stringify(rows), [...numbers.keys()]]
+}
+/** (word_id, cls, k) of postingParams' two parameters. */
+const POSTINGS = `SELECT v.id AS word_id, (r->>0)::integer AS cls, (r->>1)::bigint * ${2 ** ID_BITS} + (r->>2)::bigint AS k
+  FROM jsonb_array_elements(?::jsonb) r
+  JOIN (SELECT t.i, w.id FROM unnest(?::text[]) WITH ORDINALITY AS t(token, i) JOIN ${SEARCH_WORDS_TABLE} w ON w.hash = ${HASH('t.token')}) v
+    ON v.i = (r->>3)::bigint`
 
 async function addPostings(db: Db, list: Postings[], tokens: (p: Postings) => string[]): Promise<void> {
   const words = [...new Set(list.flatMap(tokens))]
@@ -314,11 +328,10 @@ async function addPostings(db: Db, list: Postings[], tokens: (p: Postings) => st
      ON CONFLICT (hash) DO NOTHING`,
     [words],
   )
+  // In key order: the b-tree is written page by page rather than at random.
   await db.run(
-    `INSERT INTO ${EVENT_WORDS_TABLE} (word_id, cls, k)
-     SELECT w.id, x.cls, x.k FROM (${ROWS}) x JOIN ${SEARCH_WORDS_TABLE} w ON w.hash = ${HASH('x.token')}
-     ON CONFLICT DO NOTHING`,
-    [postingRows(list, classes, tokens)],
+    `INSERT INTO ${EVENT_WORDS_TABLE} (word_id, cls, k) SELECT * FROM (${POSTINGS}) x ORDER BY 1, 2, 3`,
+    postingParams(list, classes, tokens),
   )
 }
 
@@ -330,9 +343,8 @@ async function dropPostings(db: Db, list: Postings[], tokens: (p: Postings) => s
     false,
   )
   await db.run(
-    `DELETE FROM ${EVENT_WORDS_TABLE} e USING (${ROWS}) x, ${SEARCH_WORDS_TABLE} w
-     WHERE w.hash = ${HASH('x.token')} AND e.word_id = w.id AND e.cls = x.cls AND e.k = x.k`,
-    [postingRows(list, classes, tokens)],
+    `DELETE FROM ${EVENT_WORDS_TABLE} e USING (${POSTINGS}) x WHERE e.word_id = x.word_id AND e.cls = x.cls AND e.k = x.k`,
+    postingParams(list, classes, tokens),
   )
 }
 
