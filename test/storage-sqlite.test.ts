@@ -85,6 +85,27 @@ describe('sqlite storage', () => {
     }
   })
 
+  it('lets the WAL checkpoint while a host writes in a loop that never lets the event loop turn', async () => {
+    const file = freshFile()
+    const storage = createSqlStorage({ driver: await openSqliteFile(file) })
+    const check = new Database(file)
+    try {
+      // A read opens the shared snapshot; an import then writes without a single event-loop turn.
+      await storage.listEvents({ language: 'en', statuses: ['publish'], orderBy: 'start', offset: 0, limit: 5 })
+      for (let b = 0; b < 20; b++)
+        await storage.transaction(async (tx) => {
+          for (let i = 0; i < 50; i++) await tx.insertPost(newEvent({ slug: `e${b}-${i}`, title: `Imported ${i}` }))
+        })
+      // No reader holds an old snapshot: a checkpoint reaches the end of the log.
+      const [status] = check.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[]
+      assert.ok(status!.log > 0)
+      assert.equal(status!.checkpointed, status!.log)
+    } finally {
+      check.close()
+      await storage.close()
+    }
+  })
+
   it('gives its reading connection a 64 MiB page cache, or the size asked for', async () => {
     const cacheOf = async (driver: SqlDriver) => {
       // Reads outside a transaction go to the reading connection.

@@ -9,8 +9,8 @@
  * events holding them in the postings (`event_words`).
  *
  * Why not the trigram index of posts alone: it finds candidates, but each must be read from the
- * table to test the substring and the list's filters (about 3-5 us per candidate; 103 ms for the
- * 33,000 of a common fragment at 1M events). A posting carries what a list filters on, so a
+ * table to test the substring and the list's filters (about 3-5 us per candidate; 62-103 ms for
+ * the 33,000 of a common fragment at 1M events). A posting carries what a list filters on, so a
  * count reads the postings' primary key alone:
  *
  *   event_words (word_id, cls, k)   k = start day (YYYYMMDD) x 2^33 + event id
@@ -46,8 +46,8 @@ const ID_MASK = 2 ** ID_BITS - 1
 const LAST_DAY = 99_999_999
 /**
  * A word matching more vocabulary tokens than this (a letter or two of a large vocabulary) is
- * searched the old way, scanning the list's window: the union of that many tokens' postings
- * would cost more than the scan it replaces.
+ * searched through the trigram index of posts (or, below three characters, by testing the rows
+ * the list's other filters select): the union of that many tokens' postings would cost more.
  */
 const MAX_TOKENS_PER_WORD = 2000
 

@@ -11,8 +11,9 @@
  *   links), and never see the writer's uncommitted rows. The reads of one event-loop turn share
  *   one snapshot (for at most SNAPSHOT_MS): opening and closing a read transaction per storage
  *   call cost about as much as a read by id itself. A commit or DDL through any driver of this
- *   process ends the shared snapshot, so a read after a write always sees it; a commit by another
- *   process is seen from the next turn (at most SNAPSHOT_MS later).
+ *   process ends the shared snapshot (once the reads using it are done), so a read after a write
+ *   always sees it and the WAL can be checkpointed past it; a commit by another process is seen
+ *   from the next turn (at most SNAPSHOT_MS later).
  * - With one connection only: a read outside waits until the running write transaction ends.
  *   That is sound, but a transaction function must then read through its `tx`, never through
  *   the storage (which would wait for itself). `openSqliteFile` always opens two connections,
@@ -126,6 +127,14 @@ const SNAPSHOT_MS = 5
  * is not reused, so a read after a write sees it also through another storage on the same file.
  */
 let processWrites = 0
+/**
+ * Ends each driver's shared snapshot once its reads in flight are done. Called on every commit:
+ * a snapshot older than a write is never reused, and one left open keeps SQLite from
+ * checkpointing the WAL past it. Waiting for the event loop to turn is not enough: a host that
+ * writes in a loop of promises (an import of a million events) never lets it turn, and the WAL
+ * grew by gigabytes.
+ */
+const snapshotClosers = new Set<() => void>()
 
 /**
  * Runs `op` (BEGIN IMMEDIATE, DDL) without SQLite's synchronous busy wait: on SQLITE_BUSY it is
@@ -176,7 +185,15 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
     if (failed) reader!.rollback()
     else reader!.step('COMMIT')
   }
-  const afterWrite = () => void processWrites++
+  const afterWrite = () => {
+    processWrites++
+    for (const close of snapshotClosers) close()
+  }
+  const closeSnapshot = () => {
+    const open = snapshot
+    if (open) void readLock.run(async () => snapshot === open && endSnapshot()).catch(() => undefined)
+  }
+  if (reader) snapshotClosers.add(closeSnapshot)
 
   return {
     dialect: 'sqlite',
@@ -224,6 +241,7 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
     },
 
     async close(): Promise<void> {
+      snapshotClosers.delete(closeSnapshot)
       await writeLock.run(async () => {
         if (reader)
           await readLock.run(async () => {
