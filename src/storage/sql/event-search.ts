@@ -271,6 +271,32 @@ interface Query {
 }
 
 /**
+ * What a windowed count needs of event_day_counts for the window [startGte, endLte]: the earliest
+ * start day of an event of the window's days crossing endLte (its matches from that day on are
+ * looked up), and whether some event starting after endLte's day ends by it (it ends before its
+ * start: the day ranges cannot answer).
+ */
+export async function windowEdge(
+  db: Query,
+  s: Omit<WindowedSearch, 'match'>,
+  statuses: readonly string[],
+): Promise<{ first: string | null; inverted: boolean }> {
+  const marks = statuses.map(() => '?').join(', ')
+  const fromDay = s.startGte.slice(0, 10)
+  const toDay = s.endLte.slice(0, 10)
+  const endsOnDay = s.endLte.endsWith(' 23:59:59')
+  const [edge] = await db.query<{ first: unknown; inverted: unknown }>(
+    `SELECT
+       (SELECT min(start_day) FROM event_day_counts WHERE language = ? AND status IN (${marks})
+          AND start_day >= ? AND start_day <= ? AND end_day ${endsOnDay ? '>' : '>='} ?) AS first,
+       EXISTS (SELECT 1 FROM event_day_counts WHERE language = ? AND status IN (${marks}) AND start_day > ? AND end_day <= ?) AS inverted`,
+    [s.language, ...statuses, fromDay, toDay, toDay, s.language, ...statuses, toDay, toDay],
+  )
+  // SQLite answers EXISTS with 0/1, PostgreSQL with a boolean.
+  return { first: edge?.first == null ? null : String(edge.first), inverted: Number(edge?.inverted ?? 0) === 1 || edge?.inverted === true }
+}
+
+/**
  * The count of a search list whose only other filters are language, statuses and the window
  * start_date >= startGte AND end_date <= endLte (the FTS phrase deciding every word), without
  * reading any row per match:
@@ -290,23 +316,13 @@ export async function windowedSearchCount(db: Query, s: WindowedSearch, ids: rea
   if (!from || !to) return null
   const statuses = [...new Set(s.statuses)]
   if (!statuses.length) return NONE
-  const marks = statuses.map(() => '?').join(', ')
   if (ids.some((id) => id > MAX_CLASS)) return null
   if (!ids.length) return NONE
-  const fromDay = s.startGte.slice(0, 10)
-  const toDay = s.endLte.slice(0, 10)
-  const endsOnDay = to.time === '23:59:59'
-  const [edge] = await db.query<{ first: unknown; inverted: unknown }>(
-    `SELECT
-       (SELECT min(start_day) FROM event_day_counts WHERE language = ? AND status IN (${marks})
-          AND start_day >= ? AND start_day <= ? AND end_day ${endsOnDay ? '>' : '>='} ?) AS first,
-       EXISTS (SELECT 1 FROM event_day_counts WHERE language = ? AND status IN (${marks}) AND start_day > ? AND end_day <= ?) AS inverted`,
-    [s.language, ...statuses, fromDay, toDay, toDay, s.language, ...statuses, toDay, toDay],
-  )
-  if (Number(edge?.inverted ?? 0)) return null
+  const edge = await windowEdge(db, s, statuses)
+  if (edge.inverted) return null
   // An event of the window starts on or after X's day and (none ending before its start) by D.
   if (from.day > to.day) return NONE
-  const firstCrossing = edge?.first == null ? null : dayNumber(`${String(edge.first)} 00:00:00`)
+  const firstCrossing = edge.first === null ? null : dayNumber(`${edge.first} 00:00:00`)
   // Day intervals whose matches are looked up, disjoint.
   const edges: [number, number][] = []
   if (from.time !== '00:00:00') edges.push([from.day, from.day])

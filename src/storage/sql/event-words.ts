@@ -32,7 +32,7 @@ import { NO_WORD_INDEX, type Db, type WordIndexView } from './db.js'
 import type { SqlDriver, SqlParam } from './driver.js'
 import { eventSearchText, toInt } from './records.js'
 import { likeContains } from './search-index.js'
-import type { WindowedCount, WindowedSearch } from './event-search.js'
+import { windowEdge, type WindowedCount, type WindowedSearch } from './event-search.js'
 
 export const EVENT_WORDS_TABLE = 'event_words'
 export const SEARCH_WORDS_TABLE = 'search_words'
@@ -477,24 +477,14 @@ export async function windowedWordCount(
   if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(s.startGte) || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(s.endLte)) return null
   const statuses = [...new Set(s.statuses)]
   if (!statuses.length || !classes.length || ids.some((list) => !list.length)) return { total: 0, matches: null }
-  const marks = statuses.map(() => '?').join(', ')
-  const fromDay = s.startGte.slice(0, 10)
-  const toDay = s.endLte.slice(0, 10)
-  const endsOnDay = s.endLte.endsWith(' 23:59:59')
-  const [edge] = await db.query<{ first: unknown; inverted: unknown }>(
-    `SELECT
-       (SELECT min(start_day) FROM event_day_counts WHERE language = ? AND status IN (${marks})
-          AND start_day >= ? AND start_day <= ? AND end_day ${endsOnDay ? '>' : '>='} ?) AS first,
-       EXISTS (SELECT 1 FROM event_day_counts WHERE language = ? AND status IN (${marks}) AND start_day > ? AND end_day <= ?) AS inverted`,
-    [s.language, ...statuses, fromDay, toDay, toDay, s.language, ...statuses, toDay, toDay],
-  )
-  if (edge?.inverted === true) return null
+  const edge = await windowEdge(db, s, statuses)
+  if (edge.inverted) return null
   const from = dayKey(s.startGte)
   const to = dayKey(s.endLte)
   if (from > to) return { total: 0, matches: null }
   const edges: [number, number][] = []
   if (!s.startGte.endsWith(' 00:00:00')) edges.push([from, from])
-  if (edge?.first != null) edges.push([Math.max(dayKey(String(edge.first)), from), to])
+  if (edge.first !== null) edges.push([Math.max(dayKey(edge.first), from), to])
   const keys = matchingKeys(ids, classes, [from, to])
   const day = `(m.k >> ${ID_BITS})`
   const counted = edges.length
