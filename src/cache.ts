@@ -13,6 +13,7 @@
  */
 import { LRUCache } from 'lru-cache'
 import type { RawResponse } from './http/types.js'
+import { SEARCH_TAG } from './storage/dependencies.js'
 
 export interface CacheOptions {
   /** Upper bound of cached bytes (bodies plus a small allowance per entry). Default 32 MiB. */
@@ -54,6 +55,8 @@ export class ReadCache {
   private readonly lru: LRUCache<string, Entry>
   /** Tag → keys of the entries built from it. */
   private readonly byTag = new Map<string, Set<string>>()
+  /** The event-search tags held (storage/dependencies.ts: SEARCH_TAG), which a text edit is tested against. */
+  readonly searchTags = new Set<string>()
   /** Bumped by every invalidation: a response built across one may be stale, so is not kept. */
   private epoch = 0
   readonly stats = { hits: 0, misses: 0, invalidated: 0 }
@@ -104,6 +107,7 @@ export class ReadCache {
           let keys = this.byTag.get(tag)
           if (!keys) this.byTag.set(tag, (keys = new Set()))
           keys.add(key)
+          if (tag.startsWith(SEARCH_TAG)) this.searchTags.add(tag)
         }
       }
     }
@@ -138,7 +142,9 @@ export class ReadCache {
       const keys = this.byTag.get(tag)
       if (!keys) continue
       keys.delete(key)
-      if (keys.size === 0) this.byTag.delete(tag)
+      if (keys.size > 0) continue
+      this.byTag.delete(tag)
+      this.searchTags.delete(tag)
     }
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { ReadCache } from '../cache.js'
 import type { ResolvedOptions } from '../options.js'
-import type { Tags } from '../storage/dependencies.js'
+import { searchesChanged, type Tags } from '../storage/dependencies.js'
 import { observeStorage, type Change } from '../storage/observed.js'
 import type { Storage } from '../storage/types.js'
 
@@ -12,7 +12,8 @@ export function observedStorage(backend: Storage, options: ResolvedOptions, cach
   if (!cache && !options.onChange) return backend
   const onCommit = (changes: Change[], tags: Tags) => {
     // Untagged writes (none are known) drop everything: never serve stale.
-    cache?.invalidate(tags.size ? tags : undefined)
+    // An edit of an event's text drops the searches it moves the event in or out of.
+    cache?.invalidate(tags.size ? [...tags, ...searchesChanged(tags, cache.searchTags)] : undefined)
     if (!options.onChange) return
     for (const change of changes) {
       // A failing hook must not turn a committed write into an error for the caller.

@@ -10,9 +10,14 @@
  * Tags: `p{id}` a post, `t{id}` a term, `g{id}`/`G{id}` a post's/term's translation group, `s{id}` the members of a
  * series, `L:{kind}` every list of that kind, `L:{kind}@{other}` lists of that kind whose
  * membership also depends on records of another kind (venues with upcoming events, events
- * searched or filtered by venue, non-empty terms...), `L:event@text` event searches.
+ * searched or filtered by venue, non-empty terms...), `S:{words}` an event search for those words.
+ *
+ * An edit of an event's searched text changes a search only if the event enters or leaves it:
+ * such a write carries its edits (textEdits), and the cache asks which of the searches it holds
+ * they change (searchesChanged), instead of dropping every search on every title edit.
  */
 import { overlay } from './overlay.js'
+import { eventMatchesWords, searchWords } from './search-fields.js'
 import type {
   EventListQuery,
   EventRecord,
@@ -47,9 +52,32 @@ export function addTerm(tags: Tags, t: TermRecord | null): void {
   if (t.parent) tags.add(`t${t.parent}`)
 }
 
+/** Tags of event searches start with this; the rest is the search's words as JSON. */
+export const SEARCH_TAG = 'S:'
+const searchTag = (search: string) => SEARCH_TAG + JSON.stringify(searchWords(search))
+
+/** The searched-text edits of a write's tags (events before and after), kept beside the tag set. */
+const edits = new WeakMap<Tags, Array<[PostRecord, PostRecord]>>()
+
+/**
+ * The search tags among `held` whose answer a write with these tags changes: an edited event
+ * that matches the search before and not after, or after and not before.
+ */
+export function searchesChanged(tags: Tags, held: Iterable<string>): string[] {
+  const list = edits.get(tags)
+  if (!list) return []
+  const out: string[] = []
+  for (const tag of held) {
+    const words = JSON.parse(tag.slice(SEARCH_TAG.length)) as string[]
+    if (list.some(([a, b]) => eventMatchesWords(a as EventRecord, words) !== eventMatchesWords(b as EventRecord, words))) out.push(tag)
+  }
+  return out
+}
+
 const eventListTags = (q: EventListQuery): string[] => {
   const out = ['L:event']
-  if (q.search) out.push('L:event@text')
+  const words = q.search ? searchWords(q.search) : []
+  if (words.length) out.push(searchTag(q.search!))
   if (q.search || q.venueIds?.length || q.organizerIds?.length || q.venueGeo) out.push('L:event@linked')
   if (q.search || q.categoryIds?.length || q.tagIds?.length) out.push('L:event@term')
   return out
@@ -75,7 +103,8 @@ export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyAr
     // Lists holding the event drop by its `p` tag; which events a list holds, in what order and
     // how many, stays as it was, except for searches when the searched text changed.
     tags.add(`p${id}`).add(`s${id}`)
-    if (!sameFields(images[0] as PostRecord, images[1] as PostRecord, EVENT_TEXT)) tags.add('L:event@text')
+    const [before, after] = images as [PostRecord, PostRecord]
+    if (!sameFields(before, after, EVENT_TEXT)) edits.set(tags, [...(edits.get(tags) ?? []), [before, after]])
   } else {
     tags.add(`p${id}`).add(`s${id}`).add(`L:${kind}`)
     if (kind === 'event') tags.add('L:venue@event').add('L:organizer@event').add('L:category@event').add('L:tag@event')

@@ -29,7 +29,7 @@ import { SlugConflictError } from './types.js'
 import { clonePost } from './clone.js'
 import { linkedShownChanged, nextSequence } from './sequence.js'
 import { withinCircle, type GeoCircle } from './geo.js'
-import { LINKED_SEARCH_FIELDS } from './search-fields.js'
+import { LINKED_SEARCH_FIELDS, eventMatchesWords, searchWords } from './search-fields.js'
 
 const DELETED = Symbol('deleted')
 
@@ -187,15 +187,12 @@ class Reader implements StorageReader {
     if (q.venueIds && !e.venueIds.some((id) => q.venueIds!.includes(id))) return false
     if (q.organizerIds && !e.organizerIds.some((id) => q.organizerIds!.includes(id))) return false
     if (venues && !e.venueIds.some((id) => venues.has(id))) return false
-    if (words.length) {
-      const text = `${e.title}\n${e.description}\n${e.excerpt}`.toLowerCase()
-      if (!includesAll(text, words)) return false
-    }
+    if (words.length && !eventMatchesWords(e, words)) return false
     return true
   }
 
   async listEvents(q: EventListQuery): Promise<Page<EventRecord>> {
-    const words = q.search ? q.search.toLowerCase().split(/\s+/).filter(Boolean) : []
+    const words = q.search ? searchWords(q.search) : []
     const categories = q.categoryIds ? new Set(q.categoryIds) : null
     const venues = q.venueGeo ? this.geoVenues(q.venueGeo) : null
     const byStart = (a: EventRecord, b: EventRecord) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id)

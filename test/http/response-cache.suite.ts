@@ -382,11 +382,18 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
         '/events?tags=quiet',
         '/venues?only_with_upcoming=true',
         '/categories?hide_empty=true',
+        // A search the new title does not move the event into or out of.
+        '/events?search=hall',
       ]
       expect(await counted(kept)).toEqual({ hits: kept.length, misses: 0 })
-      // ...and drops itself, the lists and feeds that hold it, and every search (its text changed).
-      const dropped = [`/events/${e1.id}`, '/events', '/events?format=ics', '/events?search=hall']
+      // ...and drops itself and the lists and feeds that hold it.
+      const dropped = [`/events/${e1.id}`, '/events', '/events?format=ics']
       expect(await counted(dropped)).toEqual({ hits: 0, misses: dropped.length })
+      // A title that brings the event into a search drops that search.
+      await warm()
+      await ok(app.patch(`/events/${e1.id}`, { title: 'Opera in the hall' }, admin))
+      expect(await counted(['/events?search=hall'])).toEqual({ hits: 0, misses: 1 })
+      expect((await app.get('/events?search=hall')).body.events.map((e: any) => e.id)).toContain(e1.id)
       // A change lists filter by (its dates) drops every event list and the lists that count events.
       await warm()
       await ok(app.patch(`/events/${e1.id}`, { start_date: '2026-12-02 18:00:00', end_date: '2026-12-02 20:00:00' }, admin))
