@@ -27,6 +27,8 @@
  *   CALENDAR_TEST_PG_BIN               where initdb/pg_ctl live (else the newest /usr/lib/postgresql/N/bin)
  *   SCALE_PG_SHARED_BUFFERS=1GB        shared_buffers of the throwaway server
  *   SCALE_PG_PREPARED=0                send every statement unnamed (pgDriver's preparedStatements: false)
+ *   SCALE_OPTIMIZE=1                   settle with storage.optimize() too (SQLite: FTS5 segments merged, as a
+ *                                      nightly job would; without it, as commits and automerge left them)
  *
  * Requests run one at a time: this measures latency, not throughput. The data: events spread
  * from 9 months ago to 27 months ahead (the default window, yesterday to +24 months, holds two
@@ -84,6 +86,7 @@ const BATCH = Number(env.SCALE_BATCH ?? 5000)
 const SEARCH = env.SCALE_SEARCH !== '0'
 const TRACE = env.SCALE_TRACE === '1'
 const PLANS = env.SCALE_PLANS !== '0'
+const OPTIMIZE = env.SCALE_OPTIMIZE === '1'
 const KEEP = env.SCALE_KEEP === '1'
 const SEED_SQLITE = env.SCALE_SEED_SQLITE === 'bulk' ? 'bulk' : 'api'
 const SEED_PG = env.SCALE_SEED_PG === 'api' ? 'api' : 'bulk'
@@ -597,8 +600,9 @@ async function openSqliteEngine(): Promise<Engine> {
       return ids
     },
     async settle() {
+      if (OPTIMIZE) await storage.optimize()
       side.pragma('wal_checkpoint(TRUNCATE)')
-      return 'WAL checkpoint (no ANALYZE: the storage never runs it, so plans are what users get)'
+      return `WAL checkpoint${OPTIMIZE ? ' after storage.optimize()' : ''} (no ANALYZE: the storage never runs it, so plans are what users get)`
     },
     async dbSize() {
       const wal = `${file}-wal`

@@ -14,7 +14,7 @@ import { afterAll, describe, it } from 'vitest'
 import { createMemoryStorage } from '../src/storage/memory.js'
 import { createSqlStorage, openSqliteFile, type SqlStorage } from '../src/storage/sql/index.js'
 import { SQLITE_SEARCH_BACKFILL, SQLITE_SEARCH_DDL } from '../src/storage/sql/search-index.js'
-import type { EventListQuery, PostStatus, Storage, StorageTx } from '../src/storage/types.js'
+import type { EventListQuery, Storage } from '../src/storage/types.js'
 import { newEvent } from '../src/testing/index.js'
 import { recording } from './support/sql-checks.js'
 import { at, fill, same, shuffle } from './support/event-search-cases.js'
@@ -38,6 +38,23 @@ describe('sqlite event search index', () => {
     await sql.transaction((tx) => shuffle(tx, ids))
     await memory.transaction((tx) => shuffle(tx, ids))
     await same(sql, memory, 'after writes')
+    await sql.close()
+  })
+
+  it('optimize() merges the FTS5 segments that commits leave, and changes no answer', async () => {
+    const file = freshFile()
+    const sql = createSqlStorage({ driver: await openSqliteFile(file) })
+    const memory = createMemoryStorage()
+    // One commit per 20 events: each writes a segment, and automerge leaves up to 16 a level.
+    for (let seed = 0; seed < 15; seed++) for (const s of [sql, memory] as Storage[]) await s.transaction((tx) => fill(tx, 100 + seed, 20))
+    const check = new Database(file, { readonly: true })
+    const rows = () => (check.prepare('SELECT count(*) AS n FROM event_fts_data').get() as { n: number }).n
+    const before = rows()
+    await sql.optimize()
+    // One segment holds the same postings in fewer pages than many (each had its own).
+    assert.ok(rows() < before, `${rows()} < ${before}`)
+    check.close()
+    await same(sql, memory, 'optimized')
     await sql.close()
   })
 
