@@ -470,7 +470,7 @@ export function wordMatches(
  */
 export async function windowedWordCount(
   db: Db,
-  s: WindowedSearch,
+  s: Omit<WindowedSearch, 'match'>,
   ids: readonly number[][],
   classes: readonly number[],
 ): Promise<WindowedCount | null> {

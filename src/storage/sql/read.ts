@@ -481,7 +481,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
       q.startGte !== undefined &&
       q.endLte !== undefined &&
       [q.include, q.startGt, q.startLt, q.endGt, q.endLt, q.firstOfSeries].every((v) => v === undefined)
-    return ftsSearchPage(db, q, index, {
+    return indexedSearchPage(db, q, index, {
       all: w,
       keyed: keysOnly && index.keys ? keyed : null,
       windowed: windowed ? { language: q.language, statuses: q.statuses, startGte: q.startGte!, endLte: q.endLte! } : null,
@@ -513,7 +513,7 @@ interface TextIndex {
   /** The matches as `(...) m` with `m.id`, narrowed to the list's start bounds where it can. */
   matches(classes: number[] | null, q: EventListQuery): { sql: string; params: SqlParam[] }
   /** The exact count of a list filtered by language, statuses and a window only; null when it cannot answer. */
-  windowed: ((s: WindowedSearch, classes: number[]) => Promise<WindowedCount | null>) | null
+  windowed: ((s: Omit<WindowedSearch, 'match'>, classes: number[]) => Promise<WindowedCount | null>) | null
 }
 
 async function textIndex(db: Db, words: string[], q: EventListQuery): Promise<TextIndex | null> {
@@ -569,7 +569,7 @@ interface IndexedSearch {
  * per match, or the index's key ranges alone). A few matches also drive the page (sorted); many
  * are dense enough that walking the list's own order and testing each row stops sooner.
  */
-async function ftsSearchPage(db: Db, q: EventListQuery, index: TextIndex, s: IndexedSearch): Promise<Page<EventRecord>> {
+async function indexedSearchPage(db: Db, q: EventListQuery, index: TextIndex, s: IndexedSearch): Promise<Page<EventRecord>> {
   const classes = await index.classes(q)
   const m = index.matches(classes, q)
   const fromMatches = (posts: string) => `${m.sql} CROSS JOIN ${posts}`
@@ -585,7 +585,7 @@ async function ftsSearchPage(db: Db, q: EventListQuery, index: TextIndex, s: Ind
     keys = { from: fromMatches(`${EVENT_KEYS_TABLE} p`), fromParams, where }
   }
   // The key ranges when the list allows (null: they cannot answer exactly), else a lookup per match.
-  const fast = s.windowed && index.windowed && classes ? await index.windowed({ ...s.windowed, match: '' }, classes) : null
+  const fast = s.windowed && index.windowed && classes ? await index.windowed(s.windowed, classes) : null
   const total = fast?.total ?? (await countMatches(db, keys ?? matched))
   // A page of few matches sorted on event_keys reads only the window's rowid range, too.
   if (keys && fast?.matches)
