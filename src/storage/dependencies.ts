@@ -104,7 +104,11 @@ export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyAr
     // how many, stays as it was, except for searches when the searched text changed.
     tags.add(`p${id}`).add(`s${id}`)
     const [before, after] = images as [PostRecord, PostRecord]
-    if (!sameFields(before, after, EVENT_TEXT)) edits.set(tags, [...(edits.get(tags) ?? []), [before, after]])
+    if (!sameFields(before, after, EVENT_TEXT)) {
+      const list = edits.get(tags)
+      if (list) list.push([before, after])
+      else edits.set(tags, [[before, after]])
+    }
   } else {
     tags.add(`p${id}`).add(`s${id}`).add(`L:${kind}`)
     if (kind === 'event') tags.add('L:venue@event').add('L:organizer@event').add('L:category@event').add('L:tag@event')

@@ -97,3 +97,6 @@ export function translate(err: unknown): unknown {
       return err
   }
 }
+
+/** An error's first line, for the one-line reports of the optional indexes through `log`. */
+export const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!

@@ -18,6 +18,7 @@
  * stay in post_fts as before and the migration says so through `log`.
  */
 import type { SqlDriver, SqlParam } from './driver.js'
+import { firstLine } from './errors.js'
 import { NO_WORD_INDEX, type WordIndexView } from './db.js'
 import { EVENT_KEYS_TABLE, FTS_TABLE } from './search-index.js'
 
@@ -140,8 +141,6 @@ const POSTS_ONLY = [
   `INSERT INTO ${FTS_TABLE} (rowid, search_text) SELECT id, search_text FROM posts WHERE type <> 'event' AND search_text IS NOT NULL`,
 ]
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]
-
 /**
  * Migration 12 (SQLite): creates event_fts and moves the events into it. Never fails the
  * migration: without it events stay in post_fts (one log line when post_fts is there; without
@@ -157,7 +156,9 @@ export async function createEventSearchIndex(driver: SqlDriver, log: (line: stri
       .read((c) => c.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '${FTS_TABLE}'`))
       .catch(() => [])
     if (rows.length)
-      log(`calendar storage: this SQLite cannot create a contentless FTS5 table (${message(err)}); event search counts look each match up`)
+      log(
+        `calendar storage: this SQLite cannot create a contentless FTS5 table (${firstLine(err)}); event search counts look each match up`,
+      )
     return
   }
   const posts = await driver.read((c) => c.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '${FTS_TABLE}'`))

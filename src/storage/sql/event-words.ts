@@ -30,8 +30,9 @@
  */
 import { NO_WORD_INDEX, type Db, type WordIndexView } from './db.js'
 import type { SqlDriver, SqlParam } from './driver.js'
+import { firstLine } from './errors.js'
 import { eventSearchText, toInt } from './records.js'
-import { likeContains } from './search-index.js'
+import { likeContains, trigramOpclass } from './search-index.js'
 import { windowEdge, type WindowedCount, type WindowedSearch } from './event-search.js'
 
 export const EVENT_WORDS_TABLE = 'event_words'
@@ -61,7 +62,7 @@ export const tokensOf = (text: string): string[] => [...new Set(text.replace(LON
 
 /** JavaScript's `\s` as a PostgreSQL bracket expression, built from the regular expression itself. */
 let whitespace: string | null = null
-export function whitespaceClass(): string {
+function whitespaceClass(): string {
   if (whitespace !== null) return whitespace
   const ranges: [number, number][] = []
   for (let c = 0; c <= 0x10ffff; c++) {
@@ -131,7 +132,6 @@ export function eventWordsBackfill(range = false): string[] {
 
 /** Migration 14 (PostgreSQL): the tables. */
 export const EVENT_WORDS_DDL = TABLES
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]
 
 /**
  * Migration 14's check: PostgreSQL proper has what the index needs (sha256, the regular
@@ -149,7 +149,9 @@ export async function canIndexWords(driver: SqlDriver, log: (line: string) => vo
     )
     if (toInt(rows[0]?.n) === 2 && toInt(rows[0]?.h) === 32) return true
   } catch (err) {
-    log(`calendar storage: this server cannot build the event token index (${message(err)}); event search reads the trigram index of posts`)
+    log(
+      `calendar storage: this server cannot build the event token index (${firstLine(err)}); event search reads the trigram index of posts`,
+    )
     return false
   }
   log('calendar storage: this server splits text unlike JavaScript; event search reads the trigram index of posts')
@@ -168,25 +170,18 @@ export async function finishTokenIndex(driver: SqlDriver, log: (line: string) =>
   for (const table of [EVENT_WORDS_TABLE, SEARCH_WORDS_TABLE, WORD_CLASSES_TABLE])
     await driver
       .execute(`VACUUM ANALYZE ${table}`)
-      .catch((err: unknown) => log(`calendar storage: VACUUM ANALYZE ${table} failed (${message(err)})`))
+      .catch((err: unknown) => log(`calendar storage: VACUUM ANALYZE ${table} failed (${firstLine(err)})`))
   await createTokenTrigramIndex(driver, log)
 }
 
 async function createTokenTrigramIndex(driver: SqlDriver, log: (line: string) => void): Promise<void> {
-  if (driver.dialect !== 'postgres') return
   try {
-    const rows = await driver.read((c) =>
-      c.query<{ schema: string }>(
-        `SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`,
-      ),
-    )
-    // Migration 5 installs pg_trgm where the role may (and says so when it cannot); its operator
-    // class lives in the extension's schema.
-    if (!rows[0]) return
-    const opclass = `"${rows[0].schema.replace(/"/g, '""')}".gin_trgm_ops`
-    await driver.execute(`CREATE INDEX IF NOT EXISTS ${SEARCH_WORDS_TRGM} ON ${SEARCH_WORDS_TABLE} USING gin (token ${opclass})`)
+    // Migration 5 installs pg_trgm where the role may (and says so when it cannot).
+    const opclass = await trigramOpclass(driver)
+    if (opclass !== null)
+      await driver.execute(`CREATE INDEX IF NOT EXISTS ${SEARCH_WORDS_TRGM} ON ${SEARCH_WORDS_TABLE} USING gin (token ${opclass})`)
   } catch (err) {
-    log(`calendar storage: could not index the search vocabulary (${message(err)}); it is scanned`)
+    log(`calendar storage: could not index the search vocabulary (${firstLine(err)}); it is scanned`)
   }
 }
 
@@ -312,14 +307,17 @@ const POSTINGS = `SELECT v.id AS word_id, (r->>0)::integer AS cls, (r->>1)::bigi
   JOIN (SELECT t.i, w.id FROM unnest(?::text[]) WITH ORDINALITY AS t(token, i) JOIN ${SEARCH_WORDS_TABLE} w ON w.hash = ${HASH('t.token')}) v
     ON v.i = (r->>3)::bigint`
 
-async function addPostings(db: Db, list: Postings[], tokens: (p: Postings) => string[]): Promise<void> {
+/** The class ids of the postings' (language, status), created where missing when `create`. */
+const classesOf = (db: Db, list: (Postings | null)[], create: boolean) =>
+  classIds(
+    db,
+    list.flatMap((p) => (p ? [[p.language, p.status] as [string, string]] : [])),
+    create,
+  )
+
+async function addPostings(db: Db, list: Postings[], classes: Map<string, number>, tokens: (p: Postings) => string[]): Promise<void> {
   const words = [...new Set(list.flatMap(tokens))]
   if (!words.length) return
-  const classes = await classIds(
-    db,
-    list.map((p) => [p.language, p.status]),
-    true,
-  )
   // New tokens only: an insert attempt on a token already there would still draw a sequence value.
   await db.run(
     `INSERT INTO ${SEARCH_WORDS_TABLE} (hash, token)
@@ -335,13 +333,8 @@ async function addPostings(db: Db, list: Postings[], tokens: (p: Postings) => st
   )
 }
 
-async function dropPostings(db: Db, list: Postings[], tokens: (p: Postings) => string[]): Promise<void> {
+async function dropPostings(db: Db, list: Postings[], classes: Map<string, number>, tokens: (p: Postings) => string[]): Promise<void> {
   if (!list.some((p) => tokens(p).length)) return
-  const classes = await classIds(
-    db,
-    list.map((p) => [p.language, p.status]),
-    false,
-  )
   await db.run(
     `DELETE FROM ${EVENT_WORDS_TABLE} e USING (${POSTINGS}) x WHERE e.word_id = x.word_id AND e.cls = x.cls AND e.k = x.k`,
     postingParams(list, classes, tokens),
@@ -353,24 +346,28 @@ export async function syncEventWords(db: Db, before: Worded | null, after: Worde
   if (db.eventWords.state === 'off') return
   const old = postingsOf(before)
   const next = postingsOf(after)
-  const sameKey = old && next && old.language === next.language && old.status === next.status && old.day === next.day
-  if (old && next && sameKey) {
-    // Only the tokens that changed.
+  if (!old && !next) return
+  // One lookup for both images' classes (the new one's created where missing).
+  const classes = await classesOf(db, [old, next], next !== null)
+  if (old && next && old.language === next.language && old.status === next.status && old.day === next.day) {
+    // Same key: only the tokens that changed.
     const kept = new Set(next.tokens)
     const had = new Set(old.tokens)
-    await dropPostings(db, [old], (p) => p.tokens.filter((t) => !kept.has(t)))
-    await addPostings(db, [next], (p) => p.tokens.filter((t) => !had.has(t)))
+    await dropPostings(db, [old], classes, (p) => p.tokens.filter((t) => !kept.has(t)))
+    await addPostings(db, [next], classes, (p) => p.tokens.filter((t) => !had.has(t)))
     return
   }
-  if (old) await dropPostings(db, [old], (p) => p.tokens)
-  if (next) await addPostings(db, [next], (p) => p.tokens)
+  if (old) await dropPostings(db, [old], classes, (p) => p.tokens)
+  if (next) await addPostings(db, [next], classes, (p) => p.tokens)
 }
 
 /** syncEventWords(db, null, e) for many new events at once (a recurring series). */
 export async function insertEventWords(db: Db, events: readonly Worded[]): Promise<void> {
   if (db.eventWords.state === 'off') return
   const list = events.flatMap((e) => postingsOf(e) ?? [])
-  for (let i = 0; i < list.length; i += 500) await addPostings(db, list.slice(i, i + 500), (p) => p.tokens)
+  if (!list.length) return
+  const classes = await classesOf(db, list, true)
+  for (let i = 0; i < list.length; i += 500) await addPostings(db, list.slice(i, i + 500), classes, (p) => p.tokens)
 }
 
 /**

@@ -21,6 +21,7 @@
  */
 import type { Db, Where } from './db.js'
 import type { SqlDriver } from './driver.js'
+import { firstLine } from './errors.js'
 
 /** Words shorter than this (in characters) have no trigram and cannot use either index. */
 const TRIGRAM = 3
@@ -93,8 +94,6 @@ export const SQLITE_SEARCH_DDL = [
 /** Builds the index for the rows already there (idempotent: 'rebuild' starts from scratch). */
 export const SQLITE_SEARCH_BACKFILL = `INSERT INTO ${FTS_TABLE} (${FTS_TABLE}) VALUES ('rebuild')`
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]
-
 /**
  * Creates the engine's search index. Never fails the migration: without the index the search
  * scans (as before), and `log` gets one line saying why.
@@ -109,7 +108,9 @@ export async function createSearchIndex(driver: SqlDriver, log: (line: string) =
       for (const name of ['posts_fts_insert', 'posts_fts_delete', 'posts_fts_update'])
         await driver.execute(`DROP TRIGGER IF EXISTS ${name}`).catch(() => undefined)
       await driver.execute(`DROP TABLE IF EXISTS ${FTS_TABLE}`).catch(() => undefined)
-      log(`calendar storage: this SQLite has no FTS5 trigram tokenizer (${message(err)}); search scans the events the other filters select`)
+      log(
+        `calendar storage: this SQLite has no FTS5 trigram tokenizer (${firstLine(err)}); search scans the events the other filters select`,
+      )
     }
     return
   }
@@ -120,16 +121,14 @@ export async function createSearchIndex(driver: SqlDriver, log: (line: string) =
     const found = await extensionSchema(driver).catch(() => null)
     if (found === null) {
       log(
-        `calendar storage: the pg_trgm extension is not available (${message(err)}); search scans the events the other filters select. ` +
+        `calendar storage: the pg_trgm extension is not available (${firstLine(err)}); search scans the events the other filters select. ` +
           `To index it, run as a superuser: CREATE EXTENSION pg_trgm; then CREATE INDEX ${PG_TRGM_INDEX} ON posts USING gin (search_text gin_trgm_ops)`,
       )
       return
     }
   }
   try {
-    // The operator class lives in the extension's schema, which need not be on our search_path.
-    const schema = await extensionSchema(driver)
-    const opclass = schema ? `"${schema.replace(/"/g, '""')}".gin_trgm_ops` : 'gin_trgm_ops'
+    const opclass = (await trigramOpclass(driver)) ?? 'gin_trgm_ops'
     await driver.execute(`CREATE INDEX IF NOT EXISTS ${PG_TRGM_INDEX} ON posts USING gin (search_text ${opclass})`)
   } catch (err) {
     // Another instance migrating at the same moment may have created it first.
@@ -139,9 +138,19 @@ export async function createSearchIndex(driver: SqlDriver, log: (line: string) =
       .catch(() => false)
     if (!exists)
       log(
-        `calendar storage: could not create the trigram index ${PG_TRGM_INDEX} (${message(err)}); search scans the events the other filters select`,
+        `calendar storage: could not create the trigram index ${PG_TRGM_INDEX} (${firstLine(err)}); search scans the events the other filters select`,
       )
   }
+}
+
+/**
+ * pg_trgm's GIN operator class, qualified by the schema the extension lives in (which need not be
+ * on our search_path); unqualified where the catalog names no schema (CockroachDB); null when the
+ * extension is not installed.
+ */
+export async function trigramOpclass(driver: SqlDriver): Promise<string | null> {
+  const schema = await extensionSchema(driver)
+  return schema === null ? null : schema ? `"${schema.replace(/"/g, '""')}".gin_trgm_ops` : 'gin_trgm_ops'
 }
 
 /** The schema pg_trgm is installed in, '' when the catalog has no pg_extension (CockroachDB), null when not installed. */
