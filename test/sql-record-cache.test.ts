@@ -117,15 +117,17 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
       }
     })
 
-    it('hands out copies: changing a record read once does not change the next read', async () => {
+    it('hands out frozen records: a caller cannot change what the next read gets', async () => {
       const { b, close } = await open()
       try {
         const event = await b.transaction((tx) => tx.insertPost(newEvent({ slug: 'gig', title: 'Gig', tagIds: [5] })))
         await b.getPost(event.id)
-        // A hit, this time.
+        // A hit, this time: the held record itself, which refuses changes to the last array.
         const first = (await b.getPost(event.id)) as EventRecord
-        first.title = 'changed'
-        first.tagIds.push(6)
+        assert.throws(() => {
+          first.title = 'changed'
+        }, TypeError)
+        assert.throws(() => first.tagIds.push(6), TypeError)
         const second = (await b.getPost(event.id)) as EventRecord
         assert.equal(second.title, 'Gig')
         assert.deepEqual(second.tagIds, [5])

@@ -131,12 +131,11 @@ function dateWindow(q: Input<'eventList'>, env: ListEnv) {
   const bound = (name: string, value: string | number, edge: 'start' | 'end') => whole(wallClock(env, name, value, tz), edge)
   const anyRelative = RELATIVE_NAMES.some((r) => q[r] !== undefined)
   if (q.start_date !== undefined || !anyRelative) {
-    const yesterday = `${addDays(env.nowLocal, -1).slice(0, 10)} 23:59:00`
-    bounds.startGte = q.start_date !== undefined ? bound('start_date', q.start_date, 'start') : whole(yesterday, 'start')
+    bounds.startGte = q.start_date !== undefined ? bound('start_date', q.start_date, 'start') : defaultEdges(env.nowLocal, strict).start
     canonical.push(['start_date', bounds.startGte])
   }
   if (q.end_date !== undefined || !anyRelative) {
-    bounds.endLte = q.end_date !== undefined ? bound('end_date', q.end_date, 'end') : whole(addMonths(env.nowLocal, 24), 'end')
+    bounds.endLte = q.end_date !== undefined ? bound('end_date', q.end_date, 'end') : defaultEdges(env.nowLocal, strict).end
     canonical.push(['end_date', bounds.endLte])
   }
   for (const r of RELATIVE_NAMES) {
@@ -147,6 +146,22 @@ function dateWindow(q: Input<'eventList'>, env: ListEnv) {
     relative.push([r, b])
   }
   return { bounds, canonical, relative }
+}
+
+/**
+ * The window a list without dates shows: from the end of yesterday to 24 months from now (whole
+ * days unless `strict_dates`). Most lists ask for it, and every request of the same second gets
+ * the same edges: the last answer is kept (the calendar arithmetic was a tenth of a list's CPU).
+ */
+let lastEdges: { key: string; start: string; end: string } | null = null
+
+function defaultEdges(nowLocal: string, strict: boolean): { start: string; end: string } {
+  const key = `${nowLocal}|${strict}`
+  if (lastEdges?.key === key) return lastEdges
+  const yesterday = `${addDays(nowLocal, -1).slice(0, 10)} 23:59:00`
+  const end = addMonths(nowLocal, 24)
+  lastEdges = { key, start: strict ? yesterday : dayStart(yesterday), end: strict ? end : dayEnd(end) }
+  return lastEdges
 }
 
 /** The `status` shown in `rest_url`: as asked, else `publish` or `any`. */

@@ -26,7 +26,7 @@ import type {
   TermWithCount,
 } from './types.js'
 import { SlugConflictError } from './types.js'
-import { clonePost } from './clone.js'
+import { clonePost, freezePost } from './clone.js'
 import { linkedShownChanged, nextSequence } from './sequence.js'
 import { withinCircle, type GeoCircle } from './geo.js'
 import { LINKED_SEARCH_FIELDS, eventMatchesWords, searchWords } from './search-fields.js'
@@ -107,21 +107,21 @@ class Reader implements StorageReader {
 
   async getPost(id: number) {
     const p = this.post(id)
-    return p ? clonePost(p) : null
+    return p ?? null
   }
 
   async getPosts(ids: readonly number[]) {
     const out: PostRecord[] = []
     for (const id of new Set(ids)) {
       const p = this.post(id)
-      if (p) out.push(clonePost(p))
+      if (p) out.push(p)
     }
     return out
   }
 
   async findPostBySlug<T extends PostType>(type: T, language: string, slug: string) {
     const p = this.postBySlug(type, language, slug, null)
-    return p ? (clonePost(p) as RecordOf<T>) : null
+    return (p as RecordOf<T> | undefined) ?? null
   }
 
   /**
@@ -211,7 +211,7 @@ class Reader implements StorageReader {
           if (seriesSeen.has(e.seriesId)) continue
           seriesSeen.add(e.seriesId)
         }
-        if (total >= q.offset && items.length < q.limit) items.push(clonePost(e))
+        if (total >= q.offset && items.length < q.limit) items.push(e)
         total++
       }
       return { items, total }
@@ -222,7 +222,7 @@ class Reader implements StorageReader {
     }
     if (q.firstOfSeries) matched = firstOfEachSeries(matched, (e) => ({ id: e.id, seriesId: e.seriesId ?? 0, start: e.startDate }))
     matched.sort(q.orderBy === 'date' ? (a, b) => (a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id) : byStart)
-    return { items: matched.slice(q.offset, q.offset + q.limit).map(clonePost), total: matched.length }
+    return { items: matched.slice(q.offset, q.offset + q.limit), total: matched.length }
   }
 
   async listLinked<T extends 'venue' | 'organizer'>(type: T, q: LinkedListQuery): Promise<Page<RecordOf<T>>> {
@@ -256,7 +256,7 @@ class Reader implements StorageReader {
       matched.push(p as RecordOf<T>)
     }
     matched.sort((a, b) => (a.dateUtc > b.dateUtc ? -1 : a.dateUtc < b.dateUtc ? 1 : b.id - a.id))
-    return { items: matched.slice(q.offset, q.offset + q.limit).map(clonePost), total: matched.length }
+    return { items: matched.slice(q.offset, q.offset + q.limit), total: matched.length }
   }
 
   async findLinkedDuplicate<T extends 'venue' | 'organizer'>(type: T, language: string, fields: Partial<Record<string, string>>) {
@@ -264,7 +264,7 @@ class Reader implements StorageReader {
     for (const p of this.allPosts()) {
       if (p.type !== type || p.language !== language || p.status === 'trash') continue
       const rec = p as unknown as Record<string, unknown>
-      if (entries.every(([k, v]) => (rec[k] ?? '') === (v ?? ''))) return clonePost(p) as RecordOf<T>
+      if (entries.every(([k, v]) => (rec[k] ?? '') === (v ?? ''))) return p as RecordOf<T>
     }
     return null
   }
@@ -414,7 +414,7 @@ class Reader implements StorageReader {
 
   async seriesMembers(seriesId: number) {
     const out: EventRecord[] = []
-    for (const p of this.allPosts()) if (p.type === 'event' && seriesId > 0 && p.seriesId === seriesId) out.push(clonePost(p))
+    for (const p of this.allPosts()) if (p.type === 'event' && seriesId > 0 && p.seriesId === seriesId) out.push(p)
     return out.sort((a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id))
   }
 }
@@ -448,7 +448,7 @@ class Tx extends Reader implements StorageTx {
       id,
       translationGroup: record.translationGroup ?? id,
     } as unknown as PostRecord)
-    this.postOverlay.set(id, stored)
+    this.postOverlay.set(id, freezePost(stored))
     return clonePost(stored) as RecordOf<T>
   }
 
@@ -460,7 +460,7 @@ class Tx extends Reader implements StorageTx {
     if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(type, next.language, next.slug, id)
     if (next.type === 'event') next.sequence = nextSequence(current as EventRecord, next)
     else if (linkedShownChanged(current, next)) this.bumpEvents((e) => e.venueIds.includes(id) || e.organizerIds.includes(id))
-    this.postOverlay.set(id, next)
+    this.postOverlay.set(id, freezePost(next))
     return clonePost(next) as RecordOf<T>
   }
 
@@ -472,7 +472,7 @@ class Tx extends Reader implements StorageTx {
       next.venueIds = next.venueIds.filter((x) => x !== id)
       next.organizerIds = next.organizerIds.filter((x) => x !== id)
       next.sequence = nextSequence(p, next)
-      this.postOverlay.set(p.id, next)
+      this.postOverlay.set(p.id, freezePost(next))
     }
   }
 
@@ -491,7 +491,7 @@ class Tx extends Reader implements StorageTx {
       next.organizerIds = next.organizerIds.filter((x) => x !== id)
       if (next.parentId === id) next.parentId = parent
       next.sequence = nextSequence(p, next)
-      this.postOverlay.set(p.id, next)
+      this.postOverlay.set(p.id, freezePost(next))
     }
   }
 
@@ -526,7 +526,7 @@ class Tx extends Reader implements StorageTx {
       next.categoryIds = next.categoryIds.filter((x) => x !== id)
       next.tagIds = next.tagIds.filter((x) => x !== id)
       next.sequence = nextSequence(p, next)
-      this.postOverlay.set(p.id, next)
+      this.postOverlay.set(p.id, freezePost(next))
     }
   }
 
@@ -537,7 +537,7 @@ class Tx extends Reader implements StorageTx {
       const next = clonePost(p)
       next.revision = p.revision + 1
       next.sequence = (p.sequence ?? 0) + 1
-      this.postOverlay.set(p.id, next)
+      this.postOverlay.set(p.id, freezePost(next))
     }
   }
 

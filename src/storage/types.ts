@@ -281,7 +281,11 @@ export class StorageUnavailableError extends Error {
   }
 }
 
-/** Read operations, available both outside and inside a transaction. */
+/**
+ * Read operations, available both outside and inside a transaction. A record a read returns may
+ * be shared and frozen (the memory backend and the SQL record cache hand out what they hold):
+ * callers copy before they change one.
+ */
 export interface StorageReader {
   getPost(id: number): Promise<PostRecord | null>
   /** Records for these ids, any type, in no particular order; unknown ids are left out. */

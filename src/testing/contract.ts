@@ -82,13 +82,21 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
       )
 
       it(
-        'returns copies: mutating a result does not change what is stored',
+        'never lets a caller change what is stored: a result is a copy or frozen',
         withStorage(async (s) => {
           const e = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'copy', categoryIds: [] })))
           const got = await s.getPost(e.id)
           assert.ok(got && got.type === 'event')
-          got.title = 'changed'
-          got.categoryIds.push(99)
+          // A frozen record refuses (TypeError in strict code); a copy takes the change alone.
+          const attempt = (change: () => void) => {
+            try {
+              change()
+            } catch (err) {
+              assert.ok(err instanceof TypeError, `a refused change throws a TypeError, got ${String(err)}`)
+            }
+          }
+          attempt(() => (got.title = 'changed'))
+          attempt(() => got.categoryIds.push(99))
           const again = await s.getPost(e.id)
           assert.equal(again?.title, 'Event')
           assert.deepEqual(again && again.type === 'event' ? again.categoryIds : null, [])

@@ -157,10 +157,15 @@ export function dateDetails(s: string): DateDetails {
 }
 
 /** Milliseconds are dropped (floored), as PHP's second-resolution timestamps do. */
+/** The last second formatted: every request reads the clock, and most share their second. */
+let lastUtc = { second: NaN, text: '' }
+
 export function toUtcString(d: Date): string {
   const ms = d.getTime()
   if (Number.isNaN(ms)) throw new RangeError('Invalid Date')
-  return formatWallClock(epochSecondsToParts(Math.floor(ms / 1000)))
+  const second = Math.floor(ms / 1000)
+  if (second !== lastUtc.second) lastUtc = { second, text: formatWallClock(epochSecondsToParts(second)) }
+  return lastUtc.text
 }
 
 function requireInteger(n: number, what: string): void {

@@ -11,7 +11,7 @@
  * number it used would then be used again by a later commit with other contents.
  */
 import { LRUCache } from 'lru-cache'
-import { clonePost } from '../clone.js'
+import { freezePost } from '../clone.js'
 import type { PostRecord } from '../types.js'
 
 interface Entry {
@@ -42,15 +42,15 @@ export class RecordCache {
     this.lru = new LRUCache<number, Entry>({ maxSize: options.maxBytes ?? 16 * 1024 * 1024, sizeCalculation: (e) => e.bytes })
   }
 
-  /** A copy of the record at `revision`, if held: callers may change what they get. */
+  /** The record at `revision`, if held (frozen: shared by every read that finds it). */
   get(id: number, revision: number): PostRecord | undefined {
     const entry = this.lru.get(id)
-    return entry && entry.revision === revision ? clonePost(entry.record) : undefined
+    return entry && entry.revision === revision ? entry.record : undefined
   }
 
-  /** Keeps a record read in a committed snapshot (its own copy). */
+  /** Keeps a record read in a committed snapshot; it is frozen in place. */
   set(rec: PostRecord): void {
-    const record = clonePost(rec)
+    const record = freezePost(rec)
     this.lru.set(rec.id, { revision: rec.revision, record, bytes: recordBytes(record) })
   }
 
