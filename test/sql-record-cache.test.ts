@@ -35,6 +35,7 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
           const organizer = await tx.insertPost(newOrganizer({ slug: 'acme', title: 'Acme' }))
           const music = await tx.insertTerm(newTerm({ slug: 'music', name: 'Music' }))
           const loud = await tx.insertTerm(newTerm({ slug: 'loud', name: 'Loud', taxonomy: 'tag' }))
+          await tx.insertTerm(newTerm({ slug: 'jazz', name: 'Jazz', parent: music.id }))
           const event = await tx.insertPost(
             newEvent({
               slug: 'gig',
@@ -64,6 +65,9 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
               `${label}: by slug`,
             )
             assert.deepEqual(await b.seriesMembers(event.id), await plain.seriesMembers(event.id), `${label}: series`)
+            // Terms by id (names, parents and counts), the deleted ones left out.
+            const termIds = [music.id, loud.id, music.id + 2]
+            assert.deepEqual(await b.getTerms(termIds), await plain.getTerms(termIds), `${label}: getTerms`)
           }
         }
         await same('created')
@@ -75,6 +79,12 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
           ],
           ['to draft', () => a.transaction((tx) => tx.updatePost(event.id, 'event', { status: 'draft' }))],
           ['venue renamed', () => a.transaction((tx) => tx.updatePost(venue.id, 'venue', { title: 'Great Hall' }))],
+          [
+            'category renamed',
+            () => a.transaction((tx) => tx.updateTerm(music.id, { name: 'Music!', slug: 'music-2', description: 'Loud and soft' })),
+          ],
+          ['tag renamed', () => a.transaction((tx) => tx.updateTerm(loud.id, { name: 'Very loud' }))],
+          ['back to publish', () => a.transaction((tx) => tx.updatePost(event.id, 'event', { status: 'publish' }))],
           ['tag deleted', () => a.transaction((tx) => tx.deleteTerm(loud.id))],
           ['category deleted', () => a.transaction((tx) => tx.deleteTerm(music.id))],
           ['venue unlinked', () => a.transaction((tx) => tx.unlinkPost(venue.id))],
@@ -85,7 +95,15 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
           await same(label)
         }
         const e = (await b.getPost(event.id)) as EventRecord
-        assert.deepEqual([e.title, e.status, e.venueIds, e.organizerIds, e.categoryIds, e.tagIds], ['Gig, moved', 'draft', [], [], [], []])
+        assert.deepEqual(
+          [e.title, e.status, e.venueIds, e.organizerIds, e.categoryIds, e.tagIds],
+          ['Gig, moved', 'publish', [], [], [], []],
+        )
+        // The child category moved up to the deleted parent's parent (the top), seen by b.
+        assert.deepEqual(
+          (await b.getTerms([music.id + 2])).map((t) => [t.name, t.parent]),
+          [['Jazz', 0]],
+        )
       } finally {
         await close()
       }
@@ -112,6 +130,20 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
         assert.equal((await plain.getPost(event.id))?.revision, event.revision + 1)
         assert.equal((await b.getPost(event.id))?.title, 'Committed')
         assert.deepEqual((await b.listEvents(eventQuery())).items, (await plain.listEvents(eventQuery())).items)
+
+        // The same for a term.
+        const term = await a.transaction((tx) => tx.insertTerm(newTerm({ slug: 'music', name: 'Before' })))
+        assert.equal((await b.getTerms([term.id]))[0]?.name, 'Before')
+        await assert.rejects(
+          b.transaction(async (tx) => {
+            await tx.updateTerm(term.id, { name: 'Rolled back' })
+            assert.equal((await tx.getTerms([term.id]))[0]?.name, 'Rolled back')
+            throw new Error('abort')
+          }),
+          /abort/,
+        )
+        await a.transaction((tx) => tx.updateTerm(term.id, { name: 'Committed' }))
+        assert.equal((await b.getTerms([term.id]))[0]?.name, 'Committed')
       } finally {
         await close()
       }

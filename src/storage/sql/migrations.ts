@@ -326,6 +326,13 @@ export const MIGRATIONS: Migration[] = [
     },
     finish: finishTokenIndex,
   },
+  {
+    version: 15,
+    name: 'term revisions',
+    // A term row's revision grows on every change (write.ts), so the record cache can hold
+    // decoded terms as it holds posts: a list's terms are then read as ids, revisions and counts.
+    statements: [`ALTER TABLE terms ADD COLUMN revision {int} NOT NULL DEFAULT 0`],
+  },
 ]
 
 export function renderDdl(dialect: Dialect, statement: string): string {

@@ -749,13 +749,44 @@ const TERMS_BY_IDS = perDialect((d) => `SELECT ${TERM_WITH_COUNT} FROM terms t W
 
 const rowToTermWithCount = (r: Row): TermWithCount => ({ ...rowToTerm(r), count: toInt(r.cnt) })
 
+/** With the record cache: ids, revisions and counts first, then the terms it does not hold. */
+const TERM_KEYS_BY_IDS = perDialect((d) => `SELECT t.id, t.revision, ${TERM_COUNT} AS cnt FROM terms t WHERE ${d.inList('t.id', 'int')}`)
+const TERM_ROWS_BY_IDS = perDialect((d) => `SELECT ${TERM_SELECT}, t.revision FROM terms t WHERE ${d.inList('t.id', 'int')}`)
+
 export async function getTerms(db: Db, ids: readonly number[]): Promise<TermWithCount[]> {
   const unique = [...new Set(ids)]
   if (!unique.length) return []
   const d = db.dialect
-  const rows = await db.query(TERMS_BY_IDS(d), [d.list(unique)])
-  const byId = new Map(rows.map((r) => [toInt(r.id), rowToTermWithCount(r)]))
-  return unique.flatMap((id) => byId.get(id) ?? [])
+  const cache = db.records
+  if (!cache) {
+    const rows = await db.query(TERMS_BY_IDS(d), [d.list(unique)])
+    const byId = new Map(rows.map((r) => [toInt(r.id), rowToTermWithCount(r)]))
+    return unique.flatMap((id) => byId.get(id) ?? [])
+  }
+  // Copying 18 terms' strings out of SQLite cost more than the rest of the statement.
+  const keys = new Map<number, { revision: number; count: number }>()
+  for (const r of await db.query(TERM_KEYS_BY_IDS(d), [d.list(unique)])) {
+    keys.set(toInt(r.id), { revision: toInt(r.revision), count: toInt(r.cnt) })
+  }
+  const held = new Map<number, TermRecord>()
+  const missing: number[] = []
+  for (const [id, key] of keys) {
+    const term = cache.term(id, key.revision)
+    if (term) held.set(id, term)
+    else missing.push(id)
+  }
+  if (missing.length) {
+    // Same snapshot as the keys: these rows are at the revisions the keys named.
+    for (const r of await db.query(TERM_ROWS_BY_IDS(d), [d.list(missing)])) {
+      const term = rowToTerm(r)
+      cache.setTerm(term, toInt(r.revision))
+      held.set(term.id, term)
+    }
+  }
+  return unique.flatMap((id) => {
+    const term = held.get(id)
+    return term ? [{ ...term, count: keys.get(id)!.count }] : []
+  })
 }
 
 export async function getTerm(db: Db, id: number): Promise<TermWithCount | null> {

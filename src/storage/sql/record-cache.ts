@@ -1,10 +1,10 @@
 /**
- * Decoded post records of committed revisions, shared by the reads of one SQL storage.
+ * Decoded post and term records of committed revisions, shared by the reads of one SQL storage.
  *
  * A read first selects only `id, revision` of the rows it wants, then takes each record whose
  * revision it already holds from here and reads the rest (their columns and link lists) in one
- * query by id. Every change of a post row or of its links gives it a new revision, in this
- * process or another on the same database (write.ts), so an entry is right for exactly the
+ * query by id. Every change of a post or term row (or of a post's links) gives it a new revision,
+ * in this process or another on the same database (write.ts), so an entry is right for exactly the
  * revision it was read at: nothing is invalidated, old revisions age out of the LRU.
  *
  * Only reads outside transactions fill it: a transaction may still roll back, and a revision
@@ -12,11 +12,11 @@
  */
 import { LRUCache } from 'lru-cache'
 import { freezePost } from '../clone.js'
-import type { PostRecord } from '../types.js'
+import type { PostRecord, TermRecord } from '../types.js'
 
 interface Entry {
   revision: number
-  record: PostRecord
+  record: PostRecord | TermRecord
   bytes: number
 }
 
@@ -24,7 +24,7 @@ interface Entry {
 const ENTRY_OVERHEAD = 1024
 
 /** An upper bound of what a record holds: two bytes per character of its strings. */
-function recordBytes(rec: PostRecord): number {
+function recordBytes(rec: PostRecord | TermRecord): number {
   let chars = 0
   for (const value of Object.values(rec)) if (typeof value === 'string') chars += value.length
   return ENTRY_OVERHEAD + 2 * chars
@@ -35,6 +35,10 @@ export interface RecordCacheOptions {
   maxBytes?: number
 }
 
+/**
+ * One LRU for both kinds, under one bound: posts under their id, terms under minus theirs (both
+ * kinds number from 1, separately).
+ */
 export class RecordCache {
   private readonly lru: LRUCache<number, Entry>
 
@@ -42,16 +46,27 @@ export class RecordCache {
     this.lru = new LRUCache<number, Entry>({ maxSize: options.maxBytes ?? 16 * 1024 * 1024, sizeCalculation: (e) => e.bytes })
   }
 
-  /** The record at `revision`, if held (frozen: shared by every read that finds it). */
+  /** The post at `revision`, if held (frozen: shared by every read that finds it). */
   get(id: number, revision: number): PostRecord | undefined {
     const entry = this.lru.get(id)
-    return entry && entry.revision === revision ? entry.record : undefined
+    return entry && entry.revision === revision ? (entry.record as PostRecord) : undefined
   }
 
-  /** Keeps a record read in a committed snapshot; it is frozen in place. */
+  /** Keeps a post read in a committed snapshot; it is frozen in place. */
   set(rec: PostRecord): void {
     const record = freezePost(rec)
     this.lru.set(rec.id, { revision: rec.revision, record, bytes: recordBytes(record) })
+  }
+
+  /** The term at `revision`, if held (frozen). Term records carry no revision: the row's is given. */
+  term(id: number, revision: number): TermRecord | undefined {
+    const entry = this.lru.get(-id)
+    return entry && entry.revision === revision ? (entry.record as TermRecord) : undefined
+  }
+
+  /** Keeps a term read in a committed snapshot at the row's `revision`; it is frozen in place. */
+  setTerm(rec: TermRecord, revision: number): void {
+    this.lru.set(-rec.id, { revision, record: Object.freeze(rec), bytes: recordBytes(rec) })
   }
 
   /** Bytes held, as counted against maxBytes. */

@@ -390,7 +390,8 @@ export async function updateTerm(db: Db, id: number, patch: TermPatch): Promise<
   const next: TermRecord = { ...current, ...given, id, taxonomy: current.taxonomy }
   const write = () =>
     db.run(
-      `UPDATE terms SET language = ?, translation_group = ?, name = ?, name_lower = ?, slug = ?, description = ?, parent = ? WHERE id = ?`,
+      `UPDATE terms SET language = ?, translation_group = ?, name = ?, name_lower = ?, slug = ?, description = ?, parent = ?,
+       revision = revision + 1 WHERE id = ?`,
       [next.language, next.translationGroup, next.name, next.name.toLowerCase(), next.slug, next.description, next.parent, id],
     )
   if (next.slug !== current.slug || next.language !== current.language) await guardSlug(db, next.slug, write)
@@ -413,7 +414,7 @@ export async function deleteTerm(db: Db, id: number): Promise<void> {
   )
   await db.run('DELETE FROM terms WHERE id = ?', [id])
   // Children move up to the deleted term's parent; events lose the term.
-  await db.run('UPDATE terms SET parent = ? WHERE parent = ?', [current.parent, id])
+  await db.run('UPDATE terms SET parent = ?, revision = revision + 1 WHERE parent = ?', [current.parent, id])
   await db.run('DELETE FROM event_terms WHERE term_id = ?', [id])
   await dropFilterRef(db, ['category', 'tag'], id)
   await db.run('DELETE FROM term_counts WHERE term_id = ?', [id])
