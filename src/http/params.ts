@@ -25,6 +25,7 @@ function decode(s: string): string {
 export function parseFormEncoded(input: string): Params {
   const out: Params = Object.create(null)
   if (!input) return out
+  const next = new WeakMap<Node, number>()
   let count = 0
   for (const pair of input.split('&')) {
     if (!pair) continue
@@ -32,15 +33,18 @@ export function parseFormEncoded(input: string): Params {
     const eq = pair.indexOf('=')
     const rawKey = decode(eq === -1 ? pair : pair.slice(0, eq))
     const value = eq === -1 ? '' : decode(pair.slice(eq + 1))
-    assign(out, rawKey, value)
+    assign(out, rawKey, value, next)
   }
   for (const k of Object.keys(out)) out[k] = listify(out[k])
   return out
 }
 
-/** `a[0]=x&a[1]=y` is a list to PHP (and so to WordPress clients): objects keyed 0..n-1 become arrays. */
+/**
+ * `a[0]=x&a[1]=y` is a list to PHP (and so to WordPress clients): objects keyed exactly 0..n-1
+ * become arrays. The work is one pass over the keys the input created, never over an index it
+ * named: an array is only ever built from keys that exist.
+ */
 function listify(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(listify)
   if (typeof node !== 'object' || node === null) return node
   const obj = node as Params
   const keys = Object.keys(obj)
@@ -49,7 +53,36 @@ function listify(node: unknown): unknown {
   return obj
 }
 
-function assign(target: Params, rawKey: string, value: string): void {
+/** A key PHP reads as an integer index: `0`, `7`, `42`, not `007`, `-1` or `1e3`. */
+const INDEX = /^(?:0|[1-9][0-9]{0,15})$/
+
+/**
+ * The next index `[]` appends at, per parsed object: one more than the largest integer key so
+ * far, as PHP counts. Kept beside the objects rather than derived from them, because deriving it
+ * would scan every key on each append.
+ */
+type Node = Params
+
+function nextIndex(next: WeakMap<Node, number>, node: Node, key: string): string {
+  if (key === '') {
+    const i = next.get(node) ?? 0
+    next.set(node, i + 1)
+    return String(i)
+  }
+  if (INDEX.test(key)) {
+    const i = Number(key)
+    if (i >= (next.get(node) ?? 0)) next.set(node, i + 1)
+  }
+  return key
+}
+
+/**
+ * Writes one `name[a][b]=value` pair. Every level is a prototype-free object, lists included
+ * (`listify` turns them into arrays at the end): an index such as `a[4294967294]` is then one
+ * key, not an array of that length (it once was: one such query string held the event loop for
+ * minutes).
+ */
+function assign(target: Params, rawKey: string, value: string, next: WeakMap<Node, number>): void {
   const open = rawKey.indexOf('[')
   if (open <= 0) {
     // A repeated plain key keeps the last value, as PHP does.
@@ -61,30 +94,19 @@ function assign(target: Params, rawKey: string, value: string): void {
   re.lastIndex = open
   let m: RegExpExecArray | null
   while ((m = re.exec(rawKey)) && path.length <= MAX_DEPTH) path.push(m[1] ?? '')
-  let node: Params | unknown[] = target
+  let node: Node = target
   for (let i = 0; i < path.length; i++) {
-    const key = path[i] as string
-    const last = i === path.length - 1
-    if (Array.isArray(node)) {
-      if (last) {
-        if (key === '') node.push(value)
-        else node[Number(key)] = value
-        return
-      }
-    } else if (last) {
+    const key = i === 0 ? (path[0] as string) : nextIndex(next, node, path[i] as string)
+    if (i === path.length - 1) {
       node[key] = value
       return
     }
-    const nextIsList = path[i + 1] === ''
-    let child: unknown = Array.isArray(node) ? (key === '' ? undefined : node[Number(key)]) : node[key]
+    let child = node[key]
     if (typeof child !== 'object' || child === null) {
-      child = nextIsList ? [] : Object.create(null)
-      if (Array.isArray(node)) {
-        if (key === '') node.push(child)
-        else node[Number(key)] = child
-      } else node[key] = child
+      child = Object.create(null) as Node
+      node[key] = child
     }
-    node = child as Params | unknown[]
+    node = child as Node
   }
 }
 

@@ -27,6 +27,12 @@ describe('parseFormEncoded', () => {
     // Indexes 0..n-1 sent out of order still make a list, in index order.
     ['a[1]=x&a[0]=y', { a: ['y', 'x'] }],
     ['o[][name]=A', { o: [{ name: 'A' }] }],
+    // A far index is one key, never a list that long; `[]` appends after the largest index, as in PHP.
+    ['zz[]=1&zz[4294967294]=2', { zz: { 0: '1', 4294967294: '2' } }],
+    ['zz[]=1&zz[100000000]=2&zz[]=3', { zz: { 0: '1', 100000000: '2', 100000001: '3' } }],
+    ['a[x]=1&a[]=2&a[5]=3&a[]=4', { a: { x: '1', 0: '2', 5: '3', 6: '4' } }],
+    ['a[b][]=1&a[b][99999999]=2', { a: { b: { 0: '1', 99999999: '2' } } }],
+    ['a[]=1&a[1]=2&a[]=3', { a: ['1', '2', '3'] }],
     // A key starting with a bracket is a plain key.
     ['[x]=1', { '[x]': '1' }],
   ]
