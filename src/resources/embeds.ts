@@ -37,6 +37,28 @@ export async function loadRelations(ctx: Context, posts: readonly PostRecord[], 
     else if (r.type === 'organizer') organizers.set(r.id, r)
     if (!feed) groups.add(r.translationGroup)
   }
-  const translations = feed ? new Map() : await ctx.storage.getTranslations([...groups], 'posts')
+  const translations = feed ? new Map() : await readableTranslations(ctx, groups, [...posts, ...records])
   return { venues, organizers, terms: new Map(terms.map((t) => [t.id, t])), translations }
+}
+
+/**
+ * The translation groups, each holding only the members the caller may read: a published
+ * record's `translations` must not show an anonymous reader the id of a draft translation. The
+ * members not already at hand are read in one call, and only when a group has any.
+ */
+async function readableTranslations(ctx: Context, groups: Set<number>, known: readonly PostRecord[]) {
+  const all = await ctx.storage.getTranslations([...groups], 'posts')
+  const byId = new Map(known.map((p) => [p.id, p]))
+  const missing: number[] = []
+  for (const members of all.values()) for (const id of Object.values(members)) if (!byId.has(id)) missing.push(id)
+  if (missing.length) for (const p of await ctx.storage.getPosts(missing)) byId.set(p.id, p)
+  for (const [group, members] of all) {
+    const readable: Record<string, number> = {}
+    for (const [language, id] of Object.entries(members)) {
+      const p = byId.get(id)
+      if (p && canRead(ctx.principal, p)) readable[language] = id
+    }
+    all.set(group, readable)
+  }
+  return all
 }

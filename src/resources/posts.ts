@@ -3,7 +3,7 @@
  * unpublished records a caller lists, whom a write may name as author, and which translation
  * group a new record joins.
  */
-import { canEditOthers } from '../auth/principal.js'
+import { canEditOthers, canModify, canRead } from '../auth/principal.js'
 import { ApiError, invalidParam } from '../http/errors.js'
 import type { StorageTx } from '../storage/types.js'
 import type { Context } from '../context.js'
@@ -29,7 +29,12 @@ export async function authorFor(ctx: Context, requested: number | undefined): Pr
   return requested
 }
 
-/** The translation group a new record joins: the target's, if that language is still free. */
+/**
+ * The translation group a new record joins: the target's, if that language is still free.
+ * Taking a language slot of a record is an edit of that record (as WordPress's multilingual
+ * plugins have it): a caller who may read the source but not edit it gets a 403, one who may not
+ * even read it the same 400 as for a record that does not exist.
+ */
 export async function translationGroup(
   ctx: Context,
   tx: StorageTx,
@@ -38,7 +43,10 @@ export async function translationGroup(
 ) {
   if (of === undefined) return undefined
   const target = await tx.getPost(of)
-  if (!target || target.type !== type || target.status === 'trash') throw invalidParam('translation_of')
+  if (!target || target.type !== type || target.status === 'trash' || !canRead(ctx.principal, target)) throw invalidParam('translation_of')
+  if (!canModify(ctx.principal, target)) {
+    throw new ApiError(403, 'rest_cannot_edit', 'Sorry, you are not allowed to add a translation of this record.')
+  }
   const group = (await tx.getTranslations([target.translationGroup], 'posts')).get(target.translationGroup) ?? {}
   if (group[ctx.language] !== undefined) {
     throw invalidParam('translation_of', { message: `A ${ctx.language} translation of ${of} already exists.`, code: 'translation_exists' })

@@ -130,6 +130,51 @@ export function eventsLanguagesSuite(name: string, makeStorage: () => Storage | 
         const again = await app.seed({ title: 'Matsuri 2', translation_of: en.id }, { lang: 'ja' })
         expect(again.translations).toEqual({ en: en.id, ko: ko.id })
       })
+
+      it('takes a language slot of a record only for a caller who may edit it, events and venues alike', async () => {
+        const app = await open()
+        const en = await app.seed({ title: 'Festival' })
+        const venue = (await app.post('/venues', { venue: 'Hall', status: 'publish' }, { as: 'administrator' })).body
+        const squat = await app.post(
+          '/events',
+          { title: 'Squat', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: en.id },
+          { as: 'contributor', lang: 'ja' },
+        )
+        expect(squat.status, squat.text).toBe(403)
+        expect(squat.body.code).toBe('rest_cannot_edit')
+        const venueSquat = await app.post('/venues', { venue: 'Salle', translation_of: venue.id }, { as: 'author', lang: 'ja' })
+        expect(venueSquat.status, venueSquat.text).toBe(403)
+        // Nothing was written, and the slots stay free for those who may take them.
+        expect((await app.get('/events', { as: 'administrator', lang: 'ja' })).body.total ?? 0).toBe(0)
+        const ja = await app.seed({ title: 'Matsuri', translation_of: en.id }, { lang: 'ja' })
+        expect(ja.translations).toEqual({ en: en.id })
+        const fr = await app.post('/venues', { venue: 'Salle', translation_of: venue.id }, { as: 'administrator', lang: 'ja' })
+        expect(fr.status, fr.text).toBe(201)
+        // A contributor may translate a record of their own that they may still edit.
+        const own = await app.post('/events', { title: 'Mine', start_date: '2026-12-01', end_date: '2026-12-01' }, { as: 'contributor' })
+        const ownJa = await app.post(
+          '/events',
+          { title: 'Watashi no', start_date: '2026-12-01', end_date: '2026-12-01', translation_of: own.body.id },
+          { as: 'contributor', lang: 'ja' },
+        )
+        expect(ownJa.status, ownJa.text).toBe(201)
+      })
+
+      it('shows in translations only the records the caller may read', async () => {
+        const app = await open()
+        const en = await app.seed({ title: 'Festival' })
+        const ja = await app.seed({ title: 'Matsuri', translation_of: en.id, status: 'draft' }, { lang: 'ja' })
+        const ko = await app.seed({ title: 'Chukje', translation_of: en.id }, { lang: 'ko' })
+        expect((await app.get(`/events/${en.id}`)).body.translations).toEqual({ ko: ko.id })
+        expect((await app.get(`/events/${en.id}`, { as: 'subscriber' })).body.translations).toEqual({ ko: ko.id })
+        expect((await app.get(`/events/${en.id}`, { as: 'editor' })).body.translations).toEqual({ ja: ja.id, ko: ko.id })
+        const list = await app.get('/events')
+        expect(list.body.events.find((e: { id: number }) => e.id === en.id).translations).toEqual({ ko: ko.id })
+        expect(list.text).not.toContain(`"ja":${ja.id}`)
+        // Once published, the translation shows (the anonymous response cache must not hold the old map).
+        expect((await app.post(`/events/${ja.id}`, { status: 'publish' }, { as: 'administrator' })).status).toBe(200)
+        expect((await app.get(`/events/${en.id}`)).body.translations).toEqual({ ja: ja.id, ko: ko.id })
+      })
     })
   })
 }
