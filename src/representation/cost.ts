@@ -2,6 +2,9 @@
  * Event cost as shown: stored as the submitted entries (parsed by resources/cost-input.ts); shown
  * as TEC does (min–max of the numeric values, 0 as "Free", the currency symbol applied) with
  * `cost_details` listing the values.
+ *
+ * Numbers stay decimal text from end to end: a JS number would round a long run of digits (and
+ * print it with an exponent), so they are normalised and ordered as strings.
  */
 
 export interface CostInput {
@@ -10,31 +13,65 @@ export interface CostInput {
   currencyPosition: '' | 'prefix' | 'postfix'
 }
 
-const NUMBER = /\d+(?:[.,]\d+)?/g
+/**
+ * A number in cost text, with an optional exponent part so that `1e400` is seen whole: a number
+ * written with an exponent is not a price (TEC would read `1` and `400`, a range out of one value).
+ */
+const NUMBER = /\d+(?:[.,]\d+)?([eE][+-]?\d+)?/g
 /** The site's default currency, applied to numeric costs that carry no symbol of their own. */
 const DEFAULT_SYMBOL = '$'
 
-const toNumber = (s: string) => Number(s.replace(',', '.'))
+/** `12,50` → `12.5`, `007` → `7`, `5.0` → `5`: the value as decimal text, every digit kept. */
+function canonical(n: string): string {
+  const [int = '', frac = ''] = n.split(/[.,]/)
+  const whole = int.replace(/^0+/, '') || '0'
+  const fraction = frac.replace(/0+$/, '')
+  return fraction ? `${whole}.${fraction}` : whole
+}
 
-/** `cost_details.values`: numeric values ascending as strings, non-numeric entries lower-cased. */
-export function costValues(entries: string[]): string[] {
+/** Orders canonical decimals by value: a longer integer part is larger, then digit by digit. */
+function compareDecimal(a: string, b: string): number {
+  const [ai = '', af = ''] = a.split('.')
+  const [bi = '', bf = ''] = b.split('.')
+  if (ai.length !== bi.length) return ai.length - bi.length
+  if (ai !== bi) return ai < bi ? -1 : 1
+  return af === bf ? 0 : af < bf ? -1 : 1
+}
+
+/** The entries' plain numbers (ascending, distinct) and the entries that hold none (lower-cased). */
+function readCosts(entries: string[]): { numbers: string[]; words: string[] } {
   const numbers = new Set<string>()
   const words = new Set<string>()
   for (const e of entries) {
-    const found = e.match(NUMBER)
-    if (found) for (const n of found) numbers.add(String(toNumber(n)))
-    else words.add(e.toLowerCase())
+    let plain = 0
+    for (const m of e.matchAll(NUMBER)) {
+      if (m[1]) continue
+      numbers.add(canonical(m[0]))
+      plain++
+    }
+    if (!plain) words.add(e.toLowerCase())
   }
-  return [...[...numbers].sort((a, b) => Number(a) - Number(b)), ...words]
+  return { numbers: [...numbers].sort(compareDecimal), words: [...words] }
+}
+
+/** The numeric values of the entries, ascending, as decimal text. */
+export function costNumbers(entries: string[]): string[] {
+  return readCosts(entries).numbers
+}
+
+/** `cost_details.values`: numeric values ascending as strings, non-numeric entries lower-cased. */
+export function costValues(entries: string[]): string[] {
+  const { numbers, words } = readCosts(entries)
+  return [...numbers, ...words]
 }
 
 export function formatCost(c: CostInput): string {
   if (!c.cost.length) return ''
-  const values = costValues(c.cost).filter((x) => /^\d/.test(x))
+  const values = costNumbers(c.cost)
   if (!values.length) return c.cost[0] as string
   const symbol = c.currencySymbol || DEFAULT_SYMBOL
   const position = c.currencySymbol ? c.currencyPosition : 'prefix'
-  const show = (v: string) => (Number(v) === 0 ? 'Free' : position === 'postfix' ? `${v}${symbol}` : `${symbol}${v}`)
+  const show = (v: string) => (v === '0' ? 'Free' : position === 'postfix' ? `${v}${symbol}` : `${symbol}${v}`)
   const min = values[0] as string
   const max = values[values.length - 1] as string
   return min === max ? show(min) : `${show(min)} \u2013 ${show(max)}`

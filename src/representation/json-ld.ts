@@ -2,7 +2,7 @@
 import type { Context } from '../context.js'
 import { permalink } from '../urls.js'
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../storage/types.js'
-import { formatCost, costValues } from './cost.js'
+import { formatCost, costNumbers } from './cost.js'
 import { isoOffset } from '../time/zone.js'
 import type { Json } from './common.js'
 
@@ -54,7 +54,7 @@ export function eventJsonLd(ctx: Context, e: EventRecord, venue: VenueRecord | u
   if (venue) out.location = venueJsonLd(ctx, venue)
   if (organizer) out.organizer = organizerJsonLd(ctx, organizer)
   if (e.cost.length) {
-    const values = costValues(e.cost).filter((x) => /^\d/.test(x))
+    const values = costNumbers(e.cost)
     out.offers = {
       '@type': 'Offer',
       price: values[0] ?? formatCost(e),

@@ -22,6 +22,13 @@ import {
 } from './common.js'
 import { recurrenceScopeParam, seriesListParams, seriesWriteParams } from './series.js'
 
+/**
+ * A JSON number the cost keeps as given: the parser has already rounded a longer integer to a
+ * double, made 1e400 Infinity, and a number printed with an exponent would be text, not a price
+ * (docs/wire-compatibility.md §7.8). Such costs are sent as strings, whose digits are kept.
+ */
+const exactCostNumber = (n: number) => Math.abs(n) <= Number.MAX_SAFE_INTEGER && !/e/i.test(String(n))
+
 /** Linked records: IDs, slugs/names or data objects, validated by the resource (docs/wire-compatibility.md §5.5, §7.7). */
 const linkList = (description: string, json: JsonSchema, create: boolean) => ({
   schema: wire(v.unknown(), json),
@@ -123,6 +130,10 @@ export function eventWriteParams<C extends boolean>(c: SchemaConfig, create: C) 
             p.INVALID,
           ),
           v.check((x) => JSON.stringify(x ?? '').length <= 2000, p.INVALID),
+          v.check(
+            (x) => (Array.isArray(x) ? x : [x]).every((i) => typeof i !== 'number' || exactCostNumber(i)),
+            p.failure('rest_invalid_param', '{name} holds a number JSON cannot carry exactly; send it as a string.'),
+          ),
         ),
         {
           anyOf: [

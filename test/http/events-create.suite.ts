@@ -142,6 +142,56 @@ export function eventsCreateSuite(name: string, makeStorage: () => Storage | Pro
         expect(e.cost_details).toEqual({ currency_symbol: symbol, currency_code: '', currency_position: position, values })
       })
 
+      // Issue 29, finding 4: a number too long for a double, or written with an exponent, was read
+      // through a JS number (digits lost) or split at the `e` into a range.
+      it.each([
+        ['123456789012345678901234567890', '$123456789012345678901234567890', ['123456789012345678901234567890'], '', ''],
+        ['$98765432109876543210.50', '$98765432109876543210.5', ['98765432109876543210.5'], '$', 'prefix'],
+        [
+          ['5', '123456789012345678901234567890'],
+          '$5 \u2013 $123456789012345678901234567890',
+          ['5', '123456789012345678901234567890'],
+          '',
+          '',
+        ],
+        ['1e400', '1e400', ['1e400'], '', ''],
+        ['$5 or 1E3', '$5', ['5'], '', ''],
+        [['1e400', '10'], '$10', ['10', '1e400'], '', ''],
+      ])('keeps the digits of cost %j and never splits one number: %j', async (cost, shown, values, symbol, position) => {
+        const app = await open()
+        const res = await app.post(
+          '/events',
+          { title: 'Big', start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00', cost },
+          { as: 'administrator' },
+        )
+        expect(res.status, res.text).toBe(201)
+        expect(res.body.cost).toBe(shown)
+        expect(res.body.cost_details).toEqual({ currency_symbol: symbol, currency_code: '', currency_position: position, values })
+        const read = await app.get(`/events/${res.body.id}`, { as: 'administrator' })
+        expect([read.body.cost, read.body.cost_details.values]).toEqual([shown, values])
+        expect(read.body.json_ld.offers.price).toBe(values.find((x) => /^\d+(\.\d+)?$/.test(x)) ?? shown)
+      })
+
+      it('rejects a JSON number cost whose digits JSON cannot carry exactly, naming cost', async () => {
+        const app = await open()
+        const body = (cost: string) => `{"title":"Big","start_date":"2026-12-01 10:00","end_date":"2026-12-01 11:00","cost":${cost}}`
+        for (const cost of ['123456789012345678901234567890', '1e400', '9007199254740993', '[5, 1e21]', '0.0000001']) {
+          const res = await app.post('/events', body(cost), { as: 'administrator' })
+          expectInvalid(res, ['cost'])
+          expect(res.body.data.details.cost.code).toBe('rest_invalid_param')
+        }
+        const list = await app.get('/events?start_date=2026-01-01&end_date=2027-01-01', { as: 'administrator' })
+        expect(list.body.total).toBe(0)
+        // Numbers a double holds exactly still pass; an update is held to the same rule.
+        const ok = await app.post('/events', body('[9007199254740991, 12.5]'), { as: 'administrator' })
+        expect(ok.status, ok.text).toBe(201)
+        expect(ok.body.cost_details.values).toEqual(['12.5', '9007199254740991'])
+        const update = await app.patch(`/events/${ok.body.id}`, '{"cost":123456789012345678901234567890}', { as: 'administrator' })
+        expectInvalid(update, ['cost'])
+        const kept = await app.get(`/events/${ok.body.id}`, { as: 'administrator' })
+        expect(kept.body.cost).toBe('$12.5 \u2013 $9007199254740991')
+      })
+
       it('generates unique, normalised slugs from titles; a given slug is normalised too', async () => {
         const app = await open()
         const a = await app.seed({ title: 'Hello World' })

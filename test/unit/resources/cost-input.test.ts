@@ -42,6 +42,10 @@ describe('deriveCurrency', () => {
     [['Free'], none],
     [['$10 - $25'], none],
     [[], none],
+    // Digits are matched as text, so their count does not matter; exponent notation is no price.
+    [['$123456789012345678901234567890'], { currencySymbol: '$', currencyPosition: 'prefix' }],
+    [['1e400'], none],
+    [['€1e400'], none],
   ]
   for (const [entries, currency] of cases) {
     it(`${JSON.stringify(entries)} → ${JSON.stringify(currency)}`, () => {
