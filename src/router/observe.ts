@@ -5,17 +5,18 @@
 import type { ReadCache } from '../cache.js'
 import type { ResolvedOptions } from '../options.js'
 import { searchesChanged, type Tags } from '../storage/dependencies.js'
-import { observeStorage, type Change } from '../storage/observed.js'
+import type { JournalEntry } from '../storage/journal.js'
+import { changeOf, observeStorage } from '../storage/observed.js'
 import type { Storage } from '../storage/types.js'
 
 export function observedStorage(backend: Storage, options: ResolvedOptions, cache: ReadCache | null): Storage {
   if (!cache && !options.onChange) return backend
-  const onCommit = (changes: Change[], tags: Tags) => {
+  const onCommit = (entries: JournalEntry[], tags: Tags) => {
     // Untagged writes (none are known) drop everything: never serve stale.
     // An edit of an event's text drops the searches it moves the event in or out of.
     cache?.invalidate(tags.size ? [...tags, ...searchesChanged(tags, cache.searchTags)] : undefined)
     if (!options.onChange) return
-    for (const change of changes) {
+    for (const change of entries.map(changeOf)) {
       // A failing hook must not turn a committed write into an error for the caller.
       Promise.resolve()
         .then(() => options.onChange?.(change))

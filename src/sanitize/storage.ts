@@ -68,6 +68,6 @@ function filteringTx(tx: StorageTx, filter: TextFilter): StorageTx {
 /** `storage` whose transactions filter every text they write through `filter`. */
 export function filteringStorage(storage: Storage, filter: TextFilter): Storage {
   return overlay(storage, {
-    transaction: (fn) => storage.transaction((tx) => fn(filteringTx(tx, filter))),
+    transaction: (fn, options) => storage.transaction((tx) => fn(filteringTx(tx, filter)), options),
   })
 }

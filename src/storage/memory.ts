@@ -21,11 +21,13 @@ import type {
   StorageTx,
   Taxonomy,
   TermListQuery,
+  TransactionOptions,
   TermPatch,
   TermRecord,
   TermWithCount,
 } from './types.js'
 import { SlugConflictError } from './types.js'
+import { JournalPositionError, journalTime, type JournalAction, type JournalEntry, type JournalPage } from './journal.js'
 import { clonePost, freezePost } from './clone.js'
 import { linkedShownChanged, nextSequence } from './sequence.js'
 import { withinCircle, type GeoCircle } from './geo.js'
@@ -49,6 +51,13 @@ interface State {
   nextTermId: number
   /** Derived views of the committed data, rebuilt lazily after each commit. */
   derived: Derived
+  /** The journal entries kept; the first one's position is `journalBase + 1`. */
+  journal: JournalEntry[]
+  journalBase: number
+  /** A random name of this journal, in its positions, so that another store's are refused. */
+  journalEpoch: string
+  /** Terms carry no revision of their own here: how often each changed, for their journal entries. */
+  termRevisions: Map<number, number>
 }
 
 interface Derived {
@@ -423,6 +432,25 @@ class Tx extends Reader implements StorageTx {
   nextPostId: number
   nextTermId: number
 
+  /** Records written, in the order of their last write: the journal's order within the transaction. */
+  private readonly touched = new Map<string, ['post' | 'term', number]>()
+
+  private touch(what: 'post' | 'term', id: number) {
+    const key = `${what}${id}`
+    this.touched.delete(key)
+    this.touched.set(key, [what, id])
+  }
+
+  private setPost(id: number, p: Slot<PostRecord>) {
+    this.postOverlay.set(id, p)
+    this.touch('post', id)
+  }
+
+  private setTerm(id: number, t: Slot<TermRecord>) {
+    this.termOverlay.set(id, t)
+    this.touch('term', id)
+  }
+
   constructor(state: State) {
     super(state, new Map(), new Map())
     this.nextPostId = state.nextPostId
@@ -448,7 +476,7 @@ class Tx extends Reader implements StorageTx {
       id,
       translationGroup: record.translationGroup ?? id,
     } as unknown as PostRecord)
-    this.postOverlay.set(id, freezePost(stored))
+    this.setPost(id, freezePost(stored))
     return clonePost(stored) as RecordOf<T>
   }
 
@@ -460,7 +488,7 @@ class Tx extends Reader implements StorageTx {
     if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(type, next.language, next.slug, id)
     if (next.type === 'event') next.sequence = nextSequence(current as EventRecord, next)
     else if (linkedShownChanged(current, next)) this.bumpEvents((e) => e.venueIds.includes(id) || e.organizerIds.includes(id))
-    this.postOverlay.set(id, freezePost(next))
+    this.setPost(id, freezePost(next))
     return clonePost(next) as RecordOf<T>
   }
 
@@ -472,14 +500,14 @@ class Tx extends Reader implements StorageTx {
       next.venueIds = next.venueIds.filter((x) => x !== id)
       next.organizerIds = next.organizerIds.filter((x) => x !== id)
       next.sequence = nextSequence(p, next)
-      this.postOverlay.set(p.id, freezePost(next))
+      this.setPost(p.id, freezePost(next))
     }
   }
 
   async deletePost(id: number) {
     const current = this.post(id)
     if (!current) return
-    this.postOverlay.set(id, DELETED)
+    this.setPost(id, DELETED)
     const parent = current.type === 'event' ? current.parentId : 0
     for (const p of [...this.allPosts()]) {
       if (p.type !== 'event') continue
@@ -491,7 +519,7 @@ class Tx extends Reader implements StorageTx {
       next.organizerIds = next.organizerIds.filter((x) => x !== id)
       if (next.parentId === id) next.parentId = parent
       next.sequence = nextSequence(p, next)
-      this.postOverlay.set(p.id, freezePost(next))
+      this.setPost(p.id, freezePost(next))
     }
   }
 
@@ -499,7 +527,7 @@ class Tx extends Reader implements StorageTx {
     this.assertFreeSlug(term.taxonomy, term.language, term.slug, null)
     const id = this.nextTermId++
     const stored: TermRecord = { ...term, id, translationGroup: term.translationGroup ?? id }
-    this.termOverlay.set(id, stored)
+    this.setTerm(id, stored)
     return { ...stored }
   }
 
@@ -510,15 +538,15 @@ class Tx extends Reader implements StorageTx {
     if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(next.taxonomy, next.language, next.slug, id)
     // The names of the terms an event lists as categories are the feed's CATEGORIES.
     if (next.name !== current.name) this.bumpEvents((e) => e.categoryIds.includes(id))
-    this.termOverlay.set(id, next)
+    this.setTerm(id, next)
     return { ...next }
   }
 
   async deleteTerm(id: number) {
     const current = this.term(id)
     if (!current) return
-    this.termOverlay.set(id, DELETED)
-    for (const t of [...this.allTerms()]) if (t.parent === id) this.termOverlay.set(t.id, { ...t, parent: current.parent })
+    this.setTerm(id, DELETED)
+    for (const t of [...this.allTerms()]) if (t.parent === id) this.setTerm(t.id, { ...t, parent: current.parent })
     for (const p of [...this.allPosts()]) {
       if (p.type !== 'event' || (!p.categoryIds.includes(id) && !p.tagIds.includes(id))) continue
       const next = clonePost(p)
@@ -526,7 +554,7 @@ class Tx extends Reader implements StorageTx {
       next.categoryIds = next.categoryIds.filter((x) => x !== id)
       next.tagIds = next.tagIds.filter((x) => x !== id)
       next.sequence = nextSequence(p, next)
-      this.postOverlay.set(p.id, freezePost(next))
+      this.setPost(p.id, freezePost(next))
     }
   }
 
@@ -537,11 +565,45 @@ class Tx extends Reader implements StorageTx {
       const next = clonePost(p)
       next.revision = p.revision + 1
       next.sequence = (p.sequence ?? 0) + 1
-      this.postOverlay.set(p.id, freezePost(next))
+      this.setPost(p.id, freezePost(next))
     }
   }
 
-  commit() {
+  /** One journal entry per record the overlay changed, compared with the committed state. */
+  private journalEntries(): JournalEntry[] {
+    const out: JournalEntry[] = []
+    const time = journalTime()
+    let position = this.state.journalBase + this.state.journal.length
+    const add = (kind: JournalEntry['kind'], id: number, action: JournalAction, revision: number, language: string) =>
+      out.push({ position: `${this.state.journalEpoch}.${++position}`, kind, id, action, revision, language, time })
+    for (const [what, id] of this.touched.values()) {
+      if (what === 'post') {
+        const p = this.postOverlay.get(id) as Slot<PostRecord>
+        const old = this.state.posts.get(id)
+        if (p === DELETED) {
+          if (old) add(old.type, id, 'delete', old.revision, old.language)
+        } else if (!old) add(p.type, id, 'create', p.revision, p.language)
+        else if (p !== old) add(p.type, id, old.status !== 'trash' && p.status === 'trash' ? 'trash' : 'update', p.revision, p.language)
+        continue
+      }
+      const t = this.termOverlay.get(id) as Slot<TermRecord>
+      const old = this.state.terms.get(id)
+      const revision = this.state.termRevisions.get(id) ?? 0
+      if (t === DELETED) {
+        if (old) add(old.taxonomy, id, 'delete', revision, old.language)
+        this.state.termRevisions.delete(id)
+      } else if (!old) add(t.taxonomy, id, 'create', 0, t.language)
+      else if (t !== old) {
+        this.state.termRevisions.set(id, revision + 1)
+        add(t.taxonomy, id, 'update', revision + 1, t.language)
+      }
+    }
+    return out
+  }
+
+  commit(): JournalEntry[] {
+    const entries = this.journalEntries()
+    this.state.journal.push(...entries)
     for (const [id, p] of this.postOverlay) {
       if (p === DELETED) this.state.posts.delete(id)
       else this.state.posts.set(id, p)
@@ -553,6 +615,7 @@ class Tx extends Reader implements StorageTx {
     this.state.nextPostId = this.nextPostId
     this.state.nextTermId = this.nextTermId
     this.state.derived = {}
+    return entries
   }
 }
 
@@ -560,19 +623,63 @@ class MemoryStorage extends Reader implements Storage {
   private queue: Promise<unknown> = Promise.resolve()
 
   constructor() {
-    super({ posts: new Map(), terms: new Map(), nextPostId: 1, nextTermId: 1, derived: {} })
+    super({
+      posts: new Map(),
+      terms: new Map(),
+      nextPostId: 1,
+      nextTermId: 1,
+      derived: {},
+      journal: [],
+      journalBase: 0,
+      journalEpoch: Math.random().toString(16).slice(2, 14).padEnd(12, '0'),
+      termRevisions: new Map(),
+    })
   }
 
-  transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     // Writers run one at a time so each sees the others' committed work (like SQLite's writer lock).
     const run = this.queue.then(async () => {
       const tx = new Tx(this.state)
       const result = await fn(tx)
-      tx.commit()
+      const entries = tx.commit()
+      options?.onCommit?.(entries)
       return result
     })
     this.queue = run.catch(() => undefined)
     return run
+  }
+
+  private head(): number {
+    return this.state.journalBase + this.state.journal.length
+  }
+
+  async readJournal(after: string, limit: number): Promise<JournalPage> {
+    const [epoch, count, extra] = after.split('.')
+    const n = epoch === this.state.journalEpoch && extra === undefined && /^(0|[1-9][0-9]{0,15})$/.test(count ?? '') ? Number(count) : NaN
+    if (!Number.isSafeInteger(n) || n > this.head()) throw new JournalPositionError(after, 'malformed')
+    if (n < this.state.journalBase) throw new JournalPositionError(after, 'expired')
+    const from = n - this.state.journalBase
+    const take = Math.max(1, limit)
+    const entries = this.state.journal.slice(from, from + take)
+    const more = from + take < this.state.journal.length
+    return { entries, next: more ? (entries[entries.length - 1] as JournalEntry).position : this.position(this.head()), more }
+  }
+
+  private position(n: number): string {
+    return `${this.state.journalEpoch}.${n}`
+  }
+
+  async journalHead(): Promise<string> {
+    return this.position(this.head())
+  }
+
+  async compactJournal(beforeUtc: string): Promise<number> {
+    const journal = this.state.journal
+    let n = 0
+    while (n < journal.length && (journal[n] as JournalEntry).time < beforeUtc) n++
+    journal.splice(0, n)
+    this.state.journalBase += n
+    return n
   }
 
   async close() {}

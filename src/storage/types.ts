@@ -8,7 +8,9 @@
  */
 
 import type { GeoCircle } from './geo.js'
+import type { CommitReport, JournalPage } from './journal.js'
 export type { GeoCircle } from './geo.js'
+export type { CommitReport, JournalAction, JournalEntry, JournalKind, JournalPage } from './journal.js'
 
 export type PostType = 'event' | 'venue' | 'organizer'
 export type Taxonomy = 'category' | 'tag'
@@ -347,9 +349,43 @@ export interface StorageTx extends StorageReader {
   deleteTerm(id: number): Promise<void>
 }
 
+export interface TransactionOptions {
+  /**
+   * Called once the transaction committed, with the journal entries it wrote (one per record it
+   * changed, cascades included; empty when it changed nothing). Never called for an attempt that
+   * rolled back, however often the backend ran `fn` again.
+   */
+  onCommit?: CommitReport
+}
+
 export interface Storage extends StorageReader {
-  /** Runs `fn` atomically. A throw rolls every write of `fn` back and rethrows. */
-  transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>
+  /**
+   * Runs `fn` atomically. A throw rolls every write of `fn` back and rethrows. Every record the
+   * transaction changes gets one journal entry, written with it (see `readJournal`).
+   */
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T>
+  /**
+   * The journal entries after `after` (a position this backend gave out: an entry's, or
+   * `journalHead()`'s), at most `limit`, in an order in which no reader can skip a committed
+   * entry: an entry committed after this read returns lies after `next`. Throws
+   * JournalPositionError when the journal no longer covers `after` (compacted) or it is not a
+   * position of this backend.
+   *
+   * @example
+   * let at = await storage.journalHead()
+   * // later:
+   * const { entries, next } = await storage.readJournal(at, 500)
+   * for (const e of entries) console.log(e.kind, e.id, e.action)
+   * at = next
+   */
+  readJournal(after: string, limit: number): Promise<JournalPage>
+  /** The position every later entry lies after: where a reader that has seen everything so far starts. */
+  journalHead(): Promise<string>
+  /**
+   * Removes the entries written before this UTC time (`YYYY-MM-DD HH:MM:SS`); reads from a
+   * position before them then fail as expired. Returns how many were removed.
+   */
+  compactJournal(beforeUtc: string): Promise<number>
   /** Release connections. Optional for backends that hold none. */
   close?(): Promise<void>
 }

@@ -14,6 +14,7 @@ import type { PostPatch, Storage, StorageTx } from '../storage/types.js'
 import { SlugConflictError } from '../storage/types.js'
 import { eventQuery as listAll, newEvent, newOrganizer, newTerm, newVenue } from './fixtures.js'
 import { geoContract } from './contract-geo.js'
+import { journalContract } from './contract-journal.js'
 
 export interface TestApi {
   describe: (name: string, fn: () => void) => void
@@ -729,5 +730,6 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
       )
     })
     describe('geolocation', () => geoContract(it, withStorage))
+    describe('change journal', () => journalContract(it, withStorage))
   })
 }

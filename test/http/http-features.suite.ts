@@ -118,12 +118,14 @@ export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Pro
       await a.del(`/events/${event.body.id}`, { as: 'administrator' })
       await new Promise((r) => setTimeout(r, 0))
       expect(seen).toEqual([
-        { type: 'venue', action: 'create', id: venue.body.id, language: 'en' },
-        { type: 'category', action: 'create', id: event.body.categories[0].id, language: 'en' },
-        { type: 'event', action: 'create', id: event.body.id, language: 'en' },
-        { type: 'event', action: 'update', id: event.body.id, language: 'en' },
-        { type: 'event', action: 'delete', id: event.body.id, language: 'en' },
+        { type: 'venue', action: 'create', id: venue.body.id, language: 'en', revision: 0 },
+        { type: 'category', action: 'create', id: event.body.categories[0].id, language: 'en', revision: 0 },
+        { type: 'event', action: 'create', id: event.body.id, language: 'en', revision: expect.any(Number) },
+        { type: 'event', action: 'update', id: event.body.id, language: 'en', revision: expect.any(Number) },
+        { type: 'event', action: 'delete', id: event.body.id, language: 'en', revision: expect.any(Number) },
       ])
+      const revisions = seen.slice(2).map((c) => (c as { revision: number }).revision)
+      expect(revisions[1]).toBeGreaterThan(revisions[0] as number)
     })
 
     it('reports nothing for a rejected or rolled-back write, and a throwing hook does not fail the request', async () => {

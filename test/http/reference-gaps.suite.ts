@@ -132,8 +132,10 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       await tick()
       expect(seen.filter((c) => c.type === 'event' && c.id === event.id).map((c) => c.action)).toEqual([
         'create',
+        // Moved to the trash: a deletion to readers. Edits of the trashed event and its
+        // restoration are updates, one per committed write, as the journal has them.
         'delete',
-        'delete',
+        'update',
         'update',
         'update',
       ])
@@ -217,8 +219,8 @@ export function referenceGapsSuite(name: string, makeStorage: () => Storage | Pr
       expect((await app.seed({ title: 'Gone' })).slug).toBe('gone')
       await tick()
       expect(seen.filter((c) => c.type === 'event' && c.id === event.id)).toEqual([
-        { type: 'event', action: 'create', id: event.id, language: 'en' },
-        { type: 'event', action: 'delete', id: event.id, language: 'en' },
+        { type: 'event', action: 'create', id: event.id, language: 'en', revision: 0 },
+        { type: 'event', action: 'delete', id: event.id, language: 'en', revision: 0 },
       ])
     })
 

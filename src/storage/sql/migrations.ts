@@ -18,6 +18,7 @@ import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './event-filters.js'
 import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
+import { JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -332,6 +333,14 @@ export const MIGRATIONS: Migration[] = [
     // A term row's revision grows on every change (write.ts), so the record cache can hold
     // decoded terms as it holds posts: a list's terms are then read as ids, revisions and counts.
     statements: [`ALTER TABLE terms ADD COLUMN revision {int} NOT NULL DEFAULT 0`],
+  },
+  {
+    version: 16,
+    name: 'change journal',
+    // Triggers on posts and terms write an entry for every record a transaction changes, in that
+    // transaction (journal.ts). PostgreSQL 14 or later (xid8, CREATE OR REPLACE TRIGGER).
+    statements: JOURNAL_DDL,
+    data: JOURNAL_DATA,
   },
 ]
 

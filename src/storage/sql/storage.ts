@@ -23,7 +23,10 @@ import type {
   Taxonomy,
   TermListQuery,
   TermPatch,
+  TransactionOptions,
 } from '../types.js'
+import { collapseEntries, journalTime, type JournalEntry, type JournalPage } from '../journal.js'
+import { SqlJournal } from './journal.js'
 import { StorageUnavailableError, type TranslationKind } from '../types.js'
 import { Db } from './db.js'
 import { dialectFor, type Dialect } from './dialect.js'
@@ -170,6 +173,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   private migrated: Promise<void> | null = null
   /** The search indexes reads may use, probed once per migration (see ready()). */
   private fts: Promise<SearchIndexes> | null = null
+  private readonly journal: SqlJournal
 
   constructor(
     private readonly driver: SqlDriver,
@@ -180,6 +184,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   ) {
     super()
     this.dialect = dialectFor(driver.dialect)
+    this.journal = new SqlJournal(driver.dialect === 'postgres')
   }
 
   async migrate(): Promise<void> {
@@ -224,24 +229,54 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     }
   }
 
-  transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => this.runTransaction(fn))
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    const onCommit = options?.onCommit
+    const run = this.queue.then(async () => {
+      const [result, entries] = await this.write(async (db) => {
+        // The transaction's own journal entries are read back only for someone who wants them.
+        const start = onCommit ? await this.journal.begin(db) : 0
+        const tx = new Tx(db)
+        let result: T
+        try {
+          result = await fn(tx)
+        } finally {
+          tx.finished = true
+        }
+        const entries: JournalEntry[] = onCommit ? collapseEntries(await this.journal.own(db, start, journalTime())) : []
+        return [result, entries] as const
+      })
+      onCommit?.(entries)
+      return result
+    })
     this.queue = run.catch(() => undefined)
     return run
   }
 
-  private async runTransaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+  readJournal(after: string, limit: number): Promise<JournalPage> {
+    return this.use((db) => this.journal.read(db, after, limit))
+  }
+
+  journalHead(): Promise<string> {
+    return this.use((db) => this.journal.head(db))
+  }
+
+  compactJournal(beforeUtc: string): Promise<number> {
+    const run = this.queue.then(() => this.write((db) => this.journal.compact(db, beforeUtc)))
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /**
+   * Runs `fn` in a write transaction, again on a serialization failure or deadlock (a bounded
+   * number of times, with jittered backoff), translating database errors.
+   */
+  private async write<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     const fts = await this.ready()
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.driver.transaction(async (conn: SqlConnection) => {
-          const tx = new Tx(new Db(conn, this.dialect, fts.posts, fts.events, null, fts.words))
-          try {
-            return await fn(tx)
-          } finally {
-            tx.finished = true
-          }
-        })
+        return await this.driver.transaction((conn: SqlConnection) =>
+          fn(new Db(conn, this.dialect, fts.posts, fts.events, null, fts.words)),
+        )
       } catch (err) {
         const e = translate(err)
         if (!(e instanceof RetryTransaction)) throw e

@@ -1,0 +1,93 @@
+/**
+ * The change journal: one entry per record a committed transaction changed, written by the
+ * backend in that same transaction (cascades included), read back in an order no reader can
+ * skip past. Sync tokens, `onChange`, other processes' cache invalidation and webhooks are all
+ * readings of it (docs/architecture.md §5).
+ */
+/** What an entry is about: a post's type or a term's taxonomy (types.ts's PostType | Taxonomy, which imports this module). */
+export type JournalKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag'
+
+/**
+ * `create`, `update`, `trash` (moved into the trash: a deletion to most readers, reversible) or
+ * `delete` (gone for good). Restoring from the trash is an `update`.
+ */
+export type JournalAction = 'create' | 'update' | 'trash' | 'delete'
+
+export interface JournalEntry {
+  /**
+   * Where the entry sits, as the backend spells it: pass it back to `readJournal` to read what
+   * came after. Opaque; only the backend that wrote it compares positions.
+   */
+  position: string
+  kind: JournalKind
+  id: number
+  action: JournalAction
+  /** The record's revision after the change (before it, for a `delete`). */
+  revision: number
+  language: string
+  /** When the transaction wrote it, UTC `YYYY-MM-DD HH:MM:SS`. */
+  time: string
+}
+
+export interface JournalPage {
+  entries: JournalEntry[]
+  /** Where the next read starts: the last entry's position, or `after` when there was none. */
+  next: string
+  /** True when the read stopped at `limit` and more entries may follow at once. */
+  more: boolean
+}
+
+/** Raised by `readJournal` for a position the journal no longer covers (compacted) or never wrote. */
+export class JournalPositionError extends Error {
+  constructor(
+    public readonly position: string,
+    public readonly reason: 'expired' | 'malformed',
+  ) {
+    super(reason === 'expired' ? `the journal no longer covers position ${position}` : `not a journal position: ${position}`)
+    this.name = 'JournalPositionError'
+  }
+}
+
+/** The journal's clock: now, as UTC `YYYY-MM-DD HH:MM:SS` (the real time, whatever clock a router is given). */
+export const journalTime = (at = new Date()): string => at.toISOString().slice(0, 19).replace('T', ' ')
+
+/** What a committed transaction changed, handed to `transaction`'s `onCommit`. */
+export type CommitReport = (entries: JournalEntry[]) => void
+
+/**
+ * One entry per record out of the entries a transaction wrote, each at its record's last entry
+ * (so in journal order): a record created is a `create` however often it changed after (nothing
+ * at all when it was also deleted), one deleted a `delete`, otherwise its last `trash` or
+ * `update` entry stands, at the revision it ended with.
+ */
+export function collapseEntries(entries: readonly JournalEntry[]): JournalEntry[] {
+  const first = new Map<string, JournalEntry>()
+  const last = new Map<string, number>()
+  entries.forEach((e, i) => {
+    const key = `${e.kind}:${e.id}`
+    if (!first.has(key)) first.set(key, e)
+    last.set(key, i)
+  })
+  const out: JournalEntry[] = []
+  entries.forEach((e, i) => {
+    const key = `${e.kind}:${e.id}`
+    if (last.get(key) !== i) return
+    const created = first.get(key)?.action === 'create'
+    if (!created) out.push(e)
+    else if (e.action !== 'delete') out.push(e.action === 'create' ? e : { ...e, action: 'create' })
+  })
+  return out
+}
+
+/** Positions of the entries `collapseEntries` dropped or rewrote: what a backend deletes or updates. */
+export function collapsedAway(entries: readonly JournalEntry[], kept: readonly JournalEntry[]): { drop: string[]; recreate: string[] } {
+  const keep = new Map(kept.map((e) => [e.position, e]))
+  const drop: string[] = []
+  const recreate: string[] = []
+  for (const e of entries) {
+    const k = keep.get(e.position)
+    if (!k) drop.push(e.position)
+    else if (k.action !== e.action) recreate.push(e.position)
+  }
+  return { drop, recreate }
+}

@@ -1,0 +1,270 @@
+/**
+ * The change journal on SQL (storage/journal.ts): `calendar_journal`, filled by triggers on
+ * `posts` and `terms`, so every statement that changes a record's revision, creates or deletes
+ * one writes its entry in the same transaction, cascades and bulk writes included.
+ *
+ * Order. SQLite has one writer at a time (BEGIN IMMEDIATE), so the AUTOINCREMENT position is
+ * commit order. PostgreSQL hands out identity values before commit, so a transaction that
+ * began later may commit first: there each entry also carries its transaction id (`xid8`), and
+ * readers take only entries of transactions older than the oldest one still running
+ * (`pg_snapshot_xmin`), in (xid, position) order. Those are all finished, so nothing can ever
+ * appear before a position a reader has passed (docs/storage.md, "The change journal").
+ *
+ * A transaction's own entries: SQLite reads them back (positions after the one it began at);
+ * PostgreSQL's triggers also note them in a transaction-local setting, because reading the
+ * journal table inside a SERIALIZABLE writer would make every pair of concurrent writers
+ * conflict.
+ *
+ * Positions are `<epoch>.<n>` (SQLite) and `<epoch>.<xid>.<n>` (PostgreSQL); the epoch is a
+ * random name of this database's journal, so a position from another database is refused.
+ */
+import { JournalPositionError, type JournalAction, type JournalEntry, type JournalKind, type JournalPage } from '../journal.js'
+import type { MigrationStatement } from './dialect.js'
+import type { Db } from './db.js'
+import { toInt } from './records.js'
+
+const SQLITE_NOW = `strftime('%Y-%m-%d %H:%M:%S', 'now')`
+
+function sqliteTriggers(table: 'posts' | 'terms', kind: 'type' | 'taxonomy'): string[] {
+  const trashed = kind === 'type' ? `CASE WHEN OLD.status <> 'trash' AND NEW.status = 'trash' THEN 'trash' ELSE 'update' END` : `'update'`
+  const entry = (row: 'NEW' | 'OLD', action: string) =>
+    `INSERT INTO calendar_journal (kind, record_id, action, revision, language, at)
+     VALUES (${row}.${kind}, ${row}.id, ${action}, ${row}.revision, ${row}.language, ${SQLITE_NOW});`
+  return [
+    `CREATE TRIGGER IF NOT EXISTS calendar_journal_${table}_insert AFTER INSERT ON ${table} BEGIN ${entry('NEW', `'create'`)} END`,
+    `CREATE TRIGGER IF NOT EXISTS calendar_journal_${table}_update AFTER UPDATE ON ${table} WHEN NEW.revision <> OLD.revision BEGIN
+       ${entry('NEW', trashed)}
+     END`,
+    `CREATE TRIGGER IF NOT EXISTS calendar_journal_${table}_delete AFTER DELETE ON ${table} BEGIN ${entry('OLD', `'delete'`)} END`,
+  ]
+}
+
+/**
+ * One function per table for its three statement-level triggers: the rows a statement changed
+ * come as transition tables, so a series of 500 writes its 500 entries in one INSERT. The
+ * function keeps the search_path it was created with: a write through a connection whose path
+ * lacks the storage's schema (a qualified `UPDATE s.posts`) still finds `calendar_journal`.
+ */
+function postgresFunction(table: 'posts' | 'terms', kind: 'type' | 'taxonomy'): string {
+  const trashed = kind === 'type' ? `CASE WHEN o.status <> 'trash' AND n.status = 'trash' THEN 'trash' ELSE 'update' END` : `'update'`
+  const noted = `SELECT string_agg(concat_ws(' ', position, kind, record_id, action, revision, language), E'\\n' ORDER BY position) INTO written FROM ins`
+  const into = `INSERT INTO calendar_journal (kind, record_id, action, revision, language)`
+  const back = `RETURNING position, kind, record_id, action, revision, language`
+  return `CREATE OR REPLACE FUNCTION calendar_journal_${table}() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+DECLARE written text;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    WITH ins AS (${into} SELECT ${kind}, id, 'create', revision, language FROM new_rows ORDER BY id ${back}) ${noted};
+  ELSIF TG_OP = 'UPDATE' THEN
+    WITH ins AS (${into} SELECT n.${kind}, n.id, ${trashed}, n.revision, n.language
+      FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.revision <> o.revision ORDER BY n.id ${back}) ${noted};
+  ELSE
+    WITH ins AS (${into} SELECT ${kind}, id, 'delete', revision, language FROM old_rows ORDER BY id ${back}) ${noted};
+  END IF;
+  IF written IS NOT NULL THEN
+    PERFORM set_config('calendar.journal', coalesce(nullif(current_setting('calendar.journal', true), '') || E'\\n', '') || written, true);
+  END IF;
+  RETURN NULL;
+END $fn$`
+}
+
+function postgresTriggers(table: 'posts' | 'terms'): string[] {
+  const fn = `EXECUTE FUNCTION calendar_journal_${table}()`
+  return [
+    `CREATE OR REPLACE TRIGGER calendar_journal_${table}_insert AFTER INSERT ON ${table} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT ${fn}`,
+    `CREATE OR REPLACE TRIGGER calendar_journal_${table}_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT ${fn}`,
+    `CREATE OR REPLACE TRIGGER calendar_journal_${table}_delete AFTER DELETE ON ${table} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT ${fn}`,
+  ]
+}
+
+/** Migration 16's DDL. */
+export const JOURNAL_DDL: MigrationStatement[] = [
+  {
+    sqlite: `CREATE TABLE IF NOT EXISTS calendar_journal (
+      position INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, record_id INTEGER NOT NULL, action TEXT NOT NULL,
+      revision INTEGER NOT NULL, language TEXT NOT NULL, at TEXT NOT NULL)`,
+    postgres: `CREATE TABLE IF NOT EXISTS calendar_journal (
+      position bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+      kind text NOT NULL, record_id bigint NOT NULL, action text NOT NULL, revision bigint NOT NULL, language text NOT NULL,
+      at text NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'))`,
+  },
+  { postgres: `CREATE INDEX IF NOT EXISTS calendar_journal_order ON calendar_journal (xid, position)` },
+  // The journal's name (epoch) and the last position compaction removed (floor).
+  `CREATE TABLE IF NOT EXISTS calendar_journal_floor (one {int} PRIMARY KEY, epoch {text} NOT NULL, position {text} NOT NULL)`,
+  ...sqliteTriggers('posts', 'type').map((sqlite) => ({ sqlite })),
+  ...sqliteTriggers('terms', 'taxonomy').map((sqlite) => ({ sqlite })),
+  { postgres: postgresFunction('posts', 'type') },
+  { postgres: postgresFunction('terms', 'taxonomy') },
+  ...postgresTriggers('posts').map((postgres) => ({ postgres })),
+  ...postgresTriggers('terms').map((postgres) => ({ postgres })),
+]
+
+export const JOURNAL_DATA: MigrationStatement[] = [
+  {
+    sqlite: `INSERT INTO calendar_journal_floor (one, epoch, position) VALUES (1, lower(hex(randomblob(6))), '0') ON CONFLICT (one) DO NOTHING`,
+    postgres: `INSERT INTO calendar_journal_floor (one, epoch, position)
+      VALUES (1, substr(md5(random()::text || clock_timestamp()::text), 1, 12), '0.0') ON CONFLICT (one) DO NOTHING`,
+  },
+]
+
+/** A position as its parts: [n] on SQLite, [xid, n] on PostgreSQL. */
+type Parts = bigint[]
+
+const compare = (a: Parts, b: Parts): number => {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (a[i] as bigint) < (b[i] as bigint) ? -1 : 1
+  return 0
+}
+
+const DIGITS = /^(0|[1-9][0-9]{0,19})$/
+
+interface Row {
+  position: unknown
+  xid?: unknown
+  kind: unknown
+  record_id: unknown
+  action: unknown
+  revision: unknown
+  language: unknown
+  at: unknown
+}
+
+/** The journal of one database, as seen through one storage. */
+export class SqlJournal {
+  private epoch: Promise<string> | null = null
+
+  constructor(private readonly postgres: boolean) {}
+
+  private name(db: Db): Promise<string> {
+    this.epoch ??= db.query<{ epoch: unknown }>('SELECT epoch FROM calendar_journal_floor WHERE one = 1').then(
+      (rows) => {
+        if (!rows[0]) throw new Error('the change journal is not set up (migration 16)')
+        return String(rows[0].epoch)
+      },
+      (err: unknown) => {
+        this.epoch = null
+        throw err
+      },
+    )
+    return this.epoch
+  }
+
+  private format(epoch: string, parts: Parts): string {
+    return [epoch, ...parts].join('.')
+  }
+
+  private parse(epoch: string, position: string): Parts {
+    const [head, ...rest] = position.split('.')
+    const parts = rest.length === (this.postgres ? 2 : 1) && rest.every((p) => DIGITS.test(p)) ? rest.map(BigInt) : null
+    if (head !== epoch || !parts) throw new JournalPositionError(position, 'malformed')
+    return parts
+  }
+
+  private entry(epoch: string, r: Row, time?: string): JournalEntry {
+    const parts = this.postgres ? [String(r.xid), String(r.position)] : [String(r.position)]
+    return {
+      position: [epoch, ...parts].join('.'),
+      kind: String(r.kind) as JournalKind,
+      id: toInt(r.record_id),
+      action: String(r.action) as JournalAction,
+      revision: toInt(r.revision),
+      language: String(r.language),
+      time: time ?? String(r.at),
+    }
+  }
+
+  /** Where a transaction starts, to find its own entries at the end (SQLite; nothing on PostgreSQL). */
+  async begin(db: Db): Promise<number> {
+    if (this.postgres) return 0
+    const rows = await db.query<{ seq: unknown }>(`SELECT seq FROM sqlite_sequence WHERE name = 'calendar_journal'`)
+    return rows[0] ? toInt(rows[0].seq) : 0
+  }
+
+  /** The entries the running transaction wrote, in order (several for a record it changed twice). */
+  async own(db: Db, start: number, time: string): Promise<JournalEntry[]> {
+    const epoch = await this.name(db)
+    if (!this.postgres) {
+      const rows = await db.query<Row>(
+        'SELECT position, kind, record_id, action, revision, language, at FROM calendar_journal WHERE position > ? ORDER BY position',
+        [start],
+      )
+      return rows.map((r) => this.entry(epoch, r))
+    }
+    const [noted] = await db.query<{ xid: unknown; written: unknown }>(
+      `SELECT pg_current_xact_id_if_assigned()::text AS xid, current_setting('calendar.journal', true) AS written`,
+    )
+    if (!noted || noted.xid === null || !noted.written) return []
+    return String(noted.written)
+      .split('\n')
+      .map((line) => {
+        const [position, kind, id, action, revision, language] = line.split(' ')
+        return this.entry(epoch, { position, xid: noted.xid, kind, record_id: id, action, revision, language, at: time }, time)
+      })
+  }
+
+  /** See Storage.journalHead. */
+  async head(db: Db): Promise<string> {
+    const epoch = await this.name(db)
+    return this.format(epoch, await this.horizon(db))
+  }
+
+  /** SQLite: the last position handed out. PostgreSQL: (oldest running xid, 0). */
+  private async horizon(db: Db): Promise<Parts> {
+    if (this.postgres) {
+      const [row] = await db.query<{ xmin: unknown }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin')
+      return [BigInt(String(row?.xmin)), 0n]
+    }
+    const rows = await db.query<{ seq: unknown }>(`SELECT seq FROM sqlite_sequence WHERE name = 'calendar_journal'`)
+    return [BigInt(rows[0] ? toInt(rows[0].seq) : 0)]
+  }
+
+  /** See Storage.readJournal. */
+  async read(db: Db, after: string, limit: number): Promise<JournalPage> {
+    const epoch = await this.name(db)
+    const from = this.parse(epoch, after)
+    const [floor] = await db.query<{ position: unknown }>('SELECT position FROM calendar_journal_floor WHERE one = 1')
+    const horizon = await this.horizon(db)
+    if (floor && compare(from, this.parse(epoch, `${epoch}.${String(floor.position)}`)) < 0)
+      throw new JournalPositionError(after, 'expired')
+    // A position past anything this journal handed out was never one of its own.
+    if (!this.postgres && compare(from, horizon) > 0) throw new JournalPositionError(after, 'malformed')
+    const take = Math.max(1, Math.min(limit, 10_000))
+    const rows = this.postgres
+      ? await db.query<Row>(
+          `SELECT position, xid::text AS xid, kind, record_id, action, revision, language, at FROM calendar_journal
+           WHERE (xid, position) > (?::xid8, ?) AND xid < pg_snapshot_xmin(pg_current_snapshot())
+           ORDER BY xid, position LIMIT ?`,
+          [String(from[0]), String(from[1]), take + 1],
+        )
+      : await db.query<Row>(
+          `SELECT position, kind, record_id, action, revision, language, at FROM calendar_journal WHERE position > ? ORDER BY position LIMIT ?`,
+          [String(from[0]), take + 1],
+        )
+    const more = rows.length > take
+    const entries = rows.slice(0, take).map((r) => this.entry(epoch, r))
+    let next = entries.length ? this.parse(epoch, (entries[entries.length - 1] as JournalEntry).position) : from
+    // Nothing more before the horizon: a later read may start there (it skips nothing).
+    if (!more && compare(horizon, next) > 0) next = horizon
+    return { entries, next: this.format(epoch, next), more }
+  }
+
+  /** See Storage.compactJournal; runs inside a write transaction. */
+  async compact(db: Db, beforeUtc: string): Promise<number> {
+    const order = this.postgres ? 'xid, position' : 'position'
+    const key = this.postgres ? 'xid::text AS xid, position' : 'position'
+    const [keep] = await db.query<{ xid?: unknown; position: unknown }>(
+      `SELECT ${key} FROM calendar_journal WHERE at >= ?${this.postgres ? ' OR xid >= pg_snapshot_xmin(pg_current_snapshot())' : ''} ORDER BY ${order} LIMIT 1`,
+      [beforeUtc],
+    )
+    const bound = keep ? (this.postgres ? [String(keep.xid), String(keep.position)] : [String(keep.position)]) : null
+    const below = bound ? (this.postgres ? ' WHERE (xid, position) < (?::xid8, ?)' : ' WHERE position < ?') : ''
+    const [last] = await db.query<{ xid?: unknown; position: unknown }>(
+      `SELECT ${key} FROM calendar_journal${below} ORDER BY ${this.postgres ? 'xid DESC, position DESC' : 'position DESC'} LIMIT 1`,
+      bound ?? [],
+    )
+    if (!last) return 0
+    const { changes } = await db.run(`DELETE FROM calendar_journal${below}`, bound ?? [])
+    const floor = this.postgres ? `${String(last.xid)}.${String(last.position)}` : String(last.position)
+    await db.run('UPDATE calendar_journal_floor SET position = ? WHERE one = 1', [floor])
+    return changes
+  }
+}
