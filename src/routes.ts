@@ -7,6 +7,7 @@
 import { canEditPosts, type Principal } from './auth/principal.js'
 import type { Context } from './context.js'
 import type { Reply } from './resources/respond.js'
+import type { RecordAt } from './resources/record-tag.js'
 import type { Input, OpName } from './schemas/index.js'
 import type { Params } from './http/params.js'
 import type { RepresentationName } from './schemas/responses.js'
@@ -47,6 +48,12 @@ export interface RouteDef {
   pattern: string
   regex: RegExp
   endpoints: Partial<Record<Method, Endpoint>>
+  /**
+   * Routes of one kind of record (its collection and the record itself): the strong ETag of a
+   * record of that kind as the caller reads it alone, null when there is none to read. Single
+   * reads and write replies carry it; If-Match on a write is compared with it.
+   */
+  tag?: (ctx: Context, at: RecordAt) => Promise<string | null>
 }
 
 /** A handler of one operation: the router validated `input` with that operation's schema. */
@@ -71,10 +78,11 @@ const targeted = <T extends OpName, O extends OpName>(target: T, op: O, run: Tar
 const ID = '(?<id>\\d+)'
 const SLUG = '(?<slug>[^/]+)'
 
-export const route = (pattern: string, path: string, endpoints: RouteDef['endpoints']): RouteDef => ({
+export const route = (pattern: string, path: string, endpoints: RouteDef['endpoints'], tag?: RouteDef['tag']): RouteDef => ({
   pattern,
   regex: new RegExp(`^${path}/*$`, 'i'),
   endpoints,
+  ...(tag ? { tag } : {}),
 })
 
 /** The same handler under POST, PUT and PATCH. */
@@ -98,6 +106,7 @@ export function buildRoutes(): RouteDef[] {
       read: events.readEvent,
       update: events.updateEvent,
       remove: events.deleteEvent,
+      tag: events.eventTag,
     }),
     ...postRoutes({
       type: 'venue',
@@ -137,6 +146,7 @@ interface PostRoutes<T extends PostType> {
   read: Handler<`${T}ById` | `${T}BySlug`>
   update: TargetedHandler<`${T}ById` | `${T}BySlug`, `${T}Update`>
   remove: Handler<`${T}Delete` | `${T}DeleteBySlug`>
+  tag: NonNullable<RouteDef['tag']>
 }
 
 const linkedNotes = { create: ' (always a new record)', trash: ' (unlinks it from events)' }
@@ -149,6 +159,7 @@ function linkedHandlers<T extends 'venue' | 'organizer'>(type: T) {
     update: (c: Context, at: Input<`${T}ById` | `${T}BySlug`>, fields: () => Input<`${T}Update`>) =>
       linked.updateLinked(c, at, fields, type),
     remove: (c: Context, q: Input<`${T}Delete` | `${T}DeleteBySlug`>) => linked.deleteLinked(c, q, type),
+    tag: (c: Context, at: RecordAt) => linked.linkedTag(c, at, type),
   }
 }
 
@@ -159,96 +170,122 @@ function postRoutes<T extends PostType>(r: PostRoutes<T>): RouteDef[] {
   const bySlug = `${type}BySlug` as const
   const updateOp = `${type}Update` as const
   return [
-    route(`/${plural}`, `/${plural}`, {
-      GET: endpoint(`${type}List`, r.list, {
-        ...(r.prepareList ? { prepare: r.prepareList } : {}),
-        summary: `List ${plural}`,
-        response: list,
-        errors: [400, 404],
-      }),
-      POST: endpoint(`${type}Create`, r.create, {
-        gate: canEditPosts,
-        summary: `Create ${noun}${notes.create ?? ''}`,
-        response: shape,
-        status: 201,
-        errors: WRITE_ERRORS,
-      }),
-    }),
-    route(`/${plural}/(?P<id>\\d+)`, `/${plural}/${ID}`, {
-      GET: endpoint(byId, r.read, { summary: `Read ${noun}`, response: shape, errors: READ_ERRORS }),
-      DELETE: endpoint(`${type}Delete`, r.remove, {
-        gate: canEditPosts,
-        summary: `Move ${noun} to the trash${notes.trash ?? ''}, or delete it permanently with force=true`,
-        response: shape,
-        errors: [...WRITE_ERRORS, 410],
-      }),
-      ...update(
-        targeted(byId, updateOp, r.update, {
+    route(
+      `/${plural}`,
+      `/${plural}`,
+      {
+        GET: endpoint(`${type}List`, r.list, {
+          ...(r.prepareList ? { prepare: r.prepareList } : {}),
+          summary: `List ${plural}`,
+          response: list,
+          errors: [400, 404],
+        }),
+        POST: endpoint(`${type}Create`, r.create, {
           gate: canEditPosts,
-          summary: `Update ${noun} (only the fields sent)`,
+          summary: `Create ${noun}${notes.create ?? ''}`,
           response: shape,
+          status: 201,
           errors: WRITE_ERRORS,
         }),
-      ),
-    }),
-    route(`/${plural}/by-slug/(?P<slug>[^/]+)`, `/${plural}/by-slug/${SLUG}`, {
-      GET: endpoint(bySlug, r.read, { summary: `Read ${noun} by slug`, response: shape, errors: READ_ERRORS }),
-      DELETE: endpoint(`${type}DeleteBySlug`, r.remove, {
-        gate: canEditPosts,
-        summary: `Move ${noun} to the trash by slug, or delete it permanently with force=true`,
-        response: shape,
-        errors: [...WRITE_ERRORS, 410],
-      }),
-      ...update(
-        targeted(bySlug, updateOp, r.update, {
+      },
+      r.tag,
+    ),
+    route(
+      `/${plural}/(?P<id>\\d+)`,
+      `/${plural}/${ID}`,
+      {
+        GET: endpoint(byId, r.read, { summary: `Read ${noun}`, response: shape, errors: READ_ERRORS }),
+        DELETE: endpoint(`${type}Delete`, r.remove, {
           gate: canEditPosts,
-          summary: `Update ${noun} by slug${notes.bySlugUpdate ?? ''}`,
+          summary: `Move ${noun} to the trash${notes.trash ?? ''}, or delete it permanently with force=true`,
           response: shape,
-          errors: WRITE_ERRORS,
+          errors: [...WRITE_ERRORS, 410],
         }),
-      ),
-    }),
+        ...update(
+          targeted(byId, updateOp, r.update, {
+            gate: canEditPosts,
+            summary: `Update ${noun} (only the fields sent)`,
+            response: shape,
+            errors: WRITE_ERRORS,
+          }),
+        ),
+      },
+      r.tag,
+    ),
+    route(
+      `/${plural}/by-slug/(?P<slug>[^/]+)`,
+      `/${plural}/by-slug/${SLUG}`,
+      {
+        GET: endpoint(bySlug, r.read, { summary: `Read ${noun} by slug`, response: shape, errors: READ_ERRORS }),
+        DELETE: endpoint(`${type}DeleteBySlug`, r.remove, {
+          gate: canEditPosts,
+          summary: `Move ${noun} to the trash by slug, or delete it permanently with force=true`,
+          response: shape,
+          errors: [...WRITE_ERRORS, 410],
+        }),
+        ...update(
+          targeted(bySlug, updateOp, r.update, {
+            gate: canEditPosts,
+            summary: `Update ${noun} by slug${notes.bySlugUpdate ?? ''}`,
+            response: shape,
+            errors: WRITE_ERRORS,
+          }),
+        ),
+      },
+      r.tag,
+    ),
   ]
 }
 
 function termRoutes(taxonomy: 'category' | 'tag', plural: string, list: RepresentationName): RouteDef[] {
   const gate = terms.termGate(taxonomy)
+  const tag = (c: Context, at: RecordAt) => terms.termTag(c, at, taxonomy)
   return [
-    route(`/${plural}`, `/${plural}`, {
-      GET: endpoint(`${taxonomy}List`, (c, q) => terms.listTerms(c, q, taxonomy), {
-        summary: `List ${plural}`,
-        response: list,
-        errors: [400],
-      }),
-      POST: endpoint(`${taxonomy}Create`, (c, input) => terms.createTerm(c, input, taxonomy), {
-        gate,
-        summary: `Create a ${taxonomy}`,
-        response: 'Term',
-        status: 201,
-        errors: WRITE_ERRORS,
-      }),
-    }),
-    // Terms register their handlers GET, update, DELETE: the Allow header follows that order.
-    route(`/${plural}/(?P<id>\\d+)`, `/${plural}/${ID}`, {
-      GET: endpoint('termById', (c, at) => terms.readTerm(c, at, taxonomy), {
-        summary: `Read a ${taxonomy}`,
-        response: 'Term',
-        errors: [400],
-      }),
-      ...update(
-        targeted('termById', `${taxonomy}Update`, (c, at, fields) => terms.updateTerm(c, at, fields, taxonomy), {
+    route(
+      `/${plural}`,
+      `/${plural}`,
+      {
+        GET: endpoint(`${taxonomy}List`, (c, q) => terms.listTerms(c, q, taxonomy), {
+          summary: `List ${plural}`,
+          response: list,
+          errors: [400],
+        }),
+        POST: endpoint(`${taxonomy}Create`, (c, input) => terms.createTerm(c, input, taxonomy), {
           gate,
-          summary: `Update a ${taxonomy} (only the fields sent)`,
+          summary: `Create a ${taxonomy}`,
           response: 'Term',
+          status: 201,
           errors: WRITE_ERRORS,
         }),
-      ),
-      DELETE: endpoint('termById', (c, at) => terms.deleteTerm(c, at, taxonomy), {
-        gate,
-        summary: `Delete a ${taxonomy} permanently`,
-        response: 'Term',
-        errors: [400, 401, 403],
-      }),
-    }),
+      },
+      tag,
+    ),
+    // Terms register their handlers GET, update, DELETE: the Allow header follows that order.
+    route(
+      `/${plural}/(?P<id>\\d+)`,
+      `/${plural}/${ID}`,
+      {
+        GET: endpoint('termById', (c, at) => terms.readTerm(c, at, taxonomy), {
+          summary: `Read a ${taxonomy}`,
+          response: 'Term',
+          errors: [400],
+        }),
+        ...update(
+          targeted('termById', `${taxonomy}Update`, (c, at, fields) => terms.updateTerm(c, at, fields, taxonomy), {
+            gate,
+            summary: `Update a ${taxonomy} (only the fields sent)`,
+            response: 'Term',
+            errors: WRITE_ERRORS,
+          }),
+        ),
+        DELETE: endpoint('termById', (c, at) => terms.deleteTerm(c, at, taxonomy), {
+          gate,
+          summary: `Delete a ${taxonomy} permanently`,
+          response: 'Term',
+          errors: [400, 401, 403],
+        }),
+      },
+      tag,
+    ),
   ]
 }

@@ -32,6 +32,8 @@ interface TourResult {
   read: root.Event
   notModifiedStatus: number
   updated: root.Event
+  staleStatus: number
+  staleCode: string
   ics: string
   icsType: string | null
   invalid: root.ErrorEnvelope
@@ -103,6 +105,8 @@ describe('a strict typed client generated from /doc', () => {
     expect(result.notModifiedStatus).toBe(304)
     expect(result.updated).toMatchObject({ id: result.created.id, title: 'Typed client night (moved)', end_date: '2026-12-04 22:00:00' })
     expect(result.updated.cost).toContain('15')
+    expect(result.staleStatus).toBe(412)
+    expect(result.staleCode).toBe('rest_precondition_failed')
     expect(result.icsType).toMatch(/^text\/calendar/)
     expect(result.ics).toMatch(/^BEGIN:VCALENDAR\r\n/)
     expect(result.ics).toContain('SUMMARY:Typed client night (moved)')

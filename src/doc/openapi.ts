@@ -23,6 +23,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found',
   410: 'Already in the trash',
   413: 'Request body too large',
+  412: 'If-Match does not match the record as it stands; nothing was written',
   415: 'Unsupported body type',
   503: 'Storage temporarily unavailable (see Retry-After)',
 }
@@ -40,6 +41,12 @@ const TOTAL_HEADERS = Object.fromEntries(
 )
 const ETAG_HEADER = {
   ETag: { description: 'Weak validator of this representation; send it back in If-None-Match.', schema: { type: 'string' } },
+}
+const STRONG_ETAG_HEADER = {
+  ETag: {
+    description: 'Strong validator of the record as this caller reads it alone; send it back in If-None-Match, or in If-Match on a write.',
+    schema: { type: 'string' },
+  },
 }
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } }
 
@@ -110,6 +117,18 @@ function operation(
       ...(list ? { style: 'form', explode: false } : {}),
     })
   }
+  // Routes that name one record: their writes take If-Match, their answers carry the strong ETag.
+  const record = route.tag !== undefined && /\(\?P<(id|slug)>/.test(route.pattern)
+  if (record && method !== 'GET') {
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        'Write only if the record still has this ETag (from a read or an earlier write), or `*`: else 412 and nothing is written.',
+      schema: { type: 'string' },
+    })
+  }
   if (method === 'GET') {
     parameters.push({
       name: 'If-None-Match',
@@ -156,11 +175,18 @@ function operation(
   const responses: Record<string, unknown> = {
     [okStatus]: {
       description: STATUS_TEXT[okStatus],
-      ...(read ? { headers: { ...ETAG_HEADER, ...(list ? TOTAL_HEADERS : {}) } } : {}),
+      ...(read ? { headers: { ...(record ? STRONG_ETAG_HEADER : ETAG_HEADER), ...(list ? TOTAL_HEADERS : {}) } } : {}),
+      ...(!read && route.tag !== undefined ? { headers: STRONG_ETAG_HEADER } : {}),
       content,
     },
   }
-  if (read) responses[304] = { description: 'Not modified: If-None-Match still matches the current ETag', headers: ETAG_HEADER }
+  if (read) {
+    responses[304] = {
+      description: 'Not modified: If-None-Match still matches the current ETag',
+      headers: record ? STRONG_ETAG_HEADER : ETAG_HEADER,
+    }
+  }
+  if (record && !read) responses[412] = { description: STATUS_TEXT[412], content: { 'application/json': { schema: ref('Error') } } }
   for (const status of endpoint.errors) {
     responses[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('Error') } } }
   }

@@ -22,7 +22,7 @@ export interface Cors {
 }
 
 const EXPOSE = 'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, ETag, Link, Allow, Retry-After, X-Calendar-Truncated'
-const ALLOW_HEADERS = 'Authorization, Content-Type, X-WP-Nonce, X-HTTP-Method-Override, If-None-Match'
+const ALLOW_HEADERS = 'Authorization, Content-Type, X-WP-Nonce, X-HTTP-Method-Override, If-None-Match, If-Match'
 
 export function resolveCors(o: CorsOptions | undefined | false): Cors | null {
   if (!o) return null

@@ -1,5 +1,5 @@
 /**
- * Weak ETags and If-None-Match. The tag is the body's byte length and a 53-bit hash of its
+ * ETags, If-None-Match and If-Match. The tag is the body's byte length and a 53-bit hash of its
  * encoded bytes: no node:crypto (the core runs on every runtime) and no async digest on the hot
  * path; a weak validator only has to tell representations apart, not resist attackers. The hash
  * reads the bytes four at a time (MurmurHash3's block step on two lanes), so hashing a 40 KB page
@@ -9,6 +9,14 @@
 import type { RawResponse } from './types.js'
 
 const encoder = new TextEncoder()
+
+/**
+ * A strong ETag: the same hash of the exact bytes, claiming byte-for-byte identity. Given to
+ * single-record reads (and, for the record, to write replies) so that If-Match can compare it.
+ */
+export function strongEtag(body: string | Uint8Array): string {
+  return weakEtag(body).slice(2)
+}
 
 export function weakEtag(body: string | Uint8Array): string {
   // Whole 32-bit words need an aligned view: TextEncoder's always is, a slice of a pooled
@@ -55,6 +63,17 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (!header) return false
   const wanted = opaque(etag)
   return header.split(',').some((t) => t.trim() === '*' || opaque(t) === wanted)
+}
+
+/**
+ * Whether an If-Match header lets a write go on (RFC 9110 §13.1.1): `*` when the record has a
+ * current representation, or one of the listed tags equal to its strong ETag by strong
+ * comparison (a weak tag never matches). Anything unparsable matches nothing.
+ */
+export function ifMatchHolds(header: string, current: string | null): boolean {
+  if (current === null) return false
+  const tags = header.split(',').map((t) => t.trim())
+  return tags.some((t) => t === '*' || (t === current && !t.startsWith('W/')))
 }
 
 const KEEP_ON_304 = [

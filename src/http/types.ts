@@ -38,6 +38,8 @@ export interface RawResponse {
    * response's stored body: adapters must not copy or re-encode it).
    */
   body: string | Uint8Array<ArrayBuffer> | null
+  /** `strong`: the ETag the router adds is a strong one (a record's single read). Weak otherwise. */
+  validator?: 'strong'
 }
 
 /** Thrown by `RequestLike.text` when the body exceeds the limit. */

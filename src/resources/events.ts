@@ -16,6 +16,7 @@ import { publicationDates, schedule, wallClock } from './dates.js'
 import { resolveImage } from './image.js'
 import { prepareLinked, resolveLinked, resolveTerms } from './event-references.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
+import { tagOf, type RecordAt } from './record-tag.js'
 import { eventFeed, icsReply, wantsIcs } from './feed.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Input } from '../schemas/index.js'
@@ -82,6 +83,17 @@ export async function readEvent(ctx: Context, at: Input<'eventById' | 'eventBySl
   }
   const [body] = await present(ctx, [event], true)
   return { ...ok(body, { Vary: 'Accept' }), allow: recordAllow(canModify(ctx.principal, event)) }
+}
+
+/**
+ * The strong ETag of the event a route names, as this caller would read it alone (trashed ones
+ * too, for the callers who may still edit them); null when there is none they may read.
+ */
+export async function eventTag(ctx: Context, at: RecordAt): Promise<string | null> {
+  const event = 'id' in at ? await ctx.storage.getPost(at.id) : await eventBySlug(ctx, at.slug)
+  if (!event || event.type !== 'event' || !canRead(ctx.principal, event)) return null
+  const [body] = await present(ctx, [event], true)
+  return tagOf(body)
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Taxonomy, TermOrderBy, TermPatch, TermRecord, TermWithCount } from
 import type { Context } from '../context.js'
 import { restUrl } from '../urls.js'
 import { created, ok, totals, type Reply } from './respond.js'
+import { tagOf, type RecordAt } from './record-tag.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 
 const COLLECTION: Record<Taxonomy, string> = { category: 'categories', tag: 'tags' }
@@ -116,6 +117,13 @@ export async function listTerms(ctx: Context, input: Input<'categoryList' | 'tag
 export async function readTerm(ctx: Context, at: Input<'termById'>, taxonomy: Taxonomy): Promise<Reply> {
   const term = await termById(ctx, at, taxonomy)
   return ok(await present(ctx, term, true))
+}
+
+/** The strong ETag of the term a route names (terms are named by id only); null when none. */
+export async function termTag(ctx: Context, at: RecordAt, taxonomy: Taxonomy): Promise<string | null> {
+  const term = 'id' in at && at.id > 0 ? await ctx.storage.getTerm(at.id) : null
+  if (!term || term.taxonomy !== taxonomy) return null
+  return tagOf(await present(ctx, term, true))
 }
 
 /** A term this request has just written, with its live count. */

@@ -15,6 +15,7 @@ import { authorFor, ownDraftsOnly, translationGroup } from './posts.js'
 import { resolveImage } from './image.js'
 import { pageOf, requireStatuses } from './lists.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
+import { tagOf, type RecordAt } from './record-tag.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { ADDRESS_FIELDS, coordinatesOf, geocodeVenue, geoFilter, newVenueCoordinates } from './geo.js'
@@ -81,6 +82,14 @@ export async function readLinked(ctx: Context, at: Named, type: LinkedType): Pro
   if (!canRead(ctx.principal, rec)) throw new ApiError(403, `${type}-not-accessible`, `The requested ${type} is not accessible`)
   const [body] = await present(ctx, [rec], true)
   return { ...ok(body), allow: recordAllow(canModify(ctx.principal, rec)) }
+}
+
+/** The strong ETag of the venue or organizer a route names, as this caller reads it; null when none. */
+export async function linkedTag(ctx: Context, at: RecordAt, type: LinkedType): Promise<string | null> {
+  const rec = 'id' in at ? await ctx.storage.getPost(at.id) : await ctx.storage.findPostBySlug(type, ctx.language, sanitizeSlug(at.slug))
+  if (!rec || rec.type !== type || !canRead(ctx.principal, rec)) return null
+  const [body] = await present(ctx, [rec], true)
+  return tagOf(body)
 }
 
 /** Search fragments: runs of letters, digits and hyphens (any script), lower-cased. */

@@ -16,6 +16,7 @@ import { queryOnly, type ContextFactory } from './context.js'
 import type { Located } from './locate.js'
 import type { Match } from './match.js'
 import { runEndpoint } from './run.js'
+import { guardIfMatch, recordAt, writtenTag } from './conditional.js'
 
 /** What dispatching needs from the router: its options, table, matcher and context factory. */
 export interface Routing {
@@ -69,8 +70,18 @@ export async function dispatch(
   delete params._method
   delete params.rest_route
   const ctx = routing.context({ request, located, method, principal, params, query, body, path, dependsOn })
+  const at = def.tag ? recordAt(path) : null
+  const ifMatch = method !== 'GET' && at ? request.headers.get('if-match') : null
+  const finish = ifMatch !== null && def.tag && at ? guardIfMatch(ctx, def.tag, at, ifMatch) : null
   const reply = await runEndpoint(endpoint, ctx, schemas)
+  await finish?.()
   if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
   if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
-  return jsonResponse(reply.status, reply.body, meta, reply.headers)
+  if (method !== 'GET' && def.tag && reply.status < 300) {
+    return jsonResponse(reply.status, reply.body, meta, { ...reply.headers, ...(await writtenTag(ctx, def.tag, at, reply.body)) })
+  }
+  const raw = jsonResponse(reply.status, reply.body, meta, reply.headers)
+  // A record's single read: its ETag is strong, the one If-Match compares (read-cache.ts).
+  if (at) raw.validator = 'strong'
+  return raw
 }

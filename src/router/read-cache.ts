@@ -6,7 +6,7 @@
 import { readerClass, type Principal } from '../auth/principal.js'
 import type { ReadCache } from '../cache.js'
 import { appendVary } from '../http/cors.js'
-import { ifNoneMatchHits, notModified, weakEtag } from '../http/etag.js'
+import { ifNoneMatchHits, notModified, strongEtag, weakEtag } from '../http/etag.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
 import type { Tags } from '../storage/dependencies.js'
@@ -37,7 +37,7 @@ export async function cachedReply(
       // Encoded once: the ETag hashes these bytes, and the cache and the adapter send them.
       const body = encoder.encode(raw.body)
       raw.body = body
-      raw.headers.ETag = weakEtag(body)
+      raw.headers.ETag = raw.validator === 'strong' ? strongEtag(body) : weakEtag(body)
       if (!principal && options.cacheControl) {
         raw.headers['Cache-Control'] = options.cacheControl
         appendVary(raw, 'Authorization')

@@ -6,6 +6,7 @@ import { afterAll } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
 import { apiIndexSuite, clientsSuite, docGeneratorsSuite } from './clients.suite.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
+import { conditionalWritesSuite } from './conditional-writes.suite.js'
 import { docDefaultsSuite, docResponsesSuite, docSuite } from './doc.suite.js'
 import { eventsNoRouteSuite, eventsTransportSuite } from './events-transport.suite.js'
 import { eventsLanguagesSuite } from './events-languages.suite.js'
@@ -48,6 +49,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   eventsReadSuite(name, makeStorage)
   eventsUpdateSuite(name, makeStorage)
   eventsDeleteSuite(name, makeStorage)
+  conditionalWritesSuite(name, makeStorage)
   eventsLinkedSuite(name, makeStorage)
   eventsListSuite(name, makeStorage)
   eventsDatesSuite(name, makeStorage)

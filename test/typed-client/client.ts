@@ -29,6 +29,9 @@ export interface Tour {
   read: Event
   notModifiedStatus: number
   updated: Event
+  /** A second update sent with the ETag the read gave before the first one: refused. */
+  staleStatus: number
+  staleCode: string
   ics: string
   icsType: string | null
   invalid: ErrorEnvelope
@@ -72,11 +75,17 @@ export async function tour(baseUrl: string, token: string): Promise<Tour> {
   if (etag === null) throw new Error('read answered no ETag')
   const again = await api.GET('/events/{id}', { params: { path: { id: created.id }, header: { 'If-None-Match': etag } } })
 
+  // A conditional write: If-Match is a typed header of the operation.
   const patch = await api.PATCH('/events/{id}', {
-    params: { path: { id: created.id } },
+    params: { path: { id: created.id }, header: { 'If-Match': etag } },
     body: { title: 'Typed client night (moved)', cost: 15 },
   })
   if (!patch.data) fail('update', patch.response)
+  const stale = await api.PATCH('/events/{id}', {
+    params: { path: { id: created.id }, header: { 'If-Match': etag } },
+    body: { title: 'Lost update' },
+  })
+  if (!stale.error) throw new Error(`a stale If-Match answered ${stale.response.status}`)
 
   const calendar = await api.GET('/events/{id}', { params: { path: { id: created.id }, query: { format: 'ics' } }, parseAs: 'text' })
   if (calendar.data === undefined) fail('iCalendar', calendar.response)
@@ -93,6 +102,8 @@ export async function tour(baseUrl: string, token: string): Promise<Tour> {
     read: one.data,
     notModifiedStatus: again.response.status,
     updated: patch.data,
+    staleStatus: stale.response.status,
+    staleCode: stale.error.code,
     ics: calendar.data,
     icsType: calendar.response.headers.get('content-type'),
     invalid: bad.error,

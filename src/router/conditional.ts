@@ -1,0 +1,78 @@
+/**
+ * Conditional writes and record validators. A write naming a record with `If-Match` is checked
+ * inside the transaction that makes it: before the handler's first write, the record is read in
+ * that transaction and its strong ETag compared (a mismatch throws, so nothing is written and
+ * nothing half-written stays). Write replies then carry the record's ETag as it now stands, so a
+ * client can chain conditional writes without reading again.
+ */
+import { ApiError } from '../http/errors.js'
+import { ifMatchHolds } from '../http/etag.js'
+import { RawJson } from '../http/raw-json.js'
+import type { Context } from '../context.js'
+import type { RecordAt } from '../resources/record-tag.js'
+import type { RouteDef } from '../routes.js'
+import { overlay } from '../storage/overlay.js'
+import type { Storage, StorageTx } from '../storage/types.js'
+import type { Params } from '../http/params.js'
+
+type Tag = NonNullable<RouteDef['tag']>
+
+const preconditionFailed = () =>
+  new ApiError(
+    412,
+    'rest_precondition_failed',
+    'The record does not match the ETag given in If-Match (it changed since it was read, or the tag is not one of its own); nothing was written.',
+  )
+
+/** The record a route's path names, if it names one. */
+export function recordAt(path: Params): RecordAt | null {
+  if (typeof path.id === 'string' && /^\d+$/.test(path.id)) return { id: Number(path.id) }
+  if (typeof path.slug === 'string') return { slug: path.slug }
+  return null
+}
+
+/**
+ * Makes `ctx.storage` check `If-Match` at the start of the handler's first transaction (each
+ * attempt of it, should the backend run it again). Returns what to call once the handler is
+ * done: a handler that wrote nothing is checked there, against the committed record.
+ */
+export function guardIfMatch(ctx: Context, tag: Tag, at: RecordAt, header: string): () => Promise<void> {
+  const storage = ctx.storage
+  let first = true
+  let checked = false
+  const check = async (reader: Storage) => {
+    if (!ifMatchHolds(header, await tag({ ...ctx, storage: reader }, at))) throw preconditionFailed()
+    checked = true
+  }
+  ctx.storage = overlay(storage, {
+    transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: Parameters<Storage['transaction']>[1]): Promise<T> {
+      if (!first) return storage.transaction(fn, options)
+      first = false
+      return storage.transaction(async (tx) => {
+        // Reads only: a transaction reads like the storage it belongs to.
+        await check(tx as unknown as Storage)
+        return fn(tx)
+      }, options)
+    },
+  })
+  return async () => {
+    if (!checked) await check(storage)
+  }
+}
+
+/** The id of the record a write reply holds (every record representation starts with its id). */
+function replyId(body: unknown): number | null {
+  if (body instanceof RawJson) {
+    const m = /^\{"id":(\d+)[,}]/.exec(body.text)
+    return m ? Number(m[1]) : null
+  }
+  const id = body !== null && typeof body === 'object' ? (body as { id?: unknown }).id : undefined
+  return typeof id === 'number' ? id : null
+}
+
+/** The ETag header of a write reply: the record's as it now stands (none once it is gone). */
+export async function writtenTag(ctx: Context, tag: Tag, at: RecordAt | null, body: unknown): Promise<Record<string, string>> {
+  const id = at && 'id' in at ? at.id : replyId(body)
+  const current = id === null ? null : await tag(ctx, { id })
+  return current ? { ETag: current } : {}
+}
