@@ -24,11 +24,12 @@ import { formSyntaxSuite, hostileStats, hostileSuite } from './hostile.suite.js'
 import { allowSuite, corsSuite, httpFeaturesSuite, readCacheBoundSuite } from './http-features.suite.js'
 import { icalSuite } from './ical.suite.js'
 import { icalFeedSuite } from './ical-feed.suite.js'
-import { icalGapsSuite } from './ical-gaps.suite.js'
+import { icalReliabilitySuite } from './ical-reliability.suite.js'
 import { leakStats, leaksSuite } from './leaks.suite.js'
 import { linkedSuite } from './linked.suite.js'
 import { referenceInputsSuite } from './reference-inputs.suite.js'
-import { referenceGapsDocSuite, referenceGapsSuite } from './reference-gaps.suite.js'
+import { authorsTrashDocSuite, authorsTrashSuite } from './authors-trash.suite.js'
+import { termLinksSuite } from './term-links.suite.js'
 import { searchSyntaxSuite } from './search.suite.js'
 import { fragmentCacheSuite } from './fragment-cache.suite.js'
 import { termsSuite } from './terms.suite.js'
@@ -38,7 +39,7 @@ import { recurrenceDocSuite, recurrenceSuite } from './recurrence.suite.js'
 import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
-import { recurrenceGapsDocSuite, recurrenceGapsSuite } from './recurrence-gaps.suite.js'
+import { recurrenceEdgeCasesDocSuite, recurrenceEdgeCasesSuite } from './recurrence-edge-cases.suite.js'
 import { responseCacheSuite } from './response-cache.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
@@ -60,13 +61,14 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   allowSuite(name, makeStorage)
   icalSuite(name, makeStorage)
   icalFeedSuite(name, makeStorage)
-  icalGapsSuite(name, makeStorage)
+  icalReliabilitySuite(name, makeStorage)
   hostileSuite(name, makeStorage)
   formSyntaxSuite(name, makeStorage)
   leaksSuite(name, makeStorage)
   concurrencySuite(name, makeStorage)
   referenceInputsSuite(name, makeStorage)
-  referenceGapsSuite(name, makeStorage)
+  authorsTrashSuite(name, makeStorage)
+  termLinksSuite(name, makeStorage)
   clientsSuite(name, makeStorage)
   sanitizeSuite(name, makeStorage)
   sanitizeTagsSuite(name, makeStorage)
@@ -74,7 +76,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   recurrenceIcalSuite(name, makeStorage)
   recurrenceReliabilitySuite(name, makeStorage)
   recurrenceShiftSuite(name, makeStorage)
-  recurrenceGapsSuite(name, makeStorage)
+  recurrenceEdgeCasesSuite(name, makeStorage)
   geoSuite(name, makeStorage)
   geoCombinationsSuite(name, makeStorage)
   searchSyntaxSuite(name, makeStorage)
@@ -105,8 +107,8 @@ export function storageFreeSuites(name: string, makeStorage: () => Storage | Pro
   corsSuite(name, makeStorage)
   readCacheBoundSuite(name)
   apiIndexSuite(name, makeStorage)
-  referenceGapsDocSuite(name, makeStorage)
+  authorsTrashDocSuite(name, makeStorage)
   recurrenceDocSuite(name, makeStorage)
-  recurrenceGapsDocSuite(name, makeStorage)
+  recurrenceEdgeCasesDocSuite(name, makeStorage)
   geoDocSuite(name, makeStorage)
 }

@@ -35,7 +35,7 @@ function vevents(text: string): Vevent[] {
   }))
 }
 
-export function icalGapsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function icalReliabilitySuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
   async function app(options: CalendarOptions = {}, make = makeStorage): Promise<App> {
     const a = await makeApp(make, options)
     onTestFinished(() => a.close())

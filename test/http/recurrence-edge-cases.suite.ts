@@ -1,7 +1,8 @@
 /**
- * Recurring series, the corners an audit found: occurrences whose time falls in a DST gap or
- * overlap, windowed and capped feeds of open-ended series, hide_subsequent_recurrences with a
- * window, and the edits, deletes and rejections the main suites did not yet cover.
+ * Recurring series at their edges: occurrences whose time falls in a DST gap or overlap,
+ * windowed and capped feeds of open-ended series, hide_subsequent_recurrences within a list's
+ * filters, scoped edits and deletes with their rejections, series writes that happen all or not
+ * at all, and draft series in the leak matrix.
  */
 import fc from 'fast-check'
 import ICAL from 'ical.js'
@@ -19,7 +20,7 @@ const admin = { as: 'administrator' as const }
 /** Start, end and both UTC times of each event, as the JSON shows them. */
 const times = (events: any[]) => events.map((e) => `${e.start_date} ${e.end_date} | ${e.utc_start_date} ${e.utc_end_date}`)
 
-export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function recurrenceEdgeCasesSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
   async function app(options?: Parameters<typeof makeApp>[1]): Promise<App> {
     const a = await makeApp(makeStorage, options)
     onTestFinished(() => a.close())
@@ -729,7 +730,7 @@ export function recurrenceGapsSuite(name: string, makeStorage: () => Storage | P
 }
 
 /** Storage-free: discovery (the namespace index) lists the recurring-series parameters. */
-export function recurrenceGapsDocSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function recurrenceEdgeCasesDocSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
   describe(`recurring series in the namespace index [${name}]`, () => {
     it('lists recurrence, recurrence_scope and hide_subsequent_recurrences on the routes that take them', async () => {
       const a = await makeApp(makeStorage)
