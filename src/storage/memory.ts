@@ -191,6 +191,7 @@ class Reader implements StorageReader {
     if (q.featured !== undefined && e.featured !== q.featured) return false
     if (q.parentId !== undefined && e.parentId !== q.parentId) return false
     if (q.include && !q.include.includes(e.id)) return false
+    if (q.idAfter !== undefined && e.id <= q.idAfter) return false
     if (categories && !e.categoryIds.some((id) => categories.has(id))) return false
     if (q.tagIds && !e.tagIds.some((id) => q.tagIds!.includes(id))) return false
     if (q.venueIds && !e.venueIds.some((id) => q.venueIds!.includes(id))) return false
@@ -230,7 +231,8 @@ class Reader implements StorageReader {
       if (p.type === 'event' && this.matchesEvent(p, q, words, categories, venues)) matched.push(p)
     }
     if (q.firstOfSeries) matched = firstOfEachSeries(matched, (e) => ({ id: e.id, seriesId: e.seriesId ?? 0, start: e.startDate }))
-    matched.sort(q.orderBy === 'date' ? (a, b) => (a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id) : byStart)
+    const byDate = (a: EventRecord, b: EventRecord) => (a.dateUtc < b.dateUtc ? -1 : a.dateUtc > b.dateUtc ? 1 : a.id - b.id)
+    matched.sort(q.orderBy === 'date' ? byDate : q.orderBy === 'id' ? (a, b) => a.id - b.id : byStart)
     return { items: matched.slice(q.offset, q.offset + q.limit), total: matched.length }
   }
 
@@ -249,6 +251,8 @@ class Reader implements StorageReader {
         if (!hit) continue
       }
       if (q.geo && !locatedWithin(p, q.geo.near)) continue
+      if (q.include && !q.include.includes(p.id)) continue
+      if (q.idAfter !== undefined && p.id <= q.idAfter) continue
       if (q.eventId !== undefined) {
         const e = this.post(q.eventId)
         if (!e || e.type !== 'event' || !(type === 'venue' ? e.venueIds : e.organizerIds).includes(p.id)) continue
@@ -264,7 +268,8 @@ class Reader implements StorageReader {
       }
       matched.push(p as RecordOf<T>)
     }
-    matched.sort((a, b) => (a.dateUtc > b.dateUtc ? -1 : a.dateUtc < b.dateUtc ? 1 : b.id - a.id))
+    if (q.idAfter !== undefined) matched.sort((a, b) => a.id - b.id)
+    else matched.sort((a, b) => (a.dateUtc > b.dateUtc ? -1 : a.dateUtc < b.dateUtc ? 1 : b.id - a.id))
     return { items: matched.slice(q.offset, q.offset + q.limit), total: matched.length }
   }
 
@@ -379,6 +384,7 @@ class Reader implements StorageReader {
       if (t.taxonomy !== q.taxonomy || t.language !== q.language) continue
       if (q.include && !q.include.includes(t.id)) continue
       if (q.exclude && q.exclude.includes(t.id)) continue
+      if (q.idAfter !== undefined && t.id <= q.idAfter) continue
       if (q.parent !== undefined && t.parent !== q.parent) continue
       if (q.slug !== undefined && t.slug !== q.slug) continue
       if (eventTerms && !eventTerms.has(t.id)) continue
@@ -598,7 +604,32 @@ class Tx extends Reader implements StorageTx {
         add(t.taxonomy, id, 'update', revision + 1, t.language)
       }
     }
+    // Terms whose count the transaction's events moved (as SQL's term_counts trigger reports them).
+    for (const id of this.countsMoved()) {
+      const t = this.term(id)
+      if (t) add(t.taxonomy, id, 'update', this.state.termRevisions.get(id) ?? 0, t.language)
+    }
     return out
+  }
+
+  /**
+   * Terms not written themselves whose count changes: those a published event lists before or
+   * after a change of its status, language or terms (a term listed twice counts twice).
+   */
+  private countsMoved(): number[] {
+    const delta = new Map<number, number>()
+    const count = (e: PostRecord | undefined, sign: number) => {
+      if (!e || e.type !== 'event' || e.status !== 'publish') return
+      for (const id of [...e.categoryIds, ...e.tagIds])
+        if (this.term(id)?.language === e.language) delta.set(id, (delta.get(id) ?? 0) + sign)
+    }
+    for (const [what, id] of this.touched.values()) {
+      if (what !== 'post') continue
+      const p = this.postOverlay.get(id)
+      count(this.state.posts.get(id), -1)
+      count(p === DELETED ? undefined : p, 1)
+    }
+    return [...delta].filter(([id, k]) => k !== 0 && !this.touched.has(`term${id}`)).map(([id]) => id)
   }
 
   commit(): JournalEntry[] {
@@ -653,16 +684,23 @@ class MemoryStorage extends Reader implements Storage {
     return this.state.journalBase + this.state.journal.length
   }
 
-  async readJournal(after: string, limit: number): Promise<JournalPage> {
-    const [epoch, count, extra] = after.split('.')
-    const n = epoch === this.state.journalEpoch && extra === undefined && /^(0|[1-9][0-9]{0,15})$/.test(count ?? '') ? Number(count) : NaN
-    if (!Number.isSafeInteger(n) || n > this.head()) throw new JournalPositionError(after, 'malformed')
+  async readJournal(after: string, limit: number, until?: string): Promise<JournalPage> {
+    const n = this.count(after)
     if (n < this.state.journalBase) throw new JournalPositionError(after, 'expired')
+    const end = until === undefined ? this.head() : Math.max(n, this.count(until))
     const from = n - this.state.journalBase
-    const take = Math.max(1, limit)
-    const entries = this.state.journal.slice(from, from + take)
-    const more = from + take < this.state.journal.length
-    return { entries, next: more ? (entries[entries.length - 1] as JournalEntry).position : this.position(this.head()), more }
+    const stop = Math.min(from + Math.max(1, limit), end - this.state.journalBase)
+    const entries = this.state.journal.slice(from, stop)
+    const more = stop < end - this.state.journalBase
+    return { entries, next: more ? (entries[entries.length - 1] as JournalEntry).position : this.position(end), more }
+  }
+
+  /** How many entries came before a position of this journal. */
+  private count(position: string): number {
+    const [epoch, count, extra] = position.split('.')
+    const n = epoch === this.state.journalEpoch && extra === undefined && /^(0|[1-9][0-9]{0,15})$/.test(count ?? '') ? Number(count) : NaN
+    if (!Number.isSafeInteger(n) || n > this.head()) throw new JournalPositionError(position, 'malformed')
+    return n
   }
 
   private position(n: number): string {

@@ -222,8 +222,10 @@ export interface EventListQuery {
    */
   firstOfSeries?: boolean
   venueGeo?: VenueGeoQuery
-  /** start: start date, then id. date: publication date, then id (used with include). */
-  orderBy: 'start' | 'date'
+  /** Only events with a greater id (with `orderBy: 'id'`: a page that stays put while records change). */
+  idAfter?: number
+  /** start: start date, then id. date: publication date, then id (used with include). id: id alone. */
+  orderBy: 'start' | 'date' | 'id'
   offset: number
   limit: number
 }
@@ -244,6 +246,10 @@ export interface LinkedListQuery {
   upcomingStatuses?: readonly PostStatus[]
   /** Venues only: those with both coordinates, within `near` (great-circle distance) when given. */
   geo?: { near?: GeoCircle }
+  /** Only records of these ids. */
+  include?: number[]
+  /** Only records with a greater id, listed by id (a page that stays put while records change). */
+  idAfter?: number
   offset: number
   limit: number
 }
@@ -261,6 +267,8 @@ export interface TermListQuery {
   eventId?: number
   slug?: string
   hideEmpty: boolean
+  /** Only terms with a greater id (use with orderBy 'id'). */
+  idAfter?: number
   orderBy: TermOrderBy
   order: 'asc' | 'desc'
   offset: number
@@ -369,7 +377,8 @@ export interface Storage extends StorageReader {
    * `journalHead()`'s), at most `limit`, in an order in which no reader can skip a committed
    * entry: an entry committed after this read returns lies after `next`. Throws
    * JournalPositionError when the journal no longer covers `after` (compacted) or it is not a
-   * position of this backend.
+   * position of this backend. With `until` (a position `next` gave earlier), only entries up to
+   * it: a reader can read the same stretch of the journal again.
    *
    * @example
    * let at = await storage.journalHead()
@@ -378,7 +387,7 @@ export interface Storage extends StorageReader {
    * for (const e of entries) console.log(e.kind, e.id, e.action)
    * at = next
    */
-  readJournal(after: string, limit: number): Promise<JournalPage>
+  readJournal(after: string, limit: number, until?: string): Promise<JournalPage>
   /** The position every later entry lies after: where a reader that has seen everything so far starts. */
   journalHead(): Promise<string>
   /**

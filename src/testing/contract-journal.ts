@@ -56,7 +56,8 @@ export function journalContract(it: It, withStorage: WithStorage): void {
         [`category:${cat.id}:create:0:en`, `event:${event.id}:create:1:en`, `venue:${venue.id}:create:0:en`].sort(),
       )
       const b = await committed(s, (tx) => tx.updatePost(event.id, 'event', { status: 'trash' }))
-      assert.deepEqual(b.entries.map(said), [`event:${event.id}:trash:2:en`])
+      // The published event no longer counts in its category: the category changed too.
+      assert.deepEqual(b.entries.map(said).sort(), [`category:${cat.id}:update:0:en`, `event:${event.id}:trash:2:en`].sort())
       const c = await committed(s, (tx) => tx.updatePost(event.id, 'event', { status: 'draft' }))
       assert.deepEqual(c.entries.map(said), [`event:${event.id}:update:3:en`])
       const d = await committed(s, (tx) => tx.deletePost(event.id))
@@ -74,9 +75,9 @@ export function journalContract(it: It, withStorage: WithStorage): void {
 
       const all = await readAll(s, start)
       const reported = [a, b, c, d, e, f].flatMap((x) => x.entries)
-      // The journal may hold more than one entry of a record per transaction; the reports hold one.
-      // Both agree on what changed, in commit order.
-      const last = (list: JournalEntry[]) => [...new Map(list.map((x) => [`${x.kind}:${x.id}`, x])).values()].map(said)
+      // The journal may hold more than one entry of a record per transaction; the reports hold
+      // one. Both agree on where each record ended.
+      const last = (list: JournalEntry[]) => [...new Map(list.map((x) => [`${x.kind}:${x.id}`, x])).values()].map(said).sort()
       assert.deepEqual(last(all.entries), last(reported))
       for (const x of all.entries) assert.match(x.time, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
       const positions = all.entries.map((x) => x.position)
@@ -156,6 +157,52 @@ export function journalContract(it: It, withStorage: WithStorage): void {
   )
 
   it(
+    'journals the terms whose live count an event moves',
+    withStorage(async (s) => {
+      const { cat, tag, other } = await s.transaction(async (tx) => ({
+        cat: await tx.insertTerm(newTerm({ slug: 'c' })),
+        tag: await tx.insertTerm(newTerm({ slug: 't', taxonomy: 'tag' })),
+        other: await tx.insertTerm(newTerm({ slug: 'o' })),
+      }))
+      const touched = (entries: JournalEntry[]) => entries.map((x) => `${x.kind}:${x.id}:${x.action}`).sort()
+      const draft = await committed(s, (tx) =>
+        tx.insertPost(newEvent({ slug: 'e', status: 'draft', categoryIds: [cat.id], tagIds: [tag.id] })),
+      )
+      const e = draft.result
+      // A draft counts nowhere.
+      assert.deepEqual(touched(draft.entries), [`event:${e.id}:create`])
+      const published = await committed(s, (tx) => tx.updatePost(e.id, 'event', { status: 'publish' }))
+      assert.deepEqual(touched(published.entries), [`category:${cat.id}:update`, `event:${e.id}:update`, `tag:${tag.id}:update`].sort())
+      const moved = await committed(s, (tx) => tx.updatePost(e.id, 'event', { categoryIds: [other.id] }))
+      assert.deepEqual(touched(moved.entries), [`category:${cat.id}:update`, `category:${other.id}:update`, `event:${e.id}:update`].sort())
+      // A change that moves no count (the title) journals the event alone.
+      const renamed = await committed(s, (tx) => tx.updatePost(e.id, 'event', { title: 'Renamed' }))
+      assert.deepEqual(touched(renamed.entries), [`event:${e.id}:update`])
+      const trashed = await committed(s, (tx) => tx.updatePost(e.id, 'event', { status: 'trash' }))
+      assert.deepEqual(touched(trashed.entries), [`category:${other.id}:update`, `event:${e.id}:trash`, `tag:${tag.id}:update`].sort())
+    }),
+  )
+
+  it(
+    'reads a stretch of the journal again, up to where it ended the first time',
+    withStorage(async (s) => {
+      const start = await s.journalHead()
+      const first = await committed(s, (tx) => tx.insertPost(newEvent({ slug: 'one' })))
+      const end = (await readAll(s, start)).next
+      await s.transaction((tx) => tx.insertPost(newEvent({ slug: 'two' })))
+      const again = await s.readJournal(start, 10, end)
+      assert.deepEqual(again.entries.map((x) => x.id), [first.result.id])
+      assert.equal(again.more, false)
+      assert.equal(again.next, end)
+      // In pages of one, still stopping there; and nothing after `until` when it is `after`.
+      const paged = await s.readJournal(start, 1, end)
+      assert.equal(paged.entries.length, 1)
+      assert.deepEqual((await s.readJournal(end, 10, end)).entries, [])
+      assert.equal((await s.readJournal(end, 10)).entries.length, 1)
+    }),
+  )
+
+  it(
     'journals events written in bulk, one entry each',
     withStorage(async (s) => {
       const start = await s.journalHead()
@@ -176,7 +223,10 @@ export function journalContract(it: It, withStorage: WithStorage): void {
   it(
     'refuses positions it never gave out, and positions compaction removed',
     withStorage(async (s) => {
-      for (const bad of ['', 'x', '1', '-1', 'abc.1', '..', '0.0.0.0', '9'.repeat(40)]) await rejects(s.readJournal(bad, 10), 'malformed')
+      // Garbage, and positions of another journal (its name differs).
+      for (const bad of ['', 'x', '1', '-1', 'abc.1', '..', '0.0.0.0', '9'.repeat(40), 'ffffffffffff.0', 'ffffffffffff.0.0']) {
+        await rejects(s.readJournal(bad, 10), 'malformed')
+      }
       const start = await s.journalHead()
       const { result: first } = await committed(s, (tx) => tx.insertPost(newEvent({ slug: 'one' })))
       const mid = (await readAll(s, start)).next

@@ -237,7 +237,7 @@ export interface FilteredPlan {
  * bounds and the links (then the count must look at the posts).
  */
 export function filteredPlan(db: Db, q: EventListQuery, postFilters: boolean): FilteredPlan | null {
-  if (q.orderBy === 'date') return null
+  if (q.orderBy !== 'start') return null
   const lists = (Object.keys(FILTER_KINDS) as FilterList[]).filter((l) => q[l] !== undefined)
   const driver = lists.find((l) => new Set(q[l]).size === 1)
   if (!driver) return null

@@ -99,6 +99,38 @@ export const JOURNAL_DDL: MigrationStatement[] = [
   ...postgresTriggers('terms').map((postgres) => ({ postgres })),
 ]
 
+/**
+ * Migration 17: a term whose live count changes (term_counts.n, kept by the writes of events)
+ * is a changed record too: its representation shows the count, and lists hide empty terms.
+ */
+export const JOURNAL_COUNTS_DDL: MigrationStatement[] = [
+  {
+    sqlite: `CREATE TRIGGER IF NOT EXISTS calendar_journal_term_counts AFTER UPDATE OF n ON term_counts WHEN NEW.n <> OLD.n BEGIN
+      INSERT INTO calendar_journal (kind, record_id, action, revision, language, at)
+      SELECT taxonomy, id, 'update', revision, language, ${SQLITE_NOW} FROM terms WHERE id = NEW.term_id;
+    END`,
+  },
+  {
+    postgres: `CREATE OR REPLACE FUNCTION calendar_journal_term_counts() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+DECLARE written text;
+BEGIN
+  WITH ins AS (INSERT INTO calendar_journal (kind, record_id, action, revision, language)
+    SELECT t.taxonomy, t.id, 'update', t.revision, t.language FROM new_rows n JOIN old_rows o ON o.term_id = n.term_id
+    JOIN terms t ON t.id = n.term_id WHERE n.n <> o.n ORDER BY t.id
+    RETURNING position, kind, record_id, action, revision, language)
+  SELECT string_agg(concat_ws(' ', position, kind, record_id, action, revision, language), E'\n' ORDER BY position) INTO written FROM ins;
+  IF written IS NOT NULL THEN
+    PERFORM set_config('calendar.journal', coalesce(nullif(current_setting('calendar.journal', true), '') || E'\n', '') || written, true);
+  END IF;
+  RETURN NULL;
+END $fn$`,
+  },
+  {
+    postgres: `CREATE OR REPLACE TRIGGER calendar_journal_term_counts AFTER UPDATE ON term_counts
+      REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION calendar_journal_term_counts()`,
+  },
+]
+
 export const JOURNAL_DATA: MigrationStatement[] = [
   {
     sqlite: `INSERT INTO calendar_journal_floor (one, epoch, position) VALUES (1, lower(hex(randomblob(6))), '0') ON CONFLICT (one) DO NOTHING`,
@@ -218,26 +250,32 @@ export class SqlJournal {
   }
 
   /** See Storage.readJournal. */
-  async read(db: Db, after: string, limit: number): Promise<JournalPage> {
+  async read(db: Db, after: string, limit: number, until?: string): Promise<JournalPage> {
     const epoch = await this.name(db)
     const from = this.parse(epoch, after)
     const [floor] = await db.query<{ position: unknown }>('SELECT position FROM calendar_journal_floor WHERE one = 1')
-    const horizon = await this.horizon(db)
+    const now = await this.horizon(db)
     if (floor && compare(from, this.parse(epoch, `${epoch}.${String(floor.position)}`)) < 0)
       throw new JournalPositionError(after, 'expired')
     // A position past anything this journal handed out was never one of its own.
-    if (!this.postgres && compare(from, horizon) > 0) throw new JournalPositionError(after, 'malformed')
+    if (!this.postgres && compare(from, now) > 0) throw new JournalPositionError(after, 'malformed')
+    // A stretch read again ends where it ended the first time (never past what is readable now).
+    const bound = until === undefined ? now : this.parse(epoch, until)
+    const horizon = compare(bound, now) < 0 ? (compare(bound, from) < 0 ? from : bound) : now
     const take = Math.max(1, Math.min(limit, 10_000))
+    // Up to the horizon: on PostgreSQL (xid, position) <= (its xid, n) with n 0 for a horizon of
+    // running transactions (their entries are not readable yet) and an entry's own for `until`.
     const rows = this.postgres
       ? await db.query<Row>(
           `SELECT position, xid::text AS xid, kind, record_id, action, revision, language, at FROM calendar_journal
-           WHERE (xid, position) > (?::xid8, ?) AND xid < pg_snapshot_xmin(pg_current_snapshot())
+           WHERE (xid, position) > (?::xid8, ?) AND (xid, position) <= (?::xid8, ?) AND xid < pg_snapshot_xmin(pg_current_snapshot())
            ORDER BY xid, position LIMIT ?`,
-          [String(from[0]), String(from[1]), take + 1],
+          [String(from[0]), String(from[1]), String(horizon[0]), String(horizon[1]), take + 1],
         )
       : await db.query<Row>(
-          `SELECT position, kind, record_id, action, revision, language, at FROM calendar_journal WHERE position > ? ORDER BY position LIMIT ?`,
-          [String(from[0]), take + 1],
+          `SELECT position, kind, record_id, action, revision, language, at FROM calendar_journal
+           WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+          [String(from[0]), String(horizon[0]), take + 1],
         )
     const more = rows.length > take
     const entries = rows.slice(0, take).map((r) => this.entry(epoch, r))

@@ -18,7 +18,7 @@ import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './event-filters.js'
 import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
-import { JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
+import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -341,6 +341,12 @@ export const MIGRATIONS: Migration[] = [
     // transaction (journal.ts). PostgreSQL 14 or later (xid8, CREATE OR REPLACE TRIGGER).
     statements: JOURNAL_DDL,
     data: JOURNAL_DATA,
+  },
+  {
+    version: 17,
+    name: 'change journal: term counts',
+    // A term's live count is part of what it shows (journal.ts).
+    statements: JOURNAL_COUNTS_DDL,
   },
 ]
 

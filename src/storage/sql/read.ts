@@ -375,6 +375,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   const keyed = new Where().add('p.language = ?', q.language).oneOf('p.status', q.statuses)
   keyed.dateBounds('p', q)
   if (q.include) keyed.add(d.inList('p.id', 'int'), d.list(q.include))
+  if (q.idAfter !== undefined) keyed.add('p.id > ?', q.idAfter)
   const w = new Where()
   // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
   w.add(`p.type = 'event'`).add('p.hide_from_listings = FALSE').and(keyed)
@@ -398,7 +399,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
   addSearch(db, w, words)
-  const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : 'p.start_date, p.id'
+  const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : q.orderBy === 'id' ? 'p.id' : 'p.start_date, p.id'
 
   // Link filters, shaped for an engine that plans without statistics (SQLite); PostgreSQL plans
   // each form from its statistics either way. All forms select the same rows:
@@ -594,7 +595,7 @@ async function indexedSearchPage(db: Db, q: EventListQuery, index: TextIndex, s:
   const sparse = total <= FEW_MATCHES || q.offset + q.limit > total / DENSE_STRIDE
   const select = selectOf(db)
   let rows: Row[]
-  if (sparse && keys && q.orderBy !== 'date') {
+  if (sparse && keys && q.orderBy === 'start') {
     // The matches sorted on their narrow rows, then only the page's posts read.
     rows = await db.query(
       `SELECT ${select} FROM (SELECT p.id FROM ${keys.from} WHERE ${keys.where} ORDER BY ${s.order} LIMIT ? OFFSET ?) k
@@ -657,6 +658,8 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
       ...fragments,
     )
   }
+  if (q.include) w.add(d.inList('p.id', 'int'), d.list(q.include))
+  if (q.idAfter !== undefined) w.add('p.id > ?', q.idAfter)
   if (q.eventId !== undefined) w.add('p.id IN (SELECT l.linked_id FROM event_links l WHERE l.event_id = ? AND l.kind = ?)', q.eventId, type)
   if (q.hasEvents !== undefined) {
     w.add(
@@ -675,7 +678,8 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
       ...statuses.params,
     )
   }
-  const { rows, total } = await page(db, selectOf(db), { from: 'posts p', where: w }, 'p.post_date_utc DESC, p.id DESC', q.offset, q.limit)
+  const order = q.idAfter !== undefined ? 'p.id' : 'p.post_date_utc DESC, p.id DESC'
+  const { rows, total } = await page(db, selectOf(db), { from: 'posts p', where: w }, order, q.offset, q.limit)
   return { items: (await toPosts(db, rows)) as RecordOf<T>[], total }
 }
 
@@ -845,6 +849,7 @@ export async function listTerms(db: Db, q: TermListQuery): Promise<Page<TermWith
   w.add('t.taxonomy = ?', q.taxonomy).add('t.language = ?', q.language)
   if (q.include) w.add(d.inList('t.id', 'int'), d.list(q.include))
   if (q.exclude) w.add(`NOT (${d.inList('t.id', 'int')})`, d.list(q.exclude))
+  if (q.idAfter !== undefined) w.add('t.id > ?', q.idAfter)
   if (q.parent !== undefined) w.add('t.parent = ?', q.parent)
   if (q.slug !== undefined) w.add('t.slug = ?', q.slug)
   if (q.eventId !== undefined) w.add('t.id IN (SELECT et.term_id FROM event_terms et WHERE et.event_id = ?)', q.eventId)

@@ -252,8 +252,8 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     return run
   }
 
-  readJournal(after: string, limit: number): Promise<JournalPage> {
-    return this.use((db) => this.journal.read(db, after, limit))
+  readJournal(after: string, limit: number, until?: string): Promise<JournalPage> {
+    return this.use((db) => this.journal.read(db, after, limit, until))
   }
 
   journalHead(): Promise<string> {
