@@ -39,5 +39,5 @@ export { filterHtml } from './sanitize/html.js'
 export type { HtmlKind } from './sanitize/allowlist.js'
 export type { SanitizeOption, RolePolicy, TextField, TextFilter } from './sanitize/policy.js'
 // Recurring series: hosts extend open-ended series from a scheduler; the rule tools are public.
-export { extendSeries } from './resources/series.js'
+export { extendSeries } from './resources/series-horizon.js'
 export { parseRule, formatRule, expandRule, describeRule, RuleError, type Rule } from './recurrence/index.js'

@@ -1,11 +1,14 @@
 /**
  * The linked records a batch of posts needs for its representation, loaded with one call per
- * kind however many posts there are.
+ * kind however many posts there are: venues, organizers, terms, translations, and the first
+ * occurrences of the series its events belong to.
  */
 import { canRead } from '../auth/principal.js'
 import type { Context } from '../context.js'
+import type { Json } from '../representation/common.js'
 import type { Relations } from '../representation/embedded.js'
-import type { OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
+import { seriesJson } from '../representation/series.js'
+import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
 
 /**
  * `shown: 'feed'` loads only what an iCalendar feed shows of the links (venues, organizers,
@@ -61,4 +64,16 @@ async function readableTranslations(ctx: Context, groups: Set<number>, known: re
     all.set(group, readable)
   }
   return all
+}
+
+/**
+ * The series fields of each event (representation/series.ts), null for an event outside any
+ * series; the first occurrences not in the batch are read in one call.
+ */
+export async function seriesFields(ctx: Context, events: readonly EventRecord[]): Promise<Array<Json | null>> {
+  const heads = new Map<number, EventRecord>()
+  for (const e of events) if (e.seriesId === e.id) heads.set(e.id, e)
+  const missing = [...new Set(events.filter((e) => e.seriesId && !heads.has(e.seriesId)).map((e) => e.seriesId!))]
+  if (missing.length) for (const p of await ctx.storage.getPosts(missing)) if (p.type === 'event') heads.set(p.id, p)
+  return seriesJson(events, heads)
 }

@@ -1,32 +1,28 @@
 /**
  * Recurring series: every occurrence is an event of its own (own id and slug, listed and
  * filtered like any event); later occurrences point at the first through `post_parent`; the
- * first keeps the rule (storage `series.rule`). This module turns a `recurrence` write into
- * occurrences, applies edits with their `recurrence_scope`, and adds the series fields to
- * representations.
+ * first keeps the rule (storage `series.rule`). This module handles the series part of event
+ * requests: it turns a `recurrence` write into occurrences (written by occurrences.ts), applies
+ * edits and deletes with their `recurrence_scope`. The series fields of a representation are
+ * representation/series.ts; the horizon of open-ended series is series-horizon.ts.
  */
 import { ApiError, invalidParam } from '../http/errors.js'
-import type { Json } from '../representation/common.js'
-import { describeRule, expandRule, formatRule, isBounded, parseRule, RuleError, type Rule } from '../recurrence/index.js'
-import {
-  SlugConflictError,
-  type EventRecord,
-  type NewPost,
-  type PostPatch,
-  type SeriesMember,
-  type SeriesRule,
-  type Storage,
-  type StorageTx,
-} from '../storage/types.js'
-import { addMonths, dayEnd, epochSecondsToParts, formatWallClock, partsToEpochSeconds, requireWallClock } from '../time/format.js'
+import { expandRule, formatRule, isBounded, parseRule, RuleError, type Rule } from '../recurrence/index.js'
+import type { EventRecord, PostPatch, SeriesMember, SeriesRule, StorageTx } from '../storage/types.js'
+import { epochSecondsToParts, formatWallClock } from '../time/format.js'
 import { parseDateInput } from '../time/parse.js'
-import { isRegularWallClock, localToUtc, utcToLocal } from '../time/zone.js'
+import { localToUtc, utcToLocal } from '../time/zone.js'
 import type { Context } from '../context.js'
-import { schedule, type Schedule } from './dates.js'
-import { withFreeSlug } from './slug.js'
+import { schedule } from './dates.js'
+import { insertOccurrence, occurrenceOf, occurrenceSlug, placeAt, plusSeconds, seconds } from './occurrences.js'
+import { horizonOf } from './series-horizon.js'
 import { moveToTrash, writePost } from './trash.js'
-import { storageIdentity } from '../storage/dependencies.js'
 import { touchSeries } from './series-version.js'
+
+// The event handlers take these with the rest of the series API; they live where they belong:
+// loading the series heads a response shows in embeds.ts, the horizon in series-horizon.ts.
+export { seriesFields } from './embeds.js'
+export { extendForList } from './series-horizon.js'
 
 export type Scope = 'this' | 'following' | 'all'
 
@@ -112,10 +108,7 @@ export function planSeries(
     const first = rule.until.utc ? localToUtc(start, tz) : start
     if (until < first) throw bad('UNTIL is before the start.')
   }
-  // Whole days, as the default list window is: its last day shows every occurrence of that day.
-  const horizon = dayEnd(
-    addMonths(horizonFrom && horizonFrom > ctx.nowLocal ? horizonFrom : ctx.nowLocal, ctx.options.recurrence.horizonMonths),
-  )
+  const horizon = horizonOf(horizonFrom && horizonFrom > ctx.nowLocal ? horizonFrom : ctx.nowLocal, ctx.options.recurrence.horizonMonths)
   const fromRule = expandRule(rule, start, { timezone: tz, horizon: horizon > start ? horizon : start, max: cap + 1 })
   if (isBounded(rule) && fromRule.length > cap) throw bad(`the rule has more than the ${cap} occurrences a series may have.`)
   const time = start.slice(11)
@@ -139,63 +132,6 @@ export function planSeries(
   const stored: SeriesRule = { rrule: formatRule(rule), rdate: [...new Set(rdate)].sort(), exdate: exdate.sort() }
   if (!isBounded(rule)) stored.through = horizon
   return { rule: stored, starts }
-}
-
-const seconds = (wall: string) => partsToEpochSeconds(requireWallClock(wall))
-const plusSeconds = (wall: string, s: number) => formatWallClock(epochSecondsToParts(seconds(wall) + s))
-
-/**
- * The dates of an occurrence the rule places at wall-clock `start`, `length` seconds long. A
- * start that does not exist that day (a DST gap) moves forward as a lone event's does, and one
- * that exists twice (an overlap) is the first of the two instants; such an occurrence keeps its
- * length as elapsed time from that instant, which is how an iCalendar reader expands the exact
- * UTC date the feed writes for it. Any other occurrence keeps its wall-clock end, as the
- * reader's local expansion does.
- */
-function placeAt(start: string, length: number, allDay: boolean, tz: string): Schedule {
-  if (allDay || isRegularWallClock(start, tz)) return schedule(start, plusSeconds(start, length), allDay, tz)
-  const startUtc = localToUtc(start, tz)
-  const endUtc = plusSeconds(startUtc, Math.max(0, length))
-  return { startDate: utcToLocal(startUtc, tz), endDate: utcToLocal(endUtc, tz), startDateUtc: startUtc, endDateUtc: endUtc }
-}
-
-/** What an occurrence needs of the request: the clock its dates are stamped with. */
-type Clock = Pick<Context, 'nowLocal' | 'nowUtc'>
-
-/** The fields an occurrence shares with the one it is copied from, moved to `start`. */
-function occurrenceOf(from: EventRecord, start: string, position: number, head: number, ctx: Clock): Omit<NewPost<'event'>, 'slug'> {
-  const length = seconds(from.endDate) - seconds(from.startDate)
-  const sched = placeAt(start, length, from.allDay, from.timezone)
-  const { id: _id, sequence: _seq, translationGroup: _tg, slug: _slug, ...shared } = from
-  return {
-    ...shared,
-    ...sched,
-    date: ctx.nowLocal,
-    dateUtc: ctx.nowUtc,
-    modified: ctx.nowLocal,
-    modifiedUtc: ctx.nowUtc,
-    parentId: head,
-    seriesId: head,
-    series: { position, original: start },
-  }
-}
-
-/** `{slug}-{YYYY-MM-DD}` of an occurrence, from the series' slug without its own date suffix. */
-function occurrenceSlug(head: EventRecord, start: string): string {
-  const base = head.slug.replace(/-\d{4}-\d{2}-\d{2}(?:-\d+)?$/, '')
-  return `${base}-${start.slice(0, 10)}`
-}
-
-async function insertOccurrence(ctx: Clock, tx: StorageTx, template: EventRecord, head: EventRecord, start: string, position: number) {
-  const record = occurrenceOf(template, start, position, head.id, ctx)
-  const slug = occurrenceSlug(head, start)
-  // The dated slug is nearly always free: try it before looking for a suffix.
-  try {
-    return await tx.insertPost<'event'>({ ...record, slug })
-  } catch (e) {
-    if (!(e instanceof SlugConflictError)) throw e
-  }
-  return withFreeSlug(tx, 'event', head.language, slug, (free) => tx.insertPost<'event'>({ ...record, slug: free }))
 }
 
 /**
@@ -701,142 +637,4 @@ export async function deleteInSeries(ctx: Context, tx: StorageTx, stale: EventRe
     if (m.id === current.id && force) result = latest
   }
   return result
-}
-
-// ---------------------------------------------------------------------------------------------
-// Representation
-
-/**
- * `recurrence` (the head's rule) and `series` of each member event, null for the others: the
- * fields a representation ends with. They come from other rows (the head), so they are never
- * part of an event's cached fragment.
- */
-export async function seriesFields(ctx: Context, events: readonly EventRecord[]): Promise<Array<Json | null>> {
-  const out: Array<Json | null> = events.map(() => null)
-  const wanted = [...new Set(events.filter((e) => e.seriesId).map((e) => e.seriesId!))]
-  if (!wanted.length) return out
-  const heads = new Map<number, EventRecord>()
-  for (const e of events) if (e.seriesId === e.id) heads.set(e.id, e)
-  const missing = wanted.filter((id) => !heads.has(id))
-  if (missing.length) for (const p of await ctx.storage.getPosts(missing)) if (p.type === 'event') heads.set(p.id, p)
-  // Members of one series share their head's rule: describe it once per request.
-  const described = new Map<number, Json>()
-  events.forEach((e, i) => {
-    if (!e.seriesId || !e.series) return
-    const rule = heads.get(e.seriesId)?.series?.rule
-    const fields: Json = {}
-    if (rule) {
-      let recurrence = described.get(e.seriesId)
-      if (!recurrence) described.set(e.seriesId, (recurrence = recurrenceJson(rule)))
-      fields.recurrence = recurrence
-    }
-    fields.series = { id: e.seriesId, position: e.series.position, detached: e.series.detached === true }
-    out[i] = fields
-  })
-  return out
-}
-
-export function recurrenceJson(rule: SeriesRule): Json {
-  return { rrule: rule.rrule, rdate: rule.rdate, exdate: rule.exdate, description: describeRule(parseRule(rule.rrule)) }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Horizon
-
-/**
- * Writes the occurrences of open-ended series up to the horizon from `now` (`horizonMonths`
- * ahead). Hosts call it from a scheduler (daily is plenty); it returns how many occurrences it
- * added. `seriesIds`: only these series (default: every open-ended series in the store).
- */
-export async function extendSeries(
-  storage: Storage,
-  options: {
-    now?: Date
-    horizonMonths?: number
-    maxOccurrences?: number
-    seriesIds?: number[]
-    /** Languages whose series are looked for (default ['en']). */
-    languages?: string[]
-    /** The site's zone, for the publication date of new occurrences (default UTC). */
-    timezone?: string
-    /** Write up to this wall-clock time when it lies past the horizon (a list asked that far). */
-    until?: string
-  } = {},
-): Promise<number> {
-  const now = options.now ?? new Date()
-  const ids = options.seriesIds ?? (await openEndedHeads(storage, options.languages ?? ['en']))
-  let added = 0
-  for (const id of ids) {
-    added += await storage.transaction(async (tx) => {
-      const head = await tx.getPost(id)
-      if (!head || head.type !== 'event' || head.seriesId !== head.id || !head.series?.rule?.through) return 0
-      const nowLocal = utcToLocal(now.toISOString().slice(0, 19).replace('T', ' '), head.timezone)
-      const ahead = dayEnd(addMonths(nowLocal, options.horizonMonths ?? 24))
-      const horizon = options.until && options.until > ahead ? options.until : ahead
-      const rule = head.series.rule
-      if (horizon <= rule.through!) return 0
-      const cap = options.maxOccurrences ?? 1000
-      const members = await tx.seriesMembers(head.id)
-      const starts = expandRule(parseRule(rule.rrule), head.series.original, { timezone: head.timezone, horizon, max: cap })
-      const have = new Set(members.map((m) => m.series?.original.slice(0, 10)))
-      const skip = new Set(rule.exdate.map((d) => d.slice(0, 10)))
-      const nowUtc = now.toISOString().slice(0, 19).replace('T', ' ')
-      const ctx: Clock = { nowLocal: utcToLocal(nowUtc, options.timezone ?? 'UTC'), nowUtc }
-      let n = 0
-      for (let i = 0; i < starts.length; i++) {
-        const s = starts[i]!
-        if (s <= rule.through! || have.has(s.slice(0, 10)) || skip.has(s.slice(0, 10))) continue
-        await insertOccurrence(ctx, tx, head, head, s, i + 1)
-        n++
-      }
-      await tx.updatePost(head.id, 'event', { series: { ...head.series, rule: { ...rule, through: horizon } } })
-      return n
-    })
-  }
-  return added
-}
-
-/** Heads of open-ended series (listed ones, in these languages): first occurrences whose rule has a `through`. */
-async function openEndedHeads(storage: Storage, languages: string[]): Promise<number[]> {
-  const out = new Set<number>()
-  const statuses = ['publish', 'future', 'draft', 'pending', 'private'] as const
-  for (const language of languages) {
-    for (let offset = 0; ; offset += 500) {
-      const page = await storage.listEvents({ language, statuses, orderBy: 'start', offset, limit: 500, parentId: 0 })
-      for (const e of page.items) if (e.seriesId === e.id && e.series?.rule?.through) out.add(e.id)
-      if (page.items.length < 500) break
-    }
-  }
-  return [...out]
-}
-
-export type { SeriesMember }
-
-/** Per storage, how far lists have already had open-ended series written (lazy extension). */
-const lazilyExtended = new WeakMap<object, string>()
-/** A list never makes series be written further ahead than this. */
-const LAZY_LIMIT_YEARS = 10
-
-/**
- * A list whose window ends past the horizon gets the open-ended series written up to its end
- * first (at most LAZY_LIMIT_YEARS ahead, once per storage and end), so it shows them.
- */
-export async function extendForList(ctx: Context, endLte: string | undefined): Promise<void> {
-  // Whole days: the default window (to the end of the day 24 months ahead) never triggers it,
-  // and lists asking for the same end day extend once.
-  const horizon = dayEnd(addMonths(ctx.nowLocal, ctx.options.recurrence.horizonMonths))
-  if (endLte === undefined || endLte <= horizon) return
-  const limit = dayEnd(addMonths(ctx.nowLocal, LAZY_LIMIT_YEARS * 12))
-  const until = dayEnd(endLte < limit ? endLte : limit)
-  const done = lazilyExtended.get(storageIdentity(ctx.storage))
-  if (done !== undefined && done >= until) return
-  await extendSeries(ctx.storage, {
-    now: ctx.now,
-    until,
-    horizonMonths: ctx.options.recurrence.horizonMonths,
-    maxOccurrences: ctx.options.recurrence.maxOccurrences,
-    languages: [ctx.language],
-    timezone: ctx.options.timezone,
-  })
-  lazilyExtended.set(storageIdentity(ctx.storage), until)
 }

@@ -1,6 +1,6 @@
 /** The host-side jobs no HTTP route reaches: emptying the trash and extending open-ended series. */
 import type { ResolvedOptions } from '../options.js'
-import { extendSeries } from '../resources/series.js'
+import { extendSeries } from '../resources/series-horizon.js'
 import { emptyTrash } from '../resources/trash.js'
 import type { Storage } from '../storage/types.js'
 import { toUtcString } from '../time/format.js'
