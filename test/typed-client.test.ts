@@ -34,6 +34,9 @@ interface TourResult {
   updated: root.Event
   staleStatus: number
   staleCode: string
+  synced: number[]
+  syncChanged: number[]
+  syncDeleted: number[]
   ics: string
   icsType: string | null
   invalid: root.ErrorEnvelope
@@ -107,6 +110,9 @@ describe('a strict typed client generated from /doc', () => {
     expect(result.updated.cost).toContain('15')
     expect(result.staleStatus).toBe(412)
     expect(result.staleCode).toBe('rest_precondition_failed')
+    expect(result.synced).toContain(result.created.id)
+    expect(result.syncChanged).toEqual([])
+    expect(result.syncDeleted).toEqual([result.created.id])
     expect(result.icsType).toMatch(/^text\/calendar/)
     expect(result.ics).toMatch(/^BEGIN:VCALENDAR\r\n/)
     expect(result.ics).toContain('SUMMARY:Typed client night (moved)')

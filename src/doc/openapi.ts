@@ -39,6 +39,12 @@ const TOTAL_HEADERS = Object.fromEntries(
     { description: h.endsWith('Pages') ? 'Number of pages.' : 'Number of matching records.', schema: { type: 'integer', minimum: 0 } },
   ]),
 )
+const SYNC_HEADER = {
+  'X-Sync-Token': {
+    description: 'With sync_token, on the last page: the token of the next sync (as `sync_token` in the body).',
+    schema: { type: 'string' },
+  },
+}
 const ETAG_HEADER = {
   ETag: { description: 'Weak validator of this representation; send it back in If-None-Match.', schema: { type: 'string' } },
 }
@@ -175,7 +181,9 @@ function operation(
   const responses: Record<string, unknown> = {
     [okStatus]: {
       description: STATUS_TEXT[okStatus],
-      ...(read ? { headers: { ...(record ? STRONG_ETAG_HEADER : ETAG_HEADER), ...(list ? TOTAL_HEADERS : {}) } } : {}),
+      ...(read
+        ? { headers: { ...(record ? STRONG_ETAG_HEADER : ETAG_HEADER), ...(list ? { ...TOTAL_HEADERS, ...SYNC_HEADER } : {}) } }
+        : {}),
       ...(!read && route.tag !== undefined ? { headers: STRONG_ETAG_HEADER } : {}),
       content,
     },

@@ -17,6 +17,9 @@ import { resolveImage } from './image.js'
 import { prepareLinked, resolveLinked, resolveTerms } from './event-references.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
 import { tagOf, type RecordAt } from './record-tag.js'
+import { refuseWithSync, syncReply } from './sync.js'
+import { POST_STATUSES, type EventListQuery } from '../storage/types.js'
+import type { JournalEntry } from '../storage/journal.js'
 import { eventFeed, icsReply, wantsIcs } from './feed.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import type { Input } from '../schemas/index.js'
@@ -105,6 +108,7 @@ export function listParams(ctx: Context, params: Params): Params {
 }
 
 export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<Reply> {
+  if (q.sync_token !== undefined) return syncEvents(ctx, q, q.sync_token)
   const plan = eventListQuery(q, ctx)
   await resolveListReferences(ctx, q, plan)
   const { query, canonical, failures, page, perPage } = plan
@@ -128,6 +132,68 @@ export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<R
     notFound: () => new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
   })
   return ok(body, { ...headers, Vary: 'Accept' })
+}
+
+/** Date filters and the one filter a sync cannot follow entry by entry (which member of a series is first). */
+const NOT_WITH_SYNC = [
+  'start_date',
+  'end_date',
+  'starts_before',
+  'starts_after',
+  'ends_before',
+  'ends_after',
+  'hide_subsequent_recurrences',
+]
+
+/** `sync_token` on the event list (resources/sync.ts): the list's filters without a date window. */
+async function syncEvents(ctx: Context, q: Input<'eventList'>, token: string): Promise<Reply> {
+  refuseWithSync(q, NOT_WITH_SYNC)
+  if (q.page > 1) throw invalidParam('page', { message: 'A sync goes on with the sync_token of next_rest_url, not with page.' })
+  const plan = eventListQuery(q, ctx)
+  await resolveListReferences(ctx, q, plan)
+  if (plan.failures.size) throw invalidParams(plan.failures)
+  const { startGte: _a, startGt: _b, startLt: _c, endLte: _d, endGt: _e, endLt: _f, ...unwindowed } = plan.query
+  const base: EventListQuery = { ...unwindowed, orderBy: 'id', offset: 0 }
+  const { page: _page, per_page: _perPage, sync_token: _token, ...filters } = q
+  const list = async (extra: Partial<EventListQuery>, limit: number) => (await ctx.storage.listEvents({ ...base, ...extra, limit })).items
+  return syncReply(ctx, token, plan.perPage, {
+    collection: 'events',
+    kinds: ['event'],
+    filters,
+    page: (afterId, limit) => list({ idAfter: afterId }, limit),
+    matching: (ids) => {
+      const wanted = base.include ? ids.filter((id) => base.include!.includes(id)) : ids
+      return wanted.length ? list({ include: wanted }, wanted.length) : Promise.resolve([])
+    },
+    related: (entries) => eventsShowing(ctx, entries),
+    present: (events) => present(ctx, events),
+  })
+}
+
+/** Events of the request's language (any status) that show a venue, organizer or term these entries changed. */
+async function eventsShowing(ctx: Context, entries: readonly JournalEntry[]): Promise<number[]> {
+  const by: Record<'venueIds' | 'organizerIds' | 'categoryIds' | 'tagIds', Set<number>> = {
+    venueIds: new Set(),
+    organizerIds: new Set(),
+    categoryIds: new Set(),
+    tagIds: new Set(),
+  }
+  const list = { venue: by.venueIds, organizer: by.organizerIds, category: by.categoryIds, tag: by.tagIds } as const
+  for (const e of entries) if (e.kind !== 'event') list[e.kind].add(e.id)
+  const ids: number[] = []
+  for (const [key, set] of Object.entries(by)) {
+    if (!set.size) continue
+    const page = await ctx.storage.listEvents({
+      language: ctx.language,
+      statuses: POST_STATUSES,
+      [key]: [...set],
+      orderBy: 'id',
+      offset: 0,
+      limit: 1_000_000,
+    })
+    for (const e of page.items) ids.push(e.id)
+  }
+  return ids
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,9 +11,11 @@ import type { Context } from '../context.js'
 import { restUrl } from '../urls.js'
 import { created, ok, totals, type Reply } from './respond.js'
 import { tagOf, type RecordAt } from './record-tag.js'
+import { refuseWithSync, syncReply } from './sync.js'
+import type { TermListQuery } from '../storage/types.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 
-const COLLECTION: Record<Taxonomy, string> = { category: 'categories', tag: 'tags' }
+const COLLECTION: Record<Taxonomy, 'categories' | 'tags'> = { category: 'categories', tag: 'tags' }
 
 const ORDER_BY: Record<string, TermOrderBy> = {
   id: 'id',
@@ -76,7 +78,7 @@ export async function listTerms(ctx: Context, input: Input<'categoryList' | 'tag
   const page = q.page
   const orderBy = ORDER_BY[String(q.orderby ?? 'name').toLowerCase()] ?? 'name'
   const order = q.order === undefined || String(q.order).toLowerCase() === 'asc' ? 'asc' : 'desc'
-  const result = await ctx.storage.listTerms({
+  const query: TermListQuery = {
     taxonomy,
     language: ctx.language,
     ...(q.search !== undefined ? { search: q.search } : {}),
@@ -90,7 +92,9 @@ export async function listTerms(ctx: Context, input: Input<'categoryList' | 'tag
     order,
     offset: (page - 1) * perPage,
     limit: perPage,
-  })
+  }
+  if (q.sync_token !== undefined) return syncTerms(ctx, q, q.sync_token, query, perPage)
+  const result = await ctx.storage.listTerms(query)
   const totalPages = Math.ceil(result.total / perPage)
   // Filters other than the page travel with next/previous links so paging stays consistent.
   const filters: Array<[string, string]> = []
@@ -112,6 +116,29 @@ export async function listTerms(ctx: Context, input: Input<'categoryList' | 'tag
   if (page < totalPages) body.next_rest_url = restUrl(ctx, `${collection}/`, [...filters, ['page', String(page + 1)]])
   if (page > 1) body.previous_rest_url = restUrl(ctx, `${collection}/`, page === 2 ? filters : [...filters, ['page', String(page - 1)]])
   return ok(body, totals(result.total, totalPages))
+}
+
+/**
+ * `sync_token` on a category or tag list (resources/sync.ts): by id, whatever orderby says. The
+ * terms of one event (event, post) are refused: they change with the event, not with the terms.
+ */
+async function syncTerms(ctx: Context, q: Input<'categoryList'>, token: string, query: TermListQuery, perPage: number): Promise<Reply> {
+  refuseWithSync(q, ['event', 'post'])
+  if (q.page > 1) throw invalidParam('page', { message: 'A sync goes on with the sync_token of next_rest_url, not with page.' })
+  const { page: _page, per_page: _perPage, sync_token: _token, order: _order, orderby: _orderby, ...filters } = q
+  const list = async (extra: Partial<TermListQuery>, limit: number) =>
+    (await ctx.storage.listTerms({ ...query, orderBy: 'id', order: 'asc', ...extra, offset: 0, limit })).items
+  return syncReply(ctx, token, perPage, {
+    collection: COLLECTION[query.taxonomy],
+    kinds: [query.taxonomy],
+    filters,
+    page: (afterId, limit) => list({ idAfter: afterId }, limit),
+    matching: (ids) => {
+      const wanted = query.include ? ids.filter((id) => query.include!.includes(id)) : ids
+      return wanted.length ? list({ include: wanted }, wanted.length) : Promise.resolve([])
+    },
+    present: (terms) => Promise.all(terms.map((t) => present(ctx, t, false))),
+  })
 }
 
 export async function readTerm(ctx: Context, at: Input<'termById'>, taxonomy: Taxonomy): Promise<Reply> {

@@ -16,6 +16,8 @@ import { resolveImage } from './image.js'
 import { pageOf, requireStatuses } from './lists.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
 import { tagOf, type RecordAt } from './record-tag.js'
+import { refuseWithSync, syncReply } from './sync.js'
+import type { LinkedListQuery } from '../storage/types.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { ADDRESS_FIELDS, coordinatesOf, geocodeVenue, geoFilter, newVenueCoordinates } from './geo.js'
@@ -30,7 +32,7 @@ const FIELDS: Record<LinkedType, ReadonlyArray<(typeof VENUE_ADDRESS_FIELDS)[num
   venue: VENUE_ADDRESS_FIELDS,
   organizer: ORGANIZER_FIELDS,
 }
-const PLURAL: Record<LinkedType, string> = { venue: 'venues', organizer: 'organizers' }
+const PLURAL: Record<LinkedType, 'venues' | 'organizers'> = { venue: 'venues', organizer: 'organizers' }
 
 /** A venue or organizer as the path names it. */
 type Named = Input<'venueById' | 'venueBySlug' | 'organizerById' | 'organizerBySlug'>
@@ -124,7 +126,7 @@ export async function listLinked(ctx: Context, q: Input<'venueList' | 'organizer
   if (failures.size) throw invalidParams(failures)
   canonical.push(...geo.canonical)
 
-  const result = await ctx.storage.listLinked(type, {
+  const query: LinkedListQuery = {
     language: ctx.language,
     statuses,
     ...ownDraftsOnly(ctx),
@@ -135,7 +137,9 @@ export async function listLinked(ctx: Context, q: Input<'venueList' | 'organizer
     ...(geo.located ? { geo: geo.near ? { near: geo.near } : {} } : {}),
     offset: (page - 1) * perPage,
     limit: perPage,
-  })
+  }
+  if (q.sync_token !== undefined) return syncLinked(ctx, q, q.sync_token, type, query, perPage)
+  const result = await ctx.storage.listLinked(type, query)
   const { body, headers } = await pageOf(ctx, {
     key: PLURAL[type],
     path: `${PLURAL[type]}/`,
@@ -147,6 +151,34 @@ export async function listLinked(ctx: Context, q: Input<'venueList' | 'organizer
     notFound: () => new ApiError(404, `${type}-archive-page-not-found`, `The requested ${type} archive page does not exist`),
   })
   return ok(body, headers)
+}
+
+/**
+ * `sync_token` on a venue or organizer list (resources/sync.ts). The filters that depend on
+ * events (has_events, event, only_with_upcoming) are refused: which records they select changes
+ * with other records' writes and with time, not with the records' own.
+ */
+async function syncLinked(
+  ctx: Context,
+  q: Input<'venueList' | 'organizerList'>,
+  token: string,
+  type: LinkedType,
+  query: LinkedListQuery,
+  perPage: number,
+): Promise<Reply> {
+  refuseWithSync(q, ['event', 'has_events', 'only_with_upcoming'])
+  if (q.page > 1) throw invalidParam('page', { message: 'A sync goes on with the sync_token of next_rest_url, not with page.' })
+  const { page: _page, per_page: _perPage, sync_token: _token, ...filters } = q
+  const list = async (extra: Partial<LinkedListQuery>, limit: number) =>
+    (await ctx.storage.listLinked(type, { ...query, ...extra, offset: 0, limit })).items
+  return syncReply(ctx, token, perPage, {
+    collection: PLURAL[type],
+    kinds: [type],
+    filters,
+    page: (afterId, limit) => list({ idAfter: afterId }, limit),
+    matching: (ids) => list({ include: ids, idAfter: 0 }, ids.length),
+    present: (recs) => present(ctx, recs),
+  })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -34,6 +34,17 @@ export const perPageParam = (perPage: number) =>
     in: 'query',
   }) satisfies ParamDef
 
+/** Incremental sync of a list (src/resources/sync.ts); a token is opaque to clients. */
+export const syncTokenParam = {
+  schema: v.pipe(p.nonEmptyString(), v.maxLength(2000, p.INVALID)),
+  description:
+    '`*` starts a full sync: every record the caller may see that matches the other filters (no date window), by id; ' +
+    'follow next_rest_url, and keep the `sync_token` of the last page (also in X-Sync-Token). Sent back with the same ' +
+    'other parameters, it answers what changed since: the changed records, and in `deleted` the ids of those deleted, ' +
+    'trashed, hidden from the caller or no longer matching. 410 rest_sync_token_expired: start again with `*`.',
+  in: 'query',
+} satisfies ParamDef
+
 export const idParam = (what: string) =>
   ({
     schema: p.integer(),

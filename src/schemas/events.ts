@@ -18,6 +18,7 @@ import {
   statusParam,
   forceParam,
   translationOfParam,
+  syncTokenParam,
   type SchemaConfig,
 } from './common.js'
 import { recurrenceScopeParam, seriesListParams, seriesWriteParams } from './series.js'
@@ -97,6 +98,7 @@ export function eventListParams(c: SchemaConfig) {
     },
     ...seriesListParams,
     format: formatParam,
+    sync_token: syncTokenParam,
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }

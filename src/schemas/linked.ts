@@ -17,6 +17,7 @@ import {
   statusParam,
   forceParam,
   translationOfParam,
+  syncTokenParam,
 } from './common.js'
 
 const TRUTHY = new Set(['1', 'true', 'yes', 'on'])
@@ -57,6 +58,7 @@ export function linkedListParams(c: SchemaConfig, what: 'venue' | 'organizer') {
     only_with_upcoming: { schema: truthiness(), default: false, description: 'Only records linked to upcoming events.', in: 'query' },
     status: statusListParam(what),
     ...(what === 'venue' ? geoFilterParams('Venues', c) : {}),
+    sync_token: syncTokenParam,
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }

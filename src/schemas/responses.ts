@@ -199,7 +199,17 @@ export const Event = v.object({
   ...seriesFields,
 })
 
-const pageLinks = { rest_url: str, next_rest_url: optionalStr, previous_rest_url: optionalStr, total: int, total_pages: int }
+const pageLinks = {
+  rest_url: str,
+  next_rest_url: optionalStr,
+  previous_rest_url: optionalStr,
+  total: int,
+  total_pages: int,
+  /** Incremental sync (sync_token): ids of records gone from the list since the token. */
+  deleted: v.optional(v.array(int)),
+  /** Incremental sync: on the last page, the token of the next sync. */
+  sync_token: optionalStr,
+}
 
 export const EventList = v.object({ events: v.array(Event), ...pageLinks })
 export const VenueList = v.object({ venues: v.array(Venue), ...pageLinks })

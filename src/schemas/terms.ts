@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import * as p from './primitives.js'
 import { requiredIf, type ParamDefs } from './operation.js'
 import type { SchemaConfig } from './common.js'
-import { idParam, languageParam, pageParam, perPageParam } from './common.js'
+import { idParam, languageParam, pageParam, perPageParam, syncTokenParam } from './common.js'
 
 export function termListParams(c: SchemaConfig, hierarchical: boolean) {
   return {
@@ -33,6 +33,7 @@ export function termListParams(c: SchemaConfig, hierarchical: boolean) {
     post: { schema: p.positiveInt(), description: 'Only terms assigned to this event ID.', in: 'query' },
     event: { schema: p.positiveInt(), description: 'Alias of post; wins when both are given.', in: 'query' },
     slug: { schema: v.pipe(p.nonEmptyString(), v.maxLength(400, p.INVALID)), description: 'Only the term with this slug.', in: 'query' },
+    sync_token: syncTokenParam,
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
 }

@@ -7,6 +7,8 @@ import type { Storage } from '../../src/storage/types.js'
 import { apiIndexSuite, clientsSuite, docGeneratorsSuite } from './clients.suite.js'
 import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { conditionalWritesSuite } from './conditional-writes.suite.js'
+import { syncSuite } from './sync.suite.js'
+import { syncPropertySuite } from './sync-property.suite.js'
 import { docDefaultsSuite, docResponsesSuite, docSuite } from './doc.suite.js'
 import { eventsNoRouteSuite, eventsTransportSuite } from './events-transport.suite.js'
 import { eventsLanguagesSuite } from './events-languages.suite.js'
@@ -51,6 +53,8 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   eventsUpdateSuite(name, makeStorage)
   eventsDeleteSuite(name, makeStorage)
   conditionalWritesSuite(name, makeStorage)
+  syncSuite(name, makeStorage)
+  syncPropertySuite(name, makeStorage)
   eventsLinkedSuite(name, makeStorage)
   eventsListSuite(name, makeStorage)
   eventsDatesSuite(name, makeStorage)

@@ -32,6 +32,10 @@ export interface Tour {
   /** A second update sent with the ETag the read gave before the first one: refused. */
   staleStatus: number
   staleCode: string
+  /** Ids a full sync listed, then what a sync from its token reported after a change. */
+  synced: number[]
+  syncChanged: number[]
+  syncDeleted: number[]
   ics: string
   icsType: string | null
   invalid: ErrorEnvelope
@@ -90,6 +94,16 @@ export async function tour(baseUrl: string, token: string): Promise<Tour> {
   const calendar = await api.GET('/events/{id}', { params: { path: { id: created.id }, query: { format: 'ics' } }, parseAs: 'text' })
   if (calendar.data === undefined) fail('iCalendar', calendar.response)
 
+  // Incremental sync: sync_token, deleted and the next sync_token are typed fields of the list.
+  const full = await api.GET('/events', { params: { query: { sync_token: '*', per_page: 50 } } })
+  if (!full.data) fail('full sync', full.response)
+  const syncToken: string | undefined = full.data.sync_token
+  if (syncToken === undefined) throw new Error('a one-page full sync gave no sync_token')
+  await api.DELETE('/events/{id}', { params: { path: { id: created.id } } })
+  const delta = await api.GET('/events', { params: { query: { sync_token: syncToken, per_page: 50 } } })
+  if (!delta.data) fail('sync', delta.response)
+  const deletedIds: number[] = delta.data.deleted ?? []
+
   const bad = await api.GET('/events', { params: { query: { per_page: 0, start_date: 'no such day' } } })
   if (!bad.error) throw new Error(`an invalid list answered ${bad.response.status}`)
   const { params } = bad.error.data
@@ -102,6 +116,9 @@ export async function tour(baseUrl: string, token: string): Promise<Tour> {
     read: one.data,
     notModifiedStatus: again.response.status,
     updated: patch.data,
+    synced: full.data.events.map((e) => e.id),
+    syncChanged: delta.data.events.map((e) => e.id),
+    syncDeleted: deletedIds,
     staleStatus: stale.response.status,
     staleCode: stale.error.code,
     ics: calendar.data,
