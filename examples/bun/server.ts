@@ -21,8 +21,16 @@ announce(`http://${server.hostname}:${server.port}/wp-json/calendar/events/v1/`,
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void server.stop(true)
-    void storage.close?.()
-    process.exit(0)
+    // The storage closes before the exit (for SQLite that checkpoints and removes the -wal file);
+    // stop() without `true` lets the requests in flight finish first.
+    void Promise.resolve(server.stop())
+      .then(() => storage.close?.())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('[calendar] closing the storage failed:', error)
+          process.exit(1)
+        },
+      )
   })
 }

@@ -43,13 +43,39 @@ export function announce(root: string, storage: string, generatedToken: string |
   }
 }
 
-/** Close the server and the storage on Ctrl-C or a stop signal. */
-export function stopOnSignals(server: { close(): unknown }, storage: { close?(): Promise<void> }): void {
+/** How long a stop waits for requests in flight before it cuts their connections. */
+const STOP_GRACE_MS = 10_000
+
+/**
+ * On Ctrl-C or a stop signal: stop accepting connections, let the requests in flight finish
+ * (cut after STOP_GRACE_MS), then close the storage and only then exit. Exiting first would skip
+ * the close: its writes wait for the transactions in flight, and for SQLite it is what
+ * checkpoints the write-ahead log into the database and removes the `-wal` file. A second
+ * signal exits at once.
+ */
+export function stopOnSignals(
+  server: { close(callback?: (err?: Error) => void): unknown; closeAllConnections?(): void },
+  storage: { close?(): Promise<void> },
+): void {
+  let stopping = false
   const stop = () => {
-    server.close()
-    void storage.close?.()
-    process.exit(0)
+    if (stopping) process.exit(1)
+    stopping = true
+    const grace = setTimeout(() => server.closeAllConnections?.(), STOP_GRACE_MS)
+    grace.unref()
+    new Promise<void>((resolve) => server.close(() => resolve()))
+      .then(() => {
+        clearTimeout(grace)
+        return storage.close?.()
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('[calendar] closing the storage failed:', error)
+          process.exit(1)
+        },
+      )
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
 }
