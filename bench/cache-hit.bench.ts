@@ -2,16 +2,22 @@
  * What a response-cache hit costs in-process, and how many hits survive a stream of writes.
  *
  *   node --import tsx bench/cache-hit.bench.ts        HITS=100000 by default
+ *   BENCH_STORAGE=sqlite                              on a SQLite file (each hit first checks
+ *                                                     whether another process committed)
  *
- * 200 rich events (venue, organizer, category, tag, a long description) on the memory storage,
- * cache on. Figures:
+ * 200 rich events (venue, organizer, category, tag, a long description) on the memory storage
+ * (or SQLite), cache on. Figures:
  * - `handle()` alone for cached GET /events/{id} and GET /events?per_page=10 (about 29 KB);
  * - the same plus what the Node adapter then does with the body (its byte length, and the
  *   bytes `res.end` writes: a string is encoded on every response, stored bytes are not);
  * - a mixed loop over 20 URLs with an editor's write every 50 reads: time per read and hits.
  */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createCalendarRouter } from '../src/index.js'
 import { createMemoryStorage } from '../src/storage/memory.js'
+import { createSqlStorage, openSqliteFile } from '../src/storage/sql/index.js'
 import type { RawResponse, RequestLike } from '../src/http/types.js'
 
 const HITS = Number(process.env.HITS ?? 100_000)
@@ -19,7 +25,11 @@ const ORIGIN = 'http://127.0.0.1:8080'
 const NS = `${ORIGIN}/wp-json/calendar/events/v1`
 const EVENTS = 200
 
-const router = createCalendarRouter(createMemoryStorage(), {
+const sqlite = process.env.BENCH_STORAGE === 'sqlite'
+const storage = sqlite
+  ? createSqlStorage({ driver: await openSqliteFile(join(mkdtempSync(join(tmpdir(), 'calendar-hits-')), 'hits.db')) })
+  : createMemoryStorage()
+const router = createCalendarRouter(storage, {
   cache: { ttlMs: 3_600_000 },
   now: () => new Date('2026-11-21T22:54:48Z'),
   authenticate: (r) => (r.headers.get('authorization') === 'Bearer editor' ? { id: 2, role: 'editor' } : null),
@@ -79,7 +89,7 @@ async function time(label: string, req: RequestLike, wire: boolean) {
   console.log(`${label.padEnd(44)} ${(size / 1024).toFixed(1).padStart(6)} KB  ${us.toFixed(2).padStart(7)} µs/hit${sink < 0 ? '!' : ''}`)
 }
 
-console.log(`${HITS} cached anonymous reads each (node ${process.version})`)
+console.log(`${HITS} cached anonymous reads each, ${sqlite ? 'SQLite' : 'memory'} (node ${process.version})`)
 await time('handle(): GET /events/{id}', get(`/events/${ids[100]}`), false)
 await time('handle(): GET /events?per_page=10', get('/events?per_page=10'), false)
 await time('handle() + adapter body work: /events/{id}', get(`/events/${ids[100]}`), true)
@@ -114,3 +124,4 @@ const us = Number(process.hrtime.bigint() - t0) / 1000 / READS
 const after = router.cacheStats?.()
 const hits = after && before ? ` hits ${(((after.hits - before.hits) / READS) * 100).toFixed(1)}%` : ''
 console.log(`mixed: ${READS} reads over ${urls.length} URLs, ${writes} writes: ${us.toFixed(1)} µs/read${hits}`)
+await storage.close?.()

@@ -8,8 +8,10 @@
  *
  * Each entry also keeps the tags of what it was built from (storage/dependencies.ts); a committed
  * write in this process drops the entries sharing a tag with it, and only those. Other
- * processes' writes are seen when entries expire (`ttlMs`): keep it short when several
- * instances share one database.
+ * processes' writes on the same database reach it through the change journal
+ * (router/coherence.ts): on SQLite before the next hit, on PostgreSQL within `pollMs`. With a
+ * storage that cannot tell (a custom one without `otherWriters`) they are seen when entries
+ * expire (`ttlMs`).
  */
 import { LRUCache } from 'lru-cache'
 import type { RawResponse } from './http/types.js'
@@ -19,10 +21,18 @@ export interface CacheOptions {
   /** Upper bound of cached bytes (bodies plus a small allowance per entry). Default 32 MiB. */
   maxBytes?: number
   /**
-   * Lifetime of an entry in milliseconds, default 5000: the longest a write made by another
-   * process (another router on the same database) can go unseen.
+   * Lifetime of an entry in milliseconds, default 5000: how long an answer that depends on the
+   * clock (the default date window) may lag, and the longest another process's write goes unseen
+   * over a storage that cannot report other writers (memory and SQL storages do).
    */
   ttlMs?: number
+  /**
+   * PostgreSQL: the longest another process's commit can be served from this cache, in
+   * milliseconds (default 250). The journal is read twice per interval while the cache is being
+   * read, and a hit waits for a fresh read when the last one began longer ago. SQLite needs none:
+   * each hit first checks whether the database changed.
+   */
+  pollMs?: number
   /**
    * Also keep signed-in callers' reads, each under its reader class (see `readerClass`), default
    * true. An editor's views are then answered from the cache as anonymous ones are, and dropped
@@ -31,11 +41,14 @@ export interface CacheOptions {
   signedIn?: boolean
 }
 
+/** Default of `pollMs`. */
+export const DEFAULT_POLL_MS = 250
+
 /** Counters since the router was created; `entries`/`bytes` are current. */
 export interface CacheStats {
   hits: number
   misses: number
-  /** Entries dropped by a write in this process (not by expiry or the byte bound). */
+  /** Entries dropped by a write, in this process or another (not by expiry or the byte bound). */
   invalidated: number
   entries: number
   bytes: number
@@ -113,7 +126,7 @@ export class ReadCache {
     }
   }
 
-  /** Called after every committed write: drops what shares a tag with it, or everything without tags. */
+  /** Called after committed writes: drops what shares a tag with them, or everything without tags. */
   invalidate(tags?: Iterable<string>): void {
     this.epoch++
     if (tags === undefined) {

@@ -4,7 +4,7 @@ import type { ImageRef, PostRecord, TermRecord } from './storage/types.js'
 import type { HeadersLike } from './http/types.js'
 import { canonicalTimezone, isValidTimezone } from './time/zone.js'
 import { resolveCors, type Cors, type CorsOptions } from './http/cors.js'
-import type { CacheOptions } from './cache.js'
+import { DEFAULT_POLL_MS, type CacheOptions } from './cache.js'
 import type { Change } from './storage/observed.js'
 import { resolveSanitize, type SanitizeOption, type SanitizePolicy } from './sanitize/policy.js'
 
@@ -163,7 +163,7 @@ export interface ResolvedOptions {
   onError: CalendarOptions['onError'] | null
   now: () => Date
   cors: Cors | null
-  cache: CacheOptions | null
+  cache: (CacheOptions & { pollMs: number }) | null
   fragmentCache: Required<FragmentCacheOptions> | null
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
@@ -238,7 +238,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     onError: o.onError ?? null,
     now: o.now ?? (() => new Date()),
     cors: resolveCors(o.cors),
-    cache: o.cache ? o.cache : null,
+    cache: o.cache ? { ...o.cache, pollMs: positive('cache.pollMs', o.cache.pollMs, DEFAULT_POLL_MS) } : null,
     fragmentCache: fragmentCache(o.fragmentCache),
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,

@@ -25,6 +25,7 @@ import { failureResponse } from './router/failure.js'
 import { hostTasks } from './router/host-tasks.js'
 import { locate } from './router/locate.js'
 import { routeMatcher } from './router/match.js'
+import { cacheCoherence } from './router/coherence.js'
 import { observedStorage } from './router/observe.js'
 import { cachedReply } from './router/read-cache.js'
 import { answerOptions } from './router/options-request.js'
@@ -51,6 +52,18 @@ export interface CalendarRouter {
   cacheStats(): CacheStats | null
   /** Fragment-cache size and hit counters; null with `fragmentCache: false`. */
   fragmentCacheStats(): FragmentCacheStats | null
+  /**
+   * Stops what the router runs in the background (the response cache's poll of the change
+   * journal, on PostgreSQL) and empties the response cache; later requests are answered without
+   * it. Optional: the poll never keeps a process alive and stops once the storage is closed.
+   *
+   * @example
+   * process.once('SIGTERM', async () => {
+   *   router.close()
+   *   await storage.close()
+   * })
+   */
+  close(): void
   readonly options: ResolvedOptions
 }
 
@@ -61,8 +74,11 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
   const routes: RouteDef[] = []
   routes.push(...describingRoutes(routes), ...buildRoutes())
   const cache = options.cache ? new ReadCache(options.cache) : null
+  // Other processes' commits on the same database reach the cache through the journal.
+  const coherence = cache && options.cache ? cacheCoherence(backend, cache, options.cache) : null
+  let closed = false
   const fragments = options.fragmentCache ? new FragmentCache(options.fragmentCache.maxBytes) : null
-  const storage = observedStorage(backend, options, cache)
+  const storage = observedStorage(backend, options, cache, coherence)
   const routing: Routing = {
     options,
     schemas,
@@ -88,7 +104,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
         const principal = await authenticate(options, request)
         meta.loggedIn = principal !== null
         const read = method === 'GET' || method === 'HEAD'
-        raw = await cachedReply(cache, options, request, read, principal, (dependsOn) =>
+        raw = await cachedReply(closed ? null : cache, coherence, options, request, read, principal, (dependsOn) =>
           dispatch(routing, request, located, read ? 'GET' : method, query, principal, meta, dependsOn),
         )
       }
@@ -106,6 +122,11 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     ...hostTasks(storage, options),
     cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
     fragmentCacheStats: () => fragments?.stats() ?? null,
+    close() {
+      closed = true
+      coherence?.close()
+      cache?.invalidate()
+    },
     async fetch(request: Request): Promise<Response> {
       return toResponse(await handle(fromRequest(request)))
     },

@@ -18,9 +18,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const { storage, description } = await openStorage(env)
   const calendar = createCalendarRouter(storage, {
     ...options,
-    // One process owns a memory or SQLite store, so its writes drop the cached reads they affect
-    // at once; with PostgreSQL other instances may write too, so cached reads live 2 s at most.
-    cache: env.CALENDAR_CACHE === 'off' ? false : { ttlMs: description.startsWith('PostgreSQL') ? 2000 : 60_000 },
+    // On every storage: writes drop the cached reads they affect, also those of other servers on
+    // the same SQLite file (before their next read) or PostgreSQL database (within 250 ms).
+    cache: env.CALENDAR_CACHE === 'off' ? false : {},
   })
   const server = createServer(toNodeHandler(calendar))
   const port = Number(env.PORT ?? 8080)

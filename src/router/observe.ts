@@ -3,15 +3,18 @@
  * response cache drops what a write touched; `onChange` gets each change), else the backend itself.
  */
 import type { ReadCache } from '../cache.js'
+import type { Coherence } from './coherence.js'
 import type { ResolvedOptions } from '../options.js'
 import { searchesChanged, type Tags } from '../storage/dependencies.js'
 import type { JournalEntry } from '../storage/journal.js'
 import { changeOf, observeStorage } from '../storage/observed.js'
 import type { Storage } from '../storage/types.js'
 
-export function observedStorage(backend: Storage, options: ResolvedOptions, cache: ReadCache | null): Storage {
+export function observedStorage(backend: Storage, options: ResolvedOptions, cache: ReadCache | null, coherence: Coherence | null): Storage {
   if (!cache && !options.onChange) return backend
   const onCommit = (entries: JournalEntry[], tags: Tags) => {
+    // Dropped here, precisely: the journal need not bring them back to the cache.
+    coherence?.own(entries)
     // Untagged writes (none are known) drop everything: never serve stale.
     // An edit of an event's text drops the searches it moves the event in or out of.
     cache?.invalidate(tags.size ? [...tags, ...searchesChanged(tags, cache.searchTags)] : undefined)

@@ -5,6 +5,7 @@
  */
 import { readerClass, type Principal } from '../auth/principal.js'
 import type { ReadCache } from '../cache.js'
+import type { Coherence } from './coherence.js'
 import { appendVary } from '../http/cors.js'
 import { ifNoneMatchHits, notModified, strongEtag, weakEtag } from '../http/etag.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
@@ -13,9 +14,13 @@ import type { Tags } from '../storage/dependencies.js'
 
 const encoder = new TextEncoder()
 
-/** `produce` dispatches the request; `dependsOn`, when given, collects what its reads touched. */
+/**
+ * `produce` dispatches the request; `dependsOn`, when given, collects what its reads touched.
+ * `coherence`, when other processes write the same data, drops what they made stale before a hit.
+ */
 export async function cachedReply(
   cache: ReadCache | null,
+  coherence: Coherence | null,
   options: ResolvedOptions,
   request: RequestLike,
   read: boolean,
@@ -28,6 +33,8 @@ export async function cachedReply(
     cache && read && (!principal || cache.signedIn)
       ? cache.key(request.url, request.headers.get('accept') ?? '', readerClass(principal))
       : null
+  const caughtUp = cacheKey ? coherence?.check() : undefined
+  if (caughtUp) await caughtUp
   let raw = cacheKey ? cache!.get(cacheKey) : undefined
   if (!raw) {
     const since = cache?.begin()

@@ -16,6 +16,7 @@
  * such a write carries its edits (textEdits), and the cache asks which of the searches it holds
  * they change (searchesChanged), instead of dropping every search on every title edit.
  */
+import type { JournalEntry } from './journal.js'
 import { overlay } from './overlay.js'
 import { eventMatchesWords, searchWords } from './search-fields.js'
 import type {
@@ -124,6 +125,42 @@ export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyAr
       if (!countsKept(images)) for (const t of [...r.categoryIds, ...r.tagIds]) tags.add(`t${t}`)
     }
   }
+}
+
+/**
+ * What commits of another process may have made stale: their journal entries, with the records
+ * as they are now (`current`; one deleted since is absent). Coarser than writeTags, which has the
+ * images before and after a write: here every list of the record's kind and the lists that
+ * depend on that kind drop (a new title and a new date look alike), and the translation group
+ * and series are the ones the record is in now. One it was in before needs no tag of its own: a
+ * response showing a group or a series read each of its members, so holds the record's tag. A
+ * term whose live count moved has an entry of its own.
+ *
+ * @example
+ * const tags = journalTags(entries, await storage.getPosts(entries.map((e) => e.id)))
+ * cache.invalidate(tags)
+ */
+export function journalTags(entries: readonly JournalEntry[], current: ReadonlyArray<PostRecord | TermRecord>): Tags {
+  const tags: Tags = new Set()
+  const now = new Map(current.map((r) => [('taxonomy' in r ? 't' : 'p') + r.id, r]))
+  for (const e of entries) {
+    const own = (e.kind === 'category' || e.kind === 'tag' ? 't' : 'p') + e.id
+    tags.add(own)
+    if (e.kind === 'category' || e.kind === 'tag') tags.add(`L:${e.kind}`).add(`L:${e.kind}@event`).add('L:event@term')
+    else if (e.kind === 'event') {
+      tags.add(`s${e.id}`).add('L:event').add('L:venue@event').add('L:organizer@event').add('L:category@event').add('L:tag@event')
+    } else tags.add(`s${e.id}`).add(`L:${e.kind}`).add(`L:${e.kind}@event`).add('L:event@linked')
+    const r = now.get(own)
+    if (!r) continue
+    if ('taxonomy' in r) {
+      tags.add(groupTag('terms', r.translationGroup))
+      if (r.parent) tags.add(`t${r.parent}`)
+    } else {
+      tags.add(groupTag('posts', r.translationGroup))
+      if (r.type === 'event' && r.parentId) tags.add(`s${r.parentId}`)
+    }
+  }
+  return tags
 }
 
 /** What an event search reads of the event itself. */

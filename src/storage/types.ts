@@ -8,7 +8,7 @@
  */
 
 import type { GeoCircle } from './geo.js'
-import type { CommitReport, JournalPage } from './journal.js'
+import type { CommitReport, JournalEntry, JournalPage } from './journal.js'
 export type { GeoCircle } from './geo.js'
 export type { CommitReport, JournalAction, JournalEntry, JournalKind, JournalPage } from './journal.js'
 
@@ -395,6 +395,48 @@ export interface Storage extends StorageReader {
    * position before them then fail as expired. Returns how many were removed.
    */
   compactJournal(beforeUtc: string): Promise<number>
+  /**
+   * How commits made through other storages on the same data (other processes on one SQLite
+   * file or PostgreSQL database) reach this one, for what a process keeps between reads: the
+   * router's response cache drops what they made stale from it. Absent when nobody else can
+   * write this data (the memory storage) or the backend cannot tell; a cache over it then sees
+   * other writers only when its entries expire.
+   */
+  readonly otherWriters?: OtherWriters
   /** Release connections. Optional for backends that hold none. */
   close?(): Promise<void>
 }
+
+/**
+ * See `Storage.otherWriters`. `check`: a read sees every commit made before it began, and
+ * `version()` is cheap (SQLite: `PRAGMA data_version`), so a process checks it before serving
+ * anything kept from an earlier read and reads the journal when it moved. `poll`: asking costs a
+ * round trip, and `readJournal` hands a commit out only once every transaction older than it has
+ * ended (PostgreSQL), so a process polls; `ahead` gives the committed entries still held back.
+ *
+ * @example
+ * const writers = storage.otherWriters
+ * if (writers?.mode === 'check') {
+ *   const seen = await writers.version()
+ *   // later: anything committed since?
+ *   if ((await writers.version()) !== seen) console.log('read the journal')
+ * }
+ */
+export type OtherWriters =
+  | {
+      mode: 'check'
+      /**
+       * Differs from its previous answer once anything was committed since, by any writer
+       * (compare with `===`); as fresh as a read made now would be. Synchronous where it can be.
+       */
+      version(): number | string | Promise<number | string>
+    }
+  | {
+      mode: 'poll'
+      /**
+       * The committed entries `readJournal` does not hand out yet because a transaction that
+       * began before theirs is still running, at most `limit`, in journal order. A later
+       * `readJournal` returns them again once that transaction has ended.
+       */
+      ahead(limit: number): Promise<JournalEntry[]>
+    }

@@ -37,6 +37,14 @@ export interface SqlDriver {
   transaction<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T>
   /** Runs one statement outside any explicit transaction (migrations run DDL this way). */
   execute(sql: string): Promise<void>
+  /**
+   * Optional, SQLite: `PRAGMA data_version` on the connection reads use, inside the snapshot
+   * reads share when one is open, so it answers for what a read made now would see. It changes
+   * whenever another connection (another process, or this driver's writer) committed. Called
+   * before every response-cache hit: synchronous, a fraction of a microsecond. Without it the
+   * storage compares `journalHead()` instead.
+   */
+  dataVersion?(): number
   /** Releases the connections. */
   close(): Promise<void>
 }

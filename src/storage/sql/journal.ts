@@ -285,6 +285,22 @@ export class SqlJournal {
     return { entries, next: this.format(epoch, next), more }
   }
 
+  /**
+   * PostgreSQL: the committed entries `read` holds back because a transaction older than theirs
+   * is still running (see Storage.otherWriters). Outside a transaction every statement sees only
+   * committed rows, so those at or past the horizon are exactly these.
+   */
+  async ahead(db: Db, limit: number): Promise<JournalEntry[]> {
+    if (!this.postgres) return []
+    const epoch = await this.name(db)
+    const rows = await db.query<Row>(
+      `SELECT position, xid::text AS xid, kind, record_id, action, revision, language, at FROM calendar_journal
+       WHERE xid >= pg_snapshot_xmin(pg_current_snapshot()) ORDER BY xid, position LIMIT ?`,
+      [Math.max(1, Math.min(limit, 10_000))],
+    )
+    return rows.map((r) => this.entry(epoch, r))
+  }
+
   /** See Storage.compactJournal; runs inside a write transaction. */
   async compact(db: Db, beforeUtc: string): Promise<number> {
     const order = this.postgres ? 'xid, position' : 'position'

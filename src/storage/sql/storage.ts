@@ -24,6 +24,7 @@ import type {
   TermListQuery,
   TermPatch,
   TransactionOptions,
+  OtherWriters,
 } from '../types.js'
 import { collapseEntries, journalTime, type JournalEntry, type JournalPage } from '../journal.js'
 import { SqlJournal } from './journal.js'
@@ -174,6 +175,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   /** The search indexes reads may use, probed once per migration (see ready()). */
   private fts: Promise<SearchIndexes> | null = null
   private readonly journal: SqlJournal
+  readonly otherWriters: OtherWriters
 
   constructor(
     private readonly driver: SqlDriver,
@@ -185,6 +187,22 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     super()
     this.dialect = dialectFor(driver.dialect)
     this.journal = new SqlJournal(driver.dialect === 'postgres')
+    const dataVersion = driver.dataVersion?.bind(driver)
+    this.otherWriters =
+      driver.dialect === 'postgres'
+        ? { mode: 'poll', ahead: (limit) => this.use((db) => this.journal.ahead(db, limit)) }
+        : {
+            mode: 'check',
+            version: dataVersion
+              ? () => {
+                  try {
+                    return dataVersion()
+                  } catch (err) {
+                    throw translate(err)
+                  }
+                }
+              : () => this.journalHead(),
+          }
   }
 
   async migrate(): Promise<void> {
