@@ -54,7 +54,17 @@ export interface PgDriverOptions {
    * connection; this hook is for logging.
    */
   onIdleError?: (err: Error) => void
+  /**
+   * Write transactions of every process on this database and schema run one at a time (default
+   * true), as SQLite's do: a session advisory lock is taken before BEGIN and released after the
+   * end. Without it, concurrent writers that touch one hot row (a term's count, a day's event
+   * count) fail SERIALIZABLE's checks again and again, and some give up. Reads never wait for it.
+   */
+  serializeWriters?: boolean
 }
+
+/** The advisory lock of this schema's writers (advisory locks are per database; schemas share one). */
+const WRITER_LOCK = 'hashtext(current_schema())'
 
 /**
  * Names for statement texts, never reused for another text (pg refuses a known name with other
@@ -103,6 +113,7 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
   pool.on('error', (err) => options.onIdleError?.(err))
   const nameOf = options.preparedStatements === false ? null : statementNames()
   const poolConn = connection(pool, nameOf)
+  const serialize = options.serializeWriters !== false
 
   return {
     dialect: 'postgres',
@@ -118,7 +129,13 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
         destroy = true
       }
       client.on('error', onError)
+      let locked = false
       try {
+        // Before BEGIN: the transaction's snapshot must be taken once the previous writer committed.
+        if (serialize) {
+          await client.query(`SELECT pg_advisory_lock(${WRITER_LOCK})`)
+          locked = true
+        }
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE')
         const result = await fn(connection(client, nameOf))
         await client.query('COMMIT')
@@ -134,6 +151,14 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
         }
         throw err
       } finally {
+        // A destroyed connection ends its session, and the lock with it.
+        if (locked && !destroy) {
+          try {
+            await client.query(`SELECT pg_advisory_unlock(${WRITER_LOCK})`)
+          } catch {
+            destroy = true
+          }
+        }
         client.removeListener('error', onError)
         client.release(destroy)
       }
