@@ -59,8 +59,8 @@ import {
   type SqlParam,
   type SqlStorage,
 } from '../src/storage/sql/index.js'
-import { POST_FIELDS, dayOf, encode, eventSearchText, type Codec } from '../src/storage/sql/records.js'
-import { postgresDialect } from '../src/storage/sql/dialect.js'
+import { REF_COLUMNS, REF_KINDS, addRefRows, dayOf, newPostColumns, newPostRow, type LinkTable } from '../src/storage/sql/records.js'
+import { postgresDialect, type ColumnKind } from '../src/storage/sql/dialect.js'
 import type { NewPost, PostStatus } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 import { newVenue } from '../src/testing/fixtures.js'
@@ -496,24 +496,17 @@ interface Engine {
   close(): Promise<void>
 }
 
-const EVENT_SPECS = POST_FIELDS.event.filter((s) => s.field !== 'translationGroup')
-const POST_COLUMNS = ['id', 'type', 'translation_group', ...EVENT_SPECS.map((s) => s.column), 'search_text']
+/** The posts columns of a new event with its id, as the storage's insertPost writes them (one row builder for both). */
+const { columns: POST_COLUMNS, kinds: POST_KINDS } = newPostColumns('event', true)
 
 /** A posts row exactly as the storage's insertPost writes it. */
-function postRow(id: number, e: NewPost<'event'>): SqlParam[] {
-  // New events start at sequence 0 (the storage sets it; NewPost has none).
-  const rec = { sequence: 0, ...e } as unknown as Record<string, unknown>
-  return [id, 'event', id, ...EVENT_SPECS.map((s) => encode(s.codec, rec[s.field])), eventSearchText(e)]
-}
+const postRow = (id: number, e: NewPost<'event'>): SqlParam[] => newPostRow(e, id)
 
+/** The event_links and event_terms rows of an event, as the storage writes them. */
 function refRows(id: number, e: NewPost<'event'>) {
-  const links: SqlParam[][] = []
-  const terms: SqlParam[][] = []
-  e.venueIds.forEach((v, seq) => links.push([id, 'venue', seq, v]))
-  e.organizerIds.forEach((v, seq) => links.push([id, 'organizer', seq, v]))
-  e.categoryIds.forEach((v, seq) => terms.push([id, 'category', seq, v]))
-  e.tagIds.forEach((v, seq) => terms.push([id, 'tag', seq, v]))
-  return { links, terms }
+  const rows: Record<LinkTable, SqlParam[][]> = { event_links: [], event_terms: [] }
+  addRefRows(rows, id, e)
+  return { links: rows.event_links, terms: rows.event_terms }
 }
 
 /**
@@ -576,8 +569,8 @@ async function openSqliteEngine(): Promise<Engine> {
     async bulkInsert(events) {
       const next = (side.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'posts'`).get() as { seq: number } | undefined)?.seq ?? 0
       const insertPost = side.prepare(`INSERT INTO posts (${POST_COLUMNS.join(', ')}) VALUES (${POST_COLUMNS.map(() => '?').join(', ')})`)
-      const insertLink = side.prepare('INSERT INTO event_links (event_id, kind, seq, linked_id) VALUES (?, ?, ?, ?)')
-      const insertTerm = side.prepare('INSERT INTO event_terms (event_id, kind, seq, term_id) VALUES (?, ?, ?, ?)')
+      const insertLink = side.prepare(`INSERT INTO event_links (${REF_COLUMNS.event_links.join(', ')}) VALUES (?, ?, ?, ?)`)
+      const insertTerm = side.prepare(`INSERT INTO event_terms (${REF_COLUMNS.event_terms.join(', ')}) VALUES (?, ?, ?, ?)`)
       const ids = events.map((_, k) => next + 1 + k)
       const counted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'term_counts'`).get() !== undefined
       const dayCounted = side.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_day_counts'`).get() !== undefined
@@ -635,15 +628,9 @@ async function openSqliteEngine(): Promise<Engine> {
   }
 }
 
-const PG_ARRAY_TYPE: Record<Codec, string> = {
-  text: 'text',
-  nullableText: 'text',
-  json: 'text',
-  int: 'bigint',
-  bool: 'boolean',
-  real: 'float8',
-}
-const POST_ARRAY_TYPES = ['bigint', 'text', 'bigint', ...EVENT_SPECS.map((s) => PG_ARRAY_TYPE[s.codec]), 'text']
+const PG_ARRAY_TYPE: Record<ColumnKind, string> = { text: 'text', int: 'bigint', bool: 'boolean', real: 'float8' }
+const POST_ARRAY_TYPES = POST_KINDS.map((k) => PG_ARRAY_TYPE[k])
+const REF_ARRAY_TYPES = REF_KINDS.map((k) => PG_ARRAY_TYPE[k])
 
 async function openPostgresEngine(): Promise<Engine | string> {
   let server: PgServer | null = null
@@ -687,8 +674,8 @@ async function openPostgresEngine(): Promise<Engine | string> {
   const unnestInsert = (table: string, columns: string[], types: string[]) =>
     `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`
   const postsSql = unnestInsert('posts', POST_COLUMNS, POST_ARRAY_TYPES)
-  const linksSql = unnestInsert('event_links', ['event_id', 'kind', 'seq', 'linked_id'], ['bigint', 'text', 'bigint', 'bigint'])
-  const termsSql = unnestInsert('event_terms', ['event_id', 'kind', 'seq', 'term_id'], ['bigint', 'text', 'bigint', 'bigint'])
+  const linksSql = unnestInsert('event_links', REF_COLUMNS.event_links, REF_ARRAY_TYPES)
+  const termsSql = unnestInsert('event_terms', REF_COLUMNS.event_terms, REF_ARRAY_TYPES)
   return {
     name: 'PostgreSQL',
     storage,

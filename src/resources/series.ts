@@ -8,6 +8,7 @@
  */
 import { ApiError, invalidParam } from '../http/errors.js'
 import { expandRule, formatRule, isBounded, parseRule, RuleError, type Rule } from '../recurrence/index.js'
+import { fieldsWhere } from '../storage/fields.js'
 import type { EventRecord, PostPatch, SeriesMember, SeriesRule, StorageTx } from '../storage/types.js'
 import { epochSecondsToParts, formatWallClock } from '../time/format.js'
 import { parseDateInput } from '../time/parse.js'
@@ -191,31 +192,8 @@ async function insertOccurrences(
 // ---------------------------------------------------------------------------------------------
 // Updates
 
-/** Fields an `all`/`following` edit copies from the edited occurrence to the others. */
-const SHARED: ReadonlyArray<keyof PostPatch<'event'>> = [
-  'title',
-  'description',
-  'excerpt',
-  'status',
-  'author',
-  'image',
-  'timezone',
-  'allDay',
-  'cost',
-  'currencySymbol',
-  'currencyPosition',
-  'currencyCode',
-  'website',
-  'showMap',
-  'showMapLink',
-  'hideFromListings',
-  'sticky',
-  'featured',
-  'venueIds',
-  'organizerIds',
-  'categoryIds',
-  'tagIds',
-]
+/** Fields an `all`/`following` edit copies from the edited occurrence to the others: the field table's `shared` role. */
+const SHARED: ReadonlyArray<keyof PostPatch<'event'>> = fieldsWhere('event', 'shared')
 
 /** The scope an update or delete of `current` uses; 400 when one is given for a lone event. */
 export function scopeOf(current: EventRecord, asked: Scope | undefined, forDelete = false): Scope | null {

@@ -1,37 +1,22 @@
 /**
  * Where the filter is applied: at the storage boundary of a write, on every record and patch a
- * transaction inserts or updates. Every string field is text to filter unless it is listed
- * here as structured, so a field added later is filtered without anyone remembering to.
+ * transaction inserts or updates. Every string field is text to filter unless the field table
+ * (storage/fields.ts) declares it structured, so a field added later is filtered without anyone
+ * remembering to.
  * Look-ups that match stored text (reusing a venue named in an event write, finding a term by
  * name) see the filtered form too, so they find what an earlier filtered write stored.
  */
+import { fieldsWithHtml } from '../storage/fields.js'
 import { overlay } from '../storage/overlay.js'
 import type { Storage, StorageTx } from '../storage/types.js'
 import type { HtmlKind } from './allowlist.js'
 import type { TextField, TextFilter } from './policy.js'
 
-/** Values with a fixed syntax, validated elsewhere (URLs are http(s) only for every role). */
-const STRUCTURED = new Set([
-  'type',
-  'taxonomy',
-  'language',
-  'status',
-  'slug',
-  'date',
-  'dateUtc',
-  'modified',
-  'modifiedUtc',
-  'startDate',
-  'endDate',
-  'startDateUtc',
-  'endDateUtc',
-  'timezone',
-  'currencyPosition',
-  'website',
-])
+/** Values with a fixed syntax, validated elsewhere (URLs are http(s) only for every role): the field table's `structured` ones. */
+const STRUCTURED = new Set<string>(fieldsWithHtml('structured'))
 
 /** Fields that hold paragraphs of HTML; every other text field keeps inline formatting only. */
-const RICH = new Set(['description', 'excerpt'])
+const RICH = new Set<string>(fieldsWithHtml('rich'))
 
 const kindOf = (field: string): HtmlKind => (RICH.has(field) ? 'rich' : 'inline')
 

@@ -1,17 +1,37 @@
 /**
- * The fields a venue or organizer search looks in (every word must occur in one of them); both
- * backends read this one list, so they cannot disagree on what is searched.
+ * What a search looks in, from the field table (fields.ts, role `searched`): both backends read
+ * these, so they cannot disagree on what is searched.
  */
+import { fieldsWhere, type FieldWhere } from './fields.js'
+import type { EventRecord } from './types.js'
+
+/** The fields a venue or organizer search looks in (every word must occur in one of them). */
 export const LINKED_SEARCH_FIELDS: Record<'venue' | 'organizer', readonly string[]> = {
-  venue: ['title', 'description', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
-  organizer: ['title', 'description', 'excerpt', 'phone', 'email', 'website'],
+  venue: fieldsWhere('venue', 'searched'),
+  organizer: fieldsWhere('organizer', 'searched'),
 }
 
 /** The words of an event search: lower-cased, split on whitespace, each once. */
 export const searchWords = (search: string): string[] => [...new Set(search.toLowerCase().split(/\s+/).filter(Boolean))]
 
-/** Whether an event matches a search: every word is a substring of its lower-cased title, description and excerpt. */
-export function eventMatchesWords(e: { title: string; description: string; excerpt: string }, words: readonly string[]): boolean {
-  const text = `${e.title}\n${e.description}\n${e.excerpt}`.toLowerCase()
+const EVENT_SEARCHED = fieldsWhere('event', 'searched')
+
+/** What an event search reads of an event. */
+export type SearchedText = Pick<EventRecord, FieldWhere<'event', 'searched'>>
+
+/**
+ * An event's search haystack: its searched fields, one per line, lower-cased (no word of a
+ * search holds a line break, so none matches across two fields). The SQL backends store it as
+ * posts.search_text.
+ */
+export function eventSearchText(e: SearchedText): string {
+  let text = e[EVENT_SEARCHED[0]!]
+  for (let i = 1; i < EVENT_SEARCHED.length; i++) text += '\n' + e[EVENT_SEARCHED[i]!]
+  return text.toLowerCase()
+}
+
+/** Whether an event matches a search: every word is a substring of its search haystack. */
+export function eventMatchesWords(e: SearchedText, words: readonly string[]): boolean {
+  const text = eventSearchText(e)
   return words.every((w) => text.includes(w))
 }

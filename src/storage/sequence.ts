@@ -4,26 +4,11 @@
  * must raise it, and nothing else should. A recurring series is one VEVENT whose SEQUENCE is its
  * first occurrence's: changes to its set of occurrences are recorded there (resources/series.ts).
  */
+import { fieldsWhere } from './fields.js'
 import type { EventRecord, PostRecord, SeriesMember } from './types.js'
 
-/** Event fields an iCalendar feed shows (directly, or through URL, LOCATION, ORGANIZER, CATEGORIES). */
-export const CALENDAR_FIELDS = [
-  'title',
-  'description',
-  'excerpt',
-  'status',
-  'slug',
-  'language',
-  'startDate',
-  'endDate',
-  'startDateUtc',
-  'endDateUtc',
-  'timezone',
-  'allDay',
-  'venueIds',
-  'organizerIds',
-  'categoryIds',
-] as const satisfies ReadonlyArray<keyof EventRecord>
+/** Event fields an iCalendar feed shows (directly, or through URL, LOCATION, ORGANIZER, CATEGORIES): the field table's `calendar` role. */
+export const CALENDAR_FIELDS = fieldsWhere('event', 'calendar')
 
 const same = (a: unknown, b: unknown) =>
   Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b
@@ -50,9 +35,9 @@ export function nextSequence(before: EventRecord, after: EventRecord): number {
 
 /** Venue and organizer fields a feed shows on the events linked to them (LOCATION, GEO, ORGANIZER, CONTACT). */
 export const LINKED_CALENDAR_FIELDS = {
-  venue: ['title', 'status', 'address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'geoLat', 'geoLng'],
-  organizer: ['title', 'status', 'email', 'phone'],
-} as const
+  venue: fieldsWhere('venue', 'calendar'),
+  organizer: fieldsWhere('organizer', 'calendar'),
+}
 
 /** True when a venue or organizer update changes what its events show: their sequences grow too. */
 export function linkedShownChanged(before: PostRecord, after: PostRecord): boolean {

@@ -1,85 +1,54 @@
 /**
- * Rows <-> records: which column holds each record field, and how values cross the boundary.
- * pg returns bigint and count(*) as strings and SQLite returns booleans as 0/1; both are
+ * Rows <-> records: the columns of each post type (from the field table, storage/fields.ts), the
+ * rows a new post is written as, and how values cross the boundary. pg returns bigint and count(*) as strings and SQLite returns booleans as 0/1; both are
  * converted here, once, with a guard that refuses integers JavaScript cannot represent.
  */
-import type { PostRecord, PostType, TermRecord } from '../types.js'
+import type { EventRecord, NewPost, PostRecord, PostType, TermRecord } from '../types.js'
 import type { ColumnKind } from './dialect.js'
-import { LINKED_SEARCH_FIELDS } from '../search-fields.js'
+import type { SqlParam } from './driver.js'
+import { EVENT_LINKS, KEY_COLUMNS, columnsOf, type Codec, type ColumnSpec, type LinkField } from '../fields.js'
+import { LINKED_SEARCH_FIELDS, eventSearchText } from '../search-fields.js'
 
-export type Codec = 'text' | 'nullableText' | 'int' | 'bool' | 'json' | 'real'
+export type { Codec }
+export type FieldSpec = ColumnSpec
 
-export interface FieldSpec {
-  field: string
-  column: string
-  codec: Codec
+/** Stored columns of each post type, from the field table (links live in their own tables). */
+export const POST_FIELDS: Record<PostType, FieldSpec[]> = {
+  event: columnsOf('event'),
+  venue: columnsOf('venue'),
+  organizer: columnsOf('organizer'),
 }
 
-const f = (field: string, column: string, codec: Codec): FieldSpec => ({ field, column, codec })
+/** The link lists of an event (venueIds, organizerIds, categoryIds, tagIds). */
+export type RefList = LinkField
+export type LinkTable = 'event_links' | 'event_terms'
 
-const COMMON: FieldSpec[] = [
-  f('language', 'language', 'text'),
-  f('translationGroup', 'translation_group', 'int'),
-  f('author', 'author', 'int'),
-  f('status', 'status', 'text'),
-  f('slug', 'slug', 'text'),
-  f('title', 'title', 'text'),
-  f('description', 'description', 'text'),
-  f('excerpt', 'excerpt', 'text'),
-  f('date', 'post_date', 'text'),
-  f('dateUtc', 'post_date_utc', 'text'),
-  f('modified', 'modified', 'text'),
-  f('modifiedUtc', 'modified_utc', 'text'),
-  f('image', 'image', 'json'),
-  f('revision', 'revision', 'int'),
-]
+/**
+ * Each link list of an event, from the field table: the table its rows are in (venues and
+ * organizers in event_links, terms in event_terms), the kind they carry and the column of the
+ * linked id's column (REF_COLUMNS). Rows are (event_id, kind, seq, linked id), `seq` keeping the
+ * list's order.
+ */
+export const REFS = EVENT_LINKS.map(({ field, kind }) => ({
+  list: field,
+  kind,
+  table: (kind === 'venue' || kind === 'organizer' ? 'event_links' : 'event_terms') as LinkTable,
+}))
+export const REF_COLUMNS: Record<LinkTable, string[]> = {
+  event_links: ['event_id', 'kind', 'seq', 'linked_id'],
+  event_terms: ['event_id', 'kind', 'seq', 'term_id'],
+}
+export const REF_KINDS: ColumnKind[] = ['int', 'text', 'int', 'int']
+/** The link list of each kind, for reading link rows back into a record. */
+export const REF_LISTS: Record<string, RefList> = Object.fromEntries(REFS.map((r) => [r.kind, r.list]))
 
-/** Stored columns of each post type (links live in their own tables). */
-export const POST_FIELDS: Record<PostType, FieldSpec[]> = {
-  event: [
-    ...COMMON,
-    f('startDate', 'start_date', 'text'),
-    f('endDate', 'end_date', 'text'),
-    f('startDateUtc', 'start_date_utc', 'text'),
-    f('endDateUtc', 'end_date_utc', 'text'),
-    f('timezone', 'timezone_name', 'text'),
-    f('allDay', 'all_day', 'bool'),
-    f('cost', 'cost', 'json'),
-    f('currencySymbol', 'currency_symbol', 'text'),
-    f('currencyPosition', 'currency_position', 'text'),
-    f('currencyCode', 'currency_code', 'text'),
-    f('website', 'website', 'nullableText'),
-    f('showMap', 'show_map', 'bool'),
-    f('showMapLink', 'show_map_link', 'bool'),
-    f('hideFromListings', 'hide_from_listings', 'bool'),
-    f('sticky', 'sticky', 'bool'),
-    f('featured', 'featured', 'bool'),
-    f('parentId', 'parent_id', 'int'),
-    f('sequence', 'ical_sequence', 'int'),
-    f('seriesId', 'series_id', 'int'),
-    f('series', 'series', 'json'),
-  ],
-  venue: [
-    ...COMMON,
-    f('address', 'address', 'text'),
-    f('city', 'city', 'text'),
-    f('country', 'country', 'text'),
-    f('province', 'province', 'text'),
-    f('state', 'state', 'text'),
-    f('zip', 'zip', 'text'),
-    f('phone', 'phone', 'text'),
-    f('stateprovince', 'stateprovince', 'text'),
-    f('website', 'website', 'text'),
-    f('showMap', 'show_map', 'bool'),
-    f('showMapLink', 'show_map_link', 'bool'),
-    f('geoLat', 'geo_lat', 'real'),
-    f('geoLng', 'geo_lng', 'real'),
-  ],
-  organizer: [...COMMON, f('phone', 'phone', 'text'), f('website', 'website', 'text'), f('email', 'email', 'text')],
+/** Adds an event's link rows, in list order, to `rows` (per table). */
+export function addRefRows(rows: Record<LinkTable, SqlParam[][]>, id: number, event: Pick<EventRecord, RefList>): void {
+  for (const r of REFS) event[r.list].forEach((linked, seq) => rows[r.table].push([id, r.kind, seq, linked]))
 }
 
 /** Every column a post row is read with (the union over types). */
-export const POST_COLUMNS = ['id', 'type', ...new Set(Object.values(POST_FIELDS).flatMap((specs) => specs.map((s) => s.column)))]
+export const POST_COLUMNS = [...KEY_COLUMNS, ...new Set(Object.values(POST_FIELDS).flatMap((specs) => specs.map((s) => s.column)))]
 export const POST_SELECT = POST_COLUMNS.map((c) => `p.${c}`).join(', ')
 
 /**
@@ -133,12 +102,7 @@ export function postRecord(post: PostRow, refs?: Partial<Record<RefList, number[
   const { row, packed, type } = post
   const rec: Record<string, unknown> = { id: post.id, type }
   for (const s of FIELD_SOURCES[type]) rec[s.field] = decode(s.codec, packed && s.index >= 0 ? packed[s.index] : row[s.column])
-  if (type === 'event') {
-    rec.venueIds = refs?.venueIds ?? []
-    rec.organizerIds = refs?.organizerIds ?? []
-    rec.categoryIds = refs?.categoryIds ?? []
-    rec.tagIds = refs?.tagIds ?? []
-  }
+  if (type === 'event') for (const r of REFS) rec[r.list] = refs?.[r.list] ?? []
   return rec as unknown as PostRecord
 }
 
@@ -158,14 +122,32 @@ export const linkedSearchText = (type: 'venue' | 'organizer', rec: Record<string
     .map(([, value]) => value)
     .join('\n')
 
-/** Event search haystack, built exactly like the memory backend's. */
-export const eventSearchText = (e: { title: string; description: string; excerpt: string }) =>
-  `${e.title}\n${e.description}\n${e.excerpt}`.toLowerCase()
+/** Event search haystack: the memory backend's own (search-fields.ts), so the two cannot differ. */
+export { eventSearchText }
 
-export const LINK_KINDS = { venueIds: 'venue', organizerIds: 'organizer' } as const
-export const TERM_KINDS = { categoryIds: 'category', tagIds: 'tag' } as const
-export type RefList = keyof typeof LINK_KINDS | keyof typeof TERM_KINDS
-export const REF_LISTS: Record<string, RefList> = { venue: 'venueIds', organizer: 'organizerIds', category: 'categoryIds', tag: 'tagIds' }
+/**
+ * A new post row's columns, in the order of `newPostRow`'s values, with the kind of each value:
+ * the id when the caller holds it, the type, every stored field of the type (the field table),
+ * and search_text (its searched fields, for the text index).
+ */
+export function newPostColumns(type: PostType, withId: boolean): { columns: string[]; kinds: ColumnKind[] } {
+  const specs = POST_FIELDS[type]
+  return {
+    columns: [...(withId ? ['id'] : []), 'type', ...specs.map((s) => s.column), 'search_text'],
+    kinds: [...(withId ? (['int'] as const) : []), 'text', ...specs.map((s) => codecKind(s.codec)), 'text'],
+  }
+}
+
+/**
+ * A new post's row, in the order of `newPostColumns(record.type, id !== undefined)`: what
+ * insertPost, insertEvents and the bench's bulk seeding write. A record without a translation
+ * group starts its own: `id` when the caller holds it, else 0 until the insert hands out the id.
+ */
+export function newPostRow(record: NewPost, id?: number): SqlParam[] {
+  const rec = { ...record, translationGroup: record.translationGroup ?? id } as unknown as Record<string, unknown>
+  const text = record.type === 'event' ? eventSearchText(record as NewPost<'event'>) : linkedSearchText(record.type, rec)
+  return [...(id === undefined ? [] : [id]), record.type, ...POST_FIELDS[record.type].map((s) => encode(s.codec, rec[s.field])), text]
+}
 
 /** An integer from the database: numbers pass, pg's bigint strings are parsed, unsafe values refused. */
 export function toInt(v: unknown): number {

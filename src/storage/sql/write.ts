@@ -16,19 +16,24 @@ import { clonePost } from '../clone.js'
 import { dropFilterRef, insertEventFilters, syncEventFilters } from './event-filters.js'
 import { insertEventWords, syncEventWords } from './event-words.js'
 import { getPost, getTermRecord } from './read.js'
+import { fieldsWhere } from '../fields.js'
 import {
-  LINK_KINDS,
   POST_FIELDS,
+  REFS,
+  REF_COLUMNS,
+  REF_KINDS,
   SEARCH_FIELDS,
-  TERM_KINDS,
-  codecKind,
+  addRefRows,
   dayOf,
   encode,
   eventSearchText,
   linkedSearchText,
   linkedSearchValues,
   liveTermCount,
+  newPostColumns,
+  newPostRow,
   toInt,
+  type LinkTable,
   type RefList,
 } from './records.js'
 
@@ -52,18 +57,14 @@ function insertRows(db: Db, table: string, columns: string[], kinds: ColumnKind[
   return db.insertMany(`INSERT INTO ${table} (${columns.join(', ')})`, kinds, rows)
 }
 
-const REF_KINDS: ColumnKind[] = ['int', 'text', 'int', 'int']
-
 /** Replaces an event's rows for the given link lists, keeping list order in `seq`. */
 async function writeRefs(db: Db, eventId: number, lists: Partial<Record<RefList, number[]>>, replace: boolean): Promise<void> {
-  for (const [list, ids] of Object.entries(lists) as [RefList, number[] | undefined][]) {
+  for (const { list, kind, table } of REFS) {
+    const ids = lists[list]
     if (!ids) continue
-    const isLink = list in LINK_KINDS
-    const table = isLink ? 'event_links' : 'event_terms'
-    const kind = isLink ? LINK_KINDS[list as keyof typeof LINK_KINDS] : TERM_KINDS[list as keyof typeof TERM_KINDS]
     if (replace) await db.run(`DELETE FROM ${table} WHERE event_id = ? AND kind = ?`, [eventId, kind])
     const rows = ids.map((id, seq) => [eventId, kind, seq, id])
-    await insertRows(db, table, ['event_id', 'kind', 'seq', isLink ? 'linked_id' : 'term_id'], REF_KINDS, rows)
+    await insertRows(db, table, REF_COLUMNS[table], REF_KINDS, rows)
   }
 }
 
@@ -82,12 +83,17 @@ async function writeSearch(db: Db, post: PostRecord, replace: boolean): Promise<
   await insertRows(db, 'post_search', ['post_id', 'field', 'value'], ['int', 'text', 'text'], rows)
 }
 
-const REF_KEYS: RefList[] = ['venueIds', 'organizerIds', 'categoryIds', 'tagIds']
+// What each derived table depends on: views of the field table (fields.ts).
 /** The event fields copied into event_filters. */
-const FILTERED_BY = [...REF_KEYS, 'status', 'language', 'startDate', 'endDate', 'hideFromListings']
-const EVENT_TEXT = ['title', 'description', 'excerpt']
+const FILTERED_BY = fieldsWhere('event', 'filtered')
+/** What an event's posts.search_text is made of. */
+const EVENT_TEXT = fieldsWhere('event', 'searched')
 /** What an event's postings in event_words depend on (event-words.ts). */
-const WORDS_BY = [...EVENT_TEXT, 'status', 'language', 'startDate', 'hideFromListings']
+const WORDS_BY = fieldsWhere('event', 'indexed')
+/** What term_counts depend on. */
+const TERM_COUNTED = fieldsWhere('event', 'termCounted')
+/** What event_day_counts depend on. */
+const DAY_COUNTED = fieldsWhere('event', 'dayCounted')
 
 type Counted = Pick<EventRecord, 'status' | 'language' | 'categoryIds' | 'tagIds'>
 
@@ -161,22 +167,23 @@ async function recountTerm(db: Db, id: number, language: string): Promise<void> 
   )
 }
 
+/**
+ * A record as a create stores it: at revision 0, and an event at sequence 0, in no series unless
+ * it says so. Not yet with its id (the insert hands it out).
+ */
+function created<T extends PostType>(record: NewPost<T>): NewPost<T> {
+  if (record.type !== 'event') return { ...record, revision: 0 }
+  const ev = record as unknown as NewPost<'event'>
+  return { ...record, sequence: 0, revision: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null }
+}
+
 export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
-  if (record.type === 'event') {
-    const ev = record as unknown as NewPost<'event'>
-    record = { ...record, sequence: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null }
-  }
-  record = { ...record, revision: 0 } as NewPost<T>
-  const rec = record as unknown as Record<string, unknown>
-  const specs = POST_FIELDS[record.type].filter((s) => s.field !== 'translationGroup')
-  const columns = ['type', 'translation_group', ...specs.map((s) => s.column)]
-  const params: SqlParam[] = [record.type, record.translationGroup ?? 0, ...specs.map((s) => encode(s.codec, rec[s.field]))]
-  columns.push('search_text')
-  params.push(record.type === 'event' ? eventSearchText(record as unknown as NewPost<'event'>) : linkedSearchText(record.type, rec))
+  record = created(record)
+  const { columns } = newPostColumns(record.type, false)
   const rows = await db.query<{ id: unknown }>(
     `INSERT INTO posts (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
      ON CONFLICT (type, language, slug) DO NOTHING RETURNING id`,
-    params,
+    newPostRow(record),
   )
   if (!rows[0]) throw new SlugConflictError(record.slug)
   const id = toInt(rows[0].id)
@@ -184,7 +191,7 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
   if (record.translationGroup === undefined) await db.run('UPDATE posts SET translation_group = ? WHERE id = ?', [id, id])
   const stored = clonePost({ ...record, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
   if (stored.type === 'event') {
-    await writeRefs(db, id, Object.fromEntries(REF_KEYS.map((k) => [k, stored[k]])), false)
+    await writeRefs(db, id, stored, false)
     await adjustTermCounts(db, null, stored)
     await adjustDayCounts(db, null, stored)
     await syncEventFilters(db, null, stored)
@@ -196,33 +203,20 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
 /**
  * insertPost for many events in a few statements per chunk (a recurring series: 500 one-by-one
  * inserts are ~3,000 round trips, seconds on PostgreSQL). Writes exactly the rows insertPost
- * writes; keep the two in step. A record whose slug is taken is skipped (null).
+ * writes: the same row builder (newPostRow) and the same derived rows. A record whose slug is
+ * taken is skipped (null).
  */
 export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise<Array<EventRecord | null>> {
-  const specs = POST_FIELDS.event.filter((s) => s.field !== 'translationGroup')
   // Where the engine hands out ids first, each row starts its own translation group in the
   // INSERT itself: updating the rows afterwards cost as much as inserting them.
   const reserve = db.dialect.reservePostIds
-  const columns = [...(reserve ? ['id'] : []), 'type', 'translation_group', ...specs.map((s) => s.column), 'search_text']
-  const kinds: ColumnKind[] = [...(reserve ? (['int'] as const) : []), 'text', 'int', ...specs.map((s) => codecKind(s.codec)), 'text']
+  const { columns, kinds } = newPostColumns('event', reserve !== null)
   const out: Array<EventRecord | null> = []
   const chunk = db.dialect.maxRows(columns.length)
   for (let start = 0; start < records.length; start += chunk) {
-    const part = records
-      .slice(start, start + chunk)
-      .map((r) => ({ ...r, sequence: 0, revision: 0, seriesId: r.seriesId ?? 0, series: r.series ?? null }))
+    const part = records.slice(start, start + chunk).map(created)
     const reserved = reserve ? (await db.query<{ id: unknown }>(reserve, [part.length])).map((r) => toInt(r.id)) : []
-    const values = part.map((r, i) => {
-      const rec = r as unknown as Record<string, unknown>
-      const row: SqlParam[] = reserve ? [reserved[i]!] : []
-      row.push(
-        'event',
-        r.translationGroup ?? (reserve ? reserved[i]! : 0),
-        ...specs.map((s) => encode(s.codec, rec[s.field])),
-        eventSearchText(r),
-      )
-      return row
-    })
+    const values = part.map((r, i) => newPostRow(r, reserve ? reserved[i]! : undefined))
     const rows = await db.insertMany<{ id: unknown; slug: unknown }>(
       `INSERT INTO posts (${columns.join(', ')})`,
       kinds,
@@ -244,17 +238,10 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
       stored.push(e)
       out.push(clonePost(e))
     }
-    const links: SqlParam[][] = []
-    const terms: SqlParam[][] = []
-    for (const e of stored) {
-      for (const k of REF_KEYS) {
-        const isLink = k in LINK_KINDS
-        const kind = isLink ? LINK_KINDS[k as keyof typeof LINK_KINDS] : TERM_KINDS[k as keyof typeof TERM_KINDS]
-        e[k].forEach((ref, seq) => (isLink ? links : terms).push([e.id, kind, seq, ref]))
-      }
-    }
-    await insertRows(db, 'event_links', ['event_id', 'kind', 'seq', 'linked_id'], REF_KINDS, links)
-    await insertRows(db, 'event_terms', ['event_id', 'kind', 'seq', 'term_id'], REF_KINDS, terms)
+    const refs: Record<LinkTable, SqlParam[][]> = { event_links: [], event_terms: [] }
+    for (const e of stored) addRefRows(refs, e.id, e)
+    await insertRows(db, 'event_links', REF_COLUMNS.event_links, REF_KINDS, refs.event_links)
+    await insertRows(db, 'event_terms', REF_COLUMNS.event_terms, REF_KINDS, refs.event_terms)
     // One counted "event" per language holding every term use: adjustTermCounts sums per id.
     const byLanguage = new Map<string, Counted>()
     for (const e of stored) {
@@ -314,11 +301,10 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
     else await write()
   }
   if (next.type === 'event') {
-    const lists = Object.fromEntries(REF_KEYS.filter((k) => k in given).map((k) => [k, next[k]]))
+    const lists = Object.fromEntries(REFS.filter((r) => r.list in given).map((r) => [r.list, next[r.list]]))
     await writeRefs(db, id, lists, true)
-    if (['status', 'language', 'categoryIds', 'tagIds'].some((k) => k in given)) await adjustTermCounts(db, current as EventRecord, next)
-    if (['status', 'language', 'startDate', 'endDate', 'hideFromListings'].some((k) => k in given))
-      await adjustDayCounts(db, current as EventRecord, next)
+    if (TERM_COUNTED.some((k) => k in given)) await adjustTermCounts(db, current as EventRecord, next)
+    if (DAY_COUNTED.some((k) => k in given)) await adjustDayCounts(db, current as EventRecord, next)
     if (FILTERED_BY.some((k) => k in given)) await syncEventFilters(db, current as EventRecord, next)
     if (WORDS_BY.some((k) => k in given)) await syncEventWords(db, current as EventRecord, next)
   } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
