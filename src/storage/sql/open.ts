@@ -38,12 +38,20 @@ export interface OpenSqliteOptions {
    * 1M events: a common-fragment search 72 ms with the default cache, 47 ms with 256 MiB).
    */
   cacheSizeMiB?: number
+  /**
+   * The write-ahead log is checkpointed and truncated once it is larger than this, in MiB
+   * (default 16; 0 leaves it to SQLite's automatic checkpoints, which cannot shorten it while
+   * reads keep running). See docs/storage.md §2.9.
+   */
+  walLimitMiB?: number
 }
 
 export async function openSqliteFile(path: string, options: OpenSqliteOptions = {}): Promise<SqlDriver> {
   const busyTimeout = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))
   const cacheKiB = Math.max(1, Math.floor((options.cacheSizeMiB ?? 64) * 1024))
+  const walLimitBytes = Math.max(0, Math.floor((options.walLimitMiB ?? 16) * 1024 * 1024))
   const { default: Database } = await load('better-sqlite3', () => import('better-sqlite3'))
+  const { statSync } = await import('node:fs')
   let file = path
   let cleanup: (() => Promise<void>) | undefined
   const temporary = path === ':memory:' || path === ''
@@ -69,7 +77,10 @@ export async function openSqliteFile(path: string, options: OpenSqliteOptions = 
     reader.exec('PRAGMA query_only = ON')
     // Negative: a size in KiB rather than a number of pages.
     reader.exec(`PRAGMA cache_size = -${cacheKiB}`)
-    return sqliteDriver(writer, { reader, ...(cleanup ? { onClose: cleanup } : {}) })
+    const wal = `${file}-wal`
+    // A stat after each commit costs microseconds; asking SQLite is a checkpoint of its own.
+    const walSize = () => statSync(wal, { throwIfNoEntry: false })?.size ?? 0
+    return sqliteDriver(writer, { reader, walLimitBytes, walSize, ...(cleanup ? { onClose: cleanup } : {}) })
   } catch (err) {
     writer?.close()
     await cleanup?.()

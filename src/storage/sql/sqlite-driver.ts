@@ -19,6 +19,18 @@
  *   the storage (which would wait for itself). `openSqliteFile` always opens two connections,
  *   also for ':memory:' (see open.ts).
  *
+ * The write-ahead log. SQLite's automatic checkpoint copies committed pages back into the database
+ * but can only start the log over from its beginning at a moment no reader is inside it, and
+ * under concurrent requests the shared snapshot above is nearly always open: the log then grows
+ * without end. So once it is larger than `walLimitBytes`, the commit that noticed it pauses this
+ * driver's reads and writes (its snapshot closed, no write transaction open) and checkpoints with
+ * TRUNCATE, which empties the file. Another connection still inside the log (another process,
+ * another storage on the file) makes that attempt report busy; it is retried on timers, without
+ * SQLite's blocking busy wait. Every driver that commits past the limit pauses the same way, so
+ * two of them on one file soon are both out of the log and one attempt succeeds; a connection that
+ * stays in it longer than CHECKPOINT_WAIT_MS (a long-running read of another program) makes the
+ * driver give up until the log has grown by another `walLimitBytes` (docs/storage.md §2.9).
+ *
  * Locking. Writers take the write lock up front (BEGIN IMMEDIATE) so a transaction never fails
  * half-way on a lock upgrade. While the file is locked by another connection (another process, or
  * another storage in this one), BEGIN is retried with timers until the connection's
@@ -47,6 +59,17 @@ export interface SqliteDriverOptions {
   reader?: SqliteDatabase
   /** Called after close() closed the connections (open.ts deletes its temporary file here). */
   onClose?: () => void | Promise<void>
+  /**
+   * With `reader`: checkpoint and truncate the write-ahead log once it is larger than this many
+   * bytes (default 16 MiB; 0 never does, leaving it to SQLite's automatic checkpoints).
+   */
+  walLimitBytes?: number
+  /**
+   * The size of the `-wal` file in bytes (open.ts stats it), checked after every commit. Without
+   * it the driver asks SQLite how long the log is every WAL_PROBE_COMMITS commits, because that
+   * question is itself a (passive) checkpoint.
+   */
+  walSize?: () => number
 }
 
 /** One connection with a cache of prepared statements (preparing costs more than running). */
@@ -136,6 +159,11 @@ let processWrites = 0
  */
 const snapshotClosers = new Set<() => void>()
 
+/** How long a checkpoint waits for other connections to leave the log before giving up. */
+const CHECKPOINT_WAIT_MS = 1000
+/** Without `walSize`, the log's length is asked for once per this many commits. */
+const WAL_PROBE_COMMITS = 32
+
 /**
  * Runs `op` (BEGIN IMMEDIATE, DDL) without SQLite's synchronous busy wait: on SQLITE_BUSY it is
  * retried on timers until `timeoutMs` has passed; then the BUSY error is thrown (and becomes
@@ -195,6 +223,70 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
   }
   if (reader) snapshotClosers.add(closeSnapshot)
 
+  // Only a driver with a reader keeps snapshots open across commits; with one connection every
+  // read ends with its statement and SQLite's own checkpoints start the log over.
+  const walLimit = reader ? Math.max(0, options.walLimitBytes ?? 16 * 1024 * 1024) : 0
+  // SQLite's own restarts of the log (when it finds a moment with no reader) cut the file back to
+  // this size; without it the file keeps its largest size until the last connection closes.
+  if (walLimit > 0) writer.exec(`PRAGMA journal_size_limit = ${walLimit}`)
+  const frameBytes = reader && !options.walSize ? Number(writer.pragma('page_size')) + 24 : 0
+  const checkpointRow = (mode: 'PASSIVE' | 'TRUNCATE') =>
+    writer.db.prepare(`PRAGMA wal_checkpoint(${mode})`).all()[0] as { busy: number; log: number } | undefined
+  const walBytes = (): number => {
+    if (options.walSize) return options.walSize()
+    const row = checkpointRow('PASSIVE')
+    return row && row.log > 0 ? 32 + row.log * frameBytes : 0
+  }
+  /**
+   * Checkpoints the log and empties it: with both locks held, so no snapshot of this driver is
+   * open and no write transaction; retried on timers while another connection is still in the
+   * log, until it gets under `goal` bytes (or is emptied) or CHECKPOINT_WAIT_MS has passed.
+   * Returns the log's size when it gave up, or null.
+   */
+  const truncateWal = async (goal: number): Promise<number | null> => {
+    if (snapshot) endSnapshot()
+    const deadline = Date.now() + CHECKPOINT_WAIT_MS
+    writer.exec('PRAGMA busy_timeout = 0')
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let busy = true
+        try {
+          busy = checkpointRow('TRUNCATE')?.busy !== 0
+        } catch (err) {
+          if (!isBusy(err)) throw err
+        }
+        const size = busy ? walBytes() : 0
+        if (size <= goal) return null
+        if (Date.now() >= deadline) return size
+        await sleep(Math.min(20, 1 + attempt))
+      }
+    } finally {
+      writer.exec(`PRAGMA busy_timeout = ${busyTimeout}`)
+    }
+  }
+  let commits = 0
+  // After a checkpoint gave up, the next is tried only once the log has grown by another limit.
+  let checkpointAbove = walLimit
+  /** After a commit, with the write lock held and no write transaction open. */
+  const keepWalBounded = async () => {
+    if (walLimit === 0 || (!options.walSize && ++commits % WAL_PROBE_COMMITS !== 0)) return
+    let found: number
+    try {
+      found = walBytes()
+    } catch {
+      return // the commit stands; the log is measured again after the next one
+    }
+    if (found <= checkpointAbove) return
+    await readLock
+      .run(() => truncateWal(walLimit))
+      .then(
+        (left) => void (checkpointAbove = left === null ? walLimit : left + walLimit),
+        // The commit stands whatever happens here, so the request that made it must not fail: a
+        // checkpoint that went wrong (a full disk) is tried again after the next limit's growth.
+        () => void (checkpointAbove = found + walLimit),
+      )
+  }
+
   return {
     dialect: 'sqlite',
 
@@ -229,6 +321,7 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
           writer.rollback()
           throw err
         }
+        await keepWalBounded()
         return result
       })
     },
@@ -237,6 +330,7 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
       return writeLock.run(async () => {
         await withoutBlocking(writer, busyTimeout, () => writer.exec(sql))
         afterWrite()
+        await keepWalBounded()
       })
     },
 
@@ -245,7 +339,9 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
       await writeLock.run(async () => {
         if (reader)
           await readLock.run(async () => {
-            if (snapshot) endSnapshot()
+            // The last connection to close removes the log, but two processes closing at once
+            // may each still see the other: emptied first, the file left behind holds nothing.
+            await truncateWal(0).catch(() => undefined)
             reader.db.close()
           })
         writer.db.close()
