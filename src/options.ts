@@ -87,6 +87,12 @@ export interface CalendarOptions {
   fragmentCache?: FragmentCacheOptions | false
   /** `Cache-Control` of anonymous successful GETs (signed-in callers always get private, no-store). */
   cacheControl?: string | false
+  /**
+   * How many days the change journal keeps its entries (default 30): a sync token older than
+   * that answers 410 and the client starts over. `router.compactJournal()`, run from a daily
+   * job like `emptyTrash`, removes what is older.
+   */
+  journalRetentionDays?: number
   /** Called after every committed write (never for a rolled-back one): purge CDNs, send webhooks. */
   onChange?: (change: Change) => void | Promise<void>
   /**
@@ -167,6 +173,7 @@ export interface ResolvedOptions {
   fragmentCache: Required<FragmentCacheOptions> | null
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
+  journalRetentionDays: number
   users: UserDirectory | null
   restIndex: boolean
   sanitize: SanitizePolicy
@@ -242,6 +249,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     fragmentCache: fragmentCache(o.fragmentCache),
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
+    journalRetentionDays: positive('journalRetentionDays', o.journalRetentionDays, 30),
     users: resolveUsers(o.users),
     restIndex: o.restIndex ?? true,
     sanitize: resolveSanitize(o.sanitize),

@@ -48,6 +48,15 @@ export interface CalendarRouter {
    * from a daily job. One transaction per series.
    */
   extendSeries(): Promise<{ added: number }>
+  /**
+   * Removes the change journal's entries older than `olderThanDays` (default the
+   * `journalRetentionDays` option, 30): sync tokens from before then answer 410. Host-side, like
+   * emptyTrash: call it from a daily job.
+   *
+   * @example
+   * setInterval(() => void router.compactJournal(), 24 * 3600_000).unref()
+   */
+  compactJournal(options?: { olderThanDays?: number }): Promise<{ removed: number }>
   /** Response-cache counters (hits, misses, entries dropped by writes, size); null without `cache`. */
   cacheStats(): CacheStats | null
   /** Fragment-cache size and hit counters; null with `fragmentCache: false`. */

@@ -3,6 +3,7 @@ import type { ResolvedOptions } from '../options.js'
 import { extendSeries } from '../resources/series-horizon.js'
 import { emptyTrash } from '../resources/trash.js'
 import type { Storage } from '../storage/types.js'
+import { journalTime } from '../storage/journal.js'
 import { toUtcString } from '../time/format.js'
 
 export function hostTasks(storage: Storage, options: ResolvedOptions) {
@@ -15,6 +16,14 @@ export function hostTasks(storage: Storage, options: ResolvedOptions) {
       }
       const cutoff = toUtcString(new Date(options.now().getTime() - days * 86_400_000))
       return { deleted: await emptyTrash(storage, cutoff) }
+    },
+    async compactJournal(o: { olderThanDays?: number } = {}): Promise<{ removed: number }> {
+      const days = o?.olderThanDays ?? options.journalRetentionDays
+      if (typeof days !== 'number' || !Number.isFinite(days) || days < 0 || days > 100_000) {
+        throw new TypeError('calendar-events-router: compactJournal takes { olderThanDays: a number from 0 to 100000 }')
+      }
+      // The journal's times are the real clock's (storage/journal.ts), whatever `now` the router has.
+      return { removed: await storage.compactJournal(journalTime(new Date(Date.now() - days * 86_400_000))) }
     },
     async extendSeries(): Promise<{ added: number }> {
       const { horizonMonths, maxOccurrences } = options.recurrence

@@ -653,7 +653,7 @@ class Tx extends Reader implements StorageTx {
 class MemoryStorage extends Reader implements Storage {
   private queue: Promise<unknown> = Promise.resolve()
 
-  constructor() {
+  constructor(private readonly journalLimit: number) {
     super({
       posts: new Map(),
       terms: new Map(),
@@ -673,6 +673,11 @@ class MemoryStorage extends Reader implements Storage {
       const tx = new Tx(this.state)
       const result = await fn(tx)
       const entries = tx.commit()
+      const over = this.state.journal.length - this.journalLimit
+      if (over > 0) {
+        this.state.journal.splice(0, over)
+        this.state.journalBase += over
+      }
       options?.onCommit?.(entries)
       return result
     })
@@ -723,7 +728,21 @@ class MemoryStorage extends Reader implements Storage {
   async close() {}
 }
 
-/** Creates an empty in-memory store. Data lives as long as the process. */
-export function createMemoryStorage(): Storage {
-  return new MemoryStorage()
+export interface MemoryStorageOptions {
+  /**
+   * Most change-journal entries kept (default 100,000): past it the oldest go, as a compaction
+   * would remove them (sync tokens from before them answer 410), so a long-lived process's
+   * memory stays bounded even if nothing calls `compactJournal`.
+   */
+  journalLimit?: number
+}
+
+/**
+ * Creates an empty in-memory store. Data lives as long as the process.
+ *
+ * @example
+ * const router = createCalendarRouter(createMemoryStorage())
+ */
+export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage {
+  return new MemoryStorage(Math.max(1, options.journalLimit ?? 100_000))
 }

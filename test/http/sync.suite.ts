@@ -182,6 +182,21 @@ export function syncSuite(name: string, makeStorage: () => Storage | Promise<Sto
       expect((await sync(app, '/events', '*')).items.length).toBe(2)
     })
 
+    it('router.compactJournal keeps the retention (30 days by default) and expires tokens from before the cut', async () => {
+      const app = await open(makeStorage)
+      await app.seed({ title: 'One' })
+      const { token } = await sync(app, '/events', '*')
+      await app.seed({ title: 'Two' })
+      // Everything is younger than 30 days: nothing goes, the token still works.
+      expect(await app.router.compactJournal()).toEqual({ removed: 0 })
+      expect((await sync(app, '/events', token)).items.map((e) => e.title)).toEqual(['Two'])
+      await expect(app.router.compactJournal({ olderThanDays: -1 })).rejects.toThrow(TypeError)
+      // Entries carry whole seconds: a second later, a zero-day retention removes them all.
+      await new Promise((r) => setTimeout(r, 1100))
+      expect((await app.router.compactJournal({ olderThanDays: 0 })).removed).toBeGreaterThanOrEqual(2)
+      expect((await app.get(`/events?sync_token=${encodeURIComponent(token)}`)).status).toBe(410)
+    })
+
     it('a change committed while a client pages is delivered by the next sync, never lost', async () => {
       const app = await open(makeStorage)
       const events: Array<{ id: number }> = []
