@@ -137,6 +137,21 @@ describe('response cache across storages on one SQLite file', () => {
     expect(b.cacheStats()!.hits).toBe(1)
   })
 
+  it('checks each hit against PRAGMA data_version, and reads the journal only when it moved', async () => {
+    const { first, second } = await sqlitePair()
+    const { a, b } = routers(first, second)
+    const head = vi.spyOn(second, 'journalHead')
+    const journal = vi.spyOn(second, 'readJournal')
+    const event = await send(a, 'POST', '/events', { title: 'Once', start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 12:00:00' })
+    for (let i = 0; i < 10; i++) await get(b, `/events/${event.id}`)
+    expect(b.cacheStats()!.hits).toBe(9)
+    // Where the journal stood when b first looked; nothing to read since.
+    expect([head.mock.calls.length, journal.mock.calls.length]).toEqual([1, 0])
+    await send(a, 'PATCH', `/events/${event.id}`, { title: 'Twice' })
+    for (let i = 0; i < 10; i++) expect((await get(b, `/events/${event.id}`)).body.title).toBe('Twice')
+    expect([head.mock.calls.length, journal.mock.calls.length]).toEqual([1, 1])
+  })
+
   it('drops the whole cache when the journal was compacted past the position it had read', async () => {
     const { first, second } = await sqlitePair()
     const { a, b } = routers(first, second)

@@ -222,6 +222,7 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
     if (open) void readLock.run(async () => snapshot === open && endSnapshot()).catch(() => undefined)
   }
   if (reader) snapshotClosers.add(closeSnapshot)
+  let versionStatement: SqliteStatement | null = null
 
   // Only a driver with a reader keeps snapshots open across commits; with one connection every
   // read ends with its statement and SQLite's own checkpoints start the log over.
@@ -324,6 +325,13 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
         await keepWalBounded()
         return result
       })
+    },
+
+    dataVersion(): number {
+      // Outside the read lock: a synchronous statement cannot interleave with another, and
+      // inside the shared snapshot (when one is open) it answers for what the reads in it see.
+      versionStatement ??= (reader ?? writer).db.prepare('PRAGMA data_version')
+      return Number((versionStatement.all()[0] as { data_version: unknown }).data_version)
     },
 
     execute(sql: string): Promise<void> {
