@@ -105,10 +105,15 @@ describe('PostgreSQL prepared statements', () => {
     assert.ok(a && b && a !== b)
     assert.equal(c, a)
     assert.equal(d, b)
-    // BEGIN and COMMIT of the transaction go as plain text.
+    // The writer lock, BEGIN and COMMIT of the transaction go as plain text.
     assert.deepEqual(
       sent.filter((q) => typeof q === 'string'),
-      ['BEGIN ISOLATION LEVEL SERIALIZABLE', 'COMMIT'],
+      [
+        'SELECT pg_advisory_lock(hashtext(current_schema()))',
+        'BEGIN ISOLATION LEVEL SERIALIZABLE',
+        'COMMIT',
+        'SELECT pg_advisory_unlock(hashtext(current_schema()))',
+      ],
     )
   })
 

@@ -38,6 +38,7 @@ import { EVENT_FTS_TABLE, searchIndexes, type SearchIndexes } from './event-sear
 import { FTS_TABLE } from './search-index.js'
 import { wordIndexState } from './event-words.js'
 import * as read from './read.js'
+import { listEvents } from './event-list.js'
 import { RecordCache, type RecordCacheOptions } from './record-cache.js'
 import * as write from './write.js'
 
@@ -89,7 +90,7 @@ abstract class Reader implements StorageReader {
     return this.use((db) => read.slugsLike(db, kind, language, base))
   }
   listEvents(query: EventListQuery) {
-    return this.use((db) => read.listEvents(db, query))
+    return this.use((db) => listEvents(db, query))
   }
   listLinked<T extends 'venue' | 'organizer'>(type: T, query: LinkedListQuery) {
     return this.use((db) => read.listLinked(db, type, query))
