@@ -17,6 +17,7 @@
  * they change (searchesChanged), instead of dropping every search on every title edit.
  */
 import type { JournalEntry } from './journal.js'
+import { fieldsWhere } from './fields.js'
 import { overlay } from './overlay.js'
 import { eventMatchesWords, searchWords } from './search-fields.js'
 import type {
@@ -164,28 +165,17 @@ export function journalTags(entries: readonly JournalEntry[], current: ReadonlyA
 }
 
 /** What an event search reads of the event itself. */
-const EVENT_TEXT = ['title', 'description', 'excerpt']
+const EVENT_TEXT = fieldsWhere('event', 'searched')
 
 /**
  * Event fields that no list filters, orders or counts by (nor a by-slug lookup): changing only
- * these leaves every list's membership. Listed as the exceptions, so that a field added later
- * counts as one lists may depend on until it is added here.
+ * these leaves every list's membership. The field table's `shownOnly` role, the exception: a
+ * field declared without it counts as one lists may depend on.
  */
-const SHOWN_ONLY = new Set([
-  ...EVENT_TEXT,
-  'image',
-  'cost',
-  'currencySymbol',
-  'currencyPosition',
-  'currencyCode',
-  'website',
-  'showMap',
-  'showMapLink',
-  'modified',
-  'modifiedUtc',
-  'sequence',
-  'revision',
-])
+const SHOWN_ONLY = new Set<string>(fieldsWhere('event', 'shownOnly'))
+
+/** What term counts follow of an event. */
+const TERM_COUNTED = fieldsWhere('event', 'termCounted')
 
 function sameFields(a: object, b: object, keys: Iterable<string>): boolean {
   const x = a as Record<string, unknown>
@@ -212,8 +202,6 @@ function shownOnly(images: ReadonlyArray<Image>): boolean {
   return sameFields(a, b, keys)
 }
 
-const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i])
-
 /**
  * Term counts (shown wherever a term is) follow an event's links, status and language: an
  * update leaving those alone (a new title) keeps every term's entries.
@@ -222,7 +210,7 @@ function countsKept(images: ReadonlyArray<Image>): boolean {
   const pair = eventUpdate(images)
   if (!pair) return false
   const [a, b] = pair
-  return a.status === b.status && a.language === b.language && sameIds(a.categoryIds, b.categoryIds) && sameIds(a.tagIds, b.tagIds)
+  return sameFields(a, b, TERM_COUNTED)
 }
 
 const IDENTITY = Symbol('storage identity')
