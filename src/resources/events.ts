@@ -7,7 +7,7 @@ import { ApiError, forbidden, invalidParam, invalidParams } from '../http/errors
 import { costEntries, deriveCurrency } from './cost-input.js'
 import { eventJson } from '../representation/post.js'
 import { postWriter } from '../representation/post-text.js'
-import { loadRelations } from './embeds.js'
+import { loadRelations, seriesFields } from './embeds.js'
 import { icalendar } from '../representation/ical.js'
 import type { EventRecord, NewPost, PostPatch } from '../storage/types.js'
 import { canonicalTimezone } from '../time/zone.js'
@@ -27,17 +27,8 @@ import type { Params } from '../http/params.js'
 import { pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { authorFor, translationGroup } from './posts.js'
-import {
-  applySeriesUpdate,
-  deleteInSeries,
-  extendForList,
-  parseRecurrence,
-  planSeries,
-  scopeOf,
-  seriesUpdate,
-  seriesFields,
-  writeSeries,
-} from './series.js'
+import { applySeriesUpdate, deleteInSeries, parseRecurrence, planSeries, scopeOf, seriesUpdate, writeSeries } from './series.js'
+import { extendForList } from './series-horizon.js'
 import { eventListQuery, resolveListReferences } from './event-list-query.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)

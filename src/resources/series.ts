@@ -20,11 +20,6 @@ import { horizonOf } from './series-horizon.js'
 import { moveToTrash, writePost } from './trash.js'
 import { touchSeries } from './series-version.js'
 
-// The event handlers take these with the rest of the series API; they live where they belong:
-// loading the series heads a response shows in embeds.ts, the horizon in series-horizon.ts.
-export { seriesFields } from './embeds.js'
-export { extendForList } from './series-horizon.js'
-
 export type Scope = 'this' | 'following' | 'all'
 
 const bad = (reason: string) => invalidParam('recurrence', { message: `Invalid recurrence: ${reason}`, code: 'rest_invalid_recurrence' })
