@@ -1,9 +1,9 @@
 /**
- * Geolocation and the reference gaps in combination: geofence filters together with the
- * category, tag, organizer, featured and venue filters (also when more venues lie in the fence
- * than drive a list); bad nested coordinates on an event update; whom an event may name as
- * author; editing trashed venues and organizers; a synchronous geocoder; and geofenced venue
- * lists under the response cache. Runs unchanged on every storage backend; data is seeded
+ * Geolocation in combination with the other filters, authors and the trash: geofence filters
+ * with the category, tag, organizer, featured and venue filters (also when more venues lie in
+ * the fence than drive a list); bad nested coordinates on an event update; whom an event may
+ * name as author; editing trashed venues and organizers; a synchronous geocoder; and geofenced
+ * venue lists under the response cache. Runs unchanged on every storage backend; data is seeded
  * through the API only.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
