@@ -55,39 +55,24 @@ export const journalTime = (at = new Date()): string => at.toISOString().slice(0
 export type CommitReport = (entries: JournalEntry[]) => void
 
 /**
- * One entry per record out of the entries a transaction wrote, each at its record's last entry
- * (so in journal order): a record created is a `create` however often it changed after (nothing
- * at all when it was also deleted), one deleted a `delete`, otherwise its last `trash` or
- * `update` entry stands, at the revision it ended with.
+ * One entry per record out of the entries a transaction wrote, in the order the records were
+ * first written: a record created is a `create` however often it changed after (nothing at all
+ * when it was also deleted), one deleted a `delete`, otherwise its last `trash` or `update`
+ * entry stands, at the revision it ended with.
  */
 export function collapseEntries(entries: readonly JournalEntry[]): JournalEntry[] {
-  const first = new Map<string, JournalEntry>()
-  const last = new Map<string, number>()
-  entries.forEach((e, i) => {
-    const key = `${e.kind}:${e.id}`
-    if (!first.has(key)) first.set(key, e)
-    last.set(key, i)
-  })
-  const out: JournalEntry[] = []
-  entries.forEach((e, i) => {
-    const key = `${e.kind}:${e.id}`
-    if (last.get(key) !== i) return
-    const created = first.get(key)?.action === 'create'
-    if (!created) out.push(e)
-    else if (e.action !== 'delete') out.push(e.action === 'create' ? e : { ...e, action: 'create' })
-  })
-  return out
-}
-
-/** Positions of the entries `collapseEntries` dropped or rewrote: what a backend deletes or updates. */
-export function collapsedAway(entries: readonly JournalEntry[], kept: readonly JournalEntry[]): { drop: string[]; recreate: string[] } {
-  const keep = new Map(kept.map((e) => [e.position, e]))
-  const drop: string[] = []
-  const recreate: string[] = []
+  const firstAt = new Map<string, JournalEntry>()
+  const last = new Map<string, JournalEntry>()
   for (const e of entries) {
-    const k = keep.get(e.position)
-    if (!k) drop.push(e.position)
-    else if (k.action !== e.action) recreate.push(e.position)
+    const key = `${e.kind}:${e.id}`
+    if (!firstAt.has(key)) firstAt.set(key, e)
+    last.set(key, e)
   }
-  return { drop, recreate }
+  const out: JournalEntry[] = []
+  for (const [key, first] of firstAt) {
+    const e = last.get(key) as JournalEntry
+    if (first.action !== 'create') out.push(e)
+    else if (e.action !== 'delete') out.push(e.action === 'create' ? e : { ...e, action: 'create' })
+  }
+  return out
 }

@@ -438,13 +438,12 @@ class Tx extends Reader implements StorageTx {
   nextPostId: number
   nextTermId: number
 
-  /** Records written, in the order of their last write: the journal's order within the transaction. */
+  /** Records written, in the order of their first write: the journal's order within the transaction. */
   private readonly touched = new Map<string, ['post' | 'term', number]>()
 
   private touch(what: 'post' | 'term', id: number) {
     const key = `${what}${id}`
-    this.touched.delete(key)
-    this.touched.set(key, [what, id])
+    if (!this.touched.has(key)) this.touched.set(key, [what, id])
   }
 
   private setPost(id: number, p: Slot<PostRecord>) {

@@ -125,6 +125,8 @@ export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Pro
         { type: 'event', action: 'create', id: event.body.id, language: 'en', revision: expect.any(Number) },
         { type: 'event', action: 'update', id: event.body.id, language: 'en', revision: expect.any(Number) },
         { type: 'event', action: 'delete', id: event.body.id, language: 'en', revision: expect.any(Number) },
+        // The trashed event no longer counts in its category: the category changed too.
+        { type: 'category', action: 'update', id: event.body.categories[0].id, language: 'en', revision: 0 },
       ])
       const revisions = seen.slice(2).map((c) => (c as { revision: number }).revision)
       expect(revisions[1]).toBeGreaterThan(revisions[0] as number)
