@@ -6,8 +6,9 @@
  * this table (`fieldsWhere`), so a field's roles are stated once, here, and a field added to a
  * record type does not compile until it is declared (see the check at the end).
  *
- * It is the ground floor of `src/storage/`: it imports nothing but types, and the storage,
- * sanitize, representation and resource layers all read it.
+ * It is the ground floor of `src/storage/`: it imports nothing but types, so every layer may
+ * read it (the storage backends, the response cache's dependencies, the HTML filter and the
+ * series handlers do).
  */
 import type { EventRecord, OrganizerRecord, PostType, TermRecord, VenueRecord } from './types.js'
 
