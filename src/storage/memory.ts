@@ -27,6 +27,7 @@ import type {
   TermWithCount,
 } from './types.js'
 import { SlugConflictError } from './types.js'
+import { MemoryWebhookStore } from '../webhooks/memory-store.js'
 import { JournalPositionError, journalTime, type JournalAction, type JournalEntry, type JournalPage } from './journal.js'
 import { clonePost, freezePost } from './clone.js'
 import { linkedShownChanged, nextSequence } from './sequence.js'
@@ -651,6 +652,7 @@ class Tx extends Reader implements StorageTx {
 
 class MemoryStorage extends Reader implements Storage {
   private queue: Promise<unknown> = Promise.resolve()
+  readonly webhooks = new MemoryWebhookStore()
 
   constructor(private readonly journalLimit: number) {
     super({

@@ -9,6 +9,7 @@
 
 import type { GeoCircle } from './geo.js'
 import type { CommitReport, JournalEntry, JournalPage } from './journal.js'
+import type { WebhookStore } from '../webhooks/types.js'
 export type { GeoCircle } from './geo.js'
 export type { CommitReport, JournalAction, JournalEntry, JournalKind, JournalPage } from './journal.js'
 
@@ -403,6 +404,11 @@ export interface Storage extends StorageReader {
    * other writers only when its entries expire.
    */
   readonly otherWriters?: OtherWriters
+  /**
+   * Webhook endpoints and deliveries (src/webhooks/). Optional: a backend without it serves
+   * everything but the webhook routes (501) and the delivery runner.
+   */
+  readonly webhooks?: WebhookStore
   /** Release connections. Optional for backends that hold none. */
   close?(): Promise<void>
 }

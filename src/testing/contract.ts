@@ -15,6 +15,7 @@ import { SlugConflictError } from '../storage/types.js'
 import { eventQuery as listAll, newEvent, newOrganizer, newTerm, newVenue } from './fixtures.js'
 import { geoContract } from './contract-geo.js'
 import { journalContract } from './contract-journal.js'
+import { webhookContract } from './contract-webhooks.js'
 
 export interface TestApi {
   describe: (name: string, fn: () => void) => void
@@ -731,5 +732,6 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
     })
     describe('geolocation', () => geoContract(it, withStorage))
     describe('change journal', () => journalContract(it, withStorage))
+    describe('webhook store', () => webhookContract(it, withStorage))
   })
 }

@@ -19,6 +19,7 @@ import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './even
 import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
 import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
+import { WEBHOOK_DDL } from './webhooks.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -347,6 +348,12 @@ export const MIGRATIONS: Migration[] = [
     name: 'change journal: term counts',
     // A term's live count is part of what it shows (journal.ts).
     statements: JOURNAL_COUNTS_DDL,
+  },
+  {
+    version: 18,
+    name: 'webhooks',
+    // Endpoints, deliveries and the dispatcher's journal cursor (webhooks.ts).
+    statements: WEBHOOK_DDL,
   },
 ]
 

@@ -28,6 +28,7 @@ import type {
 } from '../types.js'
 import { collapseEntries, journalTime, type JournalEntry, type JournalPage } from '../journal.js'
 import { SqlJournal } from './journal.js'
+import { SqlWebhookStore } from './webhooks.js'
 import { StorageUnavailableError, type TranslationKind } from '../types.js'
 import { Db } from './db.js'
 import { dialectFor, type Dialect } from './dialect.js'
@@ -177,6 +178,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   private fts: Promise<SearchIndexes> | null = null
   private readonly journal: SqlJournal
   readonly otherWriters: OtherWriters
+  readonly webhooks: SqlWebhookStore
 
   constructor(
     private readonly driver: SqlDriver,
@@ -188,6 +190,15 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     super()
     this.dialect = dialectFor(driver.dialect)
     this.journal = new SqlJournal(driver.dialect === 'postgres')
+    this.webhooks = new SqlWebhookStore(
+      (fn) => this.use(fn),
+      (fn) => {
+        const run = this.queue.then(() => this.write(fn))
+        this.queue = run.catch(() => undefined)
+        return run
+      },
+      driver.dialect === 'postgres',
+    )
     const dataVersion = driver.dataVersion?.bind(driver)
     this.otherWriters =
       driver.dialect === 'postgres'

@@ -1,0 +1,134 @@
+/**
+ * The storage contract's webhook store: endpoints, the dispatcher's cursor moved with its
+ * deliveries in one step, claims that hold one delivery per endpoint under a lease, attempts.
+ */
+import assert from 'node:assert/strict'
+import type { Storage } from '../storage/types.js'
+import type { NewWebhookDelivery, NewWebhookEndpoint } from '../webhooks/types.js'
+
+type It = (name: string, fn: () => Promise<void>) => void
+type WithStorage = (fn: (s: Storage) => Promise<void>) => () => Promise<void>
+
+const T0 = '2026-11-26T10:00:00.000Z'
+const later = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString()
+
+const endpoint = (url: string): NewWebhookEndpoint => ({
+  url,
+  events: ['*'],
+  description: '',
+  enabled: true,
+  secret: 'whsec_AAAA',
+  previousSecret: null,
+  previousSecretUntil: null,
+  disabledReason: null,
+  failingSince: null,
+  declared: false,
+  created: T0,
+  modified: T0,
+})
+
+const delivery = (id: string, endpointId: number, created = T0): NewWebhookDelivery => ({
+  id,
+  endpointId,
+  type: 'event.created',
+  payload: `{"id":"${id}"}`,
+  nextAttemptAt: created,
+  created,
+})
+
+export function webhookContract(it: It, withStorage: WithStorage): void {
+  it(
+    'keeps endpoints: insert, list, update, delete (with their deliveries)',
+    withStorage(async (s) => {
+      const store = s.webhooks
+      assert.ok(store, 'the backend offers a webhook store')
+      const a = await store.insertEndpoint({ ...endpoint('https://a.example/hook'), events: ['event.created', 'venue.*'] })
+      const b = await store.insertEndpoint(endpoint('https://b.example/hook'))
+      assert.notEqual(a.id, b.id)
+      assert.deepEqual((await store.getEndpoint(a.id))?.events, ['event.created', 'venue.*'])
+      const updated = await store.updateEndpoint(a.id, { enabled: false, disabledReason: 'gone', modified: later(1) })
+      assert.equal(updated?.enabled, false)
+      assert.equal(updated?.disabledReason, 'gone')
+      assert.equal(updated?.url, 'https://a.example/hook')
+      assert.equal(await store.updateEndpoint(999_999, { enabled: true }), null)
+      await store.addDeliveries([delivery('msg_1', a.id), delivery('msg_2', b.id)])
+      assert.equal(await store.deleteEndpoint(a.id), true)
+      assert.equal(await store.deleteEndpoint(a.id), false)
+      assert.deepEqual(
+        (await store.listEndpoints()).map((e) => e.id),
+        [b.id],
+      )
+      assert.equal(await store.getDelivery('msg_1'), null)
+      assert.equal((await store.getDelivery('msg_2'))?.status, 'pending')
+    }),
+  )
+
+  it(
+    'moves the dispatch cursor with its deliveries in one step, only from where it stands',
+    withStorage(async (s) => {
+      const store = s.webhooks!
+      const e = await store.insertEndpoint(endpoint('https://a.example/hook'))
+      assert.equal(await store.cursor(), null)
+      assert.equal(await store.dispatch(null, 'p1', [delivery('msg_a', e.id)]), true)
+      // A second dispatcher that read the cursor before: refused, nothing added.
+      assert.equal(await store.dispatch(null, 'p1', [delivery('msg_b', e.id)]), false)
+      assert.equal(await store.getDelivery('msg_b'), null)
+      assert.equal(await store.cursor(), 'p1')
+      assert.equal(await store.dispatch('p1', 'p2', []), true)
+      assert.equal(await store.cursor(), 'p2')
+      // A delivery for an endpoint deleted meanwhile is dropped.
+      assert.equal(await store.dispatch('p2', 'p3', [delivery('msg_c', 999_999)]), true)
+      assert.equal(await store.getDelivery('msg_c'), null)
+    }),
+  )
+
+  it(
+    'claims due deliveries one per endpoint under a lease, and records attempts',
+    withStorage(async (s) => {
+      const store = s.webhooks!
+      const a = await store.insertEndpoint(endpoint('https://a.example/hook'))
+      const b = await store.insertEndpoint(endpoint('https://b.example/hook'))
+      await store.addDeliveries([
+        delivery('msg_a1', a.id, later(0)),
+        delivery('msg_a2', a.id, later(1)),
+        delivery('msg_b1', b.id, later(2)),
+        { ...delivery('msg_b2', b.id, later(3)), nextAttemptAt: later(3600) },
+      ])
+      const first = await store.claim(later(10), later(40), 10)
+      assert.deepEqual(
+        first.map((d) => d.id),
+        ['msg_a1', 'msg_b1'],
+      )
+      // Held: another runner gets nothing of these endpoints until the lease runs out.
+      assert.deepEqual(await store.claim(later(11), later(41), 10), [])
+      await store.finish('msg_a1', { at: later(12), status: 200, response: 'ok', next: null, succeeded: true })
+      await store.finish('msg_b1', { at: later(12), status: 500, response: 'boom', next: later(20), succeeded: false })
+      const next = await store.claim(later(13), later(43), 10)
+      assert.deepEqual(
+        next.map((d) => d.id),
+        ['msg_a2'],
+      )
+      // A lease that ran out (a crashed runner) makes the delivery claimable again.
+      const afterLease = await store.claim(later(50), later(80), 10)
+      assert.deepEqual(afterLease.map((d) => d.id).sort(), ['msg_a2', 'msg_b1'])
+      const b1 = await store.getDelivery('msg_b1')
+      assert.equal(b1?.attempts, 1)
+      assert.equal(b1?.lastStatus, 500)
+      assert.equal(b1?.lastResponse, 'boom')
+      assert.equal(b1?.status, 'pending')
+      await store.finish('msg_b1', { at: later(51), status: 410, response: null, next: null, succeeded: false })
+      assert.equal((await store.getDelivery('msg_b1'))?.status, 'failed')
+      assert.equal((await store.getDelivery('msg_a1'))?.status, 'succeeded')
+      const listed = await store.listDeliveries(b.id, 10, 0)
+      assert.equal(listed.total, 2)
+      assert.deepEqual(
+        listed.items.map((d) => d.id),
+        ['msg_b2', 'msg_b1'],
+      )
+      assert.deepEqual(
+        (await store.deliveriesSince(a.id, later(1))).map((d) => d.id),
+        ['msg_a2'],
+      )
+    }),
+  )
+}

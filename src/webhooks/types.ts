@@ -1,0 +1,99 @@
+/**
+ * Webhooks as the storage keeps them: endpoints (where to send what) and deliveries (one POST
+ * to one endpoint for one change, retried until it succeeds or gives up). Deliveries are made
+ * from the change journal by a dispatcher that moves a cursor in the same transaction as it
+ * adds them (a transactional outbox), so a committed change gets its deliveries even when the
+ * process that wrote it dies right after the commit (docs/webhooks.md).
+ */
+
+export interface WebhookEndpoint {
+  id: number
+  url: string
+  /** Event types (`event.created`, `venue.*`, `*`). */
+  events: string[]
+  description: string
+  enabled: boolean
+  /** `whsec_` + base64 of the key; signs every delivery. */
+  secret: string
+  /** The secret before the last rotation, still signing until `previousSecretUntil` (UTC). */
+  previousSecret: string | null
+  previousSecretUntil: string | null
+  /** Why the endpoint was disabled by the runner (`gone`: it answered 410; `failing`: too long failing), null otherwise. */
+  disabledReason: string | null
+  /** Since when every delivery attempt failed (UTC), null after a success. */
+  failingSince: string | null
+  /** Declared in the router options rather than through the API (not editable there). */
+  declared: boolean
+  created: string
+  modified: string
+}
+
+export type NewWebhookEndpoint = Omit<WebhookEndpoint, 'id'>
+export type WebhookEndpointPatch = Partial<Omit<WebhookEndpoint, 'id' | 'created' | 'declared'>>
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed'
+
+export interface WebhookDelivery {
+  /** `msg_...`: the `webhook-id` header, the same on every attempt (receivers dedupe by it). */
+  id: string
+  endpointId: number
+  /** `event.created`, ... or `webhook.ping`. */
+  type: string
+  /** The JSON body, fixed when the delivery was made (so every attempt sends the same bytes). */
+  payload: string
+  status: DeliveryStatus
+  attempts: number
+  /** When to try next (UTC ISO with milliseconds), null once finished. */
+  nextAttemptAt: string | null
+  lastAttemptAt: string | null
+  lastStatus: number | null
+  /** The start of the last answer's body, or what went wrong (timeout, refused address). */
+  lastResponse: string | null
+  created: string
+}
+
+export type NewWebhookDelivery = Omit<WebhookDelivery, 'status' | 'attempts' | 'lastAttemptAt' | 'lastStatus' | 'lastResponse'>
+
+export interface AttemptOutcome {
+  at: string
+  status: number | null
+  response: string | null
+  /** Next attempt (UTC ISO), or null: finished. */
+  next: string | null
+  succeeded: boolean
+}
+
+/**
+ * What a storage offers for webhooks. Every method is one atomic step; the memory store keeps
+ * everything for the life of the process.
+ */
+export interface WebhookStore {
+  listEndpoints(): Promise<WebhookEndpoint[]>
+  getEndpoint(id: number): Promise<WebhookEndpoint | null>
+  insertEndpoint(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>
+  updateEndpoint(id: number, patch: WebhookEndpointPatch): Promise<WebhookEndpoint | null>
+  /** Removes the endpoint and its deliveries. */
+  deleteEndpoint(id: number): Promise<boolean>
+  /** The journal position the dispatcher has made deliveries up to; null before the first run. */
+  cursor(): Promise<string | null>
+  /**
+   * Adds these deliveries and moves the cursor from `from` to `to`, in one step; false (and
+   * nothing written) when the cursor was no longer at `from` (another process dispatched).
+   */
+  dispatch(from: string | null, to: string, deliveries: NewWebhookDelivery[]): Promise<boolean>
+  /** Adds deliveries outside the journal's flow (a test ping, a replay). */
+  addDeliveries(deliveries: NewWebhookDelivery[]): Promise<void>
+  /**
+   * Up to `limit` pending deliveries due at `now`, oldest first, that no other runner holds,
+   * at most one per endpoint and none of an endpoint with a delivery held: each is held until
+   * `leaseUntil` (another runner skips it meanwhile; a crashed runner's lease runs out).
+   */
+  claim(now: string, leaseUntil: string, limit: number): Promise<WebhookDelivery[]>
+  /** Records an attempt and releases the lease. */
+  finish(id: string, outcome: AttemptOutcome): Promise<void>
+  getDelivery(id: string): Promise<WebhookDelivery | null>
+  /** An endpoint's deliveries, newest first. */
+  listDeliveries(endpointId: number, limit: number, offset: number): Promise<{ items: WebhookDelivery[]; total: number }>
+  /** Every delivery of the endpoint made at or after `since` (UTC), as new deliveries of the same payloads. */
+  deliveriesSince(endpointId: number, since: string): Promise<WebhookDelivery[]>
+}
