@@ -10,6 +10,7 @@
  * own; PostgreSQL with two connection pools on one schema, also while an older transaction holds
  * the journal's horizon back.
  */
+import Database from 'better-sqlite3'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -150,6 +151,27 @@ describe('response cache across storages on one SQLite file', () => {
     await send(a, 'PATCH', `/events/${event.id}`, { title: 'Twice' })
     for (let i = 0; i < 10; i++) expect((await get(b, `/events/${event.id}`)).body.title).toBe('Twice')
     expect([head.mock.calls.length, journal.mock.calls.length]).toEqual([1, 1])
+  })
+
+  it('reads data_version as a read starting then would see, not inside a snapshot too old to share', async () => {
+    const file = sqliteFile()
+    const driver = await openSqliteFile(file)
+    const storage = createSqlStorage({ driver })
+    await storage.migrate()
+    const other = new Database(file) // another program: no commit of it reaches this process's drivers
+    onTestFinished(async () => {
+      other.close()
+      await storage.close()
+    })
+    await storage.getTerm(1) // opens the reading connection's shared snapshot
+    const before = await driver.dataVersion!()
+    other.exec('CREATE TABLE scratch (x)')
+    // No turn of the event loop has ended the snapshot, but it is older than a read may share.
+    for (const until = performance.now() + 10; performance.now() < until;);
+    const after = await driver.dataVersion!()
+    expect(after).not.toBe(before)
+    await storage.getTerm(1)
+    expect(await driver.dataVersion!()).toBe(after)
   })
 
   it('drops the whole cache when the journal was compacted past the position it had read', async () => {

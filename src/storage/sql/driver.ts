@@ -38,13 +38,13 @@ export interface SqlDriver {
   /** Runs one statement outside any explicit transaction (migrations run DDL this way). */
   execute(sql: string): Promise<void>
   /**
-   * Optional, SQLite: `PRAGMA data_version` on the connection reads use, inside the snapshot
-   * reads share when one is open, so it answers for what a read made now would see. It changes
+   * Optional, SQLite: `PRAGMA data_version` on the connection reads use, answering for what a
+   * read starting now would see (the snapshot it would share, or the last commit). It changes
    * whenever another connection (another process, or this driver's writer) committed. Called
-   * before every response-cache hit: synchronous, a fraction of a microsecond. Without it the
-   * storage compares `journalHead()` instead.
+   * before every response-cache hit, so it is synchronous whenever it can be and cheap. Without
+   * it the storage compares `journalHead()` instead.
    */
-  dataVersion?(): number
+  dataVersion?(): number | Promise<number>
   /** Releases the connections. */
   close(): Promise<void>
 }

@@ -13,7 +13,8 @@
  *   call cost about as much as a read by id itself. A commit or DDL through any driver of this
  *   process ends the shared snapshot (once the reads using it are done), so a read after a write
  *   always sees it and the WAL can be checkpointed past it; a commit by another process is seen
- *   from the next turn (at most SNAPSHOT_MS later).
+ *   from the next turn (at most SNAPSHOT_MS later). `dataVersion()`, which the response cache
+ *   asks before every hit, answers by the same rules, so a hit is as fresh as a read would be.
  * - With one connection only: a read outside waits until the running write transaction ends.
  *   That is sound, but a transaction function must then read through its `tx`, never through
  *   the storage (which would wait for itself). `openSqliteFile` always opens two connections,
@@ -222,7 +223,16 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
     if (open) void readLock.run(async () => snapshot === open && endSnapshot()).catch(() => undefined)
   }
   if (reader) snapshotClosers.add(closeSnapshot)
+  /** Whether a snapshot (or a shared answer) may still serve a read starting now. */
+  const reusable = (s: { openedAt: number; writes: number }) => s.writes === processWrites && performance.now() - s.openedAt <= SNAPSHOT_MS
   let versionStatement: SqliteStatement | null = null
+  const askVersion = (conn: Connection) => {
+    versionStatement ??= conn.db.prepare('PRAGMA data_version')
+    return Number((versionStatement.all()[0] as { data_version: unknown }).data_version)
+  }
+  // dataVersion() outside a snapshot, shared like one: beginning and ending a read transaction
+  // (file-lock calls) is most of what asking costs there, several times the question itself.
+  let version: { value: number; openedAt: number; writes: number } | null = null
 
   // Only a driver with a reader keeps snapshots open across commits; with one connection every
   // read ends with its statement and SQLite's own checkpoints start the log over.
@@ -294,9 +304,11 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
     read<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
       if (!reader) return writeLock.run(() => fn(writer))
       return readLock.run(async () => {
-        if (snapshot && (snapshot.writes !== processWrites || performance.now() - snapshot.openedAt > SNAPSHOT_MS)) endSnapshot()
+        if (snapshot && !reusable(snapshot)) endSnapshot()
         if (!snapshot) {
           reader.step('BEGIN')
+          // A newer view than an answer dataVersion() shares: it answers from this one.
+          version = null
           const opened = (snapshot = { openedAt: performance.now(), writes: processWrites })
           // Ended when the event loop turns (or earlier, by a write or its age).
           setImmediate(() => void readLock.run(async () => snapshot === opened && endSnapshot()))
@@ -327,11 +339,28 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
       })
     },
 
-    dataVersion(): number {
-      // Outside the read lock: a synchronous statement cannot interleave with another, and
-      // inside the shared snapshot (when one is open) it answers for what the reads in it see.
-      versionStatement ??= (reader ?? writer).db.prepare('PRAGMA data_version')
-      return Number((versionStatement.all()[0] as { data_version: unknown }).data_version)
+    /**
+     * Answers for what a read starting now would see, by the rules of read(): inside the shared
+     * snapshot while a read could still use it; else the last commit, an answer then shared for
+     * as long as a snapshot would be. A statement outside the read lock is safe here (it runs
+     * synchronously, between the awaits of any read); a snapshot that the next read would end
+     * first may still be in use, so then it waits for the lock like a read.
+     */
+    dataVersion(): number | Promise<number> {
+      if (!reader) return askVersion(writer)
+      if (snapshot) {
+        if (reusable(snapshot)) return askVersion(reader)
+        return readLock.run(async () => {
+          if (snapshot && !reusable(snapshot)) endSnapshot()
+          return askVersion(reader)
+        })
+      }
+      if (version && reusable(version)) return version.value
+      const answer = (version = { value: askVersion(reader), openedAt: performance.now(), writes: processWrites })
+      setImmediate(() => {
+        if (version === answer) version = null
+      })
+      return answer.value
     },
 
     execute(sql: string): Promise<void> {

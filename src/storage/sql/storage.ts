@@ -208,7 +208,8 @@ class SqlStorageImpl extends Reader implements SqlStorage {
             version: dataVersion
               ? () => {
                   try {
-                    return dataVersion()
+                    const version = dataVersion()
+                    return version instanceof Promise ? version.catch((err: unknown) => Promise.reject(translate(err))) : version
                   } catch (err) {
                     throw translate(err)
                   }
