@@ -9,6 +9,38 @@ import type { Change } from './storage/observed.js'
 import { resolveSanitize, type SanitizeOption, type SanitizePolicy } from './sanitize/policy.js'
 
 /** What `authenticate` sees: a standard Request under `fetch`, the adapter's lazy request on Node. */
+/** An endpoint the host declares in code (kept in the storage, shown at /webhooks, not editable there). */
+export interface DeclaredWebhook {
+  url: string
+  /** Default `['*']`. */
+  events?: string[]
+  /** `whsec_...`; default: one is generated once and kept. */
+  secret?: string
+  description?: string
+}
+
+export interface WebhookOptions {
+  /** Deliver in the background of this process (default false: call `router.webhooks.start()`, or `router.webhooks.run()` from a scheduler). */
+  background?: boolean
+  /** Allow endpoints on loopback, private and link-local addresses (development and tests only). Default false. */
+  allowPrivate?: boolean
+  /** How long one delivery attempt may take, in milliseconds. Default 15000. */
+  timeoutMs?: number
+  /** Seconds before each retry after a failed attempt (the first is immediate). Default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+  retrySchedule?: number[]
+  /** An endpoint whose attempts all failed for this many days is disabled. Default 5. */
+  disableAfterDays?: number
+  /** Deliveries in flight at once (each to a different endpoint). Default 8. */
+  concurrency?: number
+  /** How often the background runner looks for work besides this process's own commits. Default 1000 ms. */
+  pollMs?: number
+  /** How long the old secret keeps signing after a rotation. Default 24 hours. */
+  secretOverlapHours?: number
+  /** Bytes of each receiver's answer kept in the delivery log. Default 1024. */
+  keepBytes?: number
+  endpoints?: DeclaredWebhook[]
+}
+
 export interface AuthRequest {
   readonly method: string
   readonly url: string
@@ -87,6 +119,8 @@ export interface CalendarOptions {
   fragmentCache?: FragmentCacheOptions | false
   /** `Cache-Control` of anonymous successful GETs (signed-in callers always get private, no-store). */
   cacheControl?: string | false
+  /** Webhooks: delivery of changes to endpoints administrators manage at /webhooks (docs/webhooks.md). */
+  webhooks?: WebhookOptions
   /**
    * How many days the change journal keeps its entries (default 30): a sync token older than
    * that answers 410 and the client starts over. `router.compactJournal()`, run from a daily
@@ -174,6 +208,7 @@ export interface ResolvedOptions {
   cacheControl: string | null
   onChange: CalendarOptions['onChange'] | null
   journalRetentionDays: number
+  webhooks: Required<Omit<WebhookOptions, 'endpoints'>> & { endpoints: DeclaredWebhook[] }
   users: UserDirectory | null
   restIndex: boolean
   sanitize: SanitizePolicy
@@ -250,6 +285,18 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     cacheControl: o.cacheControl === false ? null : (o.cacheControl ?? 'public, max-age=0, must-revalidate'),
     onChange: o.onChange ?? null,
     journalRetentionDays: positive('journalRetentionDays', o.journalRetentionDays, 30),
+    webhooks: {
+      background: o.webhooks?.background ?? false,
+      allowPrivate: o.webhooks?.allowPrivate ?? false,
+      timeoutMs: positive('webhooks.timeoutMs', o.webhooks?.timeoutMs, 15_000),
+      retrySchedule: o.webhooks?.retrySchedule ?? [5, 300, 1800, 7200, 18_000, 36_000, 36_000],
+      disableAfterDays: positive('webhooks.disableAfterDays', o.webhooks?.disableAfterDays, 5),
+      concurrency: positive('webhooks.concurrency', o.webhooks?.concurrency, 8),
+      pollMs: positive('webhooks.pollMs', o.webhooks?.pollMs, 1000),
+      secretOverlapHours: positive('webhooks.secretOverlapHours', o.webhooks?.secretOverlapHours, 24),
+      keepBytes: positive('webhooks.keepBytes', o.webhooks?.keepBytes, 1024),
+      endpoints: o.webhooks?.endpoints ?? [],
+    },
     users: resolveUsers(o.users),
     restIndex: o.restIndex ?? true,
     sanitize: resolveSanitize(o.sanitize),

@@ -29,6 +29,7 @@ import { cacheCoherence } from './router/coherence.js'
 import { observedStorage } from './router/observe.js'
 import { cachedReply } from './router/read-cache.js'
 import { answerOptions } from './router/options-request.js'
+import { routerWebhooks, type RouterWebhooks } from './router/webhooks.js'
 
 export interface CalendarRouter {
   /** The whole namespace as a standard fetch handler (Deno, Bun, Workers, tests). */
@@ -57,6 +58,14 @@ export interface CalendarRouter {
    * setInterval(() => void router.compactJournal(), 24 * 3600_000).unref()
    */
   compactJournal(options?: { olderThanDays?: number }): Promise<{ removed: number }>
+  /**
+   * Webhook deliveries (docs/webhooks.md): `start()` in a long-lived server (or the option
+   * `webhooks.background`), `run()` from a scheduler where no process lives long.
+   *
+   * @example
+   * await router.webhooks.start()
+   */
+  webhooks: RouterWebhooks
   /** Response-cache counters (hits, misses, entries dropped by writes, size); null without `cache`. */
   cacheStats(): CacheStats | null
   /** Fragment-cache size and hit counters; null with `fragmentCache: false`. */
@@ -87,7 +96,13 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
   const coherence = cache && options.cache ? cacheCoherence(backend, cache, options.cache) : null
   let closed = false
   const fragments = options.fragmentCache ? new FragmentCache(options.fragmentCache.maxBytes) : null
-  const storage = observedStorage(backend, options, cache, coherence)
+  // The webhook runner renders payloads through the plain backend and wakes after our commits.
+  let wakeWebhooks = () => {}
+  const storage = observedStorage(backend, options, cache, coherence, () => wakeWebhooks())
+  const webhooks = routerWebhooks(backend, options, schemas, fragments, (error) =>
+    options.onError?.(error, { method: 'WEBHOOK', url: '', headers: { get: () => null } }),
+  )
+  wakeWebhooks = webhooks.wake
   const routing: Routing = {
     options,
     schemas,
@@ -129,10 +144,12 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     options,
     handle,
     ...hostTasks(storage, options),
+    webhooks: webhooks.api,
     cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
     fragmentCacheStats: () => fragments?.stats() ?? null,
     close() {
       closed = true
+      webhooks.api.stop()
       coherence?.close()
       cache?.invalidate()
     },

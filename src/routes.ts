@@ -7,13 +7,14 @@
 import { canEditPosts, type Principal } from './auth/principal.js'
 import type { Context } from './context.js'
 import type { Reply } from './resources/respond.js'
-import type { RecordAt } from './resources/record-tag.js'
+import type { RecordAt, Single } from './resources/record-tag.js'
 import type { Input, OpName } from './schemas/index.js'
 import type { Params } from './http/params.js'
 import type { RepresentationName } from './schemas/responses.js'
 import * as events from './resources/events.js'
 import * as linked from './resources/venues-organizers.js'
 import * as terms from './resources/terms.js'
+import * as webhooks from './resources/webhooks.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -49,11 +50,11 @@ export interface RouteDef {
   regex: RegExp
   endpoints: Partial<Record<Method, Endpoint>>
   /**
-   * Routes of one kind of record (its collection and the record itself): the strong ETag of a
-   * record of that kind as the caller reads it alone, null when there is none to read. Single
-   * reads and write replies carry it; If-Match on a write is compared with it.
+   * Routes of one kind of record (its collection and the record itself): a record of that kind
+   * as the caller reads it alone, null when there is none to read. Its strong ETag goes with
+   * single reads and write replies, and If-Match on a write is compared with it.
    */
-  tag?: (ctx: Context, at: RecordAt) => Promise<string | null>
+  single?: (ctx: Context, at: RecordAt) => Promise<Single | null>
 }
 
 /** A handler of one operation: the router validated `input` with that operation's schema. */
@@ -78,11 +79,11 @@ const targeted = <T extends OpName, O extends OpName>(target: T, op: O, run: Tar
 const ID = '(?<id>\\d+)'
 const SLUG = '(?<slug>[^/]+)'
 
-export const route = (pattern: string, path: string, endpoints: RouteDef['endpoints'], tag?: RouteDef['tag']): RouteDef => ({
+export const route = (pattern: string, path: string, endpoints: RouteDef['endpoints'], single?: RouteDef['single']): RouteDef => ({
   pattern,
   regex: new RegExp(`^${path}/*$`, 'i'),
   endpoints,
-  ...(tag ? { tag } : {}),
+  ...(single ? { single } : {}),
 })
 
 /** The same handler under POST, PUT and PATCH. */
@@ -106,7 +107,7 @@ export function buildRoutes(): RouteDef[] {
       read: events.readEvent,
       update: events.updateEvent,
       remove: events.deleteEvent,
-      tag: events.eventTag,
+      single: events.eventSingle,
     }),
     ...postRoutes({
       type: 'venue',
@@ -126,6 +127,74 @@ export function buildRoutes(): RouteDef[] {
     }),
     ...termRoutes('category', 'categories', 'CategoryList'),
     ...termRoutes('tag', 'tags', 'TagList'),
+    ...webhookRoutes(),
+  ]
+}
+
+/** Webhook endpoints hold signing secrets: administrators only, reads included. */
+const isAdministrator = (p: Principal | null) => p?.role === 'administrator'
+
+function webhookRoutes(): RouteDef[] {
+  const gate = isAdministrator
+  const errors = [400, 401, 403, 404]
+  return [
+    route('/webhooks', '/webhooks', {
+      GET: endpoint('webhookList', webhooks.listWebhooks, {
+        gate,
+        summary: 'List webhook endpoints',
+        response: 'object',
+        errors: [401, 403],
+      }),
+      POST: endpoint('webhookCreate', webhooks.createWebhook, {
+        gate,
+        summary: 'Create a webhook endpoint (its signing secret is generated)',
+        response: 'object',
+        status: 201,
+        errors,
+      }),
+    }),
+    route('/webhooks/(?P<id>\\d+)', `/webhooks/${ID}`, {
+      GET: endpoint('webhookById', webhooks.readWebhook, { gate, summary: 'Read a webhook endpoint', response: 'object', errors }),
+      ...update(
+        targeted('webhookById', 'webhookUpdate', webhooks.updateWebhook, {
+          gate,
+          summary: 'Update a webhook endpoint (rotate_secret: a new signing secret)',
+          response: 'object',
+          errors,
+        }),
+      ),
+      DELETE: endpoint('webhookById', webhooks.deleteWebhook, {
+        gate,
+        summary: 'Delete a webhook endpoint and its deliveries',
+        response: 'object',
+        errors,
+      }),
+    }),
+    route('/webhooks/(?P<id>\\d+)/deliveries', `/webhooks/${ID}/deliveries`, {
+      GET: endpoint('webhookDeliveries', webhooks.listDeliveries, {
+        gate,
+        summary: "An endpoint's deliveries, newest first (status, attempts, last answer, next attempt)",
+        response: 'object',
+        errors,
+      }),
+    }),
+    route('/webhooks/(?P<id>\\d+)/replay', `/webhooks/${ID}/replay`, {
+      POST: endpoint('webhookReplay', webhooks.replayDeliveries, {
+        gate,
+        summary: 'Send a delivery again (delivery), or every delivery since a time (since)',
+        response: 'object',
+        errors,
+      }),
+    }),
+    route('/webhooks/(?P<id>\\d+)/ping', `/webhooks/${ID}/ping`, {
+      POST: endpoint('webhookById', webhooks.pingWebhook, {
+        gate,
+        summary: 'Send a webhook.ping delivery',
+        response: 'object',
+        status: 201,
+        errors,
+      }),
+    }),
   ]
 }
 
@@ -146,7 +215,7 @@ interface PostRoutes<T extends PostType> {
   read: Handler<`${T}ById` | `${T}BySlug`>
   update: TargetedHandler<`${T}ById` | `${T}BySlug`, `${T}Update`>
   remove: Handler<`${T}Delete` | `${T}DeleteBySlug`>
-  tag: NonNullable<RouteDef['tag']>
+  single: NonNullable<RouteDef['single']>
 }
 
 const linkedNotes = { create: ' (always a new record)', trash: ' (unlinks it from events)' }
@@ -159,7 +228,7 @@ function linkedHandlers<T extends 'venue' | 'organizer'>(type: T) {
     update: (c: Context, at: Input<`${T}ById` | `${T}BySlug`>, fields: () => Input<`${T}Update`>) =>
       linked.updateLinked(c, at, fields, type),
     remove: (c: Context, q: Input<`${T}Delete` | `${T}DeleteBySlug`>) => linked.deleteLinked(c, q, type),
-    tag: (c: Context, at: RecordAt) => linked.linkedTag(c, at, type),
+    single: (c: Context, at: RecordAt) => linked.linkedSingle(c, at, type),
   }
 }
 
@@ -188,7 +257,7 @@ function postRoutes<T extends PostType>(r: PostRoutes<T>): RouteDef[] {
           errors: WRITE_ERRORS,
         }),
       },
-      r.tag,
+      r.single,
     ),
     route(
       `/${plural}/(?P<id>\\d+)`,
@@ -210,7 +279,7 @@ function postRoutes<T extends PostType>(r: PostRoutes<T>): RouteDef[] {
           }),
         ),
       },
-      r.tag,
+      r.single,
     ),
     route(
       `/${plural}/by-slug/(?P<slug>[^/]+)`,
@@ -232,14 +301,14 @@ function postRoutes<T extends PostType>(r: PostRoutes<T>): RouteDef[] {
           }),
         ),
       },
-      r.tag,
+      r.single,
     ),
   ]
 }
 
 function termRoutes(taxonomy: 'category' | 'tag', plural: string, list: RepresentationName): RouteDef[] {
   const gate = terms.termGate(taxonomy)
-  const tag = (c: Context, at: RecordAt) => terms.termTag(c, at, taxonomy)
+  const single = (c: Context, at: RecordAt) => terms.termSingle(c, at, taxonomy)
   return [
     route(
       `/${plural}`,
@@ -258,7 +327,7 @@ function termRoutes(taxonomy: 'category' | 'tag', plural: string, list: Represen
           errors: WRITE_ERRORS,
         }),
       },
-      tag,
+      single,
     ),
     // Terms register their handlers GET, update, DELETE: the Allow header follows that order.
     route(
@@ -285,7 +354,7 @@ function termRoutes(taxonomy: 'category' | 'tag', plural: string, list: Represen
           errors: [400, 401, 403],
         }),
       },
-      tag,
+      single,
     ),
   ]
 }

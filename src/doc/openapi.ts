@@ -124,7 +124,7 @@ function operation(
     })
   }
   // Routes that name one record: their writes take If-Match, their answers carry the strong ETag.
-  const record = route.tag !== undefined && /\(\?P<(id|slug)>/.test(route.pattern)
+  const record = route.single !== undefined && /\(\?P<(id|slug)>/.test(route.pattern)
   if (record && method !== 'GET') {
     parameters.push({
       name: 'If-Match',
@@ -184,7 +184,7 @@ function operation(
       ...(read
         ? { headers: { ...(record ? STRONG_ETAG_HEADER : ETAG_HEADER), ...(list ? { ...TOTAL_HEADERS, ...SYNC_HEADER } : {}) } }
         : {}),
-      ...(!read && route.tag !== undefined ? { headers: STRONG_ETAG_HEADER } : {}),
+      ...(!read && route.single !== undefined ? { headers: STRONG_ETAG_HEADER } : {}),
       content,
     },
   }

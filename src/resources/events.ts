@@ -16,7 +16,7 @@ import { publicationDates, schedule, wallClock } from './dates.js'
 import { resolveImage } from './image.js'
 import { prepareLinked, resolveLinked, resolveTerms } from './event-references.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
-import { tagOf, type RecordAt } from './record-tag.js'
+import type { RecordAt, Single } from './record-tag.js'
 import { refuseWithSync, syncReply } from './sync.js'
 import { POST_STATUSES, type EventListQuery } from '../storage/types.js'
 import type { JournalEntry } from '../storage/journal.js'
@@ -80,14 +80,14 @@ export async function readEvent(ctx: Context, at: Input<'eventById' | 'eventBySl
 }
 
 /**
- * The strong ETag of the event a route names, as this caller would read it alone (trashed ones
- * too, for the callers who may still edit them); null when there is none they may read.
+ * The event a route names as this caller would read it alone (trashed ones too, for the callers
+ * who may still edit them): the body its strong ETag hashes; null when there is none they may read.
  */
-export async function eventTag(ctx: Context, at: RecordAt): Promise<string | null> {
+export async function eventSingle(ctx: Context, at: RecordAt): Promise<Single | null> {
   const event = 'id' in at ? await ctx.storage.getPost(at.id) : await eventBySlug(ctx, at.slug)
   if (!event || event.type !== 'event' || !canRead(ctx.principal, event)) return null
   const [body] = await present(ctx, [event], true)
-  return tagOf(body)
+  return { body, revision: event.revision }
 }
 
 /**

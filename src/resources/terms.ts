@@ -10,7 +10,7 @@ import type { Taxonomy, TermOrderBy, TermPatch, TermRecord, TermWithCount } from
 import type { Context } from '../context.js'
 import { restUrl } from '../urls.js'
 import { created, ok, totals, type Reply } from './respond.js'
-import { tagOf, type RecordAt } from './record-tag.js'
+import type { RecordAt, Single } from './record-tag.js'
 import { refuseWithSync, syncReply } from './sync.js'
 import type { TermListQuery } from '../storage/types.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
@@ -146,11 +146,11 @@ export async function readTerm(ctx: Context, at: Input<'termById'>, taxonomy: Ta
   return ok(await present(ctx, term, true))
 }
 
-/** The strong ETag of the term a route names (terms are named by id only); null when none. */
-export async function termTag(ctx: Context, at: RecordAt, taxonomy: Taxonomy): Promise<string | null> {
+/** The term a route names (terms are named by id only), as a single read shows it; null when none. */
+export async function termSingle(ctx: Context, at: RecordAt, taxonomy: Taxonomy): Promise<Single | null> {
   const term = 'id' in at && at.id > 0 ? await ctx.storage.getTerm(at.id) : null
   if (!term || term.taxonomy !== taxonomy) return null
-  return tagOf(await present(ctx, term, true))
+  return { body: await present(ctx, term, true), revision: 0 }
 }
 
 /** A term this request has just written, with its live count. */

@@ -15,7 +15,7 @@ import { authorFor, ownDraftsOnly, translationGroup } from './posts.js'
 import { resolveImage } from './image.js'
 import { pageOf, requireStatuses } from './lists.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
-import { tagOf, type RecordAt } from './record-tag.js'
+import type { RecordAt, Single } from './record-tag.js'
 import { refuseWithSync, syncReply } from './sync.js'
 import type { LinkedListQuery } from '../storage/types.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
@@ -86,12 +86,12 @@ export async function readLinked(ctx: Context, at: Named, type: LinkedType): Pro
   return { ...ok(body), allow: recordAllow(canModify(ctx.principal, rec)) }
 }
 
-/** The strong ETag of the venue or organizer a route names, as this caller reads it; null when none. */
-export async function linkedTag(ctx: Context, at: RecordAt, type: LinkedType): Promise<string | null> {
+/** The venue or organizer a route names, as this caller reads it alone; null when none. */
+export async function linkedSingle(ctx: Context, at: RecordAt, type: LinkedType): Promise<Single | null> {
   const rec = 'id' in at ? await ctx.storage.getPost(at.id) : await ctx.storage.findPostBySlug(type, ctx.language, sanitizeSlug(at.slug))
   if (!rec || rec.type !== type || !canRead(ctx.principal, rec)) return null
   const [body] = await present(ctx, [rec], true)
-  return tagOf(body)
+  return { body, revision: rec.revision }
 }
 
 /** Search fragments: runs of letters, digits and hyphens (any script), lower-cased. */

@@ -9,13 +9,19 @@ import { ApiError } from '../http/errors.js'
 import { ifMatchHolds } from '../http/etag.js'
 import { RawJson } from '../http/raw-json.js'
 import type { Context } from '../context.js'
-import type { RecordAt } from '../resources/record-tag.js'
+import { tagOf, type RecordAt } from '../resources/record-tag.js'
 import type { RouteDef } from '../routes.js'
 import { overlay } from '../storage/overlay.js'
 import type { Storage, StorageTx } from '../storage/types.js'
 import type { Params } from '../http/params.js'
 
-type Tag = NonNullable<RouteDef['tag']>
+type Single = NonNullable<RouteDef['single']>
+
+/** The strong ETag of a record as the caller reads it, null when there is none. */
+const tagWith = async (single: Single, ctx: Context, at: RecordAt) => {
+  const found = await single(ctx, at)
+  return found ? tagOf(found.body) : null
+}
 
 const preconditionFailed = () =>
   new ApiError(
@@ -36,12 +42,12 @@ export function recordAt(path: Params): RecordAt | null {
  * attempt of it, should the backend run it again). Returns what to call once the handler is
  * done: a handler that wrote nothing is checked there, against the committed record.
  */
-export function guardIfMatch(ctx: Context, tag: Tag, at: RecordAt, header: string): () => Promise<void> {
+export function guardIfMatch(ctx: Context, single: Single, at: RecordAt, header: string): () => Promise<void> {
   const storage = ctx.storage
   let first = true
   let checked = false
   const check = async (reader: Storage) => {
-    if (!ifMatchHolds(header, await tag({ ...ctx, storage: reader }, at))) throw preconditionFailed()
+    if (!ifMatchHolds(header, await tagWith(single, { ...ctx, storage: reader }, at))) throw preconditionFailed()
     checked = true
   }
   ctx.storage = overlay(storage, {
@@ -71,8 +77,8 @@ function replyId(body: unknown): number | null {
 }
 
 /** The ETag header of a write reply: the record's as it now stands (none once it is gone). */
-export async function writtenTag(ctx: Context, tag: Tag, at: RecordAt | null, body: unknown): Promise<Record<string, string>> {
+export async function writtenTag(ctx: Context, single: Single, at: RecordAt | null, body: unknown): Promise<Record<string, string>> {
   const id = at && 'id' in at ? at.id : replyId(body)
-  const current = id === null ? null : await tag(ctx, { id })
+  const current = id === null ? null : await tagWith(single, ctx, { id })
   return current ? { ETag: current } : {}
 }

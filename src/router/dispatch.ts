@@ -70,15 +70,15 @@ export async function dispatch(
   delete params._method
   delete params.rest_route
   const ctx = routing.context({ request, located, method, principal, params, query, body, path, dependsOn })
-  const at = def.tag ? recordAt(path) : null
+  const at = def.single ? recordAt(path) : null
   const ifMatch = method !== 'GET' && at ? request.headers.get('if-match') : null
-  const finish = ifMatch !== null && def.tag && at ? guardIfMatch(ctx, def.tag, at, ifMatch) : null
+  const finish = ifMatch !== null && def.single && at ? guardIfMatch(ctx, def.single, at, ifMatch) : null
   const reply = await runEndpoint(endpoint, ctx, schemas)
   await finish?.()
   if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
   if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
-  if (method !== 'GET' && def.tag && reply.status < 300) {
-    return jsonResponse(reply.status, reply.body, meta, { ...reply.headers, ...(await writtenTag(ctx, def.tag, at, reply.body)) })
+  if (method !== 'GET' && def.single && reply.status < 300) {
+    return jsonResponse(reply.status, reply.body, meta, { ...reply.headers, ...(await writtenTag(ctx, def.single, at, reply.body)) })
   }
   const raw = jsonResponse(reply.status, reply.body, meta, reply.headers)
   // A record's single read: its ETag is strong, the one If-Match compares (read-cache.ts).

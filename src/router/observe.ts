@@ -8,9 +8,30 @@ import type { ResolvedOptions } from '../options.js'
 import { searchesChanged, type Tags } from '../storage/dependencies.js'
 import type { JournalEntry } from '../storage/journal.js'
 import { changeOf, observeStorage } from '../storage/observed.js'
-import type { Storage } from '../storage/types.js'
+import { overlay } from '../storage/overlay.js'
+import type { Storage, StorageTx, TransactionOptions } from '../storage/types.js'
 
-export function observedStorage(backend: Storage, options: ResolvedOptions, cache: ReadCache | null, coherence: Coherence | null): Storage {
+export function observedStorage(
+  backend: Storage,
+  options: ResolvedOptions,
+  cache: ReadCache | null,
+  coherence: Coherence | null,
+  /** Told after every commit that changed something (the webhook runner wakes up). */
+  afterCommit?: () => void,
+): Storage {
+  const observed = observing(backend, options, cache, coherence)
+  if (!afterCommit) return observed
+  // A thin wrap: it asks the backend for nothing more than the commit itself.
+  return overlay(observed, {
+    async transaction<T>(fn: (tx: StorageTx) => Promise<T>, o?: TransactionOptions): Promise<T> {
+      const result = await observed.transaction(fn, o)
+      afterCommit()
+      return result
+    },
+  })
+}
+
+function observing(backend: Storage, options: ResolvedOptions, cache: ReadCache | null, coherence: Coherence | null): Storage {
   if (!cache && !options.onChange) return backend
   const onCommit = (entries: JournalEntry[], tags: Tags) => {
     // Dropped here, precisely: the journal need not bring them back to the cache.

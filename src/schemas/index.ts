@@ -4,6 +4,7 @@ import type { SchemaConfig } from './common.js'
 import { languageParam } from './common.js'
 import { linkedDeleteParams, linkedIdParams, linkedListParams, linkedSlugParams, organizerWriteParams, venueWriteParams } from './linked.js'
 import { termIdParams, termListParams, termWriteParams } from './terms.js'
+import { webhookParams } from './webhooks.js'
 import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamsOutput } from './operation.js'
@@ -49,6 +50,7 @@ export function buildSchemas(c: SchemaConfig) {
     tagCreate: termWriteParams(c, true, false),
     tagUpdate: termWriteParams(c, false, false),
     termById: termIdParams(c),
+    ...webhookParams,
   }
 }
 

@@ -45,6 +45,11 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
         '/calendar/events/v1/categories/(?P<id>\\d+)',
         '/calendar/events/v1/tags',
         '/calendar/events/v1/tags/(?P<id>\\d+)',
+        '/calendar/events/v1/webhooks',
+        '/calendar/events/v1/webhooks/(?P<id>\\d+)',
+        '/calendar/events/v1/webhooks/(?P<id>\\d+)/deliveries',
+        '/calendar/events/v1/webhooks/(?P<id>\\d+)/replay',
+        '/calendar/events/v1/webhooks/(?P<id>\\d+)/ping',
       ])
       expect(res.body._links.up[0].href).toBe(`${ORIGIN}/wp-json/`)
       const slash = await a.get('/')
@@ -90,6 +95,7 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
         organizers: 'organizer',
         categories: 'term',
         tags: 'term',
+        webhooks: 'webhook endpoint',
       }
       let checked = 0
       for (const [pattern, route] of Object.entries<{

@@ -1,0 +1,292 @@
+/**
+ * Turns the change journal into deliveries and sends them (docs/webhooks.md).
+ *
+ * - dispatch: reads the journal from the store's cursor and, for every entry, adds one delivery
+ *   per enabled endpoint that wants its type, with the payload fixed now (the record as an
+ *   administrator reads it, with its revision); the cursor moves in the same step, so a change
+ *   gets its deliveries exactly once whatever process runs this and whenever it died.
+ * - deliver: claims due deliveries (held under a lease, one per endpoint), sends them
+ *   concurrently (one slow receiver holds only its own endpoint), and records each attempt:
+ *   2xx succeeds; anything else, a timeout or a network error is tried again on the schedule,
+ *   with jitter, or after the receiver's Retry-After; 410 disables the endpoint; an endpoint
+ *   failing for `disableAfterDays` is disabled.
+ */
+import type { JournalEntry } from '../storage/journal.js'
+import { JournalPositionError } from '../storage/journal.js'
+import type { Storage } from '../storage/types.js'
+import { messageId, signatureHeader } from './signature.js'
+import { send, type SendResult } from './sender.js'
+import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpoint, WebhookStore } from './types.js'
+
+export interface WebhookRunnerOptions {
+  /** Deliver to private, loopback and link-local addresses (development and tests only). */
+  allowPrivate: boolean
+  /** How long one attempt may take. */
+  timeoutMs: number
+  /** Seconds to wait before each retry: the first attempt is immediate, then these, then give up. */
+  retrySchedule: readonly number[]
+  /** An endpoint whose every attempt failed for this long is disabled. */
+  disableAfterDays: number
+  /** Deliveries sent at once (each to another endpoint). */
+  concurrency: number
+  /** How often the background loop looks for work, besides being woken by this process's commits. */
+  pollMs: number
+  /** Bytes of each answer kept in the delivery log. */
+  keepBytes: number
+}
+
+/** What a journal entry becomes: the event type and the data of its payload (null: nothing to send). */
+export type Render = (entry: JournalEntry) => Promise<{ type: string; data: unknown } | null>
+
+export interface RunReport {
+  dispatched: number
+  attempted: number
+  succeeded: number
+}
+
+/** `event.created` from an entry: the kind, and what happened to it (trash and delete are both a deletion). */
+export function eventType(entry: Pick<JournalEntry, 'kind' | 'action'>): string {
+  const what = entry.action === 'create' ? 'created' : entry.action === 'update' ? 'updated' : 'deleted'
+  return `${entry.kind}.${what}`
+}
+
+/** Whether an endpoint wants a type: `*`, the type itself, or `kind.*`. */
+export function wants(endpoint: Pick<WebhookEndpoint, 'events'>, type: string): boolean {
+  const kind = type.split('.')[0]
+  return endpoint.events.some((e) => e === '*' || e === type || e === `${kind}.*`)
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export class WebhookRunner {
+  private timer: ReturnType<typeof setInterval> | null = null
+  private dispatching: Promise<number> | null = null
+  private again = false
+  private filling = false
+  private inflight = 0
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly store: WebhookStore,
+    private readonly options: WebhookRunnerOptions,
+    private readonly render: Render,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /**
+   * Where the dispatcher starts on a store that never ran: the journal's head, so that a site
+   * adding its first endpoint is not sent its whole history.
+   */
+  async ensureCursor(): Promise<void> {
+    if ((await this.store.cursor()) !== null) return
+    await this.store.dispatch(null, await this.storage.journalHead(), [])
+  }
+
+  /** Makes deliveries of the journal entries since the cursor. */
+  async dispatch(): Promise<number> {
+    let made = 0
+    for (let round = 0; round < 1000; round++) {
+      const from = await this.store.cursor()
+      if (from === null) {
+        await this.ensureCursor()
+        continue
+      }
+      let page
+      try {
+        page = await this.storage.readJournal(from, 200)
+      } catch (err) {
+        if (!(err instanceof JournalPositionError)) throw err
+        // The journal was compacted past the cursor (no runner ran for longer than the
+        // retention): what is lost is reported, and dispatching goes on from the head.
+        this.onError(new Error(`webhooks: the journal no longer covers position ${from}; changes before the head were not delivered`))
+        await this.store.dispatch(from, await this.storage.journalHead(), [])
+        continue
+      }
+      if (page.next === from && page.entries.length === 0) return made
+      const endpoints = (await this.store.listEndpoints()).filter((e) => e.enabled)
+      const deliveries: NewWebhookDelivery[] = []
+      const now = Date.now()
+      for (const entry of page.entries) {
+        const type = eventType(entry)
+        const targets = endpoints.filter((e) => wants(e, type))
+        if (!targets.length) continue
+        const rendered = await this.render(entry)
+        if (!rendered) continue
+        const payload = JSON.stringify({ type: rendered.type, timestamp: iso(now), data: rendered.data })
+        for (const e of targets) {
+          deliveries.push({ id: messageId(), endpointId: e.id, type: rendered.type, payload, nextAttemptAt: iso(now), created: iso(now) })
+        }
+      }
+      if (await this.store.dispatch(from, page.next, deliveries)) made += deliveries.length
+      if (!page.more && page.next === from) return made
+      if (!page.more) return made
+    }
+    return made
+  }
+
+  /**
+   * Sends the deliveries due now, `concurrency` at a time, until none is left or `deadline`
+   * (epoch ms) passes. Each worker claims one delivery at a time: a slow receiver holds one
+   * worker, the others go on with other endpoints.
+   */
+  async deliver(deadline = Infinity): Promise<{ attempted: number; succeeded: number }> {
+    let attempted = 0
+    let succeeded = 0
+    const worker = async () => {
+      while (Date.now() < deadline) {
+        const d = await this.claimOne()
+        if (!d) return
+        attempted++
+        if (await this.attempt(d)) succeeded++
+      }
+    }
+    await Promise.all(Array.from({ length: this.options.concurrency }, worker))
+    return { attempted, succeeded }
+  }
+
+  private async claimOne(): Promise<WebhookDelivery | undefined> {
+    const now = Date.now()
+    const [d] = await this.store.claim(iso(now), iso(now + this.options.timeoutMs + 30_000), 1)
+    return d
+  }
+
+  private async attempt(d: WebhookDelivery): Promise<boolean> {
+    const endpoint = await this.store.getEndpoint(d.endpointId)
+    const at = new Date()
+    if (!endpoint || !endpoint.enabled) {
+      await this.store.finish(d.id, { at: at.toISOString(), status: null, response: 'endpoint disabled', next: null, succeeded: false })
+      return false
+    }
+    const timestamp = Math.floor(at.getTime() / 1000)
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'calendar-events-router webhooks',
+      'webhook-id': d.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': await signatureHeader(endpoint, d.id, timestamp, d.payload, at),
+    }
+    let result: SendResult
+    try {
+      result = await send(endpoint.url, headers, d.payload, {
+        timeoutMs: this.options.timeoutMs,
+        allowPrivate: this.options.allowPrivate,
+        keepBytes: this.options.keepBytes,
+      })
+    } catch (err) {
+      result = { status: null, response: err instanceof Error ? err.message : String(err), retryAfterMs: null }
+    }
+    const ok = result.status !== null && result.status >= 200 && result.status < 300
+    const gone = result.status === 410
+    const next = ok || gone ? null : this.nextAttempt(d.attempts + 1, result.retryAfterMs)
+    await this.store.finish(d.id, {
+      at: at.toISOString(),
+      status: result.status,
+      response: result.response.slice(0, this.options.keepBytes),
+      next,
+      succeeded: ok,
+    })
+    await this.track(endpoint, ok, gone, at)
+    return ok
+  }
+
+  /** When to try again after `attempts` failed ones: the schedule with ±20% jitter, or Retry-After. */
+  private nextAttempt(attempts: number, retryAfterMs: number | null): string | null {
+    const schedule = this.options.retrySchedule
+    if (attempts > schedule.length) return null
+    const base = (schedule[attempts - 1] as number) * 1000
+    const jittered = base * (0.8 + Math.random() * 0.4)
+    return iso(Date.now() + Math.max(jittered, retryAfterMs ?? 0))
+  }
+
+  /** Keeps the endpoint's failure state: 410 disables it, and so does failing for too long. */
+  private async track(endpoint: WebhookEndpoint, ok: boolean, gone: boolean, at: Date): Promise<void> {
+    const stamp = at.toISOString()
+    if (ok) {
+      if (endpoint.failingSince !== null) await this.store.updateEndpoint(endpoint.id, { failingSince: null })
+      return
+    }
+    if (gone) {
+      await this.store.updateEndpoint(endpoint.id, { enabled: false, disabledReason: 'gone', modified: stamp })
+      return
+    }
+    const since = endpoint.failingSince ?? stamp
+    const tooLong = at.getTime() - Date.parse(since) >= this.options.disableAfterDays * 86_400_000
+    if (tooLong)
+      await this.store.updateEndpoint(endpoint.id, { enabled: false, disabledReason: 'failing', failingSince: since, modified: stamp })
+    else if (endpoint.failingSince === null) await this.store.updateEndpoint(endpoint.id, { failingSince: since })
+  }
+
+  /**
+   * One pass: dispatch what the journal holds, then deliver what is due, for at most `maxMs`
+   * (a host's scheduler calls this where no process lives long).
+   */
+  async runOnce(maxMs = 25_000): Promise<RunReport> {
+    const deadline = Date.now() + maxMs
+    const dispatched = await this.dispatchOnce()
+    const { attempted, succeeded } = await this.deliver(deadline)
+    return { dispatched, attempted, succeeded }
+  }
+
+  /** One dispatch at a time per process (another one asked meanwhile runs right after). */
+  private dispatchOnce(): Promise<number> {
+    if (this.dispatching) {
+      this.again = true
+      return this.dispatching
+    }
+    this.dispatching = (async () => {
+      let made = 0
+      do {
+        this.again = false
+        made += await this.dispatch()
+      } while (this.again)
+      return made
+    })().finally(() => {
+      this.dispatching = null
+    })
+    return this.dispatching
+  }
+
+  /** Runs in the background: every `pollMs`, and at once after this process's commits (wake). */
+  start(): void {
+    if (this.timer) return
+    this.timer = setInterval(() => this.wake(), this.options.pollMs)
+    this.timer.unref?.()
+    this.wake()
+  }
+
+  /**
+   * Looks for work now (a commit happened, an attempt ended): dispatches, then fills the free
+   * delivery slots. Attempts run on their own; none waits for another.
+   */
+  wake(): void {
+    if (!this.timer) return
+    this.dispatchOnce()
+      .then(() => this.fill())
+      .catch((err: unknown) => this.onError(err))
+  }
+
+  private async fill(): Promise<void> {
+    if (this.filling) return
+    this.filling = true
+    try {
+      while (this.timer && this.inflight < this.options.concurrency) {
+        const d = await this.claimOne()
+        if (!d) return
+        this.inflight++
+        void this.attempt(d)
+          .catch((err: unknown) => this.onError(err))
+          .finally(() => {
+            this.inflight--
+            this.wake()
+          })
+      }
+    } finally {
+      this.filling = false
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+  }
+}

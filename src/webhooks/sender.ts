@@ -1,0 +1,129 @@
+/**
+ * One delivery attempt: a POST that follows no redirect, gives up after a timeout, keeps at most
+ * the start of the answer (the rest is read and dropped as it arrives, never held), and connects
+ * only to an address the SSRF rules allow: the name is resolved by the request itself and each
+ * address it would use is checked, so a name that resolves elsewhere later cannot slip through.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
+import http from 'node:http'
+import https from 'node:https'
+import { isIP, type LookupFunction } from 'node:net'
+import { isBlockedAddress } from './address.js'
+
+export interface SendOptions {
+  timeoutMs: number
+  allowPrivate: boolean
+  /** Bytes of the answer kept for the delivery log. */
+  keepBytes: number
+}
+
+export interface SendResult {
+  /** The answer's status, or null when there was none (refused, timeout, network error). */
+  status: number | null
+  /** The start of the answer, or what went wrong. */
+  response: string
+  /** `Retry-After` of the answer, in milliseconds from now. */
+  retryAfterMs: number | null
+}
+
+export class BlockedAddressError extends Error {
+  constructor(address: string) {
+    super(`refused: ${address} is a private, loopback, link-local or reserved address`)
+    this.name = 'BlockedAddressError'
+  }
+}
+
+/** dns.lookup, failing for an address webhooks may not reach. */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0)
+      const list = addresses as LookupAddress[]
+      const bad = allowPrivate ? undefined : list.find((a) => isBlockedAddress(a.address))
+      if (bad) return callback(new BlockedAddressError(bad.address), '', 0)
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list)
+      const first = list[0]
+      if (!first) return callback(new Error(`no address for ${hostname}`), '', 0)
+      callback(null, first.address, first.family)
+    })
+  }
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from now; null when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
+  const at = Date.parse(value)
+  return Number.isFinite(at) ? Math.max(0, at - now) : null
+}
+
+/**
+ * Sends one webhook POST.
+ *
+ * @example
+ * const r = await send('https://example.com/hook', { 'content-type': 'application/json' }, '{}', { timeoutMs: 15_000, allowPrivate: false, keepBytes: 1024 })
+ */
+export function send(url: string, headers: Record<string, string>, body: string, o: SendOptions): Promise<SendResult> {
+  return new Promise((resolve) => {
+    let settled = false
+    const done = (r: SendResult) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resolve(r)
+    }
+    let target: URL
+    try {
+      target = new URL(url)
+    } catch {
+      return done({ status: null, response: 'invalid URL', retryAfterMs: null })
+    }
+    const host = target.hostname.replace(/^\[|\]$/g, '')
+    if (isIP(host) && !o.allowPrivate && isBlockedAddress(host)) {
+      return done({ status: null, response: new BlockedAddressError(host).message, retryAfterMs: null })
+    }
+    const client = target.protocol === 'https:' ? https : http
+    const payload = Buffer.from(body, 'utf8')
+    const req = client.request(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(payload.length) },
+        lookup: guardedLookup(o.allowPrivate),
+        // A fresh connection each time: a pooled socket was checked for another name.
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        let kept = 0
+        res.on('data', (chunk: Buffer) => {
+          if (kept < o.keepBytes) {
+            const part = chunk.subarray(0, o.keepBytes - kept)
+            chunks.push(part)
+            kept += part.length
+          }
+        })
+        const finish = () =>
+          done({
+            status: res.statusCode ?? null,
+            response: Buffer.concat(chunks).toString('utf8'),
+            retryAfterMs: retryAfterMs(res.headers['retry-after'] as string | undefined),
+          })
+        res.on('end', finish)
+        res.on('error', finish)
+        // A huge answer: what is kept is enough; stop reading the rest.
+        res.on('data', () => {
+          if (kept >= o.keepBytes) {
+            finish()
+            res.destroy()
+          }
+        })
+      },
+    )
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`timed out after ${o.timeoutMs} ms`))
+    }, o.timeoutMs)
+    req.on('error', (err) => done({ status: null, response: err.message, retryAfterMs: null }))
+    req.end(payload)
+  })
+}
