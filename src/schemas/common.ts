@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDef } from './operation.js'
 import { wire } from './wire.js'
+import { failure } from './failure.js'
 import { LIVE_STATUSES, POST_STATUSES, type PostStatus } from '../storage/types.js'
 
 /** What the operation schemas depend on: the router's options that shape validation and /doc. */
@@ -61,6 +62,9 @@ export const slugPathParam = (what: string) =>
     in: 'path',
   }) satisfies ParamDef
 
+/** WordPress's enum error, naming the values the parameter takes. */
+const notOneOf = (allowed: readonly string[]) => failure('rest_not_in_enum', `{name} is not one of ${allowed.join(', ')}.`)
+
 /** Statuses a create may set; an update may also send `trash` (moving the record there as DELETE does). */
 const WRITE_STATUSES = LIVE_STATUSES
 const UPDATE_STATUSES = POST_STATUSES
@@ -68,7 +72,7 @@ const UPDATE_STATUSES = POST_STATUSES
 export const statusParam = (what: string, update = false) => {
   const allowed: readonly PostStatus[] = update ? UPDATE_STATUSES : WRITE_STATUSES
   return {
-    schema: wire(v.pipe(p.string(), v.picklist(allowed, p.INVALID)), { type: 'string', enum: [...allowed] }),
+    schema: wire(v.pipe(p.string(), v.picklist(allowed, notOneOf(allowed))), { type: 'string', enum: [...allowed] }),
     description: update
       ? `The ${what} post status; trash moves it to the trash (as DELETE does), another status restores a trashed one.`
       : `The ${what} post status.`,
@@ -97,7 +101,7 @@ export const statusListParam = (what: string) =>
             list.length <= 10 &&
             list.every((s) => typeof s === 'string' && (POST_STATUSES as readonly string[]).includes(s))
           )
-        }, p.INVALID),
+        }, notOneOf(POST_STATUSES)),
         v.transform((x) => [...new Set(p.splitList(x) as string[])] as Array<(typeof POST_STATUSES)[number]>),
       ),
       { type: 'string', description: 'One status or a comma-separated list.' },

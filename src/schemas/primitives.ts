@@ -91,12 +91,17 @@ export const nonEmptyString = () =>
 export const text = (max = 65535) =>
   wire(v.pipe(v.string(typeFailure('string')), v.maxLength(max, INVALID)), { type: 'string', maxLength: max })
 
+const NOT_A_DATE = failure(
+  'rest_invalid_date',
+  '{name} is not a date this API reads: YYYY-MM-DD, YYYY-MM-DD HH:MM:SS, ISO 8601 (2026-12-01T19:00:00Z), a Unix timestamp, or an English expression such as "next friday" or "+1 week".',
+)
+
 /** Any date the time module can read; kept raw, the resource parses it in the right zone. */
 export const dateInput = (typed = false) =>
   wire(
     v.pipe(
       typed ? v.union([v.string(), v.number()], typeFailure('string')) : v.unknown(),
-      v.check((x) => parseDateInput(x, 'UTC') !== null, INVALID),
+      v.check((x) => parseDateInput(x, 'UTC') !== null, NOT_A_DATE),
       v.transform((x) => x as string | number),
     ),
     { type: ['string', 'number'], description: 'A date: YYYY-MM-DD HH:MM:SS, ISO 8601, a Unix timestamp or a relative expression.' },

@@ -221,15 +221,21 @@ export function eventsCreateSuite(name: string, makeStorage: () => Storage | Pro
           { as: 'administrator' },
         )
         expectInvalid(res, ['status', 'timezone', 'all_day', 'start_date', 'website'])
+        // An enum names its values, a date the forms it takes (as WordPress's own messages do).
+        const statusMessage = 'status is not one of publish, future, draft, pending, private.'
+        const dateMessage =
+          'start_date is not a date this API reads: YYYY-MM-DD, YYYY-MM-DD HH:MM:SS, ISO 8601 (2026-12-01T19:00:00Z), a Unix timestamp, or an English expression such as "next friday" or "+1 week".'
         expect(res.body.data.params).toEqual({
-          status: 'Invalid parameter.',
+          status: statusMessage,
           timezone: 'Invalid parameter.',
           all_day: 'all_day is not of type boolean.',
-          start_date: 'Invalid parameter.',
+          start_date: dateMessage,
           website: 'Invalid parameter.',
         })
         expect(res.body.data.details).toEqual({
+          status: { code: 'rest_not_in_enum', message: statusMessage, data: { param: 'status' } },
           all_day: { code: 'rest_invalid_type', message: 'all_day is not of type boolean.', data: { param: 'all_day' } },
+          start_date: { code: 'rest_invalid_date', message: dateMessage, data: { param: 'start_date' } },
         })
         expect((await app.get('/events', { as: 'administrator' })).body.total).toBe(0)
       })
@@ -406,9 +412,13 @@ export function eventsCreateValidationSuite(name: string, makeStorage: () => Sto
 
       it('sends details as [] when every failure is a plain invalid parameter', async () => {
         const app = await open()
-        const res = await app.post('/events', { title: 'x', start_date: 'garbage', end_date: '2026-12-01' }, { as: 'administrator' })
-        expectInvalid(res, ['start_date'])
-        expect(res.body.data).toEqual({ status: 400, params: { start_date: 'Invalid parameter.' }, details: [] })
+        const res = await app.post(
+          '/events',
+          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', timezone: 'Mars/Olympus' },
+          { as: 'administrator' },
+        )
+        expectInvalid(res, ['timezone'])
+        expect(res.body.data).toEqual({ status: 400, params: { timezone: 'Invalid parameter.' }, details: [] })
       })
 
       it('type-checks strings: a JSON number title is rejected', async () => {
