@@ -2,7 +2,9 @@
  * The `npm start` server: the whole namespace on http://127.0.0.1:$PORT/wp-json/calendar/events/v1/.
  * Environment: PORT (8080), HOST (127.0.0.1), CALENDAR_STORAGE (sqlite), CALENDAR_DB (./calendar.db),
  * CALENDAR_DATABASE_URL (PostgreSQL), CALENDAR_API_TOKENS / CALENDAR_API_TOKEN, CALENDAR_TIMEZONE
- * (UTC), CALENDAR_CORS_ORIGINS (*), CALENDAR_CACHE (on; `off`).
+ * (UTC), CALENDAR_CORS_ORIGINS (*), CALENDAR_CACHE (on; `off`), CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`:
+ * webhooks to loopback and private addresses). Webhook deliveries run in the background of this
+ * process while it serves.
  */
 import { createServer } from 'node:http'
 import { pathToFileURL } from 'node:url'
@@ -29,6 +31,10 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
     server.once('error', reject)
     server.listen(port, host, () => resolve())
   })
+  // A long-lived process: it sends the webhooks itself, woken by its own writes and polling for
+  // those of other processes on the same database; it stops when the server closes.
+  await calendar.webhooks.start()
+  server.on('close', () => calendar.webhooks.stop())
   const address = server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
   return { server, storage, storageDescription: description, port: actualPort, host, generatedToken }

@@ -1,6 +1,7 @@
 /**
  * The CALENDAR_* variables the example servers share with `npm start`: CALENDAR_API_TOKENS /
- * CALENDAR_API_TOKEN (bearer tokens), CALENDAR_TIMEZONE (UTC), CALENDAR_CORS_ORIGINS (*).
+ * CALENDAR_API_TOKEN (bearer tokens), CALENDAR_TIMEZONE (UTC), CALENDAR_CORS_ORIGINS (*),
+ * CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`: webhooks may go to loopback and private addresses).
  */
 import type { CalendarOptions } from '../../src/index.js'
 import { tokenAuth } from '../node-server/auth.js'
@@ -27,6 +28,8 @@ export function exampleOptions(env: Env): { options: CalendarOptions; generatedT
       cors: { origins: corsOrigins(env.CALENDAR_CORS_ORIGINS) },
       // This server owns /wp-json/, so it answers the API index WPAPI.discover() reads.
       restIndex: true,
+      // Off by default (SSRF): a receiver on this machine or the local network is for development.
+      webhooks: { allowPrivate: env.CALENDAR_WEBHOOK_ALLOW_PRIVATE === '1' },
       onError: (error) => console.error('[calendar]', error),
     },
   }
