@@ -62,6 +62,7 @@ import {
 import { REF_COLUMNS, REF_KINDS, addRefRows, dayOf, newPostColumns, newPostRow, type LinkTable } from '../src/storage/sql/records.js'
 import { postgresDialect, type ColumnKind } from '../src/storage/sql/dialect.js'
 import type { NewPost, PostStatus } from '../src/storage/types.js'
+import { EVENT_STATUS_DEFAULTS } from '../src/storage/types.js'
 import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 import { newVenue } from '../src/testing/fixtures.js'
 import { geoOperations, geoVenue, seedGeoVenues, selectOps } from './scale-geo.js'
@@ -336,6 +337,7 @@ function makeEvent(i: number, refs: Refs): NewPost<'event'> {
     hideFromListings: false,
     sticky: false,
     featured: r() < 0.03,
+    ...EVENT_STATUS_DEFAULTS,
     parentId: 0,
     venueIds: [venue],
     organizerIds,

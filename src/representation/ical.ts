@@ -188,7 +188,11 @@ export function vevent(ctx: Context, out: IcalText, e: EventRecord, rel: Relatio
   organizerLines(out, eventOrganizers(e, rel))
   // Only callers who may see unpublished events get them; to them those are not settled yet.
   // A trashed event (listed only on an editor's explicit status=trash) is called off.
-  out.line(`STATUS:${e.status === 'publish' ? 'CONFIRMED' : e.status === 'trash' ? 'CANCELLED' : 'TENTATIVE'}`)
+  // A cancelled event (event_status) is called off too, and calendars strike it.
+  const cancelled = e.status === 'trash' || e.eventStatus === 'canceled'
+  out.line(`STATUS:${cancelled ? 'CANCELLED' : e.status === 'publish' ? 'CONFIRMED' : 'TENTATIVE'}`)
+  // RFC 7986: where to join an online or mixed event.
+  if (e.virtualUrl && (e.attendanceMode ?? 'offline') !== 'offline') out.line(`CONFERENCE;VALUE=URI;FEATURE=VIDEO:${uri(e.virtualUrl)}`)
   out.line(`X-CALENDAR-GLOBAL-ID:${text(globalId(ctx, e.id))}`).line('END:VEVENT')
 }
 

@@ -37,6 +37,19 @@ export function organizerJsonLd(_ctx: Context, o: OrganizerRecord): Json {
   return out
 }
 
+const ATTENDANCE = {
+  offline: 'OfflineEventAttendanceMode',
+  online: 'OnlineEventAttendanceMode',
+  mixed: 'MixedEventAttendanceMode',
+} as const
+
+/** schema.org's eventStatus: a postponed event given new dates since is rescheduled. */
+function eventStatus(e: EventRecord): string {
+  if (e.eventStatus === 'canceled') return 'EventCancelled'
+  if (e.eventStatus === 'postponed') return 'EventPostponed'
+  return e.previousStartDate ? 'EventRescheduled' : 'EventScheduled'
+}
+
 export function eventJsonLd(ctx: Context, e: EventRecord, venue: VenueRecord | undefined, organizer: OrganizerRecord | undefined): Json {
   const url = permalink(ctx, 'event', e)
   const out: Json = {
@@ -47,11 +60,18 @@ export function eventJsonLd(ctx: Context, e: EventRecord, venue: VenueRecord | u
   }
   if (e.image) out.image = e.image.url
   out.url = url
-  out.eventAttendanceMode = 'https://schema.org/OfflineEventAttendanceMode'
-  out.eventStatus = 'https://schema.org/EventScheduled'
+  const mode = e.attendanceMode ?? 'offline'
+  out.eventAttendanceMode = `https://schema.org/${ATTENDANCE[mode]}`
+  out.eventStatus = `https://schema.org/${eventStatus(e)}`
   out.startDate = iso(e.startDate, e.timezone, e.startDateUtc)
   out.endDate = iso(e.endDate, e.timezone, e.endDateUtc)
-  if (venue) out.location = venueJsonLd(ctx, venue)
+  if (e.previousStartDate && eventStatus(e) === 'EventRescheduled')
+    out.previousStartDate = iso(e.previousStartDate, e.timezone, e.startDateUtc)
+  // Online: a VirtualLocation; mixed: the place and the VirtualLocation, as schema.org shows them.
+  const online = mode !== 'offline' && e.virtualUrl ? { '@type': 'VirtualLocation', url: e.virtualUrl } : null
+  const place = venue && mode !== 'online' ? venueJsonLd(ctx, venue) : null
+  if (place && online) out.location = [place, online]
+  else if (place ?? online) out.location = place ?? online
   if (organizer) out.organizer = organizerJsonLd(ctx, organizer)
   if (e.cost.length) {
     const values = costNumbers(e.cost)

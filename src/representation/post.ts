@@ -77,6 +77,17 @@ export function eventHead(ctx: Context, e: EventRecord): Json {
   }
 }
 
+/**
+ * TEC's Event Status and Virtual Events fields, after TEC's own keys (`custom_fields`) so that
+ * clients reading TEC's order find it unchanged.
+ */
+export const eventStatusFields = (e: EventRecord): Json => ({
+  event_status: e.eventStatus ?? 'scheduled',
+  event_status_reason: e.eventStatusReason ?? '',
+  attendance_mode: e.attendanceMode ?? 'offline',
+  virtual_url: e.virtualUrl ?? null,
+})
+
 /** Categories or tags as embedded: by name, then id. */
 export function sortedTerms(ids: number[], rel: Relations): TermWithCount[] {
   return ids
@@ -105,6 +116,7 @@ export function eventJson(ctx: Context, e: EventRecord, rel: Relations, single =
           : venues.map((v) => venueJson(ctx, v, rel, single)),
     organizer: organizers.map((o) => organizerJson(ctx, o, rel, single)),
     custom_fields: [],
+    ...eventStatusFields(e),
     ...languageFields(ctx, e, rel),
   }
   if (single && e.status === 'publish') out.json_ld = eventJsonLd(ctx, e, venues[0], organizers[0])

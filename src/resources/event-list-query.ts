@@ -103,6 +103,10 @@ export function eventListQuery(q: Input<'eventList'>, env: ListEnv): EventListPl
     query.organizerIds = q.organizer
     canonical.push(['organizer', q.organizer.join(',')])
   }
+  if (q.event_status !== undefined) {
+    query.eventStatuses = q.event_status
+    canonical.push(['event_status', q.event_status.join(',')])
+  }
   if (q.featured !== undefined) {
     query.featured = q.featured
     canonical.push(['featured', q.featured ? '1' : '0'])

@@ -238,6 +238,11 @@ export async function createEvent(ctx: Context, input: Input<'eventCreate'>): Pr
       showMap: input.show_map === true,
       showMapLink: input.show_map_link === true,
       hideFromListings: input.hide_from_listings === true,
+      eventStatus: input.event_status ?? 'scheduled',
+      eventStatusReason: clearable(input.event_status_reason),
+      previousStartDate: null,
+      attendanceMode: input.attendance_mode ?? 'offline',
+      virtualUrl: input.virtual_url || null,
       sticky: input.sticky === true,
       featured: input.featured === true,
       parentId: 0,
@@ -320,6 +325,17 @@ async function eventPatch(ctx: Context, current: EventRecord, input: Input<'even
   if (input.hide_from_listings !== undefined) patch.hideFromListings = input.hide_from_listings
   if (input.sticky !== undefined) patch.sticky = input.sticky
   if (input.featured !== undefined) patch.featured = input.featured
+  if (input.event_status !== undefined) patch.eventStatus = input.event_status
+  if (input.event_status_reason !== undefined) patch.eventStatusReason = clearable(input.event_status_reason)
+  if (input.attendance_mode !== undefined) patch.attendanceMode = input.attendance_mode
+  if (input.virtual_url !== undefined) patch.virtualUrl = input.virtual_url || null
+  // A postponed event given new dates is rescheduled (schema.org's EventRescheduled), unless
+  // the same write says otherwise; its former start is kept for previousStartDate.
+  const moved = patch.startDate !== undefined && patch.startDate !== current.startDate
+  if (moved && current.eventStatus === 'postponed' && input.event_status === undefined) {
+    patch.eventStatus = 'scheduled'
+    patch.previousStartDate = current.startDate
+  }
   return patch
 }
 

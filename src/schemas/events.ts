@@ -6,6 +6,7 @@ import { wire, type JsonSchema } from './wire.js'
 import { linkedInput, termsInput } from './inputs.js'
 import { geoFilterParams } from './geo.js'
 import { addDays, addMonths } from '../time/format.js'
+import { ATTENDANCE_MODES, EVENT_STATUSES, type EventStatus } from '../storage/types.js'
 import {
   authorParam,
   idParam,
@@ -84,6 +85,28 @@ export function eventListParams(c: SchemaConfig) {
     venue: { schema: p.positiveIntList(), description: 'Events at one of these venue IDs.', in: 'query' },
     organizer: { schema: p.positiveIntList(), description: 'Events by one of these organizer IDs.', in: 'query' },
     featured: { schema: p.boolean(), description: 'Only featured (true) or only non-featured (false) events.', in: 'query' },
+    event_status: {
+      schema: wire(
+        v.pipe(
+          v.unknown(),
+          v.check(
+            (x) => {
+              const list = p.splitList(x)
+              return (
+                list !== null &&
+                list.length > 0 &&
+                list.every((s) => typeof s === 'string' && (EVENT_STATUSES as readonly string[]).includes(s))
+              )
+            },
+            p.failure('rest_not_in_enum', `{name} is not one of ${EVENT_STATUSES.join(', ')}.`),
+          ),
+          v.transform((x) => [...new Set(p.splitList(x) as EventStatus[])]),
+        ),
+        { type: 'array', items: { type: 'string', enum: [...EVENT_STATUSES] } },
+      ),
+      description: 'Only events of these event statuses (scheduled, canceled, postponed; array or comma list).',
+      in: 'query',
+    },
     status: statusListParam('event'),
     ...geoFilterParams('Events', c),
     include: {
@@ -154,6 +177,13 @@ export function eventWriteParams<C extends boolean>(c: SchemaConfig, create: C) 
     hide_from_listings: { schema: p.boolean(), description: 'Hide the event from listings.' },
     sticky: { schema: p.boolean(), description: 'Sticky in the calendar view.' },
     featured: { schema: p.boolean(), description: 'Featured on the site.' },
+    event_status: {
+      schema: p.oneOf(EVENT_STATUSES),
+      description: 'scheduled (the default), canceled or postponed: a cancelled event stays listed, and calendars strike it.',
+    },
+    event_status_reason: { schema: v.nullable(p.text(1000)), description: 'Why the event was cancelled or postponed.' },
+    attendance_mode: { schema: p.oneOf(ATTENDANCE_MODES), description: 'offline (at the venue, the default), online or mixed.' },
+    virtual_url: { schema: p.urlOrEmpty(), description: 'Where to attend online (http or https); null or "" clears it.' },
     categories: linkList('Category IDs, slugs or names (array or comma list); new names create categories.', termsInput, create),
     tags: linkList('Tag IDs, slugs or names (array or comma list); new names create tags.', termsInput, create),
     venue: linkList('The venue: an ID, {"id": N}, or venue data to create (or reuse an exact match).', linkedInput('venueCreate'), create),

@@ -139,6 +139,12 @@ export const FIELDS = {
   sticky: { column: 'sticky', codec: 'bool', event: ['shared'] },
   featured: { column: 'featured', codec: 'bool', event: ['shared'] },
   parentId: { column: 'parent_id', codec: 'int', event: [] },
+  // The event_status list filter reads it from posts: not shownOnly.
+  eventStatus: { column: 'event_status', codec: 'text', html: 'structured', event: ['shared', 'calendar'] },
+  eventStatusReason: { column: 'event_status_reason', codec: 'text', html: 'inline', event: ['shared', 'shownOnly'] },
+  previousStartDate: { column: 'previous_start_date', codec: 'nullableText', html: 'structured', event: ['shownOnly'] },
+  attendanceMode: { column: 'attendance_mode', codec: 'text', html: 'structured', event: ['shared', 'calendar', 'shownOnly'] },
+  virtualUrl: { column: 'virtual_url', codec: 'nullableText', html: 'structured', event: ['shared', 'calendar', 'shownOnly'] },
   sequence: { column: 'ical_sequence', codec: 'int', event: ['shownOnly'] },
   seriesId: { column: 'series_id', codec: 'int', event: [] },
   // A feed shows part of it (its rule, RECURRENCE-ID, detachment): compared by sequence.ts itself.

@@ -190,6 +190,7 @@ class Reader implements StorageReader {
     if (q.endGt !== undefined && !(e.endDate > q.endGt)) return false
     if (q.endLt !== undefined && !(e.endDate < q.endLt)) return false
     if (q.featured !== undefined && e.featured !== q.featured) return false
+    if (q.eventStatuses && !q.eventStatuses.includes(e.eventStatus ?? 'scheduled')) return false
     if (q.parentId !== undefined && e.parentId !== q.parentId) return false
     if (q.include && !q.include.includes(e.id)) return false
     if (q.idAfter !== undefined && e.id <= q.idAfter) return false

@@ -61,6 +61,20 @@ export interface PostCommon {
   revision: number
 }
 
+export const EVENT_STATUSES = ['scheduled', 'canceled', 'postponed'] as const
+export type EventStatus = (typeof EVENT_STATUSES)[number]
+export const ATTENDANCE_MODES = ['offline', 'online', 'mixed'] as const
+export type AttendanceMode = (typeof ATTENDANCE_MODES)[number]
+
+/** The status and attendance of an event that says nothing of them (and of every event stored before they existed). */
+export const EVENT_STATUS_DEFAULTS = {
+  eventStatus: 'scheduled',
+  eventStatusReason: '',
+  previousStartDate: null,
+  attendanceMode: 'offline',
+  virtualUrl: null,
+} as const satisfies Pick<EventFields, 'eventStatus' | 'eventStatusReason' | 'previousStartDate' | 'attendanceMode' | 'virtualUrl'>
+
 export interface EventFields {
   /** Wall-clock start/end in the event's time zone. */
   startDate: string
@@ -94,6 +108,19 @@ export interface EventFields {
    * never set it.
    */
   sequence: number
+  /**
+   * TEC's Event Status: `scheduled` (the default), `canceled` or `postponed`. A cancelled event
+   * stays listed (clients strike it through); calendars get STATUS:CANCELLED.
+   */
+  eventStatus: EventStatus
+  /** Why it was cancelled or postponed (text, filtered like a title). */
+  eventStatusReason: string
+  /** Set when a postponed event gets new dates: its start before them (JSON-LD EventRescheduled). */
+  previousStartDate: string | null
+  /** Where people attend: `offline` (the venue, the default), `online` or `mixed`. */
+  attendanceMode: AttendanceMode
+  /** The online event's URL (http or https), null when there is none. */
+  virtualUrl: string | null
   /** Recurring series (src/resources/series.ts): the series id (its first occurrence's id), 0 for a lone event. */
   seriesId?: number
   /** This record's place in its series; null or absent for a lone event. */
@@ -215,6 +242,8 @@ export interface EventListQuery {
   venueIds?: number[]
   organizerIds?: number[]
   featured?: boolean
+  /** Only events of these statuses (event_status: scheduled, canceled, postponed), ORed. */
+  eventStatuses?: EventStatus[]
   include?: number[]
   parentId?: number
   /**

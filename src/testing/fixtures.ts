@@ -1,5 +1,6 @@
 /** Complete records for storage tests, with overridable fields. */
 import type { EventListQuery, NewPost, NewTerm } from '../storage/types.js'
+import { EVENT_STATUS_DEFAULTS } from '../storage/types.js'
 
 const common = {
   language: 'en',
@@ -36,6 +37,7 @@ export function newEvent(o: Partial<NewPost<'event'>> = {}): NewPost<'event'> {
     hideFromListings: false,
     sticky: false,
     featured: false,
+    ...EVENT_STATUS_DEFAULTS,
     parentId: 0,
     venueIds: [],
     organizerIds: [],

@@ -9,6 +9,7 @@ import { concurrencyStats, concurrencySuite } from './concurrency.suite.js'
 import { conditionalWritesSuite } from './conditional-writes.suite.js'
 import { syncSuite } from './sync.suite.js'
 import { syncPropertySuite } from './sync-property.suite.js'
+import { eventStatusSuite } from './event-status.suite.js'
 import { docDefaultsSuite, docResponsesSuite, docSuite } from './doc.suite.js'
 import { eventsNoRouteSuite, eventsTransportSuite } from './events-transport.suite.js'
 import { eventsLanguagesSuite } from './events-languages.suite.js'
@@ -55,6 +56,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   conditionalWritesSuite(name, makeStorage)
   syncSuite(name, makeStorage)
   syncPropertySuite(name, makeStorage)
+  eventStatusSuite(name, makeStorage)
   eventsLinkedSuite(name, makeStorage)
   eventsListSuite(name, makeStorage)
   eventsDatesSuite(name, makeStorage)

@@ -75,6 +75,10 @@ export function eventsCreateSuite(name: string, makeStorage: () => Storage | Pro
           venue: [],
           organizer: [],
           custom_fields: [],
+          event_status: 'scheduled',
+          event_status_reason: '',
+          attendance_mode: 'offline',
+          virtual_url: null,
           language: 'en',
           translations: {},
         })

@@ -49,6 +49,11 @@ export const EVENT_KEYS = [
   'venue',
   'organizer',
   'custom_fields',
+  // TEC's Event Status and Virtual Events fields, after TEC's own.
+  'event_status',
+  'event_status_reason',
+  'attendance_mode',
+  'virtual_url',
   'language',
   'translations',
 ]

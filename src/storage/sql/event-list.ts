@@ -72,6 +72,7 @@ function earlierMember(q: EventListQuery): { sql: string; params: SqlParam[] } {
   if (q.unpublishedAuthor !== undefined) s.add(`(s.status = 'publish' OR s.author = ?)`, q.unpublishedAuthor)
   s.dateBounds('s', q)
   if (q.featured !== undefined) s.add(q.featured ? 's.featured = TRUE' : 's.featured = FALSE')
+  if (q.eventStatuses) s.oneOf('s.event_status', q.eventStatuses)
   if (q.parentId !== undefined) s.add('s.parent_id = ?', q.parentId)
   return {
     // "s.start_date <= p.start_date" on its own (not only inside the OR) bounds the index range of
@@ -167,6 +168,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   w.add(`p.type = 'event'`).add('p.hide_from_listings = FALSE').and(keyed)
   if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
   if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
+  if (q.eventStatuses) w.oneOf('p.event_status', q.eventStatuses)
   if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
   // hide_subsequent_recurrences with column filters only: each series' first is decided per row
   // (an index probe on posts_series), so a page still stops early; with link, term, search or
@@ -231,7 +233,8 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   let pageOrder = order
   // A long geofence venue list is not a link filter event_filters knows: it is probed on the
   // range's rows like a post filter, and the count must then look at them too.
-  const postFilters = [q.unpublishedAuthor, q.featured, q.parentId, q.include, wide].some((v) => v !== undefined) || words.length > 0
+  const postFilters =
+    [q.unpublishedAuthor, q.featured, q.eventStatuses, q.parentId, q.include, wide].some((v) => v !== undefined) || words.length > 0
   const plan = filteredPlan(db, q, postFilters)
   const joined = (p: FilteredPlan): Source => {
     const where = new Where().and(p.where).add('p.id = f.event_id').and(w)
@@ -258,7 +261,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   if (index !== null) {
     // When the index alone decides every word and the other filters are columns of event_keys
     // (SQLite), the count may test them there.
-    const keysOnly = index.exact && [q.unpublishedAuthor, q.featured, q.parentId].every((v) => v === undefined)
+    const keysOnly = index.exact && [q.unpublishedAuthor, q.featured, q.eventStatuses, q.parentId].every((v) => v === undefined)
     // ... and when they are language, statuses and a plain window, the index's key ranges.
     const windowed =
       keysOnly &&

@@ -355,6 +355,19 @@ export const MIGRATIONS: Migration[] = [
     // Endpoints, deliveries and the dispatcher's journal cursor (webhooks.ts).
     statements: WEBHOOK_DDL,
   },
+  {
+    version: 19,
+    name: 'event status and attendance',
+    // TEC's Event Status and online attendance (fields.ts); events stored before are scheduled
+    // and offline. No IF NOT EXISTS for columns on SQLite: a rerun's duplicate column is taken as done.
+    statements: [
+      `ALTER TABLE posts ADD COLUMN event_status {text} NOT NULL DEFAULT 'scheduled'`,
+      `ALTER TABLE posts ADD COLUMN event_status_reason {text} NOT NULL DEFAULT ''`,
+      `ALTER TABLE posts ADD COLUMN previous_start_date {text}`,
+      `ALTER TABLE posts ADD COLUMN attendance_mode {text} NOT NULL DEFAULT 'offline'`,
+      `ALTER TABLE posts ADD COLUMN virtual_url {text}`,
+    ],
+  },
 ]
 
 export function renderDdl(dialect: Dialect, statement: string): string {

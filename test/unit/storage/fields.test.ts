@@ -19,7 +19,10 @@ import { filterRecord } from '../../../src/sanitize/storage.js'
 import type { NewPost, PostRecord, PostType, Storage } from '../../../src/storage/types.js'
 import { newEvent, newOrganizer, newTerm, newVenue } from '../../../src/testing/index.js'
 
-/** The lists as the code held them before the table. */
+/**
+ * The lists as the code held them before the table, with the fields added since marked (issue
+ * 26: event status and attendance).
+ */
 const BEFORE = {
   // resources/series.ts
   SHARED: [
@@ -45,6 +48,11 @@ const BEFORE = {
     'organizerIds',
     'categoryIds',
     'tagIds',
+    // added with issue 26
+    'eventStatus',
+    'eventStatusReason',
+    'attendanceMode',
+    'virtualUrl',
   ],
   // storage/dependencies.ts
   SHOWN_ONLY: [
@@ -63,6 +71,11 @@ const BEFORE = {
     'modifiedUtc',
     'sequence',
     'revision',
+    // added with issue 26
+    'eventStatusReason',
+    'previousStartDate',
+    'attendanceMode',
+    'virtualUrl',
   ],
   // storage/dependencies.ts and storage/sql/write.ts; search-fields.ts and sql/records.ts spelled it as a template
   EVENT_TEXT: ['title', 'description', 'excerpt'],
@@ -89,6 +102,10 @@ const BEFORE = {
     'venueIds',
     'organizerIds',
     'categoryIds',
+    // added with issue 26
+    'eventStatus',
+    'attendanceMode',
+    'virtualUrl',
   ],
   LINKED_CALENDAR_FIELDS: {
     venue: ['title', 'status', 'address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'geoLat', 'geoLng'],
@@ -117,6 +134,11 @@ const BEFORE = {
     'timezone',
     'currencyPosition',
     'website',
+    // added with issue 26
+    'eventStatus',
+    'previousStartDate',
+    'attendanceMode',
+    'virtualUrl',
   ],
   RICH: ['description', 'excerpt'],
   // storage/sql/records.ts: field, column, codec
@@ -155,6 +177,12 @@ const BEFORE = {
       'sticky sticky bool',
       'featured featured bool',
       'parentId parent_id int',
+      // added with issue 26
+      'eventStatus event_status text',
+      'eventStatusReason event_status_reason text',
+      'previousStartDate previous_start_date nullableText',
+      'attendanceMode attendance_mode text',
+      'virtualUrl virtual_url nullableText',
       'sequence ical_sequence int',
       'seriesId series_id int',
       'series series json',
