@@ -21,7 +21,8 @@ export interface Cors {
   any: boolean
 }
 
-const EXPOSE = 'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, ETag, Link, Allow, Retry-After, X-Calendar-Truncated, X-Sync-Token'
+const EXPOSE =
+  'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, ETag, Link, Allow, Retry-After, X-Calendar-Truncated, X-Sync-Token'
 const ALLOW_HEADERS = 'Authorization, Content-Type, X-WP-Nonce, X-HTTP-Method-Override, If-None-Match, If-Match'
 
 export function resolveCors(o: CorsOptions | undefined | false): Cors | null {

@@ -191,7 +191,10 @@ export function journalContract(it: It, withStorage: WithStorage): void {
       const end = (await readAll(s, start)).next
       await s.transaction((tx) => tx.insertPost(newEvent({ slug: 'two' })))
       const again = await s.readJournal(start, 10, end)
-      assert.deepEqual(again.entries.map((x) => x.id), [first.result.id])
+      assert.deepEqual(
+        again.entries.map((x) => x.id),
+        [first.result.id],
+      )
       assert.equal(again.more, false)
       assert.equal(again.next, end)
       // In pages of one, still stopping there; and nothing after `until` when it is `after`.
