@@ -141,8 +141,9 @@ export async function resolveLinked(ctx: Context, tx: StorageTx, type: LinkedTyp
 const ORGANIZER_MATCH_FIELDS = ['phone', 'website', 'email'] as const
 
 /**
- * Term IDs for an event. Numbers name existing terms (unknown ones are ignored, as TEC does);
- * strings name a term by slug or name in the request's language, and an unknown name creates it.
+ * Term IDs for an event. Numbers (and a read's term objects, by their id) name existing terms
+ * (unknown ones are ignored, as TEC does); strings name a term by slug or name in the request's
+ * language, and an unknown name creates it.
  */
 export async function resolveTerms(ctx: Context, tx: StorageTx, taxonomy: Taxonomy, value: unknown): Promise<number[]> {
   const param = taxonomy === 'category' ? 'categories' : 'tags'
@@ -150,7 +151,9 @@ export async function resolveTerms(ctx: Context, tx: StorageTx, taxonomy: Taxono
   const items = splitList(value)
   if (!items || items.length > 100) throw invalidParam(param)
   const ids: number[] = []
-  for (const item of items) {
+  for (const raw of items) {
+    // A read's embedded term ({ id, name, slug, ... }) names the term by its id.
+    const item = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : raw
     if (typeof item === 'number' || (typeof item === 'string' && /^\d+$/.test(item))) {
       const term = await tx.getTerm(Number(item))
       // Unknown IDs, and terms of another taxonomy or language, are ignored as TEC ignores unknown IDs.

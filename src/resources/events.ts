@@ -26,7 +26,9 @@ import type { Input } from '../schemas/index.js'
 import type { Params } from '../http/params.js'
 import { pageOf } from './lists.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
-import { authorFor, translationGroup } from './posts.js'
+import { authorFor, patchChanges, translationGroup } from './posts.js'
+import { formatCost } from '../representation/cost.js'
+import { permalink } from '../urls.js'
 import { applySeriesUpdate, deleteInSeries, parseRecurrence, planSeries, scopeOf, seriesUpdate, writeSeries } from './series.js'
 import { extendForList } from './series-horizon.js'
 import { eventListQuery, resolveListReferences } from './event-list-query.js'
@@ -278,7 +280,13 @@ export async function updateEvent(
   if (!canModify(ctx.principal, current)) throw forbidden(true)
   const input = fields()
   const patch = await eventPatch(ctx, current, input)
-  const series = seriesUpdate(ctx, current, input, patch.startDate !== undefined, patch.timezone ?? current.timezone)
+  const series = seriesUpdate(
+    ctx,
+    current,
+    await withoutSameRule(ctx, current, input),
+    patch.startDate !== undefined,
+    patch.timezone ?? current.timezone,
+  )
   const venue = input.venue !== undefined ? await prepareLinked(ctx, 'venue', input.venue) : undefined
 
   const event = await ctx.storage.transaction(async (tx) => {
@@ -287,12 +295,33 @@ export async function updateEvent(
     if (input.categories !== undefined) patch.categoryIds = await resolveTerms(ctx, tx, 'category', input.categories)
     if (input.tags !== undefined) patch.tagIds = await resolveTerms(ctx, tx, 'tag', input.tags)
     const slug = input.slug !== undefined ? sanitizeSlug(input.slug) || 'event' : undefined
+    // Nothing the write asks for differs from the record: nothing is written (no new modified,
+    // revision, journal entry or onChange), as a read sent back unchanged must not change it.
+    const now = await tx.getPost(current.id)
+    const unchanged = now?.type === 'event' && !patchChanges(now, patch) && (slug === undefined || slug === now.slug)
+    if (unchanged && (!series || series.recurrence === undefined)) return now
     if (series) return applySeriesUpdate(ctx, tx, patch, slug, series, current)
     // `status: "trash"` trashes as DELETE does; another status restores a trashed event.
     return writePost(tx, current, patch, slug)
   })
   const [body] = await present(ctx, [event])
   return ok(body)
+}
+
+/**
+ * The input without `recurrence` when it is the rule the event's series already has, as a read
+ * shows it (`{ rrule, rdate, exdate, description }`): sending a read back changes nothing.
+ */
+async function withoutSameRule(ctx: Context, current: EventRecord, input: Input<'eventUpdate'>): Promise<Input<'eventUpdate'>> {
+  const sent = input.recurrence as unknown
+  if (sent === undefined || sent === null || typeof sent !== 'object' || !current.seriesId) return input
+  const head = current.seriesId === current.id ? current : await ctx.storage.getPost(current.seriesId)
+  const rule = head?.type === 'event' ? head.series?.rule : undefined
+  const r = sent as { rrule?: unknown; rdate?: unknown; exdate?: unknown }
+  const same = (a: unknown, b: readonly string[]) => JSON.stringify(a ?? []) === JSON.stringify(b)
+  if (!rule || r.rrule !== rule.rrule || !same(r.rdate, rule.rdate) || !same(r.exdate, rule.exdate)) return input
+  const { recurrence: _same, ...rest } = input
+  return rest as Input<'eventUpdate'>
 }
 
 /** Only the fields sent change (docs/wire-compatibility.md §5.1); `null`/`""` clears what can be cleared. */
@@ -315,11 +344,15 @@ async function eventPatch(ctx: Context, current: EventRecord, input: Input<'even
     Object.assign(patch, schedule(start, end, allDay, tz), { timezone: tz, allDay })
   }
   if (input.image !== undefined) patch.image = await resolveImage(ctx, input.image)
-  if (input.cost !== undefined) {
+  // A read sent back unchanged shows the cost formatted and the permalink as the website: as
+  // long as they say what the record already shows, nothing changes.
+  const sameCost = typeof input.cost === 'string' && input.cost === formatCost(current)
+  const sameWebsite = current.website === null && input.website === permalink(ctx, 'event', current)
+  if (input.cost !== undefined && !sameCost) {
     patch.cost = costEntries(input.cost)
     Object.assign(patch, deriveCurrency(patch.cost))
   }
-  if (input.website !== undefined) patch.website = clearable(input.website)
+  if (input.website !== undefined && !sameWebsite) patch.website = clearable(input.website)
   if (input.show_map !== undefined) patch.showMap = input.show_map
   if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link
   if (input.hide_from_listings !== undefined) patch.hideFromListings = input.hide_from_listings

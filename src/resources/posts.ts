@@ -5,7 +5,7 @@
  */
 import { canEditOthers, canModify, canRead } from '../auth/principal.js'
 import { ApiError, invalidParam } from '../http/errors.js'
-import type { StorageTx } from '../storage/types.js'
+import type { PostRecord, StorageTx } from '../storage/types.js'
 import type { Context } from '../context.js'
 
 /** Contributors and authors list others' records only once published (docs/wire-compatibility.md §5.11). */
@@ -53,3 +53,23 @@ export async function translationGroup(
   }
   return target.translationGroup
 }
+
+const same = (a: unknown, b: unknown) =>
+  a === b || (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b))
+
+/**
+ * Whether a patch changes anything of the record but its modification time: an update whose
+ * fields all equal the record's (a read sent back unchanged) writes nothing.
+ */
+export function patchChanges(current: PostRecord, patch: object): boolean {
+  const record = current as unknown as Record<string, unknown>
+  return Object.entries(patch).some(([k, v]) => {
+    if (v === undefined || k === 'modified' || k === 'modifiedUtc') return false
+    // Terms are shown sorted by name whatever order they were given in: a set, not a list.
+    if (UNORDERED.has(k)) return !same(sorted(record[k]), sorted(v))
+    return !same(record[k], v)
+  })
+}
+
+const UNORDERED = new Set(['categoryIds', 'tagIds'])
+const sorted = (ids: unknown) => (Array.isArray(ids) ? [...(ids as number[])].sort((a, b) => a - b) : ids)

@@ -235,6 +235,12 @@ export async function updateTerm(
   if (input.description !== undefined) patch.description = input.description ?? ''
   if (input.name !== undefined) patch.name = input.name
   await ctx.storage.transaction(async (tx) => {
+    const now = await tx.getTerm(current.id)
+    const same = (k: keyof TermPatch, v: unknown) => v === undefined || (now as unknown as Record<string, unknown> | null)?.[k] === v
+    const slugSent = input.slug === undefined ? undefined : sanitizeSlug(input.slug)
+    // Nothing differs (a read sent back unchanged): nothing is written.
+    if (now && same('name', patch.name) && same('description', patch.description) && same('parent', patch.parent) && same('slug', slugSent))
+      return now
     const name = patch.name ?? current.name
     const parent = patch.parent ?? current.parent
     if (patch.name !== undefined || patch.parent !== undefined) {

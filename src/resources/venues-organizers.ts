@@ -11,7 +11,7 @@ import type { Input } from '../schemas/index.js'
 import type { NewPost, OrganizerRecord, PostPatch, PostStatus, RecordOf, StorageTx, VenueRecord } from '../storage/types.js'
 import type { Context } from '../context.js'
 import { publicationDates } from './dates.js'
-import { authorFor, ownDraftsOnly, translationGroup } from './posts.js'
+import { authorFor, ownDraftsOnly, patchChanges, translationGroup } from './posts.js'
 import { resolveImage } from './image.js'
 import { pageOf, requireStatuses } from './lists.js'
 import { created, ok, recordAllow, type Reply } from './respond.js'
@@ -308,7 +308,11 @@ export async function updateLinked(
   }
   // Venues and organizers have no slug parameter (docs/wire-compatibility.md §7.5): renaming keeps the slug.
   // `status: "trash"` trashes as DELETE does; another status restores a trashed record.
-  const rec = await ctx.storage.transaction((tx) => writePost(tx, current, patch))
+  // Nothing differs (a read sent back unchanged): nothing is written.
+  const rec = await ctx.storage.transaction(async (tx) => {
+    const now = await tx.getPost(current.id)
+    return now?.type === type && !patchChanges(now, patch) ? (now as typeof current) : writePost(tx, current, patch)
+  })
   const [body] = await present(ctx, [rec])
   return ok(body)
 }

@@ -113,12 +113,21 @@ export const statusListParam = (what: string) =>
 export const imageParam = {
   schema: wire(
     v.pipe(
+      v.unknown(),
+      // As a read shows it: false for none, or the image object (its id, else its URL).
+      v.transform((x: unknown) => {
+        if (x === false) return null
+        if (x === null || typeof x !== 'object' || Array.isArray(x)) return x
+        const o = x as { id?: unknown; url?: unknown }
+        return typeof o.id === 'number' && o.id > 0 ? o.id : o.url
+      }),
       v.union([v.string(), v.number(), v.null()], p.failure('rest_invalid_type', '{name} is not of type string.')),
       v.check((x) => x === null || x === '' || p.isPositiveIntLike(x) || (typeof x === 'string' && p.isHttpUrl(x)), p.INVALID),
     ),
-    { type: ['string', 'integer', 'null'] },
+    { type: ['string', 'integer', 'null', 'boolean', 'object'] },
   ),
-  description: 'The featured image: an absolute http(s) URL, or an image ID the host can resolve.',
+  description:
+    "The featured image: an absolute http(s) URL, or an image ID the host can resolve; false or null for none (a read's image object is accepted too).",
 } satisfies ParamDef
 
 export const authorParam = {

@@ -19,7 +19,8 @@ const recurrenceSchema = wire(
         (typeof x === 'string' && x.length <= 500) ||
         (typeof x === 'object' &&
           !Array.isArray(x) &&
-          Object.keys(x).every((k) => k === 'rrule' || k === 'rdate' || k === 'exdate') &&
+          // A read's recurrence also holds its description, which a write ignores.
+          Object.keys(x).every((k) => k === 'rrule' || k === 'rdate' || k === 'exdate' || k === 'description') &&
           typeof (x as { rrule?: unknown }).rrule === 'string' &&
           ['rdate', 'exdate'].every((k) => {
             const list = (x as Record<string, unknown>)[k]
