@@ -3,7 +3,7 @@
  * rotate the secret), delete, look at deliveries, send some again, ping. Secrets are shown here
  * and nowhere else; only administrators reach these routes (the gate in routes.ts).
  */
-import { lookup } from 'node:dns/promises'
+import { builtin } from '../webhooks/builtins.js'
 import { ApiError, invalidParam } from '../http/errors.js'
 import type { Context } from '../context.js'
 import type { Input } from '../schemas/index.js'
@@ -65,9 +65,12 @@ function deliveryJson(d: WebhookDelivery) {
 export async function checkWebhookUrl(ctx: Context, url: string): Promise<void> {
   if (ctx.options.webhooks.allowPrivate) return
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '')
+  // Where the runtime cannot resolve names (a worker), IP literals are checked at delivery.
+  const dns = builtin<typeof import('node:dns')>('node:dns')
+  if (!dns) return
   let addresses: string[]
   try {
-    addresses = (await lookup(host, { all: true })).map((a) => a.address)
+    addresses = (await dns.promises.lookup(host, { all: true })).map((a) => a.address)
   } catch {
     throw invalidParam('url', { message: `url: ${host} does not resolve.` })
   }

@@ -4,7 +4,17 @@
  * IPv6 (IPv4 inside IPv6 included). Checked when an endpoint is saved and again, on the address
  * actually connected to, at every delivery.
  */
-import { isIP } from 'node:net'
+/** 4 or 6 for an IP address literal, 0 otherwise (node:net's isIP, which the core may not import). */
+export function ipVersion(text: string): 0 | 4 | 6 {
+  if (/^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/.test(text)) return 4
+  if (!text.includes(':') || !/^[0-9a-fA-F:.%]+$/.test(text.split('%')[0] ?? '')) return 0
+  try {
+    new URL(`http://[${text.split('%')[0]}]/`)
+    return 6
+  } catch {
+    return 0
+  }
+}
 
 const V4_BLOCKED: Array<[number, number]> = [
   [0x00000000, 8], // 0.0.0.0/8 "this network"
@@ -73,7 +83,7 @@ function blockedV6(ip: string): boolean {
  * isBlockedAddress('93.184.216.34') // false
  */
 export function isBlockedAddress(ip: string): boolean {
-  const kind = isIP(ip)
+  const kind = ipVersion(ip)
   if (kind === 4) return blockedV4(ip)
   if (kind === 6) return blockedV6(ip)
   return true

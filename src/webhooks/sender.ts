@@ -4,11 +4,13 @@
  * only to an address the SSRF rules allow: the name is resolved by the request itself and each
  * address it would use is checked, so a name that resolves elsewhere later cannot slip through.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
-import http from 'node:http'
-import https from 'node:https'
-import { isIP, type LookupFunction } from 'node:net'
-import { isBlockedAddress } from './address.js'
+import type { LookupAddress } from 'node:dns'
+import type { LookupFunction } from 'node:net'
+import { ipVersion, isBlockedAddress } from './address.js'
+import { builtin } from './builtins.js'
+
+type Dns = typeof import('node:dns')
+type Http = typeof import('node:http')
 
 export interface SendOptions {
   timeoutMs: number
@@ -34,9 +36,9 @@ export class BlockedAddressError extends Error {
 }
 
 /** dns.lookup, failing for an address webhooks may not reach. */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+function guardedLookup(dns: Dns, allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0)
       const list = addresses as LookupAddress[]
       const bad = allowPrivate ? undefined : list.find((a) => isBlockedAddress(a.address))
@@ -64,6 +66,10 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
  * const r = await send('https://example.com/hook', { 'content-type': 'application/json' }, '{}', { timeoutMs: 15_000, allowPrivate: false, keepBytes: 1024 })
  */
 export function send(url: string, headers: Record<string, string>, body: string, o: SendOptions): Promise<SendResult> {
+  const http = builtin<Http>('node:http')
+  const https = builtin<Http>('node:https')
+  const dns = builtin<Dns>('node:dns')
+  if (!http || !https || !dns) return sendWithFetch(url, headers, body, o)
   return new Promise((resolve) => {
     let settled = false
     const done = (r: SendResult) => {
@@ -79,24 +85,24 @@ export function send(url: string, headers: Record<string, string>, body: string,
       return done({ status: null, response: 'invalid URL', retryAfterMs: null })
     }
     const host = target.hostname.replace(/^\[|\]$/g, '')
-    if (isIP(host) && !o.allowPrivate && isBlockedAddress(host)) {
+    if (ipVersion(host) && !o.allowPrivate && isBlockedAddress(host)) {
       return done({ status: null, response: new BlockedAddressError(host).message, retryAfterMs: null })
     }
     const client = target.protocol === 'https:' ? https : http
-    const payload = Buffer.from(body, 'utf8')
+    const payload = new TextEncoder().encode(body)
     const req = client.request(
       target,
       {
         method: 'POST',
         headers: { ...headers, 'content-length': String(payload.length) },
-        lookup: guardedLookup(o.allowPrivate),
+        lookup: guardedLookup(dns, o.allowPrivate),
         // A fresh connection each time: a pooled socket was checked for another name.
         agent: false,
       },
       (res) => {
-        const chunks: Buffer[] = []
+        const chunks: Uint8Array[] = []
         let kept = 0
-        res.on('data', (chunk: Buffer) => {
+        res.on('data', (chunk: Uint8Array) => {
           if (kept < o.keepBytes) {
             const part = chunk.subarray(0, o.keepBytes - kept)
             chunks.push(part)
@@ -106,7 +112,7 @@ export function send(url: string, headers: Record<string, string>, body: string,
         const finish = () =>
           done({
             status: res.statusCode ?? null,
-            response: Buffer.concat(chunks).toString('utf8'),
+            response: decode(chunks),
             retryAfterMs: retryAfterMs(res.headers['retry-after'] as string | undefined),
           })
         res.on('end', finish)
@@ -126,4 +132,47 @@ export function send(url: string, headers: Record<string, string>, body: string,
     req.on('error', (err) => done({ status: null, response: err.message, retryAfterMs: null }))
     req.end(payload)
   })
+}
+
+const decode = (chunks: Uint8Array[]) => {
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
+  let at = 0
+  for (const c of chunks) {
+    all.set(c, at)
+    at += c.length
+  }
+  return new TextDecoder().decode(all)
+}
+
+/**
+ * Where the runtime has no node:http (a worker): fetch, without following redirects, cut off at
+ * the timeout and after `keepBytes` of the answer. The address check covers IP literals only
+ * there: a worker cannot see which address a name resolves to (docs/webhooks.md).
+ */
+async function sendWithFetch(url: string, headers: Record<string, string>, body: string, o: SendOptions): Promise<SendResult> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '')
+  if (ipVersion(host) && !o.allowPrivate && isBlockedAddress(host)) {
+    return { status: null, response: new BlockedAddressError(host).message, retryAfterMs: null }
+  }
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(new Error(`timed out after ${o.timeoutMs} ms`)), o.timeoutMs)
+  try {
+    const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: controller.signal })
+    const chunks: Uint8Array[] = []
+    let kept = 0
+    const reader = res.body?.getReader()
+    while (reader && kept < o.keepBytes) {
+      const { done, value } = await reader.read()
+      if (done || !value) break
+      const part = value.subarray(0, o.keepBytes - kept)
+      chunks.push(part)
+      kept += part.length
+    }
+    await reader?.cancel().catch(() => undefined)
+    return { status: res.status, response: decode(chunks), retryAfterMs: retryAfterMs(res.headers.get('retry-after') ?? undefined) }
+  } catch (err) {
+    return { status: null, response: err instanceof Error ? err.message : String(err), retryAfterMs: null }
+  } finally {
+    clearTimeout(timer)
+  }
 }
