@@ -38,6 +38,8 @@ export interface WebhookOptions {
   secretOverlapHours?: number
   /** Bytes of each receiver's answer kept in the delivery log. Default 1024. */
   keepBytes?: number
+  /** How long a claimed delivery is held before another runner may take it (a runner that died). Default timeoutMs + 30 s. */
+  leaseMs?: number
   endpoints?: DeclaredWebhook[]
 }
 
@@ -295,6 +297,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
       pollMs: positive('webhooks.pollMs', o.webhooks?.pollMs, 1000),
       secretOverlapHours: positive('webhooks.secretOverlapHours', o.webhooks?.secretOverlapHours, 24),
       keepBytes: positive('webhooks.keepBytes', o.webhooks?.keepBytes, 1024),
+      leaseMs: positive('webhooks.leaseMs', o.webhooks?.leaseMs, positive('webhooks.timeoutMs', o.webhooks?.timeoutMs, 15_000) + 30_000),
       endpoints: o.webhooks?.endpoints ?? [],
     },
     users: resolveUsers(o.users),

@@ -131,4 +131,27 @@ export function webhookContract(it: It, withStorage: WithStorage): void {
       )
     }),
   )
+
+  it(
+    'claims the head of an endpoint queue in order, several at once, and lets go of what a runner did not send',
+    withStorage(async (s) => {
+      const store = s.webhooks!
+      const a = await store.insertEndpoint(endpoint('https://a.example/hook'))
+      await store.addDeliveries([1, 2, 3, 4].map((i) => delivery(`msg_q${i}`, a.id, later(i))))
+      const batch = await store.claim(later(10), later(40), 10, 3)
+      assert.deepEqual(
+        batch.map((d) => d.id),
+        ['msg_q1', 'msg_q2', 'msg_q3'],
+      )
+      await store.finish('msg_q1', { at: later(11), status: 200, response: '', next: null, succeeded: true })
+      // q2 failed: its retry is scheduled and q3 is let go unsent.
+      await store.finish('msg_q2', { at: later(11), status: 500, response: '', next: later(100), succeeded: false })
+      await store.release(['msg_q3'])
+      assert.deepEqual(
+        (await store.claim(later(12), later(42), 10, 3)).map((d) => d.id),
+        ['msg_q3', 'msg_q4'],
+      )
+      assert.equal((await store.getDelivery('msg_q3'))?.attempts, 0)
+    }),
+  )
 }

@@ -73,7 +73,7 @@ export class MemoryWebhookStore implements WebhookStore {
     }
   }
 
-  async claim(now: string, leaseUntil: string, limit: number) {
+  async claim(now: string, leaseUntil: string, limit: number, perEndpoint = 1) {
     const busy = new Set<number>()
     for (const held of this.deliveries.values()) if (held.leaseUntil !== null && held.leaseUntil > now) busy.add(held.delivery.endpointId)
     const due = [...this.deliveries.values()]
@@ -81,10 +81,12 @@ export class MemoryWebhookStore implements WebhookStore {
       .filter((h) => !(h.leaseUntil !== null && h.leaseUntil > now))
       .sort((a, b) => (a.delivery.created < b.delivery.created ? -1 : a.delivery.created > b.delivery.created ? 1 : 0))
     const out: WebhookDelivery[] = []
+    const taken = new Map<number, number>()
     for (const h of due) {
       if (out.length >= limit) break
-      if (busy.has(h.delivery.endpointId)) continue
-      busy.add(h.delivery.endpointId)
+      const id = h.delivery.endpointId
+      if (busy.has(id) || (taken.get(id) ?? 0) >= perEndpoint) continue
+      taken.set(id, (taken.get(id) ?? 0) + 1)
       h.leaseUntil = leaseUntil
       out.push({ ...h.delivery })
     }
@@ -105,6 +107,13 @@ export class MemoryWebhookStore implements WebhookStore {
       status: o.succeeded ? 'succeeded' : o.next === null ? 'failed' : 'pending',
     }
     held.leaseUntil = null
+  }
+
+  async release(ids: string[]) {
+    for (const id of ids) {
+      const held = this.deliveries.get(id)
+      if (held) held.leaseUntil = null
+    }
   }
 
   async getDelivery(id: string) {

@@ -33,6 +33,8 @@ export interface WebhookRunnerOptions {
   pollMs: number
   /** Bytes of each answer kept in the delivery log. */
   keepBytes: number
+  /** How long a claimed delivery is held: a runner that died holding it is replaced after this. */
+  leaseMs: number
 }
 
 /** What a journal entry becomes: the event type and the data of its payload (null: nothing to send). */
@@ -57,6 +59,20 @@ export function wants(endpoint: Pick<WebhookEndpoint, 'events'>, type: string): 
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
+
+/** Deliveries of one endpoint a worker claims at once and sends in order. */
+const PER_ENDPOINT = 10
+
+/** Claimed deliveries grouped by endpoint, each group in claim (queue) order. */
+function byEndpoint(batch: WebhookDelivery[]): WebhookDelivery[][] {
+  const groups = new Map<number, WebhookDelivery[]>()
+  for (const d of batch) {
+    const g = groups.get(d.endpointId)
+    if (g) g.push(d)
+    else groups.set(d.endpointId, [d])
+  }
+  return [...groups.values()]
+}
 
 export class WebhookRunner {
   private timer: ReturnType<typeof setInterval> | null = null
@@ -102,7 +118,9 @@ export class WebhookRunner {
         await this.store.dispatch(from, await this.storage.journalHead(), [])
         continue
       }
-      if (page.next === from && page.entries.length === 0) return made
+      // Nothing new: the cursor stays (moving it would be a write for nothing; on PostgreSQL the
+      // position moves with every transaction, the runner's own included).
+      if (page.entries.length === 0) return made
       const endpoints = (await this.store.listEndpoints()).filter((e) => e.enabled)
       const deliveries: NewWebhookDelivery[] = []
       const now = Date.now()
@@ -125,8 +143,9 @@ export class WebhookRunner {
   }
 
   /**
-   * Sends the deliveries due now, `concurrency` at a time, until none is left or `deadline`
-   * (epoch ms) passes. Each worker claims one delivery at a time: a slow receiver holds one
+   * Sends the deliveries due now, `concurrency` endpoints at a time, until none is left or
+   * `deadline` (epoch ms) passes. Each worker claims the head of one endpoint's queue (up to
+   * PER_ENDPOINT deliveries, one claim) and sends them in order: a slow receiver holds one
    * worker, the others go on with other endpoints.
    */
   async deliver(deadline = Infinity): Promise<{ attempted: number; succeeded: number }> {
@@ -134,20 +153,46 @@ export class WebhookRunner {
     let succeeded = 0
     const worker = async () => {
       while (Date.now() < deadline) {
-        const d = await this.claimOne()
-        if (!d) return
-        attempted++
-        if (await this.attempt(d)) succeeded++
+        const batch = await this.claim(PER_ENDPOINT, PER_ENDPOINT)
+        if (!batch.length) return
+        for (const chain of byEndpoint(batch)) {
+          const r = await this.chain(chain, deadline)
+          attempted += r.attempted
+          succeeded += r.succeeded
+        }
       }
     }
     await Promise.all(Array.from({ length: this.options.concurrency }, worker))
     return { attempted, succeeded }
   }
 
-  private async claimOne(): Promise<WebhookDelivery | undefined> {
+  private claim(limit: number, perEndpoint: number): Promise<WebhookDelivery[]> {
     const now = Date.now()
-    const [d] = await this.store.claim(iso(now), iso(now + this.options.timeoutMs + 30_000), 1)
-    return d
+    return this.store.claim(iso(now), iso(now + this.options.leaseMs), limit, perEndpoint)
+  }
+
+  /**
+   * One endpoint's claimed deliveries, in order. After a failure (its retry is scheduled) or
+   * when the lease would not cover another full attempt, the rest are let go for a later claim.
+   */
+  private async chain(list: WebhookDelivery[], deadline = Infinity): Promise<{ attempted: number; succeeded: number }> {
+    const claimedAt = Date.now()
+    let attempted = 0
+    let succeeded = 0
+    for (let i = 0; i < list.length; i++) {
+      const leaseLeft = claimedAt + this.options.leaseMs - Date.now()
+      if (leaseLeft < this.options.timeoutMs + 5_000 || Date.now() >= deadline) {
+        await this.store.release(list.slice(i).map((d) => d.id))
+        break
+      }
+      attempted++
+      if (await this.attempt(list[i] as WebhookDelivery)) succeeded++
+      else {
+        await this.store.release(list.slice(i + 1).map((d) => d.id))
+        break
+      }
+    }
+    return { attempted, succeeded }
   }
 
   private async attempt(d: WebhookDelivery): Promise<boolean> {
@@ -270,15 +315,19 @@ export class WebhookRunner {
     this.filling = true
     try {
       while (this.timer && this.inflight < this.options.concurrency) {
-        const d = await this.claimOne()
-        if (!d) return
-        this.inflight++
-        void this.attempt(d)
-          .catch((err: unknown) => this.onError(err))
-          .finally(() => {
-            this.inflight--
-            this.wake()
-          })
+        // One claim for every free slot (a claim is a write transaction), each slot one endpoint's chain.
+        const free = this.options.concurrency - this.inflight
+        const batch = await this.claim(free * PER_ENDPOINT, PER_ENDPOINT)
+        for (const chain of byEndpoint(batch)) {
+          this.inflight++
+          void this.chain(chain)
+            .catch((err: unknown) => this.onError(err))
+            .finally(() => {
+              this.inflight--
+              this.wake()
+            })
+        }
+        if (batch.length === 0) return
       }
     } finally {
       this.filling = false

@@ -85,12 +85,15 @@ export interface WebhookStore {
   addDeliveries(deliveries: NewWebhookDelivery[]): Promise<void>
   /**
    * Up to `limit` pending deliveries due at `now`, oldest first, that no other runner holds,
-   * at most one per endpoint and none of an endpoint with a delivery held: each is held until
-   * `leaseUntil` (another runner skips it meanwhile; a crashed runner's lease runs out).
+   * at most `perEndpoint` (default 1) of one endpoint, the oldest of its queue, and none of an
+   * endpoint with a delivery held: each is held until `leaseUntil` (another runner skips it
+   * meanwhile; a crashed runner's lease runs out). A runner sends one endpoint's in order.
    */
-  claim(now: string, leaseUntil: string, limit: number): Promise<WebhookDelivery[]>
+  claim(now: string, leaseUntil: string, limit: number, perEndpoint?: number): Promise<WebhookDelivery[]>
   /** Records an attempt and releases the lease. */
   finish(id: string, outcome: AttemptOutcome): Promise<void>
+  /** Lets go of claimed deliveries without an attempt (a runner that stops early). */
+  release(ids: string[]): Promise<void>
   getDelivery(id: string): Promise<WebhookDelivery | null>
   /** An endpoint's deliveries, newest first. */
   listDeliveries(endpointId: number, limit: number, offset: number): Promise<{ items: WebhookDelivery[]; total: number }>

@@ -19,7 +19,7 @@ import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './even
 import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
 import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
-import { WEBHOOK_DDL } from './webhooks.js'
+import { WEBHOOK_DDL, WEBHOOK_QUEUE_DDL } from './webhooks.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -367,6 +367,12 @@ export const MIGRATIONS: Migration[] = [
       `ALTER TABLE posts ADD COLUMN attendance_mode {text} NOT NULL DEFAULT 'offline'`,
       `ALTER TABLE posts ADD COLUMN virtual_url {text}`,
     ],
+  },
+  {
+    version: 20,
+    name: 'webhook queue indexes',
+    // A claim reads the held deliveries and the head of the queue, not the whole queue (webhooks.ts).
+    statements: WEBHOOK_QUEUE_DDL,
   },
 ]
 

@@ -19,6 +19,15 @@ import type { Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import { toInt, type Row } from './records.js'
 
+/**
+ * Migration 20: what a claim reads stays small however long the queue: the held deliveries (a
+ * partial index of the few with a lease) and the queue in sending order.
+ */
+export const WEBHOOK_QUEUE_DDL: MigrationStatement[] = [
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_leased ON webhook_deliveries (lease_until, endpoint_id) WHERE lease_until IS NOT NULL`,
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_queue ON webhook_deliveries (status, created, id)`,
+]
+
 export const WEBHOOK_DDL: MigrationStatement[] = [
   `CREATE TABLE IF NOT EXISTS webhook_endpoints (
     id {id}, url {text} NOT NULL, events {text} NOT NULL, description {text} NOT NULL, enabled {bool} NOT NULL,
@@ -190,21 +199,21 @@ export class SqlWebhookStore implements WebhookStore {
     }
   }
 
-  claim(now: string, leaseUntil: string, limit: number) {
+  claim(now: string, leaseUntil: string, limit: number, perEndpoint = 1) {
     return this.write(async (db) => {
       const rows = await db.query(
         `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
          WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)
-           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries h WHERE h.endpoint_id = d.endpoint_id AND h.status = 'pending' AND h.lease_until > ?)
+           AND d.endpoint_id NOT IN (SELECT h.endpoint_id FROM webhook_deliveries h WHERE h.lease_until > ? AND h.status = 'pending')
          ORDER BY d.created, d.id LIMIT ?${this.postgres ? ' FOR UPDATE SKIP LOCKED' : ''}`,
         [now, now, now, limit * 4],
       )
-      const seen = new Set<number>()
+      const taken = new Map<number, number>()
       const chosen: WebhookDelivery[] = []
       for (const r of rows) {
         const d = deliveryOf(r)
-        if (seen.has(d.endpointId) || chosen.length >= limit) continue
-        seen.add(d.endpointId)
+        if ((taken.get(d.endpointId) ?? 0) >= perEndpoint || chosen.length >= limit) continue
+        taken.set(d.endpointId, (taken.get(d.endpointId) ?? 0) + 1)
         chosen.push(d)
       }
       for (const d of chosen) await db.run('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?', [leaseUntil, d.id])
@@ -219,6 +228,13 @@ export class SqlWebhookStore implements WebhookStore {
            next_attempt_at = ?, status = ?, lease_until = NULL WHERE id = ?`,
         [o.at, o.status, o.response, o.next, o.succeeded ? 'succeeded' : o.next === null ? 'failed' : 'pending', id],
       )
+    })
+  }
+
+  release(ids: string[]) {
+    if (!ids.length) return Promise.resolve()
+    return this.write(async (db) => {
+      for (const id of ids) await db.run('UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ?', [id])
     })
   }
 
