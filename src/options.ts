@@ -237,6 +237,14 @@ function geofence(g: Geofence | undefined): Geofence {
   return { radius: g.radius, unit: g.unit }
 }
 
+/** A positive number, fractions allowed (a period in days may be less than one). */
+function positiveNumber(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new TypeError(`calendar-events-router: ${name} must be a positive number`)
+  return value
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback
   if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`calendar-events-router: ${name} must be a positive integer`)
@@ -292,7 +300,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
       allowPrivate: o.webhooks?.allowPrivate ?? false,
       timeoutMs: positive('webhooks.timeoutMs', o.webhooks?.timeoutMs, 15_000),
       retrySchedule: o.webhooks?.retrySchedule ?? [5, 300, 1800, 7200, 18_000, 36_000, 36_000],
-      disableAfterDays: positive('webhooks.disableAfterDays', o.webhooks?.disableAfterDays, 5),
+      disableAfterDays: positiveNumber('webhooks.disableAfterDays', o.webhooks?.disableAfterDays, 5),
       concurrency: positive('webhooks.concurrency', o.webhooks?.concurrency, 8),
       pollMs: positive('webhooks.pollMs', o.webhooks?.pollMs, 1000),
       secretOverlapHours: positive('webhooks.secretOverlapHours', o.webhooks?.secretOverlapHours, 24),

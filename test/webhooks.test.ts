@@ -182,6 +182,52 @@ function webhooksSuite(name: string, makeStorage: () => Storage | Promise<Storag
       expect((await app.get(`/webhooks/${e.id}`, { as: 'administrator' })).status).toBe(404)
     })
 
+    it('disables an endpoint failing for disableAfterDays, and follows no redirect', async () => {
+      const failing = await receiver([{ status: 500 }, { status: 500 }, { status: 500 }])
+      // One attempt per change here (the retry is an hour away): failing since the first.
+      const app = await open(makeStorage, { ...FAST, retrySchedule: [3600], disableAfterDays: 1 / 86_400 })
+      const e = await endpoint(app, failing.url)
+      await app.post('/tags', { name: 'One' }, { as: 'administrator' })
+      await app.router.webhooks.run()
+      expect((await app.get(`/webhooks/${e.id}`, { as: 'administrator' })).body).toMatchObject({ enabled: true })
+      await new Promise((resolve) => setTimeout(resolve, 1100))
+      await app.post('/tags', { name: 'Two' }, { as: 'administrator' })
+      await app.router.webhooks.run()
+      expect((await app.get(`/webhooks/${e.id}`, { as: 'administrator' })).body).toMatchObject({
+        enabled: false,
+        disabled_reason: 'failing',
+      })
+      // A redirect is an answer like any other: not followed, not a success.
+      const elsewhere = await receiver()
+      const moved = await receiver([{ status: 302, headers: { location: elsewhere.url } }])
+      const m = await endpoint(app, moved.url)
+      await app.post('/tags', { name: 'Three' }, { as: 'administrator' })
+      await app.router.webhooks.run()
+      expect(elsewhere.got).toEqual([])
+      expect((await app.get(`/webhooks/${m.id}/deliveries`, { as: 'administrator' })).body.deliveries[0]).toMatchObject({
+        status: 'pending',
+        last_status: 302,
+      })
+    })
+
+    it('one slow receiver never delays another endpoint', async () => {
+      const slow = await receiver([{ status: 0, hang: true }])
+      const fast = await receiver()
+      const app = await open(makeStorage, { ...FAST, timeoutMs: 5000 })
+      await endpoint(app, slow.url)
+      await endpoint(app, fast.url)
+      await app.router.webhooks.start()
+      onTestFinished(() => app.router.webhooks.stop())
+      await app.post('/tags', { name: 'First' }, { as: 'administrator' })
+      const t0 = Date.now()
+      while (slow.got.length === 0 && Date.now() - t0 < 3000) await new Promise((resolve) => setTimeout(resolve, 10))
+      // The slow endpoint now holds its request open; the fast one gets this and the next change.
+      await app.post('/tags', { name: 'Second' }, { as: 'administrator' })
+      while (fast.got.length < 2 && Date.now() - t0 < 3000) await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(fast.got.length).toBe(2)
+      expect(Date.now() - t0).toBeLessThan(2500)
+    })
+
     it('the background runner delivers right after a commit', async () => {
       const r = await receiver()
       const app = await open(makeStorage)
@@ -204,6 +250,24 @@ const dir = mkdtempSync(join(tmpdir(), 'calendar-webhooks-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 let n = 0
 webhooksSuite('sqlite', async () => createSqlStorage({ driver: await openSqliteFile(join(dir, `w-${++n}.sqlite`)) }))
+
+describe('webhook endpoints declared in the options', () => {
+  it('are kept once by URL when two routers on one SQLite file start together, listed and not editable', async () => {
+    const r = await receiver()
+    const file = join(dir, 'declared.sqlite')
+    const options = { ...FAST, endpoints: [{ url: r.url, events: ['tag.*'] }] }
+    const a = await open(async () => createSqlStorage({ driver: await openSqliteFile(file) }), options)
+    const b = await open(async () => createSqlStorage({ driver: await openSqliteFile(file) }), options)
+    await Promise.all([a.router.webhooks.run(), b.router.webhooks.run()])
+    const listed = (await a.get('/webhooks', { as: 'administrator' })).body.webhooks
+    expect(listed).toHaveLength(1)
+    expect(listed[0]).toMatchObject({ url: r.url, declared: true, events: ['tag.*'] })
+    expect((await a.patch(`/webhooks/${listed[0].id}`, { enabled: false }, { as: 'administrator' })).status).toBe(403)
+    await a.post('/tags', { name: 'Declared' }, { as: 'administrator' })
+    await Promise.all([a.router.webhooks.run(), b.router.webhooks.run()])
+    expect(r.got).toHaveLength(1)
+  })
+})
 
 describe('webhooks from two routers on one SQLite file', () => {
   it('deliver each change once per endpoint', async () => {

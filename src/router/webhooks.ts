@@ -76,20 +76,25 @@ async function declare(storage: Storage, options: ResolvedOptions): Promise<void
       await store.updateEndpoint(found.id, { events, description: d.description ?? '', ...(d.secret ? { secret: d.secret } : {}) })
       continue
     }
-    await store.insertEndpoint({
-      url: d.url,
-      events,
-      description: d.description ?? '',
-      enabled: true,
-      secret: d.secret ?? newSecret(),
-      previousSecret: null,
-      previousSecretUntil: null,
-      disabledReason: null,
-      failingSince: null,
-      declared: true,
-      created: now,
-      modified: now,
-    })
+    // Another process starting at the same time may declare it first (a unique index refuses the second).
+    await store
+      .insertEndpoint({
+        url: d.url,
+        events,
+        description: d.description ?? '',
+        enabled: true,
+        secret: d.secret ?? newSecret(),
+        previousSecret: null,
+        previousSecretUntil: null,
+        disabledReason: null,
+        failingSince: null,
+        declared: true,
+        created: now,
+        modified: now,
+      })
+      .catch(async (err: unknown) => {
+        if (!(await store.listEndpoints()).some((e) => e.declared && e.url === d.url)) throw err
+      })
   }
 }
 

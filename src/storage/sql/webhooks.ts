@@ -26,6 +26,8 @@ import { toInt, type Row } from './records.js'
 export const WEBHOOK_QUEUE_DDL: MigrationStatement[] = [
   `CREATE INDEX IF NOT EXISTS webhook_deliveries_leased ON webhook_deliveries (lease_until, endpoint_id) WHERE lease_until IS NOT NULL`,
   `CREATE INDEX IF NOT EXISTS webhook_deliveries_queue ON webhook_deliveries (status, created, id)`,
+  // Processes starting together declare their option endpoints once (router/webhooks.ts).
+  `CREATE UNIQUE INDEX IF NOT EXISTS webhook_endpoints_declared ON webhook_endpoints (url) WHERE declared = TRUE`,
 ]
 
 export const WEBHOOK_DDL: MigrationStatement[] = [
