@@ -172,7 +172,9 @@ async function eventsShowing(ctx: Context, entries: readonly JournalEntry[]): Pr
     tagIds: new Set(),
   }
   const list = { venue: by.venueIds, organizer: by.organizerIds, category: by.categoryIds, tag: by.tagIds } as const
-  for (const e of entries) if (e.kind !== 'event') list[e.kind].add(e.id)
+  // A term whose count alone moved changes the terms' lists, not the events showing it: their
+  // embedded count is as of the event's own last change (docs/sync.md).
+  for (const e of entries) if (e.kind !== 'event' && e.action !== 'count') list[e.kind].add(e.id)
   const ids: number[] = []
   for (const [key, set] of Object.entries(by)) {
     if (!set.size) continue

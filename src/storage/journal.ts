@@ -9,9 +9,11 @@ export type JournalKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag'
 
 /**
  * `create`, `update`, `trash` (moved into the trash: a deletion to most readers, reversible) or
- * `delete` (gone for good). Restoring from the trash is an `update`.
+ * `delete` (gone for good). Restoring from the trash is an `update`. `count`: a term's live count
+ * moved (an event was published, unpublished, trashed or moved between terms), the term itself
+ * unchanged: its own representation changed, not that of the events showing it.
  */
-export type JournalAction = 'create' | 'update' | 'trash' | 'delete'
+export type JournalAction = 'create' | 'update' | 'trash' | 'delete' | 'count'
 
 export interface JournalEntry {
   /**
@@ -68,10 +70,14 @@ export function collapseEntries(entries: readonly JournalEntry[]): JournalEntry[
     if (!firstAt.has(key)) firstAt.set(key, e)
     last.set(key, e)
   }
+  // A record both changed and counted is changed: the stronger action stands, at the last revision.
+  const changed = new Map<string, JournalEntry['action']>()
+  for (const e of entries) if (e.action === 'update' || e.action === 'trash') changed.set(`${e.kind}:${e.id}`, e.action)
   const out: JournalEntry[] = []
   for (const [key, first] of firstAt) {
     const e = last.get(key) as JournalEntry
-    if (first.action !== 'create') out.push(e)
+    const strongest = e.action === 'count' ? changed.get(key) : undefined
+    if (first.action !== 'create') out.push(strongest ? { ...e, action: strongest } : e)
     else if (e.action !== 'delete') out.push(e.action === 'create' ? e : { ...e, action: 'create' })
   }
   return out

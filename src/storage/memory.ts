@@ -608,7 +608,7 @@ class Tx extends Reader implements StorageTx {
     // Terms whose count the transaction's events moved (as SQL's term_counts trigger reports them).
     for (const id of this.countsMoved()) {
       const t = this.term(id)
-      if (t) add(t.taxonomy, id, 'update', this.state.termRevisions.get(id) ?? 0, t.language)
+      if (t) add(t.taxonomy, id, 'count', this.state.termRevisions.get(id) ?? 0, t.language)
     }
     return out
   }

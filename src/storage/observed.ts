@@ -21,7 +21,7 @@ export interface Change {
 /** The `onChange` view of a journal entry. */
 export const changeOf = (e: JournalEntry): Change => ({
   type: e.kind,
-  action: e.action === 'trash' ? 'delete' : e.action,
+  action: e.action === 'trash' ? 'delete' : e.action === 'count' ? 'update' : e.action,
   id: e.id,
   language: e.language,
   revision: e.revision,

@@ -57,7 +57,7 @@ export function journalContract(it: It, withStorage: WithStorage): void {
       )
       const b = await committed(s, (tx) => tx.updatePost(event.id, 'event', { status: 'trash' }))
       // The published event no longer counts in its category: the category changed too.
-      assert.deepEqual(b.entries.map(said).sort(), [`category:${cat.id}:update:0:en`, `event:${event.id}:trash:2:en`].sort())
+      assert.deepEqual(b.entries.map(said).sort(), [`category:${cat.id}:count:0:en`, `event:${event.id}:trash:2:en`].sort())
       const c = await committed(s, (tx) => tx.updatePost(event.id, 'event', { status: 'draft' }))
       assert.deepEqual(c.entries.map(said), [`event:${event.id}:update:3:en`])
       const d = await committed(s, (tx) => tx.deletePost(event.id))
@@ -157,7 +157,7 @@ export function journalContract(it: It, withStorage: WithStorage): void {
   )
 
   it(
-    'journals the terms whose live count an event moves',
+    'journals the terms whose live count an event moves (action count)',
     withStorage(async (s) => {
       const { cat, tag, other } = await s.transaction(async (tx) => ({
         cat: await tx.insertTerm(newTerm({ slug: 'c' })),
@@ -172,14 +172,14 @@ export function journalContract(it: It, withStorage: WithStorage): void {
       // A draft counts nowhere.
       assert.deepEqual(touched(draft.entries), [`event:${e.id}:create`])
       const published = await committed(s, (tx) => tx.updatePost(e.id, 'event', { status: 'publish' }))
-      assert.deepEqual(touched(published.entries), [`category:${cat.id}:update`, `event:${e.id}:update`, `tag:${tag.id}:update`].sort())
+      assert.deepEqual(touched(published.entries), [`category:${cat.id}:count`, `event:${e.id}:update`, `tag:${tag.id}:count`].sort())
       const moved = await committed(s, (tx) => tx.updatePost(e.id, 'event', { categoryIds: [other.id] }))
-      assert.deepEqual(touched(moved.entries), [`category:${cat.id}:update`, `category:${other.id}:update`, `event:${e.id}:update`].sort())
+      assert.deepEqual(touched(moved.entries), [`category:${cat.id}:count`, `category:${other.id}:count`, `event:${e.id}:update`].sort())
       // A change that moves no count (the title) journals the event alone.
       const renamed = await committed(s, (tx) => tx.updatePost(e.id, 'event', { title: 'Renamed' }))
       assert.deepEqual(touched(renamed.entries), [`event:${e.id}:update`])
       const trashed = await committed(s, (tx) => tx.updatePost(e.id, 'event', { status: 'trash' }))
-      assert.deepEqual(touched(trashed.entries), [`category:${other.id}:update`, `event:${e.id}:trash`, `tag:${tag.id}:update`].sort())
+      assert.deepEqual(touched(trashed.entries), [`category:${other.id}:count`, `event:${e.id}:trash`, `tag:${tag.id}:count`].sort())
     }),
   )
 

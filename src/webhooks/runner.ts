@@ -48,7 +48,7 @@ export interface RunReport {
 
 /** `event.created` from an entry: the kind, and what happened to it (trash and delete are both a deletion). */
 export function eventType(entry: Pick<JournalEntry, 'kind' | 'action'>): string {
-  const what = entry.action === 'create' ? 'created' : entry.action === 'update' ? 'updated' : 'deleted'
+  const what = entry.action === 'create' ? 'created' : entry.action === 'update' || entry.action === 'count' ? 'updated' : 'deleted'
   return `${entry.kind}.${what}`
 }
 

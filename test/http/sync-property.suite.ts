@@ -49,6 +49,18 @@ const CLIENTS: Array<Pick<Client, 'path' | 'as'>> = [
   { path: '/categories?hide_empty=0' },
 ]
 
+/**
+ * What a mirror is compared on: everything, but an event's embedded term counts, which are as of
+ * the event's own last change (a term's count moving is a change of the term, not of every event
+ * showing it: docs/sync.md).
+ */
+function comparable(item: unknown): unknown {
+  const e = item as { categories?: Array<Record<string, unknown>>; tags?: Array<Record<string, unknown>> }
+  if (!Array.isArray(e.categories)) return item
+  const strip = (terms: Array<Record<string, unknown>> = []) => terms.map(({ count: _count, ...t }) => t)
+  return { ...e, categories: strip(e.categories), tags: strip(e.tags) }
+}
+
 async function catchUp(app: App, c: Client): Promise<void> {
   const r = await sync(app, c.path, c.token, { ...(c.as ? { as: c.as } : {}), perPage: 2 })
   for (const id of r.deleted) c.mirror.delete(id)
@@ -158,7 +170,7 @@ export function syncPropertySuite(name: string, makeStorage: () => Storage | Pro
                 [...c.mirror.keys()].sort((x, y) => x - y),
                 `${c.as ?? 'anonymous'} ${c.path}`,
               ).toEqual([...want.keys()].sort((x, y) => x - y))
-              for (const [id, item] of want) expect(c.mirror.get(id), `${c.path} #${id}`).toEqual(item)
+              for (const [id, item] of want) expect(comparable(c.mirror.get(id)), `${c.path} #${id}`).toEqual(comparable(item))
             }
           } finally {
             await app.close()

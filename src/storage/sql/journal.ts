@@ -114,7 +114,7 @@ export const JOURNAL_COUNTS_DDL: MigrationStatement[] = [
   {
     sqlite: `CREATE TRIGGER IF NOT EXISTS calendar_journal_term_counts AFTER UPDATE OF n ON term_counts WHEN NEW.n <> OLD.n BEGIN
       INSERT INTO calendar_journal (kind, record_id, action, revision, language, at)
-      SELECT taxonomy, id, 'update', revision, language, ${SQLITE_NOW} FROM terms WHERE id = NEW.term_id;
+      SELECT taxonomy, id, 'count', revision, language, ${SQLITE_NOW} FROM terms WHERE id = NEW.term_id;
     END`,
   },
   {
@@ -122,7 +122,7 @@ export const JOURNAL_COUNTS_DDL: MigrationStatement[] = [
 DECLARE written text;
 BEGIN
   WITH ins AS (INSERT INTO calendar_journal (kind, record_id, action, revision, language)
-    SELECT t.taxonomy, t.id, 'update', t.revision, t.language FROM new_rows n JOIN old_rows o ON o.term_id = n.term_id
+    SELECT t.taxonomy, t.id, 'count', t.revision, t.language FROM new_rows n JOIN old_rows o ON o.term_id = n.term_id
     JOIN terms t ON t.id = n.term_id WHERE n.n <> o.n ORDER BY t.id
     RETURNING position, kind, record_id, action, revision, language)
   SELECT string_agg(concat_ws(' ', position, kind, record_id, action, revision, language), E'\n' ORDER BY position) INTO written FROM ins;
