@@ -10,7 +10,7 @@ import { afterAll, it } from 'vitest'
 import { createCalendarRouter } from '../src/router.js'
 import { createSqlStorage, pgDriver, type SqlDriver } from '../src/storage/sql/index.js'
 import type { Change } from '../src/storage/observed.js'
-import type { JournalEntry } from '../src/storage/journal.js'
+import { readAll as readJournal } from '../src/testing/contract-journal.js'
 import type { Storage } from '../src/storage/types.js'
 import { newEvent, newTerm } from '../src/testing/fixtures.js'
 import { authenticate, NOW } from './http/harness.js'
@@ -24,16 +24,7 @@ function storageOn(schema: string, driver: (pool: pg.Pool) => SqlDriver = (pool)
   return createSqlStorage({ driver: driver(pool) })
 }
 
-async function readAll(s: Storage, from: string): Promise<{ entries: JournalEntry[]; next: string }> {
-  const entries: JournalEntry[] = []
-  let at = from
-  for (;;) {
-    const page = await s.readJournal(at, 100)
-    entries.push(...page.entries)
-    at = page.next
-    if (!page.more) return { entries, next: at }
-  }
-}
+const readAll = (s: Storage, from: string) => readJournal(s, from, 100)
 
 const API = 'http://127.0.0.1/wp-json/calendar/events/v1'
 const post = (router: ReturnType<typeof createCalendarRouter>, path: string, body: unknown, method = 'POST') =>

@@ -22,11 +22,11 @@ async function committed<T>(s: Storage, fn: (tx: StorageTx) => Promise<T>): Prom
 }
 
 /** Every entry from `from` on, read in small pages so paging is exercised too. */
-async function readAll(s: Storage, from: string): Promise<{ entries: JournalEntry[]; next: string }> {
+export async function readAll(s: Storage, from: string, pageSize = 2): Promise<{ entries: JournalEntry[]; next: string }> {
   const entries: JournalEntry[] = []
   let at = from
   for (;;) {
-    const page = await s.readJournal(at, 2)
+    const page = await s.readJournal(at, pageSize)
     entries.push(...page.entries)
     at = page.next
     if (!page.more) return { entries, next: at }
