@@ -10,8 +10,10 @@
 import type { GeoCircle } from './geo.js'
 import type { CommitReport, JournalEntry, JournalPage } from './journal.js'
 import type { WebhookStore } from '../webhooks/types.js'
+import type { ImportLinkStore } from './import-links.js'
 export type { GeoCircle } from './geo.js'
 export type { CommitReport, JournalAction, JournalEntry, JournalKind, JournalPage } from './journal.js'
+export type { ImportKind, ImportLink, ImportLinkStore, ImportSourceState } from './import-links.js'
 
 export type PostType = 'event' | 'venue' | 'organizer'
 export type Taxonomy = 'category' | 'tag'
@@ -438,6 +440,11 @@ export interface Storage extends StorageReader {
    * everything but the webhook routes (501) and the delivery runner.
    */
   readonly webhooks?: WebhookStore
+  /**
+   * Where imported records remember their source (src/import/, docs/importing.md). Optional: a
+   * backend without it serves everything but the importer, which then refuses to run.
+   */
+  readonly importLinks?: ImportLinkStore
   /** Release connections. Optional for backends that hold none. */
   close?(): Promise<void>
 }

@@ -20,6 +20,7 @@ import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
 import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
 import { WEBHOOK_DDL, WEBHOOK_QUEUE_DDL } from './webhooks.js'
+import { IMPORT_LINKS_DDL } from './import-links.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -373,6 +374,12 @@ export const MIGRATIONS: Migration[] = [
     name: 'webhook queue indexes',
     // A claim reads the held deliveries and the head of the queue, not the whole queue (webhooks.ts).
     statements: WEBHOOK_QUEUE_DDL,
+  },
+  {
+    version: 22,
+    name: 'import links',
+    // Imported records and their sources, the validators of each source's last fetch (import-links.ts).
+    statements: IMPORT_LINKS_DDL,
   },
 ]
 

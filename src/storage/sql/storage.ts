@@ -29,6 +29,7 @@ import type {
 import { collapseEntries, journalTime, type JournalEntry, type JournalPage } from '../journal.js'
 import { SqlJournal } from './journal.js'
 import { SqlWebhookStore } from './webhooks.js'
+import { SqlImportLinkStore } from './import-links.js'
 import { StorageUnavailableError, type TranslationKind } from '../types.js'
 import { Db } from './db.js'
 import { dialectFor, type Dialect } from './dialect.js'
@@ -179,6 +180,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   private readonly journal: SqlJournal
   readonly otherWriters: OtherWriters
   readonly webhooks: SqlWebhookStore
+  readonly importLinks: SqlImportLinkStore
 
   constructor(
     private readonly driver: SqlDriver,
@@ -198,6 +200,14 @@ class SqlStorageImpl extends Reader implements SqlStorage {
         return run
       },
       driver.dialect === 'postgres',
+    )
+    this.importLinks = new SqlImportLinkStore(
+      (fn) => this.use(fn),
+      (fn) => {
+        const run = this.queue.then(() => this.write(fn))
+        this.queue = run.catch(() => undefined)
+        return run
+      },
     )
     const dataVersion = driver.dataVersion?.bind(driver)
     this.otherWriters =
