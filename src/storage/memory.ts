@@ -31,7 +31,7 @@ import { MemoryWebhookStore } from '../webhooks/memory-store.js'
 import { MemoryImportLinkStore } from './import-links.js'
 import { JournalPositionError, journalTime, type JournalAction, type JournalEntry, type JournalPage } from './journal.js'
 import { clonePost, freezePost } from './clone.js'
-import { linkedShownChanged, nextSequence } from './sequence.js'
+import { linkedShownChanged, nextSequence, seriesRuleShownChanged } from './sequence.js'
 import { withinCircle, type GeoCircle } from './geo.js'
 import { LINKED_SEARCH_FIELDS, eventMatchesWords, searchWords } from './search-fields.js'
 
@@ -494,8 +494,10 @@ class Tx extends Reader implements StorageTx {
     const next = clonePost({ ...current, ...patch, id, type: current.type } as PostRecord)
     next.revision = current.revision + 1
     if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(type, next.language, next.slug, id)
-    if (next.type === 'event') next.sequence = nextSequence(current as EventRecord, next)
-    else if (linkedShownChanged(current, next)) this.bumpEvents((e) => e.venueIds.includes(id) || e.organizerIds.includes(id))
+    if (next.type === 'event') {
+      next.sequence = nextSequence(current as EventRecord, next)
+      if (seriesRuleShownChanged(current as EventRecord, next)) this.reviseMembers(id)
+    } else if (linkedShownChanged(current, next)) this.bumpEvents((e) => e.venueIds.includes(id) || e.organizerIds.includes(id))
     this.setPost(id, freezePost(next))
     return clonePost(next) as RecordOf<T>
   }
@@ -574,6 +576,14 @@ class Tx extends Reader implements StorageTx {
       next.revision = p.revision + 1
       next.sequence = (p.sequence ?? 0) + 1
       this.setPost(p.id, freezePost(next))
+    }
+  }
+
+  /** The other occurrences of series `head` get a new revision (their `recurrence` changed). */
+  private reviseMembers(head: number) {
+    for (const p of [...this.allPosts()]) {
+      if (p.type !== 'event' || p.seriesId !== head || p.id === head) continue
+      this.setPost(p.id, freezePost({ ...clonePost(p), revision: p.revision + 1 }))
     }
   }
 

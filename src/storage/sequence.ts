@@ -26,6 +26,19 @@ function seriesShownChanged(a: SeriesMember | null | undefined, b: SeriesMember 
   return r.rrule !== s.rrule || !same(r.rdate, s.rdate) || !same(r.exdate, s.exdate)
 }
 
+/**
+ * True when `after` is the first occurrence of a series and the rule its occurrences show as
+ * `recurrence` (rrule, extra and excluded dates) changed: every other occurrence reads that rule
+ * from this row, so each of them changed too and gets a new revision (its journal entry) from
+ * the backend, in the same transaction.
+ */
+export function seriesRuleShownChanged(before: EventRecord, after: EventRecord): boolean {
+  if (after.seriesId !== after.id) return false
+  const [r, s] = [before.series?.rule, after.series?.rule]
+  if (!r || !s) return !r !== !s
+  return r.rrule !== s.rrule || !same(r.rdate, s.rdate) || !same(r.exdate, s.exdate)
+}
+
 /** The sequence an event moving from `before` to `after` gets. */
 export function nextSequence(before: EventRecord, after: EventRecord): number {
   const base = before.sequence ?? 0

@@ -157,6 +157,52 @@ export function journalContract(it: It, withStorage: WithStorage): void {
   )
 
   it(
+    'journals every occurrence of a series whose shown rule changed (their recurrence changed)',
+    withStorage(async (s) => {
+      const rule = { rrule: 'FREQ=WEEKLY;COUNT=3', rdate: [], exdate: [] }
+      const starts = ['2030-01-07 10:00:00', '2030-01-14 10:00:00', '2030-01-21 10:00:00']
+      const { head, members } = await s.transaction(async (tx) => {
+        const first = await tx.insertPost(newEvent({ slug: 's1', startDate: starts[0] }))
+        const head = await tx.updatePost(first.id, 'event', { seriesId: first.id, series: { position: 1, original: starts[0]!, rule } })
+        const members = []
+        for (const [i, start] of starts.slice(1).entries())
+          members.push(
+            await tx.insertPost(
+              newEvent({
+                slug: `s${i + 2}`,
+                startDate: start,
+                parentId: head.id,
+                seriesId: head.id,
+                series: { position: i + 2, original: start },
+              }),
+            ),
+          )
+        return { head, members }
+      })
+      const touched = (entries: JournalEntry[]) => entries.map((x) => `${x.kind}:${x.id}:${x.action}`).sort()
+      // An exception added on the first occurrence: every occurrence shows it.
+      const excluded = await committed(s, (tx) =>
+        tx.updatePost(head.id, 'event', { series: { ...head.series!, rule: { ...rule, exdate: [starts[1]!] } } }),
+      )
+      assert.deepEqual(touched(excluded.entries), [head, ...members].map((e) => `event:${e.id}:update`).sort())
+      for (const m of members) {
+        const now = await s.getPost(m.id)
+        assert.equal(excluded.entries.find((x) => x.id === m.id)?.revision, now?.revision)
+      }
+      // The first occurrence's own fields, or its series' `through`: the others show no change.
+      const renamed = await committed(s, (tx) => tx.updatePost(head.id, 'event', { title: 'Renamed' }))
+      assert.deepEqual(touched(renamed.entries), [`event:${head.id}:update`])
+      const current = (await s.getPost(head.id)) as typeof head
+      const extended = await committed(s, (tx) =>
+        tx.updatePost(head.id, 'event', {
+          series: { ...current.series!, rule: { ...current.series!.rule!, through: '2031-01-01 00:00:00' } },
+        }),
+      )
+      assert.deepEqual(touched(extended.entries), [`event:${head.id}:update`])
+    }),
+  )
+
+  it(
     'journals the terms whose live count an event moves (action count)',
     withStorage(async (s) => {
       const { cat, tag, other } = await s.transaction(async (tx) => ({

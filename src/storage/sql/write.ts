@@ -11,7 +11,7 @@ import type { Db } from './db.js'
 import type { ColumnKind } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import { classify } from './errors.js'
-import { linkedShownChanged, nextSequence } from '../sequence.js'
+import { linkedShownChanged, nextSequence, seriesRuleShownChanged } from '../sequence.js'
 import { clonePost } from '../clone.js'
 import { dropFilterRef, insertEventFilters, syncEventFilters } from './event-filters.js'
 import { insertEventWords, syncEventWords } from './event-words.js'
@@ -285,6 +285,8 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
   if (next.type === 'event') {
     next.sequence = nextSequence(current as EventRecord, next)
     if (next.sequence !== (current as EventRecord).sequence) given.sequence = next.sequence
+    if (seriesRuleShownChanged(current as EventRecord, next))
+      await db.run('UPDATE posts SET revision = revision + 1 WHERE series_id = ? AND id <> ?', [id, id])
   } else if (linkedShownChanged(current, next)) await bumpEvents(db, 'SELECT event_id FROM event_links WHERE linked_id = ?', id)
   const rec = next as unknown as Record<string, unknown>
   const changed = POST_FIELDS[type].filter((s) => s.field in given)
