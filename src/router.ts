@@ -23,6 +23,8 @@ import { contextFactory } from './router/context.js'
 import { dispatch, type Routing } from './router/dispatch.js'
 import { failureResponse } from './router/failure.js'
 import { hostTasks } from './router/host-tasks.js'
+import { HOST_REQUEST, type HostRequest } from './router/host-request.js'
+import type { Principal } from './auth/principal.js'
 import { locate } from './router/locate.js'
 import { routeMatcher } from './router/match.js'
 import { cacheCoherence } from './router/coherence.js'
@@ -83,6 +85,8 @@ export interface CalendarRouter {
    */
   close(): void
   readonly options: ResolvedOptions
+  /** Host-side jobs' requests as a caller the host names (src/router/host-request.ts; the importer). */
+  readonly [HOST_REQUEST]?: HostRequest
 }
 
 export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
@@ -111,6 +115,9 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     context: contextFactory(storage, options, schemas, fragments),
   }
 
+  // Requests of host-side jobs (HOST_REQUEST) and the caller each one runs as.
+  const hostCallers = new WeakMap<RequestLike, Principal>()
+
   async function handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }> {
     const located = locate(request.url, options)
     // The discovery Link names `{prefix}/` only when something is known to answer there.
@@ -125,7 +132,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
       if (method === 'OPTIONS') {
         raw = await answerOptions(routing, request, located, query, meta)
       } else {
-        const principal = await authenticate(options, request)
+        const principal = hostCallers.get(request) ?? (await authenticate(options, request))
         meta.loggedIn = principal !== null
         const read = method === 'GET' || method === 'HEAD'
         raw = await cachedReply(closed ? null : cache, coherence, options, request, read, principal, (dependsOn) =>
@@ -144,6 +151,10 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     options,
     handle,
     ...hostTasks(storage, options),
+    [HOST_REQUEST]: (request: RequestLike, principal: Principal) => {
+      hostCallers.set(request, principal)
+      return handle(request)
+    },
     webhooks: webhooks.api,
     cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
     fragmentCacheStats: () => fragments?.stats() ?? null,
