@@ -151,10 +151,13 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     options,
     handle,
     ...hostTasks(storage, options),
-    [HOST_REQUEST]: (request: RequestLike, principal: Principal) => {
-      hostCallers.set(request, principal)
-      return handle(request)
-    },
+    [HOST_REQUEST]: Object.assign(
+      (request: RequestLike, principal: Principal) => {
+        hostCallers.set(request, principal)
+        return handle(request)
+      },
+      { storage: backend },
+    ),
     webhooks: webhooks.api,
     cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
     fragmentCacheStats: () => fragments?.stats() ?? null,

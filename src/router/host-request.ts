@@ -7,11 +7,15 @@
  */
 import type { Principal } from '../auth/principal.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
+import type { Storage } from '../storage/types.js'
 
 export const HOST_REQUEST: unique symbol = Symbol('calendar-events-router host request')
 
 /**
+ * `storage` is the router's storage, for what such a job keeps beside the records (the
+ * importer's links).
+ *
  * @example
  * const raw = await router[HOST_REQUEST](request, { id: 1, role: 'administrator' })
  */
-export type HostRequest = (request: RequestLike, principal: Principal) => Promise<RawResponse>
+export type HostRequest = ((request: RequestLike, principal: Principal) => Promise<RawResponse>) & { readonly storage: Storage }
