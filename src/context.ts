@@ -11,8 +11,10 @@ import type { FragmentCache } from './fragment-cache.js'
 import type { AuthRequest } from './options.js'
 import { toUtcString } from './time/format.js'
 import { utcToLocal } from './time/zone.js'
+import { OWN_NAMES, type WireNames } from './wire-names.js'
 
-export const NAMESPACE = 'calendar/events/v1'
+/** Our own namespace; a request may also come in under TEC's (`ctx.names`). */
+export const NAMESPACE = OWN_NAMES.namespace
 
 export interface Context {
   storage: Storage
@@ -21,8 +23,10 @@ export interface Context {
   language: string
   /** The site address used for every generated link (no trailing slash). */
   base: string
-  /** `{base}[/{lang}]{prefix}/calendar/events/v1`: links keep the request's language. */
+  /** `{base}[/{lang}]{prefix}/{namespace}`: links keep the request's language and namespace. */
   restRoot: string
+  /** The namespace and language parameter the request came in under: every link uses them. */
+  names: WireNames
   /** Query parameter to keep the language in links when it cannot travel in the path. */
   languageQuery: string | null
   /** Route parameters merged WordPress-style: JSON body > form body > query > path. */
@@ -53,6 +57,8 @@ export interface ContextInit {
   options: ResolvedOptions
   principal: Principal | null
   language: string
+  /** The namespace the request addressed (ours or, with `tecNames`, TEC's). */
+  names: WireNames
   origin: string
   pathLanguage: boolean
   params: Params
@@ -95,7 +101,8 @@ export function createContext(init: ContextInit): Context {
     principal: init.principal,
     language: init.language,
     base,
-    restRoot: `${base}${segment}${options.prefix}/${NAMESPACE}`,
+    restRoot: `${base}${segment}${options.prefix}/${init.names.namespace}`,
+    names: init.names,
     languageQuery: nonDefault && !segment ? init.language : null,
     params: init.params,
     query: init.query,
@@ -105,7 +112,7 @@ export function createContext(init: ContextInit): Context {
     request: init.request,
     schemas: init.schemas,
     fragments: init.fragments,
-    requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${NAMESPACE}`,
+    requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${init.names.namespace}`,
     now,
     // Reads rarely need the clock as text, and the zone conversion is not free: compute on demand.
     get nowUtc() {

@@ -7,6 +7,7 @@ import { resolveCors, type Cors, type CorsOptions } from './http/cors.js'
 import { DEFAULT_POLL_MS, type CacheOptions } from './cache.js'
 import type { Change } from './storage/observed.js'
 import { resolveSanitize, type SanitizeOption, type SanitizePolicy } from './sanitize/policy.js'
+import { OWN_NAMES, TEC_NAMES, type WireNames } from './wire-names.js'
 
 /** What `authenticate` sees: a standard Request under `fetch`, the adapter's lazy request on Node. */
 /** An endpoint the host declares in code (kept in the storage, shown at /webhooks, not editable there). */
@@ -160,6 +161,19 @@ export interface CalendarOptions {
   ical?: IcalOptions
   /** Recurring series (`recurrence` on event writes). See README, "Recurring events". */
   recurrence?: RecurrenceOptions
+  /**
+   * Also serve the namespace under The Events Calendar's names: `tribe/events/v1`, with the
+   * language parameter `wpml_language`, beside `calendar/events/v1` (`multilingual_language`).
+   * A client written for a TEC site then only needs its base URL changed. Both serve the same
+   * data; each response's links use the names of the namespace the request came in on.
+   * Default false. See docs/wire-compatibility.md §8.
+   *
+   * @example
+   * const router = createCalendarRouter(storage, { tecNames: true })
+   * // GET /wp-json/tribe/events/v1/events?wpml_language=ja  → rest_url under tribe/events/v1
+   * // GET /wp-json/calendar/events/v1/events?multilingual_language=ja  → as before
+   */
+  tecNames?: boolean
 }
 
 export interface FragmentCacheOptions {
@@ -219,6 +233,8 @@ export interface ResolvedOptions {
   geocode: CalendarOptions['geocode'] | null
   geocodeTimeoutMs: number
   geofence: Geofence
+  /** The names served, ours first (then TEC's with the `tecNames` option). */
+  namespaces: readonly WireNames[]
 }
 
 /** The largest geofence radius: just under half the Earth's circumference (20,015 km), so nearly every point. */
@@ -323,5 +339,11 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     geocode: o.geocode ?? null,
     geocodeTimeoutMs: positive('geocodeTimeoutMs', o.geocodeTimeoutMs, 3000),
     geofence: geofence(o.geofence),
+    namespaces: served(o.tecNames),
   }
+}
+
+function served(tecNames: boolean | undefined): readonly WireNames[] {
+  if (tecNames !== undefined && typeof tecNames !== 'boolean') throw new TypeError('calendar-events-router: tecNames must be a boolean')
+  return tecNames ? [OWN_NAMES, TEC_NAMES] : [OWN_NAMES]
 }

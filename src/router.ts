@@ -16,7 +16,9 @@ import { fromRequest, toResponse } from './http/standard.js'
 import type { RawResponse, RequestLike } from './http/types.js'
 import { resolveOptions, type CalendarOptions, type ResolvedOptions } from './options.js'
 import { buildRoutes, type RouteDef } from './routes.js'
-import { buildSchemas } from './schemas/index.js'
+import { buildSchemas, type Schemas } from './schemas/index.js'
+import { schemasUnder } from './schemas/wire-names.js'
+import type { WireNames } from './wire-names.js'
 import type { Storage } from './storage/types.js'
 import { authenticate } from './router/authenticate.js'
 import { contextFactory } from './router/context.js'
@@ -92,6 +94,9 @@ export interface CalendarRouter {
 export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
   const options = resolveOptions(userOptions)
   const schemas = buildSchemas({ languages: options.languages, perPage: options.perPage, geofence: options.geofence })
+  // Each served namespace validates and describes the language parameter under its own name.
+  const schemasByNames = new Map<WireNames, Schemas>(options.namespaces.map((names) => [names, schemasUnder(schemas, names)]))
+  const schemasFor = (names: WireNames) => schemasByNames.get(names) ?? schemas
   // The root and /doc describe the table they belong to: they get the very array they end up in.
   const routes: RouteDef[] = []
   routes.push(...describingRoutes(routes), ...buildRoutes())
@@ -109,10 +114,9 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
   wakeWebhooks = webhooks.wake
   const routing: Routing = {
     options,
-    schemas,
     routes,
     match: routeMatcher(routes),
-    context: contextFactory(storage, options, schemas, fragments),
+    context: contextFactory(storage, options, schemasFor, fragments),
   }
 
   // Requests of host-side jobs (HOST_REQUEST) and the caller each one runs as.
@@ -135,7 +139,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
         const principal = hostCallers.get(request) ?? (await authenticate(options, request))
         meta.loggedIn = principal !== null
         const read = method === 'GET' || method === 'HEAD'
-        raw = await cachedReply(closed ? null : cache, coherence, options, request, read, principal, (dependsOn) =>
+        raw = await cachedReply(closed ? null : cache, coherence, options, request, located.names, read, principal, (dependsOn) =>
           dispatch(routing, request, located, read ? 'GET' : method, query, principal, meta, dependsOn),
         )
       }

@@ -6,10 +6,10 @@ import type { Context } from './context.js'
 import type { PermalinkKind } from './options.js'
 import type { PostRecord, TermRecord } from './storage/types.js'
 
-/** `{restRoot}/{path}` plus query parameters, properly percent-encoded. */
+/** `{restRoot}/{path}` plus query parameters, properly percent-encoded, under the request's names. */
 export function restUrl(ctx: Context, path: string, query?: Array<[string, string]>): string {
   const pairs = [...(query ?? [])]
-  if (ctx.languageQuery) pairs.push(['multilingual_language', ctx.languageQuery])
+  if (ctx.languageQuery) pairs.push([ctx.names.languageParam, ctx.languageQuery])
   const url = `${ctx.restRoot}/${path}`
   return pairs.length ? `${url}?${new URLSearchParams(pairs).toString()}` : url
 }

@@ -4,7 +4,6 @@
  * all generated from the schemas that validate requests.
  */
 import type { Context } from '../context.js'
-import { NAMESPACE } from '../context.js'
 import { restUrl } from '../urls.js'
 import type { Endpoint, Method, RouteDef } from '../routes.js'
 import type { ParamDefs } from '../schemas/operation.js'
@@ -60,13 +59,15 @@ export function argData(defs: ParamDefs, now?: { local: string }): Record<string
   return Object.keys(args).length ? args : []
 }
 
+/** The namespace index under the names the request came in on (`ctx.names`). */
 export function buildIndex(ctx: Context, routes: readonly RouteDef[], schemas: Schemas) {
+  const namespace = ctx.names.namespace
   const out: Record<string, unknown> = {}
   for (const route of routes) {
     const groups = endpointGroups(route)
     const hasCaptures = route.pattern.includes('(?P<')
-    out[`/${NAMESPACE}${route.pattern}`] = {
-      namespace: NAMESPACE,
+    out[`/${namespace}${route.pattern}`] = {
+      namespace,
       methods: groups.flatMap((g) => g.methods),
       endpoints: groups.map((g) => ({
         methods: g.methods,
@@ -76,7 +77,7 @@ export function buildIndex(ctx: Context, routes: readonly RouteDef[], schemas: S
     }
   }
   return {
-    namespace: NAMESPACE,
+    namespace,
     routes: out,
     // `up` is the API index, linked only when something answers there (the restIndex option).
     ...(ctx.options.restIndex ? { _links: { up: [{ href: `${ctx.base}${ctx.options.prefix}/` }] } } : {}),
@@ -85,10 +86,12 @@ export function buildIndex(ctx: Context, routes: readonly RouteDef[], schemas: S
 
 /**
  * The REST API root `{prefix}/` in WordPress's shape, for clients that discover an API from the
- * `Link: <{prefix}/>; rel="https://api.w.org/"` header (wpapi's `WPAPI.discover()`): it names this
- * namespace and lists its routes. A host that serves its own index there turns it off.
+ * `Link: <{prefix}/>; rel="https://api.w.org/"` header (wpapi's `WPAPI.discover()`): it names the
+ * served namespaces and lists their routes, one context per namespace (ours first, then TEC's
+ * with the tecNames option). A host that serves its own index there turns it off.
  */
-export function buildSiteIndex(ctx: Context, routes: readonly RouteDef[], schemas: Schemas) {
+export function buildSiteIndex(contexts: readonly Context[], routes: readonly RouteDef[]) {
+  const ctx = contexts[0] as Context
   const root = `${ctx.base}${ctx.options.prefix}/`
   return {
     name: '',
@@ -96,11 +99,11 @@ export function buildSiteIndex(ctx: Context, routes: readonly RouteDef[], schema
     url: ctx.base,
     home: ctx.base,
     timezone_string: ctx.options.timezone,
-    namespaces: [NAMESPACE],
+    namespaces: contexts.map((c) => c.names.namespace),
     authentication: {},
     routes: {
       '/': { namespace: '', methods: ['GET'], endpoints: [{ methods: ['GET'], args: [] }], _links: { self: [{ href: root }] } },
-      ...buildIndex(ctx, routes, schemas).routes,
+      ...Object.assign({}, ...contexts.map((c) => buildIndex(c, routes, c.schemas).routes)),
     },
     _links: { self: [{ href: root }] },
   }

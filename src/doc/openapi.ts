@@ -100,13 +100,15 @@ function operation(
   schemas: Schemas,
   bodies: Record<string, unknown>,
   now: { local: string },
+  /** The language parameter as the request's namespace names it: a query parameter on writes too. */
+  languageParam: string,
 ) {
   const defs = endpointParams(route, endpoint, schemas)
   const write = method === 'POST' || method === 'PUT' || method === 'PATCH'
   const parameters: unknown[] = []
   const body: ParamDefs = {}
   for (const [name, def] of Object.entries(defs)) {
-    const location = def.in === 'path' ? 'path' : write && name !== 'multilingual_language' ? 'body' : 'query'
+    const location = def.in === 'path' ? 'path' : write && name !== languageParam ? 'body' : 'query'
     if (location === 'body') {
       body[name] = def
       continue
@@ -214,7 +216,16 @@ export function buildOpenApi(ctx: Context, routes: readonly RouteDef[], schemas:
     const item: Record<string, unknown> = {}
     for (const { methods, endpoint } of endpointGroups(route)) {
       for (const method of methods)
-        item[method.toLowerCase()] = operation(route, methods, method, endpoint, schemas, bodies, { local: ctx.nowLocal })
+        item[method.toLowerCase()] = operation(
+          route,
+          methods,
+          method,
+          endpoint,
+          schemas,
+          bodies,
+          { local: ctx.nowLocal },
+          ctx.names.languageParam,
+        )
     }
     paths[openApiPath(route.pattern)] = item
   }

@@ -49,7 +49,7 @@ export class PostWriter {
     private readonly ctx: Context,
     private readonly cache: FragmentCache,
   ) {
-    this.variant = cache.variant(`${ctx.restRoot}|${ctx.base}|${ctx.languageQuery ?? ''}`)
+    this.variant = cache.variant(`${ctx.restRoot}|${ctx.base}|${ctx.names.languageParam}=${ctx.languageQuery ?? ''}`)
   }
 
   /** The event with the embeds `rel` holds for this caller, then `extra` (series fields). */

@@ -203,7 +203,8 @@ function envelope<R extends { id: number }>(
   done: TokenState,
 ): Reply {
   const query = new URL(ctx.request.url).searchParams
-  const pairs = [...query].filter(([k]) => k !== 'page' && k !== 'sync_token' && k !== 'multilingual_language')
+  // restUrl adds the language back, under the request's name for it.
+  const pairs = [...query].filter(([k]) => k !== 'page' && k !== 'sync_token' && k !== ctx.names.languageParam)
   const self: Array<[string, string]> = [...pairs, ['sync_token', String(query.get('sync_token') ?? '*')]]
   const body: Record<string, unknown> = { [source.collection]: items, deleted, rest_url: restUrl(ctx, `${source.collection}/`, self) }
   const headers: Record<string, string> = { ...totals(items.length + deleted.length, next ? 2 : 1) }

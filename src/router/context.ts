@@ -1,7 +1,8 @@
 /**
- * The per-request context factory: resolves the language (parameter, then path segment, then the
- * site default), gives writes of callers without unfiltered_html the HTML-filtering storage, and
- * a cacheable read the storage that records what it reads.
+ * The per-request context factory: resolves the language (the parameter as the request's
+ * namespace names it, then the path segment, then the site default), gives writes of callers
+ * without unfiltered_html the HTML-filtering storage, and a cacheable read the storage that
+ * records what it reads.
  */
 import type { Principal } from '../auth/principal.js'
 import { createContext, type Context } from '../context.js'
@@ -14,6 +15,7 @@ import type { Storage } from '../storage/types.js'
 import type { FragmentCache } from '../fragment-cache.js'
 import { recordReads, type Tags } from '../storage/dependencies.js'
 import type { Located } from './locate.js'
+import type { WireNames } from '../wire-names.js'
 
 export interface RequestParts {
   request: RequestLike
@@ -33,14 +35,15 @@ export type ContextFactory = (parts: RequestParts) => Context
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
+/** `schemasFor` gives the operations as the namespace a request came in on names them (schemas/wire-names.ts). */
 export function contextFactory(
   storage: Storage,
   options: ResolvedOptions,
-  schemas: Schemas,
+  schemasFor: (names: WireNames) => Schemas,
   fragments: FragmentCache | null,
 ): ContextFactory {
   return ({ request, located, method, principal, params, query, body, path, dependsOn }) => {
-    const asked = params.multilingual_language
+    const asked = params[located.names.languageParam]
     const language =
       typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
     // Writes by callers without unfiltered_html store their text through the HTML filter.
@@ -50,6 +53,7 @@ export function contextFactory(
       options,
       principal,
       language,
+      names: located.names,
       origin: located.origin,
       pathLanguage: located.pathLanguage !== null && language === located.pathLanguage,
       params,
@@ -58,7 +62,7 @@ export function contextFactory(
       path,
       accept: request.headers.get('accept') ?? '',
       request,
-      schemas,
+      schemas: schemasFor(located.names),
       fragments,
     })
   }

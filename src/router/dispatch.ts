@@ -10,7 +10,6 @@ import { errorResponse, jsonResponse, textResponse, type ResponseMeta } from '..
 import type { RawResponse, RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
 import type { Method, RouteDef } from '../routes.js'
-import type { Schemas } from '../schemas/index.js'
 import type { Tags } from '../storage/dependencies.js'
 import { queryOnly, type ContextFactory } from './context.js'
 import type { Located } from './locate.js'
@@ -21,7 +20,6 @@ import { guardIfMatch, recordAt, writtenTag } from './conditional.js'
 /** What dispatching needs from the router: its options, table, matcher and context factory. */
 export interface Routing {
   options: ResolvedOptions
-  schemas: Schemas
   routes: readonly RouteDef[]
   match: (path: string, method: string) => Promise<Match>
   context: ContextFactory
@@ -48,11 +46,13 @@ export async function dispatch(
   /** Given when the reply may be cached: collects tags of what its reads touched. */
   dependsOn?: Tags,
 ): Promise<RawResponse> {
-  const { options, schemas, routes } = routing
+  const { options, routes } = routing
   if (located.siteIndex) {
     meta.allow = ['GET']
     if (method !== 'GET') return errorResponse(noRoute(), meta)
-    return jsonResponse(200, buildSiteIndex(routing.context(queryOnly(request, located, 'GET', principal, query)), routes, schemas), meta)
+    // The index lists every served namespace, each described under its own names.
+    const contexts = options.namespaces.map((names) => routing.context(queryOnly(request, { ...located, names }, 'GET', principal, query)))
+    return jsonResponse(200, buildSiteIndex(contexts, routes), meta)
   }
   const { def, captures } = await routing.match(located.path, method)
   const endpoint = def && METHODS.includes(method as Method) ? def.endpoints[method as Method] : undefined
@@ -73,12 +73,12 @@ export async function dispatch(
   const at = def.single ? recordAt(path) : null
   const ifMatch = method !== 'GET' && at ? request.headers.get('if-match') : null
   const finish = ifMatch !== null && def.single && at ? guardIfMatch(ctx, def.single, at, ifMatch) : null
-  const reply = await runEndpoint(endpoint, ctx, schemas)
+  const reply = await runEndpoint(endpoint, ctx, ctx.schemas)
   await finish?.()
   if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
   if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
   if (method !== 'GET' && def.single && reply.status < 300) {
-    return jsonResponse(reply.status, reply.body, meta, { ...reply.headers, ...(await writtenTag(ctx, def.single, at, reply.body)) })
+    return jsonResponse(reply.status, reply.body, meta, { ...reply.headers, ...(await writtenTag(ctx, def.single, at, reply)) })
   }
   const raw = jsonResponse(reply.status, reply.body, meta, reply.headers)
   // A record's single read: its ETag is strong, the one If-Match compares (read-cache.ts).

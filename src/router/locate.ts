@@ -1,11 +1,12 @@
 /**
- * Where a request URL meets the namespace: the origin, the path below
- * `{prefix}/calendar/events/v1`, a language path segment, WordPress's `?rest_route=` form, and
- * the optional API index at `{prefix}/`.
+ * Where a request URL meets the namespace: the origin, which of the served namespaces it names
+ * (`calendar/events/v1`, or `tribe/events/v1` with the tecNames option), the path below it, a
+ * language path segment, WordPress's `?rest_route=` form, and the optional API index at
+ * `{prefix}/`.
  */
 import { parseFormEncoded } from '../http/params.js'
-import { NAMESPACE } from '../context.js'
 import type { ResolvedOptions } from '../options.js'
+import type { WireNames } from '../wire-names.js'
 
 export interface Located {
   origin: string
@@ -13,6 +14,8 @@ export interface Located {
   path: string
   search: string
   pathLanguage: string | null
+  /** The namespace addressed (for the API index: ours). */
+  names: WireNames
   /** `{prefix}/` itself: the WordPress-style API root (only with the restIndex option). */
   siteIndex?: true
 }
@@ -38,23 +41,30 @@ export function locate(url: string, options: ResolvedOptions): Located | null {
       pathname = pathname.slice(second)
     }
   }
-  const ns = `${options.prefix}/${NAMESPACE}`
-  if (pathname.length >= ns.length && pathname.slice(0, ns.length).toLowerCase() === ns) {
-    const below = pathname.slice(ns.length)
-    if (below === '' || below[0] === '/') return { origin, path: below, search, pathLanguage }
+  const lower = pathname.toLowerCase()
+  for (const names of options.namespaces) {
+    const ns = `${options.prefix}/${names.namespace}`
+    if (lower.startsWith(ns)) {
+      const below = pathname.slice(ns.length)
+      if (below === '' || below[0] === '/') return { origin, path: below, search, pathLanguage, names }
+    }
   }
+  const own = options.namespaces[0] as WireNames
   // WordPress's plain-permalink form: `/?rest_route=/calendar/events/v1/events`.
   if ((pathname === '/' || pathname === `${options.prefix}/`) && search.includes('rest_route=')) {
     const route = parseFormEncoded(search).rest_route
-    if (typeof route === 'string' && route.toLowerCase().startsWith(`/${NAMESPACE}`)) {
-      return { origin, path: route.slice(NAMESPACE.length + 1), search, pathLanguage }
+    if (typeof route === 'string') {
+      const routeLower = route.toLowerCase()
+      for (const names of options.namespaces) {
+        const ns = `/${names.namespace}`
+        if (routeLower.startsWith(ns)) return { origin, path: route.slice(ns.length), search, pathLanguage, names }
+      }
     }
-    if (options.restIndex && route === '/') return { origin, path: '', search, pathLanguage, siteIndex: true }
+    if (options.restIndex && route === '/') return { origin, path: '', search, pathLanguage, names: own, siteIndex: true }
     return null
   }
-  const lower = pathname.toLowerCase()
   if (options.restIndex && (lower === `${options.prefix}/` || (options.prefix !== '' && lower === options.prefix))) {
-    return { origin, path: '', search, pathLanguage, siteIndex: true }
+    return { origin, path: '', search, pathLanguage, names: own, siteIndex: true }
   }
   return null
 }

@@ -26,7 +26,8 @@ export async function answerOptions(
   if (!def) return errorResponse(noRoute(), meta)
   const methods = Object.keys(def.endpoints)
   if (cors && isPreflight(request, 'OPTIONS')) return preflight(cors, request, methods)
-  const index = buildIndex(routing.context(queryOnly(request, located, 'OPTIONS', null, query)), [def], routing.schemas)
+  const ctx = routing.context(queryOnly(request, located, 'OPTIONS', null, query))
+  const index = buildIndex(ctx, [def], ctx.schemas)
   meta.allow = methods
   return jsonResponse(200, Object.values(index.routes)[0], meta)
 }

@@ -11,6 +11,7 @@ import { ifNoneMatchHits, notModified, strongEtag, weakEtag } from '../http/etag
 import type { RawResponse, RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
 import type { Tags } from '../storage/dependencies.js'
+import type { WireNames } from '../wire-names.js'
 
 const encoder = new TextEncoder()
 
@@ -23,6 +24,8 @@ export async function cachedReply(
   coherence: Coherence | null,
   options: ResolvedOptions,
   request: RequestLike,
+  /** The namespace the request came in on: its links are in every body, so it is part of the key. */
+  names: WireNames,
   read: boolean,
   principal: Principal | null,
   produce: (dependsOn: Tags | undefined) => Promise<RawResponse>,
@@ -31,7 +34,7 @@ export async function cachedReply(
   // class share an entry.
   const cacheKey =
     cache && read && (!principal || cache.signedIn)
-      ? cache.key(request.url, request.headers.get('accept') ?? '', readerClass(principal))
+      ? cache.key(request.url, `${names.namespace}\u0000${request.headers.get('accept') ?? ''}`, readerClass(principal))
       : null
   const caughtUp = cacheKey ? coherence?.check() : undefined
   if (caughtUp) await caughtUp

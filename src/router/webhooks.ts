@@ -16,6 +16,7 @@ import type { JournalEntry } from '../storage/journal.js'
 import type { Storage } from '../storage/types.js'
 import { eventType, WebhookRunner, type Render } from '../webhooks/runner.js'
 import { isSecret, newSecret } from '../webhooks/signature.js'
+import { OWN_NAMES } from '../wire-names.js'
 
 const ADMINISTRATOR = { id: 0, role: 'administrator' as const }
 
@@ -40,6 +41,8 @@ function renderer(storage: Storage, options: ResolvedOptions, schemas: Schemas, 
       options,
       principal: ADMINISTRATOR,
       language,
+      // Payloads are not answers to a request: their links use our own namespace.
+      names: OWN_NAMES,
       origin,
       pathLanguage: false,
       params: Object.create(null),
@@ -47,7 +50,7 @@ function renderer(storage: Storage, options: ResolvedOptions, schemas: Schemas, 
       body: Object.create(null),
       path: Object.create(null),
       accept: 'application/json',
-      request: { method: 'GET', url: `${origin}${options.prefix}/calendar/events/v1/`, headers: { get: () => null } },
+      request: { method: 'GET', url: `${origin}${options.prefix}/${OWN_NAMES.namespace}/`, headers: { get: () => null } },
       schemas,
       fragments,
     })

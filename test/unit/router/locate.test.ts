@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { resolveOptions } from '../../../src/options.js'
-import { locate } from '../../../src/router/locate.js'
+import { locate, type Located } from '../../../src/router/locate.js'
+import { OWN_NAMES, TEC_NAMES } from '../../../src/wire-names.js'
 
 const options = resolveOptions()
 const NS = 'https://example.org/wp-json/calendar/events/v1'
 
 describe('locate', () => {
-  const cases: Array<[string, ReturnType<typeof locate>]> = [
+  // Every match below is in our own namespace.
+  const cases: Array<[string, Omit<Located, 'names'> | null]> = [
     [`${NS}/events`, { origin: 'https://example.org', path: '/events', search: '', pathLanguage: null }],
     [`${NS}`, { origin: 'https://example.org', path: '', search: '', pathLanguage: null }],
     [
@@ -46,7 +48,7 @@ describe('locate', () => {
   ]
   for (const [url, expected] of cases) {
     it(`${url} → ${expected ? JSON.stringify(expected.path) : 'not ours'}`, () => {
-      expect(locate(url, options)).toEqual(expected)
+      expect(locate(url, options)).toEqual(expected && { ...expected, names: OWN_NAMES })
     })
   }
 
@@ -59,5 +61,26 @@ describe('locate', () => {
   it('reads no language segment when languagePathSegment is off, and no index when restIndex is off', () => {
     expect(locate('https://x.test/ja/wp-json/calendar/events/v1/events', resolveOptions({ languagePathSegment: false }))).toBeNull()
     expect(locate('https://x.test/wp-json/', resolveOptions({ restIndex: false }))).toBeNull()
+  })
+
+  it("finds TEC's namespace only with tecNames, in every form ours is found in", () => {
+    const tec = resolveOptions({ tecNames: true })
+    expect(locate('https://x.test/wp-json/tribe/events/v1/events', options)).toBeNull()
+    expect(locate('https://x.test/wp-json/tribe/events/v1/events', tec)).toEqual({
+      origin: 'https://x.test',
+      path: '/events',
+      search: '',
+      pathLanguage: null,
+      names: TEC_NAMES,
+    })
+    expect(locate('https://x.test/JA/WP-JSON/Tribe/Events/V1', tec)).toMatchObject({ path: '', pathLanguage: 'ja', names: TEC_NAMES })
+    expect(locate('https://x.test/?rest_route=/tribe/events/v1/tags/3', tec)).toMatchObject({ path: '/tags/3', names: TEC_NAMES })
+    expect(locate('https://x.test/wp-json/calendar/events/v1/tags', tec)).toMatchObject({ path: '/tags', names: OWN_NAMES })
+    expect(locate('https://x.test/wp-json/tribe/events/v10/events', tec)).toBeNull()
+    expect(locate('https://x.test/wp-json/', tec)).toMatchObject({ siteIndex: true, names: OWN_NAMES })
+  })
+
+  it('refuses a tecNames that is not a boolean', () => {
+    expect(() => resolveOptions({ tecNames: 'yes' as never })).toThrow(/tecNames must be a boolean/)
   })
 })
