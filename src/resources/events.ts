@@ -41,10 +41,22 @@ const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specifi
  * the fragment cache (the same bytes as the plain objects built when it is off).
  */
 async function present(ctx: Context, events: EventRecord[], single = false): Promise<unknown[]> {
+  const render = await renderer(ctx, events)
+  return events.map((e, i) => render(e, i, single))
+}
+
+/** Renders `events` (by index), their embeds loaded once for every render asked of it. */
+async function renderer(ctx: Context, events: EventRecord[]) {
   const [rel, series] = await Promise.all([loadRelations(ctx, events), seriesFields(ctx, events)])
   const writer = postWriter(ctx)
-  if (writer) return events.map((e, i) => writer.event(e, rel, single, series[i] ?? null))
-  return events.map((e, i) => Object.assign(eventJson(ctx, e, rel, single), series[i]))
+  return (e: EventRecord, i: number, single: boolean): unknown =>
+    writer ? writer.event(e, rel, single, series[i] ?? null) : Object.assign(eventJson(ctx, e, rel, single), series[i])
+}
+
+/** A written event's reply: the write representation, and its single read for the reply's ETag. */
+async function written(ctx: Context, event: EventRecord, reply: (body: unknown) => Reply): Promise<Reply> {
+  const render = await renderer(ctx, [event])
+  return { ...reply(render(event, 0, false)), ...(canRead(ctx.principal, event) ? { single: render(event, 0, true) } : {}) }
 }
 
 /** The event an `{id}` names, or the TEC error for why not. */
@@ -259,8 +271,7 @@ export async function createEvent(ctx: Context, input: Input<'eventCreate'>): Pr
     const inserted = await withFreeSlug(tx, 'event', ctx.language, base, (slug) => tx.insertPost<'event'>({ ...record, slug }))
     return plan ? writeSeries(ctx, tx, inserted, plan) : inserted
   })
-  const [body] = await present(ctx, [event])
-  return created(body)
+  return written(ctx, event, created)
 }
 
 /** The event an update names; an unknown slug is a 404 here (a by-slug read answers 400). */
@@ -306,8 +317,9 @@ export async function updateEvent(
     // `status: "trash"` trashes as DELETE does; another status restores a trashed event.
     return writePost(tx, current, patch, slug)
   })
-  const [body] = await present(ctx, [event])
-  return ok(body)
+  // A series edit may answer another occurrence than the one the route names: its tag is read.
+  if (event.id !== current.id) return ok((await present(ctx, [event]))[0])
+  return written(ctx, event, ok)
 }
 
 /**

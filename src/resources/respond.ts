@@ -7,6 +7,12 @@ export interface Reply {
   allow?: string[]
   /** A non-JSON body (an iCalendar feed) and its media type. */
   text?: { body: string; type: string }
+  /**
+   * A write's record as its single read answers this caller (a write reply leaves out what only
+   * single reads show, such as `json_ld`): the reply's strong ETag hashes it, so the router need
+   * not read the record again after the commit. Absent: the router reads it.
+   */
+  single?: unknown
 }
 
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, ...(headers ? { headers } : {}) })

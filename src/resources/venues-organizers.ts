@@ -50,10 +50,22 @@ export function linkedJson(
 }
 
 async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>, single = false): Promise<unknown[]> {
+  const render = await renderer(ctx, recs)
+  return recs.map((r) => render(r, single))
+}
+
+/** Renders records of `recs`, what they embed loaded once for every render asked of it. */
+async function renderer(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>) {
   const rel = await loadRelations(ctx, recs)
   const writer = postWriter(ctx)
-  if (writer) return recs.map((r) => writer.linked(r, rel, single))
-  return recs.map((r) => linkedJson(ctx, r, rel, single))
+  return (r: VenueRecord | OrganizerRecord, single: boolean): unknown =>
+    writer ? writer.linked(r, rel, single) : linkedJson(ctx, r, rel, single)
+}
+
+/** A written record's reply: the write representation, and its single read for the reply's ETag. */
+async function written(ctx: Context, rec: VenueRecord | OrganizerRecord, reply: (body: unknown) => Reply): Promise<Reply> {
+  const render = await renderer(ctx, [rec])
+  return { ...reply(render(rec, false)), ...(canRead(ctx.principal, rec) ? { single: render(rec, true) } : {}) }
 }
 
 /** TEC derives `stateprovince`: the state in the US (or with no country), else the province. */
@@ -265,8 +277,7 @@ export async function createLinked(ctx: Context, input: LinkedCreateInput, type:
     if (group !== undefined) record.translationGroup = group
     return insertLinked(tx, record)
   })
-  const [body] = await present(ctx, [rec])
-  return created(body)
+  return written(ctx, rec, created)
 }
 
 /** What a venue or organizer update may carry: each has only its own fields. */
@@ -313,8 +324,7 @@ export async function updateLinked(
     const now = await tx.getPost(current.id)
     return now?.type === type && !patchChanges(now, patch) ? (now as typeof current) : writePost(tx, current, patch)
   })
-  const [body] = await present(ctx, [rec])
-  return ok(body)
+  return written(ctx, rec, ok)
 }
 
 export async function deleteLinked(

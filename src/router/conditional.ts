@@ -10,6 +10,7 @@ import { ifMatchHolds } from '../http/etag.js'
 import { RawJson } from '../http/raw-json.js'
 import type { Context } from '../context.js'
 import { tagOf, type RecordAt } from '../resources/record-tag.js'
+import type { Reply } from '../resources/respond.js'
 import type { RouteDef } from '../routes.js'
 import { overlay } from '../storage/overlay.js'
 import type { Storage, StorageTx } from '../storage/types.js'
@@ -76,9 +77,13 @@ function replyId(body: unknown): number | null {
   return typeof id === 'number' ? id : null
 }
 
-/** The ETag header of a write reply: the record's as it now stands (none once it is gone). */
-export async function writtenTag(ctx: Context, single: Single, at: RecordAt | null, body: unknown): Promise<Record<string, string>> {
-  const id = at && 'id' in at ? at.id : replyId(body)
+/**
+ * The ETag header of a write reply: the record's as it now stands (none once it is gone), from
+ * the single read the resource rendered with its reply, else read again.
+ */
+export async function writtenTag(ctx: Context, single: Single, at: RecordAt | null, reply: Reply): Promise<Record<string, string>> {
+  if (reply.single !== undefined) return { ETag: tagOf(reply.single) }
+  const id = at && 'id' in at ? at.id : replyId(reply.body)
   const current = id === null ? null : await tagWith(single, ctx, { id })
   return current ? { ETag: current } : {}
 }

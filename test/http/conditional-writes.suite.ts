@@ -157,6 +157,29 @@ export function conditionalWritesSuite(name: string, makeStorage: () => Storage 
       })
     }
 
+    it('a create reply carries the tag of the record’s first read, for every kind and caller who may write', async () => {
+      const app = await open(makeStorage)
+      const day = { start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:00' }
+      const venue = { venue: 'Hall', status: 'publish', address: '1 Main St', show_map: true }
+      const creates: Array<[string, Record<string, unknown>]> = [
+        ['/events', { title: 'Published', status: 'publish', ...day, venue, organizer: { organizer: 'Org' }, categories: ['Music'] }],
+        ['/events', { title: 'Draft', status: 'draft', ...day }],
+        ['/events', { title: 'Weekly', status: 'publish', ...day, recurrence: 'FREQ=WEEKLY;COUNT=3' }],
+        ['/venues', venue],
+        ['/organizers', { organizer: 'Org', status: 'publish', email: 'org@example.com' }],
+        ['/categories', { name: 'Film' }],
+      ]
+      for (const as of ['administrator', 'author'] as const)
+        for (const [path, body] of creates) {
+          if (as === 'author' && path === '/categories') continue
+          const made = await app.post(path, body, { as })
+          expect(made.status, made.text).toBe(201)
+          const tag = made.headers.get('etag')
+          expect(tag, `${as} ${path}`).toMatch(STRONG)
+          expect((await app.get(`${path}/${made.body.id}`, { as })).headers.get('etag'), `${as} ${path} ${body.title ?? ''}`).toBe(tag)
+        }
+    })
+
     it('two editors load one event: the second conditional PATCH is refused instead of overwriting the first', async () => {
       const app = await open(makeStorage)
       const event = await app.seed({ title: 'Shared', description: 'original' })
