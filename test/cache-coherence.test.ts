@@ -8,7 +8,7 @@
  * every watched URL must read the same (status, body) through both. SQLite is tested with two
  * storages on one file in this process and with two `npm start` servers in processes of their
  * own; PostgreSQL with two connection pools on one schema, also while an older transaction holds
- * the journal's horizon back.
+ * the journal's horizon back, and with two `npm start` servers on one schema.
  */
 import Database from 'better-sqlite3'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -23,7 +23,7 @@ import { createMemoryStorage } from '../src/storage/memory.js'
 import { createSqlStorage, openSqliteFile } from '../src/storage/sql/index.js'
 import type { Storage } from '../src/storage/types.js'
 import { API, authenticate, NOW } from './http/harness.js'
-import { admin as pgAdmin, pgDescribe, schemaStorage } from './support/pg-schema.js'
+import { admin as pgAdmin, pgDescribe, schemaStorage, url as pgUrl } from './support/pg-schema.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'calendar-coherence-'))
 afterAll(async () => {
@@ -220,37 +220,66 @@ function startExample(env: Record<string, string>): Promise<{ root: string; chil
   })
 }
 
+/**
+ * Two `npm start` servers on one database (`env` names it), caches on: a write through either is
+ * what the other answers once `settle` has passed (SQLite: at once; PostgreSQL: the poll interval).
+ */
+async function twoServers(env: Record<string, string>, settle: () => Promise<unknown>) {
+  const common = { ...env, CALENDAR_API_TOKENS: 'admintoken:administrator', CALENDAR_DEMO: 'off' }
+  // One after the other: the first one's migrations are done when the second one opens.
+  const first = await startExample(common)
+  const second = await startExample(common)
+  const call = async (root: string, method: string, path: string, body?: unknown) => {
+    const headers = body === undefined ? undefined : { authorization: 'Bearer admintoken', 'content-type': 'application/json' }
+    const res = await fetch(root + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    return { status: res.status, body: (await res.json()) as any }
+  }
+  const day = { start_date: 'tomorrow 7pm', end_date: 'tomorrow 10pm', status: 'publish' }
+  const event = (await call(first.root, 'POST', '/events', { title: 'Launch', ...day })).body
+  await settle()
+  for (let n = 1; n <= 5; n++) {
+    const [writer, reader] = n % 2 ? [first, second] : [second, first]
+    // Read twice: the second answer comes from the reader's cache.
+    for (let i = 0; i < 2; i++) {
+      expect((await call(reader.root, 'GET', `/events/${event.id}`)).body.title).toBe(n === 1 ? 'Launch' : `Edit ${n - 1}`)
+      expect((await call(reader.root, 'GET', '/events')).body.total).toBe(n)
+    }
+    await call(writer.root, 'PATCH', `/events/${event.id}`, { title: `Edit ${n}` })
+    await call(writer.root, 'POST', '/events', { title: `More ${n}`, ...day })
+    await settle()
+    expect((await call(reader.root, 'GET', `/events/${event.id}`)).body.title).toBe(`Edit ${n}`)
+    expect((await call(reader.root, 'GET', '/events')).body.total).toBe(n + 1)
+  }
+  // Unpublished through one: the other stops showing it publicly.
+  expect((await call(second.root, 'GET', `/events/${event.id}`)).status).toBe(200)
+  await call(first.root, 'PATCH', `/events/${event.id}`, { status: 'draft' })
+  await settle()
+  const hidden = await call(second.root, 'GET', `/events/${event.id}`)
+  expect(hidden.status).toBe((await call(first.root, 'GET', `/events/${event.id}`)).status)
+  expect(hidden.status).not.toBe(200)
+}
+
 describe('two `npm start` servers on one SQLite file', () => {
   it('serve a write made through either to readers of the other at once, with their caches on', { timeout: 60_000 }, async () => {
-    const env = { CALENDAR_DB: sqliteFile(), CALENDAR_API_TOKENS: 'admintoken:administrator' }
-    const first = await startExample(env)
-    const second = await startExample(env)
-    const call = async (root: string, method: string, path: string, body?: unknown) => {
-      const headers = body === undefined ? undefined : { authorization: 'Bearer admintoken', 'content-type': 'application/json' }
-      const res = await fetch(root + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-      return { status: res.status, body: (await res.json()) as any }
-    }
-    const day = { start_date: 'tomorrow 7pm', end_date: 'tomorrow 10pm', status: 'publish' }
-    const event = (await call(first.root, 'POST', '/events', { title: 'Launch', ...day })).body
-    for (let n = 1; n <= 5; n++) {
-      const [writer, reader] = n % 2 ? [first, second] : [second, first]
-      // Read twice: the second answer comes from the reader's cache.
-      for (let i = 0; i < 2; i++) {
-        expect((await call(reader.root, 'GET', `/events/${event.id}`)).body.title).toBe(n === 1 ? 'Launch' : `Edit ${n - 1}`)
-        expect((await call(reader.root, 'GET', '/events')).body.total).toBe(n)
-      }
-      await call(writer.root, 'PATCH', `/events/${event.id}`, { title: `Edit ${n}` })
-      await call(writer.root, 'POST', '/events', { title: `More ${n}`, ...day })
-      expect((await call(reader.root, 'GET', `/events/${event.id}`)).body.title).toBe(`Edit ${n}`)
-      expect((await call(reader.root, 'GET', '/events')).body.total).toBe(n + 1)
-    }
-    // Unpublished through one: the other stops showing it publicly at once.
-    expect((await call(second.root, 'GET', `/events/${event.id}`)).status).toBe(200)
-    await call(first.root, 'PATCH', `/events/${event.id}`, { status: 'draft' })
-    const hidden = await call(second.root, 'GET', `/events/${event.id}`)
-    expect(hidden.status).toBe((await call(first.root, 'GET', `/events/${event.id}`)).status)
-    expect(hidden.status).not.toBe(200)
+    await twoServers({ CALENDAR_DB: sqliteFile() }, async () => {})
   })
+})
+
+pgDescribe('two `npm start` servers on one PostgreSQL database', () => {
+  it(
+    `serve a write made through either to readers of the other once cache.pollMs (${DEFAULT_POLL_MS} ms) passed, with their caches on`,
+    { timeout: 60_000 },
+    async () => {
+      const schema = `s_servers_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+      await pgAdmin!.query(`CREATE SCHEMA ${schema}`)
+      onTestFinished(async () => {
+        await pgAdmin!.query(`DROP SCHEMA ${schema} CASCADE`)
+      })
+      const database = new URL(pgUrl!)
+      database.searchParams.set('options', `-c search_path=${schema}`)
+      await twoServers({ CALENDAR_STORAGE: 'postgres', CALENDAR_DATABASE_URL: database.href }, () => sleep(DEFAULT_POLL_MS + 20))
+    },
+  )
 })
 
 describe('response cache over the memory storage', () => {
