@@ -1,0 +1,62 @@
+/**
+ * The importer's way into the router: requests of our own API sent to the router object as a
+ * caller the host names (router/host-request.ts), so an imported record takes the path of any
+ * write (validation, the HTML filter of the importing role, one transaction, the change journal,
+ * the caches, webhooks). No socket and no standard Request objects: the router's own shapes.
+ */
+import type { Principal } from '../auth/principal.js'
+import type { RawResponse, RequestLike } from '../http/types.js'
+import type { CalendarRouter } from '../router.js'
+import { HOST_REQUEST } from '../router/host-request.js'
+import { NAMESPACE } from '../context.js'
+
+export interface ApiAnswer {
+  status: number
+  /** Parsed JSON, or null. */
+  body: any
+}
+
+export interface ApiClient {
+  /** `path` below the namespace, with its query: `/events/12?recurrence_scope=all`. */
+  send(method: string, path: string, body?: unknown): Promise<ApiAnswer>
+}
+
+function decode(raw: RawResponse): ApiAnswer {
+  const text = raw.body === null ? '' : typeof raw.body === 'string' ? raw.body : new TextDecoder().decode(raw.body)
+  let body: unknown = null
+  if (text !== '') {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = text
+    }
+  }
+  return { status: raw.status, body }
+}
+
+/**
+ * @example
+ * const api = apiClient(router, { id: 1, role: 'administrator' })
+ * const { status, body } = await api.send('POST', '/events', { title: 'Gig', start_date: '2027-01-01 20:00', end_date: '2027-01-01 22:00' })
+ */
+export function apiClient(router: CalendarRouter, principal: Principal): ApiClient {
+  const door = router[HOST_REQUEST]
+  if (!door) throw new TypeError('calendar-events-router: importing needs a router made by createCalendarRouter')
+  const base = `http://import.invalid${router.options.prefix}/${NAMESPACE}`
+  return {
+    async send(method, path, body) {
+      const json = body === undefined ? '' : JSON.stringify(body)
+      const headers = new Map<string, string>([
+        ['content-type', 'application/json'],
+        ['accept', 'application/json'],
+      ])
+      const request: RequestLike = {
+        method,
+        url: `${base}${path}`,
+        headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
+        text: async () => json,
+      }
+      return decode(await door(request, principal))
+    },
+  }
+}

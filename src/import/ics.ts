@@ -1,0 +1,420 @@
+/**
+ * iCalendar (RFC 5545) to import records, parsed with ical.js. The file is cut into its VEVENTs
+ * first (after unfolding) and each is parsed on its own, so a malformed line fails its event
+ * only. Times keep their zone: an IANA `TZID` (or a Windows name Outlook writes, or a
+ * `/mozilla.org/...`-style prefix) is sent as the event's time zone with the wall clock; UTC
+ * times are shown in `X-WR-TIMEZONE` when the calendar names one; a `TZID` known only from the
+ * file's own VTIMEZONE is converted by ical.js to that instant in UTC. The mapping is in
+ * docs/importing.md.
+ */
+import ICAL from 'ical.js'
+import { parseRule, RuleError } from '../recurrence/index.js'
+import { isValidDate, isValidTime } from '../time/format.js'
+import { isValidTimezone, localToUtc, utcToLocal } from '../time/zone.js'
+import { textToHtml } from './text.js'
+import type { SourceRecord } from './types.js'
+import { WINDOWS_ZONES } from './windows-zones.js'
+
+export interface IcsOptions {
+  /** Open-ended rules expanded into single events reach this far (default 24 months after `now`). */
+  horizonMonths?: number
+  /** At most this many single events per expanded rule (default 1,000). */
+  maxOccurrences?: number
+  now?: Date
+}
+
+interface Block {
+  /** 1-based line of its BEGIN (after unfolding: the line a reader sees first). */
+  line: number
+  text: string
+}
+
+/** Unfolds, then cuts the calendar into VEVENTs and VTIMEZONEs; the calendar's own properties beside. */
+function cut(source: string): { events: Block[]; zones: Block[]; props: Map<string, string> } {
+  const lines = source
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n|\r/g, '\n')
+    .split('\n')
+  // Folded lines continue with a space or tab (RFC 5545 §3.1); keep the first line's number.
+  const logical: Array<{ line: number; text: string }> = []
+  lines.forEach((text, i) => {
+    if ((text.startsWith(' ') || text.startsWith('\t')) && logical.length) logical[logical.length - 1]!.text += text.slice(1)
+    else if (text !== '') logical.push({ line: i + 1, text })
+  })
+  const events: Block[] = []
+  const zones: Block[] = []
+  const props = new Map<string, string>()
+  let current: { kind: 'VEVENT' | 'VTIMEZONE'; line: number; lines: string[]; depth: number } | null = null
+  let depth = 0
+  for (const { line, text } of logical) {
+    const upper = text.toUpperCase()
+    if (current) {
+      current.lines.push(text)
+      if (upper.startsWith('BEGIN:')) current.depth++
+      else if (upper.startsWith('END:') && --current.depth === 0) {
+        ;(current.kind === 'VEVENT' ? events : zones).push({ line: current.line, text: current.lines.join('\r\n') + '\r\n' })
+        current = null
+      }
+      continue
+    }
+    if (upper === 'BEGIN:VEVENT' || upper === 'BEGIN:VTIMEZONE') {
+      current = { kind: upper.slice(6) as 'VEVENT' | 'VTIMEZONE', line, lines: [text], depth: 1 }
+    } else if (upper.startsWith('BEGIN:')) depth++
+    else if (upper.startsWith('END:')) depth--
+    else if (depth === 1) {
+      const m = /^([A-Za-z0-9-]+)(?:;[^:]*)?:(.*)$/.exec(text)
+      if (m) props.set(m[1]!.toUpperCase(), m[2]!)
+    }
+  }
+  // An event cut off by the end of the file is still reported.
+  if (current?.kind === 'VEVENT') events.push({ line: current.line, text: current.lines.join('\r\n') + '\r\n' })
+  return { events, zones, props }
+}
+
+/** The IANA zone a TZID names, if any: itself, a Windows name, or a path ending in an IANA name. */
+export function ianaZone(tzid: string): string | null {
+  const t = tzid.trim().replace(/^"|"$/g, '')
+  if (isValidTimezone(t)) return t
+  const windows = WINDOWS_ZONES[t] ?? WINDOWS_ZONES[t.replace(/^\(UTC[^)]*\)\s*/, '')]
+  if (windows) return windows
+  const tail = /([A-Za-z]+\/[A-Za-z_+-]+(?:\/[A-Za-z_+-]+)?)$/.exec(t)
+  if (tail && isValidTimezone(tail[1]!)) return tail[1]!
+  return null
+}
+
+/** ical.js's jCal value `2026-03-01T10:00:00` or `2026-03-01`, checked: a day the month lacks is an error, not a rollover. */
+function checkedWall(raw: string, what: string): { date: string; time: string | null; utc: boolean } {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(Z?))?$/.exec(raw)
+  if (!m) throw new Error(`${what} "${raw}" is not a date`)
+  const [, y, mo, d, h, mi, s, z] = m
+  if (!isValidDate(Number(y), Number(mo), Number(d))) throw new Error(`${what} ${y}-${mo}-${d} is not a date`)
+  if (h !== undefined && !isValidTime(Number(h), Number(mi), Number(s))) throw new Error(`${what} ${h}:${mi}:${s} is not a time`)
+  return { date: `${y}-${mo}-${d}`, time: h === undefined ? null : `${h}:${mi}:${s}`, utc: z === 'Z' }
+}
+
+interface Resolved {
+  /** Wall clock in `zone` (or the site's zone when `zone` is null). */
+  wall: string
+  zone: string | null
+  allDay: boolean
+}
+
+class Calendar {
+  readonly calendarZone: string | null
+  private readonly fileZones = new Map<string, ICAL.Timezone>()
+
+  constructor(zones: Block[], props: Map<string, string>) {
+    const wr = props.get('X-WR-TIMEZONE')
+    this.calendarZone = wr ? ianaZone(wr) : null
+    for (const z of zones) {
+      try {
+        const comp = new ICAL.Component(ICAL.parse(z.text) as unknown as unknown[])
+        const tzid = String(comp.getFirstPropertyValue('tzid') ?? '')
+        if (tzid) this.fileZones.set(tzid, new ICAL.Timezone({ component: comp, tzid }))
+      } catch {
+        // A broken VTIMEZONE: its events fall back to the IANA name or fail as unknown.
+      }
+    }
+  }
+
+  /** A DTSTART/DTEND/RECURRENCE-ID/RDATE/EXDATE value as our wall clock and zone. */
+  resolve(prop: ICAL.Property, raw: string, what: string, zoneOverride?: string | null): Resolved {
+    const w = checkedWall(raw, what)
+    if (w.time === null) return { wall: `${w.date} 00:00:00`, zone: this.calendarZone, allDay: true }
+    const wall = `${w.date} ${w.time}`
+    const tzid = prop.getParameter('tzid') as string | undefined
+    if (w.utc || (tzid && /^(UTC|GMT|Z)$/i.test(tzid))) {
+      const zone = zoneOverride ?? this.calendarZone
+      return zone ? { wall: utcToLocal(wall, zone), zone, allDay: false } : { wall, zone: 'UTC', allDay: false }
+    }
+    if (!tzid) return { wall, zone: zoneOverride ?? this.calendarZone, allDay: false }
+    const iana = ianaZone(tzid)
+    if (iana) {
+      if (zoneOverride && zoneOverride !== iana) return { wall: this.convert(wall, iana, zoneOverride), zone: zoneOverride, allDay: false }
+      return { wall, zone: iana, allDay: false }
+    }
+    const fileZone = this.fileZones.get(tzid)
+    if (!fileZone) throw new Error(`${what} names an unknown TZID "${tzid}"`)
+    // Only the file knows this zone: take the instant it gives, shown in the calendar's zone or UTC.
+    const t = ICAL.Time.fromDateTimeString(raw.replace(' ', 'T'))
+    t.zone = fileZone
+    const utc = t.convertToZone(ICAL.Timezone.utcTimezone).toString().replace('T', ' ').replace('Z', '')
+    const zone = zoneOverride ?? this.calendarZone
+    return zone ? { wall: utcToLocal(utc, zone), zone, allDay: false } : { wall: utc, zone: 'UTC', allDay: false }
+  }
+
+  /** A wall clock of one zone as the same instant in another. */
+  private convert(wall: string, from: string, to: string): string {
+    return utcToLocal(localToUtc(wall, from), to)
+  }
+}
+
+/**
+ * A date property's values as written (ical.js's jCal text, before it normalizes February 30 into
+ * March 2); a PERIOD gives its start.
+ */
+function rawValues(prop: ICAL.Property): string[] {
+  return (prop.toJSON() as unknown[]).slice(3).map((v) => {
+    const s = Array.isArray(v) ? String(v[0]) : String(v)
+    return s.includes('/') ? s.slice(0, s.indexOf('/')) : s
+  })
+}
+
+const addDaysWall = (wall: string, days: number) =>
+  new Date(Date.parse(`${wall.slice(0, 10)}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10) + wall.slice(10)
+
+/** Wall clock plus an iCalendar duration, on the wall clock (as ical.js adds to a zoned time). */
+function addDuration(wall: string, duration: ICAL.Duration): string {
+  const t = ICAL.Time.fromDateTimeString(wall.replace(' ', 'T'))
+  t.addDuration(duration)
+  return t.toString().replace('T', ' ')
+}
+
+const text = (comp: ICAL.Component, name: string): string => {
+  const v = comp.getFirstPropertyValue(name)
+  return v === null || v === undefined ? '' : String(v).trim()
+}
+
+/** What one VEVENT becomes: its event, and the venue and organizer it names. */
+function eventRecords(
+  cal: Calendar,
+  comp: ICAL.Component,
+  ref: string,
+  masters: Map<string, string | null>,
+  o: Required<IcsOptions>,
+): SourceRecord[] {
+  const out: SourceRecord[] = []
+  const uid = text(comp, 'uid')
+  if (!uid) throw new Error('has no UID')
+  const startProp = comp.getFirstProperty('dtstart')
+  if (!startProp) throw new Error('has no DTSTART')
+  const recurrenceProp = comp.getFirstProperty('recurrence-id')
+  const seriesZone = recurrenceProp ? (masters.get(uid) ?? null) : null
+  const start = cal.resolve(startProp, rawValues(startProp)[0]!, 'DTSTART')
+  let end: Resolved
+  const endProp = comp.getFirstProperty('dtend') ?? comp.getFirstProperty('due')
+  const durationValue = comp.getFirstPropertyValue('duration') as ICAL.Duration | null
+  if (endProp) end = cal.resolve(endProp, rawValues(endProp)[0]!, 'DTEND', start.allDay ? undefined : start.zone)
+  else if (durationValue) end = { ...start, wall: addDuration(start.wall, durationValue) }
+  else end = { ...start, wall: start.allDay ? addDaysWall(start.wall, 1) : start.wall }
+  if (start.allDay !== end.allDay) throw new Error('DTSTART and DTEND are not both dates or both date-times')
+
+  const body: Record<string, unknown> = {
+    title: text(comp, 'summary') || '(untitled)',
+    description: textToHtml(text(comp, 'description')),
+    status: 'publish',
+    all_day: start.allDay,
+  }
+  const warnings: string[] = []
+  if (!text(comp, 'summary')) warnings.push('has no SUMMARY: titled "(untitled)"')
+  if (start.allDay) {
+    // DTEND of an all-day event is the day after its last day (RFC 5545 §3.6.1).
+    const lastDay = end.wall.slice(0, 10) > start.wall.slice(0, 10) ? addDaysWall(end.wall, -1) : start.wall
+    body.start_date = `${start.wall.slice(0, 10)} 00:00:00`
+    body.end_date = `${lastDay.slice(0, 10)} 23:59:59`
+  } else {
+    body.start_date = start.wall
+    body.end_date = end.wall < start.wall ? start.wall : end.wall
+  }
+  if (start.zone) body.timezone = start.zone
+  const url = text(comp, 'url')
+  if (/^https?:\/\//i.test(url)) body.website = url
+  if (text(comp, 'status').toUpperCase() === 'CANCELLED') body.event_status = 'canceled'
+  const categories = comp
+    .getAllProperties('categories')
+    .flatMap((p) => p.getValues().map((v) => String(v).trim()))
+    .filter((c) => c !== '')
+  if (categories.length) body.categories = [...new Set(categories)]
+
+  const refs: SourceRecord['refs'] = {}
+  const location = text(comp, 'location')
+  if (location) {
+    // Apple writes "Name\nStreet, City"; Google and Outlook "Name, Street, City".
+    const newline = location.indexOf('\n')
+    const parts =
+      newline > 0
+        ? [location.slice(0, newline), location.slice(newline + 1).replace(/\n/g, ', ')]
+        : location.split(',').map((s) => s.trim())
+    const venue: Record<string, unknown> = { venue: parts[0]!.slice(0, 1000), status: 'publish' }
+    if (parts.length > 1) venue.address = parts.slice(1).join(', ').slice(0, 1000)
+    const geo = comp.getFirstPropertyValue('geo') as unknown
+    if (Array.isArray(geo) && geo.length === 2 && geo.every((n) => Number.isFinite(Number(n)))) {
+      venue.geo_lat = Number(geo[0])
+      venue.geo_lng = Number(geo[1])
+    }
+    const id = `venue:${location}`
+    out.push({ kind: 'venue', sourceId: id, ref: `${ref} (LOCATION)`, body: venue })
+    refs.venue = [id]
+  }
+  const organizers = comp.getAllProperties('organizer')
+  if (organizers.length) refs.organizer = []
+  for (const p of organizers) {
+    const email = String(p.getFirstValue() ?? '')
+      .replace(/^mailto:/i, '')
+      .trim()
+    const name = String(p.getParameter('cn') ?? '').trim() || email
+    if (!name) continue
+    const id = `organizer:${email || name}`
+    out.push({
+      kind: 'organizer',
+      sourceId: id,
+      ref: `${ref} (ORGANIZER)`,
+      body: { organizer: name, ...(email.includes('@') ? { email } : {}), status: 'publish' },
+    })
+    refs.organizer!.push(id)
+  }
+
+  if (recurrenceProp) {
+    const rid = cal.resolve(recurrenceProp, rawValues(recurrenceProp)[0]!, 'RECURRENCE-ID', seriesZone)
+    const original = rid.allDay ? `${rid.wall.slice(0, 10)} 00:00:00` : rid.wall
+    out.push({ kind: 'event', sourceId: `${uid}@${original}`, ref, body, refs, warnings, occurrenceOf: { sourceId: uid, original } })
+    return out
+  }
+
+  const rruleValue = comp.getFirstPropertyValue('rrule') as ICAL.Recur | null
+  const rdates = comp.getAllProperties('rdate')
+  const record: SourceRecord = { kind: 'event', sourceId: uid, ref, body, refs, warnings }
+  if (rruleValue || rdates.length) {
+    const dates = (name: string) =>
+      comp.getAllProperties(name).flatMap((p) =>
+        rawValues(p).map((v) => {
+          const r = cal.resolve(p, v, name.toUpperCase(), start.allDay ? undefined : start.zone)
+          return r.allDay ? r.wall.slice(0, 10) : r.wall
+        }),
+      )
+    const rdate = dates('rdate')
+    const exdate = dates('exdate')
+    const expand = () => expandSeries(comp, record, body, start, o)
+    if (!rruleValue) {
+      // RDATE alone has no rule of ours to carry it: the dates become single events.
+      record.expand = expand
+      return [...out, ...withWarning(expand(), ref, 'RDATE without RRULE: imported as single events')]
+    }
+    const rrule = rruleValue.toString()
+    try {
+      parseRule(rrule)
+    } catch (e) {
+      if (!(e instanceof RuleError)) throw e
+      const occurrences = expand()
+      return [
+        ...out,
+        ...withWarning(
+          occurrences,
+          ref,
+          `RRULE ${rrule} is outside our rules (${e.message}): imported as ${occurrences.length} single events`,
+        ),
+      ]
+    }
+    body.recurrence = { rrule, rdate, exdate }
+    record.expand = expand
+  }
+  out.push(record)
+  return out
+}
+
+function withWarning(records: SourceRecord[], ref: string, warning: string): SourceRecord[] {
+  if (records[0]) records[0] = { ...records[0], warnings: [...(records[0].warnings ?? []), warning] }
+  else return [{ kind: 'event', sourceId: `${ref}#none`, ref, error: `${warning}; the rule gives no occurrence` }]
+  return records
+}
+
+/** The series' occurrences as single events (ical.js's expansion), each with its own source id. */
+function expandSeries(
+  comp: ICAL.Component,
+  master: SourceRecord,
+  body: Record<string, unknown>,
+  start: Resolved,
+  o: Required<IcsOptions>,
+): SourceRecord[] {
+  const event = new ICAL.Event(comp)
+  const it = event.iterator()
+  const horizon = new Date(o.now.getTime())
+  horizon.setUTCMonth(horizon.getUTCMonth() + o.horizonMonths)
+  const startMs = Date.parse(String(body.start_date).replace(' ', 'T') + 'Z')
+  const lengthMs = Date.parse(String(body.end_date).replace(' ', 'T') + 'Z') - startMs
+  const out: SourceRecord[] = []
+  for (let next = it.next(); next && out.length < o.maxOccurrences; next = it.next()) {
+    const at = next.toString().replace('T', ' ').replace('Z', '')
+    const wall = start.allDay ? `${at.slice(0, 10)} 00:00:00` : at.length === 10 ? `${at} 00:00:00` : at
+    if (Date.parse(wall.replace(' ', 'T') + 'Z') > horizon.getTime()) break
+    const ms = Date.parse(wall.replace(' ', 'T') + 'Z')
+    const endWall = new Date(ms + lengthMs).toISOString().slice(0, 19).replace('T', ' ')
+    const { recurrence: _, ...single } = body
+    out.push({
+      kind: 'event',
+      sourceId: `${master.sourceId}#${wall}`,
+      ref: `${master.ref} (occurrence ${wall})`,
+      body: { ...single, start_date: wall, end_date: endWall },
+      refs: master.refs,
+    })
+  }
+  return out
+}
+
+/**
+ * The records of an iCalendar document: venues and organizers just before the events naming
+ * them, series before their overrides. Never throws: an event that cannot be read is a record
+ * with `error`.
+ *
+ * @example
+ * const records = readIcs(await readFile('calendar.ics', 'utf8'))
+ * for (const r of records) console.log(r.kind, r.sourceId, r.error ?? r.body?.title)
+ */
+export function readIcs(source: string, options: IcsOptions = {}): SourceRecord[] {
+  const o: Required<IcsOptions> = {
+    horizonMonths: options.horizonMonths ?? 24,
+    maxOccurrences: options.maxOccurrences ?? 1000,
+    now: options.now ?? new Date(),
+  }
+  const { events, zones, props } = cut(source)
+  if (!events.length && !/BEGIN:VCALENDAR/i.test(source)) {
+    return [{ kind: 'event', sourceId: 'source', ref: 'source', error: 'not an iCalendar document (no BEGIN:VCALENDAR)' }]
+  }
+  const cal = new Calendar(zones, props)
+  const parsed: Array<{ ref: string; comp?: ICAL.Component; error?: string }> = events.map((b) => {
+    try {
+      return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text) as unknown as unknown[]) }
+    } catch (e) {
+      return { ref: `VEVENT at line ${b.line}`, error: `malformed: ${e instanceof Error ? e.message : String(e)}` }
+    }
+  })
+  // The zone of each series, for its overrides' RECURRENCE-ID; masters before overrides.
+  const masters = new Map<string, string | null>()
+  for (const p of parsed) {
+    if (!p.comp || p.comp.getFirstProperty('recurrence-id')) continue
+    const uid = text(p.comp, 'uid')
+    const prop = p.comp.getFirstProperty('dtstart')
+    if (!uid || !prop) continue
+    try {
+      masters.set(uid, cal.resolve(prop, rawValues(prop)[0]!, 'DTSTART').zone)
+    } catch {
+      // Reported when the event itself is read.
+    }
+  }
+  const ordered = [
+    ...parsed.filter((p) => !p.comp?.getFirstProperty('recurrence-id')),
+    ...parsed.filter((p) => p.comp?.getFirstProperty('recurrence-id')),
+  ]
+  const out: SourceRecord[] = []
+  for (const p of ordered) {
+    const uid = p.comp ? text(p.comp, 'uid') : ''
+    const ref = uid
+      ? `UID ${uid}${p.comp?.getFirstProperty('recurrence-id') ? ` (RECURRENCE-ID ${String(p.comp.getFirstPropertyValue('recurrence-id'))})` : ''}`
+      : p.ref
+    if (p.error !== undefined || !p.comp) {
+      out.push({ kind: 'event', sourceId: p.ref, ref: p.ref, error: p.error ?? 'unreadable' })
+      continue
+    }
+    try {
+      out.push(...eventRecords(cal, p.comp, ref, masters, o))
+    } catch (e) {
+      out.push({
+        kind: 'event',
+        sourceId: uid || p.ref,
+        ref: uid ? `${ref}, ${p.ref}` : p.ref,
+        error: e instanceof Error ? e.message : String(e),
+      })
+    }
+  }
+  return out
+}

@@ -1,0 +1,77 @@
+/**
+ * @module calendar-events-router/import: bring existing calendars in (docs/importing.md). One
+ * call per source; every record is written through the router as the importing caller, and a
+ * second run updates what the first created.
+ */
+import type { ImportLinkStore } from '../storage/import-links.js'
+import { readIcs, type IcsOptions } from './ics.js'
+import { loadSource, type LoadOptions } from './read-source.js'
+import { runImport, type ImportTarget, type RunOptions } from './run.js'
+import type { ImportSummary, SourceRead, SourceRecord } from './types.js'
+
+export type { Authority, ImportFailure, ImportSummary, SourceRecord } from './types.js'
+export type { ImportTarget, RunOptions } from './run.js'
+export { readIcs, type IcsOptions } from './ics.js'
+
+export type ImportFormat = 'ics' | 'csv' | 'tec'
+
+export interface ImportSource extends LoadOptions {
+  format: ImportFormat
+  /** A file path or an http(s) URL (for `tec`: the site's root URL). */
+  location?: string
+  /** The document itself, instead of `location` (ics, csv). */
+  text?: string
+  /**
+   * What this source is called in the import links; re-runs must use the same name. Default
+   * `{format}:{location}`. Name it yourself when the same calendar moves to another URL.
+   */
+  name?: string
+  /** iCalendar: how far expanded rules reach. */
+  ics?: IcsOptions
+}
+
+export type ImportOptions = RunOptions
+
+export const sourceName = (s: ImportSource) => s.name ?? `${s.format}:${s.location ?? 'text'}`
+
+function fromText(
+  load: (links: ImportLinkStore) => Promise<{ notModified: true } | { notModified: false; text: string; commit(): Promise<void> }>,
+  parse: (text: string) => SourceRecord[],
+) {
+  return async (links: ImportLinkStore): Promise<SourceRead> => {
+    const got = await load(links)
+    if (got.notModified) return { records: [], complete: () => true, notModified: true }
+    const records = parse(got.text)
+    // A document that is nothing but one unreadable record is an unreadable source.
+    if (records.length === 1 && records[0]!.sourceId === 'source' && records[0]!.error) throw new Error(records[0]!.error)
+    return Object.assign({ records, complete: () => true, commit: got.commit }, { total: records.length })
+  }
+}
+
+/**
+ * Imports one source into the calendar and answers what happened to each record.
+ *
+ * @example
+ * import { importCalendar } from 'calendar-events-router/import'
+ * const summary = await importCalendar({ storage }, { format: 'ics', location: 'https://example.org/team.ics' }, { authority: 'keep-local', deleteMissing: true })
+ * console.log(summary.created, summary.updated, summary.failed)
+ */
+export async function importCalendar(target: ImportTarget, source: ImportSource, options: ImportOptions = {}): Promise<ImportSummary> {
+  const name = sourceName(source)
+  const load = (links: ImportLinkStore) => {
+    if (source.text !== undefined) return Promise.resolve({ notModified: false as const, text: source.text, commit: async () => {} })
+    if (!source.location) throw new Error('the source needs a location or a text')
+    return loadSource(source.location, name, links, source)
+  }
+  switch (source.format) {
+    case 'ics':
+      return runImport(
+        target,
+        name,
+        fromText(load, (text) => readIcs(text, source.ics)),
+        options,
+      )
+    default:
+      throw new TypeError(`calendar-events-router: unknown import format ${String(source.format)}`)
+  }
+}

@@ -1,0 +1,342 @@
+/**
+ * The import core: reads a source's records and writes each one through the router as the
+ * importing caller, remembering (source, source id) → record in the storage's import links, so a
+ * second run updates instead of duplicating. Each record is one write of the API (its own
+ * transaction): one that fails is reported with the reason and the others go on.
+ */
+import type { Principal } from '../auth/principal.js'
+import type { CalendarOptions } from '../options.js'
+import { createCalendarRouter, type CalendarRouter } from '../router.js'
+import { HOST_REQUEST } from '../router/host-request.js'
+import type { ImportKind, ImportLink, ImportLinkStore } from '../storage/import-links.js'
+import type { Storage } from '../storage/types.js'
+import { toUtcString } from '../time/format.js'
+import { apiClient, type ApiAnswer, type ApiClient } from './client.js'
+import { fingerprint, locallyChanged, project } from './fields.js'
+import type { Authority, ImportSummary, SourceRead, SourceRecord } from './types.js'
+
+export interface RunOptions {
+  /** overwrite (default): the source wins; keep-local: fields edited here since the last import keep their value; skip: records imported before are left alone. */
+  authority?: Authority
+  /** Trash the events imported from this source before that it no longer has. */
+  deleteMissing?: boolean
+  /** Read and compare, write nothing (not even the links or the source's validators). */
+  dryRun?: boolean
+  /** Who the writes are made as (default: user 1, administrator); the HTML filter of that role applies. */
+  as?: Principal
+  /** Called after each record. `total` when the source knows it. */
+  onProgress?: (done: number, total: number | undefined) => void
+}
+
+/** Where an import writes: a router, or a storage and the options a router over it would get. */
+export type ImportTarget = CalendarRouter | { storage: Storage; options?: CalendarOptions }
+
+const PATHS: Record<ImportKind, string> = {
+  event: '/events',
+  venue: '/venues',
+  organizer: '/organizers',
+  category: '/categories',
+  tag: '/tags',
+}
+
+const LIVE = 'publish,future,draft,pending,private'
+
+export function isRouter(target: ImportTarget): target is CalendarRouter {
+  return typeof (target as CalendarRouter).handle === 'function'
+}
+
+/** The router an import writes through, and the storage's link store. */
+export function resolveTarget(target: ImportTarget): { router: CalendarRouter; links: ImportLinkStore; storage: Storage } {
+  const router = isRouter(target) ? target : createCalendarRouter(target.storage, target.options)
+  const storage = isRouter(target) ? target[HOST_REQUEST]?.storage : target.storage
+  if (!storage) throw new TypeError('calendar-events-router: importing needs a router made by createCalendarRouter')
+  if (!storage.importLinks) throw new TypeError('calendar-events-router: this storage keeps no import links (storage.importLinks)')
+  return { router, links: storage.importLinks, storage }
+}
+
+/** The reason an API answer gives: code, message and each named parameter's complaint. */
+export function reasonOf(answer: ApiAnswer): string {
+  const b = answer.body
+  if (!b || typeof b !== 'object') return `HTTP ${answer.status}`
+  const params = b.data?.params && typeof b.data.params === 'object' ? Object.entries(b.data.params as Record<string, unknown>) : []
+  const detail = params.map(([k, v]) => `${k}: ${String(v)}`).join('; ')
+  return `${answer.status} ${b.code ?? ''}: ${b.message ?? ''}${detail ? ` (${detail})` : ''}`.trim()
+}
+
+const linkKey = (kind: ImportKind, sourceId: string) => `${kind}\u0000${sourceId}`
+
+class ImportRun {
+  readonly summary: ImportSummary
+  private readonly known = new Map<string, ImportLink>()
+  private readonly seen = new Set<string>()
+  private readonly authority: Authority
+  private readonly now = toUtcString(new Date())
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly links: ImportLinkStore,
+    private readonly source: string,
+    private readonly o: RunOptions,
+  ) {
+    this.authority = o.authority ?? 'overwrite'
+    this.summary = {
+      source,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+      trashed: 0,
+      failed: [],
+      warnings: [],
+      notModified: false,
+      dryRun: o.dryRun === true,
+    }
+  }
+
+  async load(): Promise<void> {
+    for (const l of await this.links.links(this.source)) this.known.set(linkKey(l.kind, l.sourceId), l)
+  }
+
+  private idOf(kind: ImportKind, sourceId: string): number | undefined {
+    return this.known.get(linkKey(kind, sourceId))?.recordId
+  }
+
+  /** The body with the record's references to this source's records replaced by local ids. */
+  private resolve(r: SourceRecord): Record<string, unknown> {
+    const body = { ...r.body }
+    const refs = r.refs ?? {}
+    const many = (kind: ImportKind, list: string[] | undefined) => {
+      const out: number[] = []
+      for (const sid of list ?? []) {
+        const id = this.idOf(kind, sid)
+        if (id === undefined) this.warn(r.ref, `its ${kind} ${sid} was not imported; the link is left out`)
+        else out.push(id)
+      }
+      return out
+    }
+    if (refs.venue) body.venue = many('venue', refs.venue)[0] ?? null
+    if (refs.organizer) body.organizer = many('organizer', refs.organizer)
+    if (refs.categories) body.categories = many('category', refs.categories)
+    if (refs.tags) body.tags = many('tag', refs.tags)
+    if (refs.parent !== undefined) body.parent = many(r.kind, [refs.parent])[0] ?? 0
+    return body
+  }
+
+  warn(ref: string, reason: string) {
+    this.summary.warnings.push({ ref, reason })
+  }
+
+  fail(ref: string, reason: string) {
+    this.summary.failed.push({ ref, reason })
+  }
+
+  async record(r: SourceRecord): Promise<void> {
+    for (const w of r.warnings ?? []) this.warn(r.ref, w)
+    if (r.error !== undefined || !r.body) return this.fail(r.ref, r.error ?? 'nothing to import')
+    const key = linkKey(r.kind, r.sourceId)
+    if (this.seen.has(key)) {
+      // A venue, organizer or term named by several events is written once per run (the first
+      // description wins); an event twice is the source's mistake.
+      if (r.kind !== 'event') return
+      return this.fail(r.ref, `${r.sourceId} appears twice in the source: the first one was imported`)
+    }
+    this.seen.add(key)
+    try {
+      await this.write(r)
+    } catch (error) {
+      // A storage outage or a bug of ours: this record fails, the next ones try again.
+      this.fail(r.ref, error instanceof Error ? error.message : String(error))
+    }
+  }
+
+  private async write(r: SourceRecord): Promise<void> {
+    const body = this.resolve(r)
+    const print = fingerprint(body)
+    const link = this.known.get(linkKey(r.kind, r.sourceId))
+    if (!link) return this.create(r, body, print)
+    if (this.authority === 'skip') {
+      this.summary.skipped++
+      return
+    }
+    if (link.fingerprint === print) {
+      this.summary.unchanged++
+      return
+    }
+    if (this.o.dryRun) {
+      this.summary.updated++
+      return
+    }
+    let send = body
+    let kept: Record<string, unknown> = {}
+    if (this.authority === 'keep-local') {
+      const current = await this.api.send('GET', `${PATHS[r.kind]}/${link.recordId}`)
+      if (current.status === 200) {
+        const now = project(r.kind, current.body, Object.keys(link.importedFields))
+        const changed = locallyChanged(now, link.importedFields)
+        send = Object.fromEntries(Object.entries(body).filter(([f]) => !changed.has(f)))
+        kept = Object.fromEntries([...changed].map((f) => [f, link.importedFields[f]]))
+        if (changed.size) this.warn(r.ref, `kept the local value of ${[...changed].join(', ')}`)
+      } else if (current.status !== 404) {
+        // Trashed or unreadable here: a local decision the source does not overrule.
+        this.summary.skipped++
+        return this.keepLink(link, print)
+      }
+    }
+    const scope = r.kind === 'event' ? (r.occurrenceOf ? '?recurrence_scope=this' : '?recurrence_scope=all') : ''
+    let answer = await this.api.send('PATCH', `${PATHS[r.kind]}/${link.recordId}${scope}`, send)
+    // recurrence_scope on an event that is no longer part of a series: send it plainly.
+    if (answer.status === 400 && scope && answer.body?.data?.params?.recurrence_scope !== undefined)
+      answer = await this.api.send('PATCH', `${PATHS[r.kind]}/${link.recordId}`, send)
+    if (answer.status === 404) {
+      // Deleted here for good: the source still has it, so it comes back.
+      this.known.delete(linkKey(r.kind, r.sourceId))
+      return this.create(r, body, print)
+    }
+    if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
+    this.summary.updated++
+    await this.remember(r, link.recordId, print, { ...project(r.kind, answer.body, Object.keys(body)), ...kept })
+  }
+
+  private async keepLink(link: ImportLink, print: string) {
+    if (!this.o.dryRun) await this.links.putLink({ ...link, fingerprint: print, importedAt: this.now })
+  }
+
+  private async create(r: SourceRecord, body: Record<string, unknown>, print: string): Promise<void> {
+    if (this.o.dryRun) {
+      this.summary.created++
+      // Later records of this dry run may name it.
+      this.known.set(linkKey(r.kind, r.sourceId), {
+        source: this.source,
+        kind: r.kind,
+        sourceId: r.sourceId,
+        recordId: 0,
+        fingerprint: print,
+        importedFields: {},
+        importedAt: this.now,
+      })
+      return
+    }
+    if (r.occurrenceOf) return this.detach(r, body, print)
+    const answer = await this.api.send('POST', PATHS[r.kind], body)
+    if (answer.status === 201) {
+      this.summary.created++
+      return this.remember(r, Number(answer.body.id), print, project(r.kind, answer.body, Object.keys(body)))
+    }
+    if (answer.status === 400 && r.expand && answer.body?.data?.params?.recurrence !== undefined) {
+      const occurrences = r.expand()
+      this.warn(
+        r.ref,
+        `the rule was refused (${String(answer.body.data.params.recurrence)}): imported as ${occurrences.length} single events`,
+      )
+      for (const o of occurrences) await this.record(o)
+      return
+    }
+    this.fail(r.ref, reasonOf(answer))
+  }
+
+  /** A RECURRENCE-ID override: the occurrence of the imported series it replaces, edited on its own. */
+  private async detach(r: SourceRecord, body: Record<string, unknown>, print: string): Promise<void> {
+    const { sourceId, original } = r.occurrenceOf!
+    const seriesId = this.idOf('event', sourceId)
+    let target: number | null = null
+    if (seriesId !== undefined) {
+      const day = original.slice(0, 10)
+      const from = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
+      const to = new Date(Date.parse(`${day}T00:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10)
+      const head = await this.api.send('GET', `/events/${seriesId}`)
+      const list = await this.api.send(
+        'GET',
+        `/events?post_parent=${seriesId}&start_date=${from}&end_date=${to}&status=${LIVE}&per_page=50`,
+      )
+      const candidates = [head.status === 200 ? head.body : null, ...(list.status === 200 ? (list.body.events ?? []) : [])]
+      const match = candidates.find((e) => e && e.start_date === original && e.series && !e.series.detached)
+      if (match) target = Number(match.id)
+    }
+    if (target === null) {
+      this.warn(r.ref, `the occurrence it replaces (${original}) is not in the imported series: imported as a single event`)
+      const answer = await this.api.send('POST', '/events', body)
+      if (answer.status !== 201) return this.fail(r.ref, reasonOf(answer))
+      this.summary.created++
+      return this.remember(r, Number(answer.body.id), print, project('event', answer.body, Object.keys(body)))
+    }
+    const answer = await this.api.send('PATCH', `/events/${target}?recurrence_scope=this`, body)
+    if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
+    this.summary.created++
+    return this.remember(r, target, print, project('event', answer.body, Object.keys(body)))
+  }
+
+  private async remember(r: SourceRecord, recordId: number, print: string, importedFields: Record<string, unknown>) {
+    const link: ImportLink = {
+      source: this.source,
+      kind: r.kind,
+      sourceId: r.sourceId,
+      recordId,
+      fingerprint: print,
+      importedFields,
+      importedAt: this.now,
+    }
+    this.known.set(linkKey(r.kind, r.sourceId), link)
+    await this.links.putLink(link)
+  }
+
+  /** Trashes the events of this source's earlier imports that this run did not see. */
+  async deleteMissing(): Promise<void> {
+    for (const link of this.known.values()) {
+      if (link.kind !== 'event' || this.seen.has(linkKey(link.kind, link.sourceId))) continue
+      if (this.o.dryRun) {
+        this.summary.trashed++
+        continue
+      }
+      let answer = await this.api.send('DELETE', `/events/${link.recordId}?recurrence_scope=all`)
+      if (answer.status === 400) answer = await this.api.send('DELETE', `/events/${link.recordId}`)
+      if (answer.status === 200) this.summary.trashed++
+      else if (answer.status !== 404 && answer.status !== 410) {
+        this.fail(`${link.kind} ${link.sourceId}`, `could not trash it: ${reasonOf(answer)}`)
+        continue
+      }
+      await this.links.removeLink(this.source, link.kind, link.sourceId)
+    }
+  }
+}
+
+/**
+ * Runs one source's records through the router. The sources (ics.ts, csv.ts, tec.ts) read; this
+ * writes. Prefer `importCalendar` (index.ts), which picks the source by format.
+ *
+ * @example
+ * const summary = await runImport({ storage }, 'csv:events.csv', read, { authority: 'keep-local' })
+ */
+export async function runImport(
+  target: ImportTarget,
+  source: string,
+  read: (links: ImportLinkStore) => Promise<SourceRead>,
+  o: RunOptions = {},
+): Promise<ImportSummary> {
+  const { router, links } = resolveTarget(target)
+  const run = new ImportRun(apiClient(router, o.as ?? { id: 1, role: 'administrator' }), links, source, o)
+  let src: SourceRead
+  try {
+    src = await read(links)
+  } catch (error) {
+    run.fail('source', error instanceof Error ? error.message : String(error))
+    return run.summary
+  }
+  if (src.notModified) {
+    run.summary.notModified = true
+    run.summary.unchanged = (await links.links(source)).length
+    return run.summary
+  }
+  await run.load()
+  let done = 0
+  const total = (src as { total?: number }).total
+  for await (const record of src.records) {
+    await run.record(record)
+    o.onProgress?.(++done, total)
+  }
+  if (o.deleteMissing) {
+    if (src.complete()) await run.deleteMissing()
+    else run.warn('source', 'the source was not read to its end: nothing was trashed')
+  }
+  if (!o.dryRun) await src.commit?.()
+  return run.summary
+}
