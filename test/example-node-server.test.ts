@@ -14,8 +14,9 @@ import { tokenAuth } from '../examples/node-server/auth.js'
 const dir = mkdtempSync(join(tmpdir(), 'calendar-example-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
+// CALENDAR_DEMO=off: these tests count the events they wrote, so the database starts empty.
 async function run(env: NodeJS.ProcessEnv) {
-  const started = await startServer({ PORT: '0', HOST: '127.0.0.1', ...env })
+  const started = await startServer({ PORT: '0', HOST: '127.0.0.1', CALENDAR_DEMO: 'off', ...env })
   const root = `http://127.0.0.1:${started.port}/wp-json/calendar/events/v1`
   const stop = async () => {
     await new Promise<void>((resolve) => started.server.close(() => resolve()))
@@ -52,6 +53,24 @@ describe('examples/node-server', () => {
     await second.stop()
   })
 
+  it('fills an empty database with demo events once, unless CALENDAR_DEMO=off', async () => {
+    const env = { CALENDAR_DB: join(dir, 'demo.db'), CALENDAR_API_TOKENS: 'admintoken:administrator' }
+    const count = async (root: string) => ((await (await fetch(`${root}/events?per_page=1`)).json()) as { total: number }).total
+    const first = await run({ ...env, CALENDAR_DEMO: 'on' })
+    expect(first.demoEvents).toBeGreaterThan(0)
+    const seeded = await count(first.root)
+    expect(seeded).toBeGreaterThan(first.demoEvents)
+    await first.stop()
+    // Not empty any more: a restart adds nothing.
+    const second = await run({ ...env, CALENDAR_DEMO: 'on' })
+    expect(second.demoEvents).toBe(0)
+    expect(await count(second.root)).toBe(seeded)
+    await second.stop()
+    const off = await run({ CALENDAR_STORAGE: 'memory' })
+    expect([off.demoEvents, await count(off.root)]).toEqual([0, 0])
+    await off.stop()
+  })
+
   it('uses memory when asked, prints a generated admin token when none is configured, and allows CORS', async () => {
     const s = await run({ CALENDAR_STORAGE: 'memory' })
     expect(s.storageDescription).toContain('memory')
@@ -77,7 +96,14 @@ describe('examples/node-server', () => {
   it('on SIGTERM finishes the requests in flight, closes the SQLite storage (no -wal left) and exits 0', async () => {
     const file = join(dir, 'sigterm.db')
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/node-server/server.ts'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CALENDAR_DB: file, CALENDAR_API_TOKENS: 'admintoken:administrator' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CALENDAR_DB: file,
+        CALENDAR_API_TOKENS: 'admintoken:administrator',
+        CALENDAR_DEMO: 'off',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>

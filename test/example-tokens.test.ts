@@ -46,6 +46,7 @@ describe('example token users', () => {
       HOST: '127.0.0.1',
       CALENDAR_STORAGE: 'memory',
       CALENDAR_CACHE: 'off',
+      CALENDAR_DEMO: 'off',
       CALENDAR_API_TOKENS: 'boss:administrator:1,ed:editor:7',
     })
     try {

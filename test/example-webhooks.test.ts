@@ -15,6 +15,8 @@ async function start(env: NodeJS.ProcessEnv) {
     HOST: '127.0.0.1',
     CALENDAR_STORAGE: 'memory',
     CALENDAR_API_TOKENS: 'admintoken:administrator',
+    // No demo data: the receiver expects exactly the change this test makes.
+    CALENDAR_DEMO: 'off',
     ...env,
   })
   onTestFinished(async () => {

@@ -1,9 +1,11 @@
 /**
- * The `npm start` server: the whole namespace on http://127.0.0.1:$PORT/wp-json/calendar/events/v1/.
- * Environment: PORT (8080), HOST (127.0.0.1), CALENDAR_STORAGE (sqlite), CALENDAR_DB (./calendar.db),
+ * The `npm start` server: the whole namespace on http://127.0.0.1:$PORT/wp-json/calendar/events/v1/
+ * and, around it, pages a person can look at (pages/: `/`, the calendar, event, venue and
+ * organizer pages at the API's permalinks, the API reference, an editor). Environment: PORT (8080), HOST (127.0.0.1), CALENDAR_STORAGE (sqlite), CALENDAR_DB (./calendar.db),
  * CALENDAR_DATABASE_URL (PostgreSQL), CALENDAR_API_TOKENS / CALENDAR_API_TOKEN, CALENDAR_TIMEZONE
  * (UTC), CALENDAR_CORS_ORIGINS (*), CALENDAR_CACHE (on; `off`), CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`:
- * webhooks to loopback and private addresses). Webhook deliveries run in the background of this
+ * webhooks to loopback and private addresses), CALENDAR_DEMO (on: an empty database gets demo
+ * events; `off`). Webhook deliveries run in the background of this
  * process while it serves.
  */
 import { createServer } from 'node:http'
@@ -11,6 +13,9 @@ import { pathToFileURL } from 'node:url'
 import { createCalendarRouter } from '../../src/index.js'
 import { toNodeHandler } from '../../adapters/node/index.js'
 import { announce, exampleOptions, stopOnSignals } from '../shared/options.js'
+import { seedDemoData } from './demo-data.js'
+import { createPages } from './pages/index.js'
+import { servePages } from './pages/node.js'
 import { openStorage } from './storage.js'
 
 export { corsOrigins } from '../shared/options.js'
@@ -24,7 +29,12 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
     // the same SQLite file (before their next read) or PostgreSQL database (within 250 ms).
     cache: env.CALENDAR_CACHE === 'off' ? false : {},
   })
-  const server = createServer(toNodeHandler(calendar))
+  // Before listening: the first request already sees the demo events.
+  const demoEvents = await seedDemoData(storage, options, env)
+  const api = toNodeHandler(calendar)
+  // The API answers its namespace; everything else is handed on to the pages.
+  const pages = servePages(createPages(calendar, { timezone: options.timezone ?? 'UTC' }))
+  const server = createServer((req, res) => api(req, res, () => pages(req, res)))
   const port = Number(env.PORT ?? 8080)
   const host = env.HOST ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
@@ -37,13 +47,15 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   server.on('close', () => calendar.webhooks.stop())
   const address = server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
-  return { server, storage, storageDescription: description, port: actualPort, host, generatedToken }
+  return { server, storage, storageDescription: description, port: actualPort, host, generatedToken, demoEvents }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   startServer().then(
-    ({ server, storage, storageDescription, port, host, generatedToken }) => {
+    ({ server, storage, storageDescription, port, host, generatedToken, demoEvents }) => {
       announce(`http://${host}:${port}/wp-json/calendar/events/v1/`, storageDescription, generatedToken)
+      console.log(`pages: http://${host}:${port}/ (calendar, event pages, API reference, editor)`)
+      if (demoEvents) console.log(`demo data: ${demoEvents} events added to the empty database (CALENDAR_DEMO=off to skip)`)
       stopOnSignals(server, storage)
     },
     (error) => {
