@@ -8,7 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Change } from '../../src/storage/observed.js'
 import type { Storage } from '../../src/storage/types.js'
-import { API, makeApp, NOW, ORIGIN, USERS, type App, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
+import { NS, API, makeApp, NOW, ORIGIN, USERS, type App, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
 
 const EVENT = { start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 12:00:00' }
 const KNOWN_IDS = new Set<number>(Object.values(USERS).map((u) => u.id))
@@ -374,14 +374,14 @@ export function authorsTrashDocSuite(name: string, makeStorage: () => Storage | 
         '/venues/(?P<id>\\d+)',
         '/organizers/by-slug/(?P<slug>[^/]+)',
       ]) {
-        const route = routes[`/calendar/events/v1${path}`]
+        const route = routes[`/${NS}${path}`]
         const del = route.endpoints.find((e: { methods: string[] }) => e.methods.includes('DELETE'))
         expect(del.args.force, path).toMatchObject({ type: 'boolean', default: false, required: false })
         const update = route.endpoints.find((e: { methods: string[] }) => e.methods.includes('PATCH'))
         expect(update.args.status.enum, path).toContain('trash')
       }
-      expect(routes['/calendar/events/v1/events'].endpoints[1].args.status.enum).not.toContain('trash')
-      expect(routes['/calendar/events/v1/venues'].endpoints[1].args.status.enum).not.toContain('trash')
+      expect(routes[`/${NS}/events`].endpoints[1].args.status.enum).not.toContain('trash')
+      expect(routes[`/${NS}/venues`].endpoints[1].args.status.enum).not.toContain('trash')
       const doc = (await app.get('/doc')).body
       for (const path of [
         '/events/{id}',

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { StorageUnavailableError, type Storage } from '../../src/storage/types.js'
-import { makeApp, ORIGIN, type App } from './harness.js'
+import { NS, SERVED, makeApp, ORIGIN, type App } from './harness.js'
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 const concrete = (path: string) => (path === '/' ? '' : path.replace('{id}', '999999').replace('{slug}', 'no-such-slug'))
@@ -151,19 +151,22 @@ export function apiIndexSuite(name: string, makeStorage: () => Storage | Promise
       const index = await a.fetch(link![1]!)
       expect(index.status).toBe(200)
       expect(index.headers.get('content-type')).toContain('application/json')
-      expect(index.body.namespaces).toEqual(['calendar/events/v1'])
+      expect(index.body.namespaces).toEqual(SERVED)
       expect(index.body.url).toBe(ORIGIN)
       const ns = (await a.get('')).body
-      // The namespace's own routes, exactly as its index describes them, after the root route.
-      expect(Object.keys(index.body.routes)).toEqual(['/', ...Object.keys(ns.routes)])
-      expect(index.body.routes['/calendar/events/v1/events']).toEqual(ns.routes['/calendar/events/v1/events'])
+      // The namespace's own routes, exactly as its index describes them, after the root route
+      // (under TEC's names, our own namespace's routes come before them).
+      const listed = Object.keys(index.body.routes)
+      expect(listed.filter((key) => key === '/' || key.startsWith(`/${NS}`))).toEqual(['/', ...Object.keys(ns.routes)])
+      expect(listed).toHaveLength(1 + SERVED.length * Object.keys(ns.routes).length)
+      expect(index.body.routes[`/${NS}/events`]).toEqual(ns.routes[`/${NS}/events`])
       // Without the trailing slash, as HEAD, in the plain-permalink form and under a language segment.
-      expect((await a.fetch(`${ORIGIN}/wp-json`)).body.namespaces).toEqual(['calendar/events/v1'])
+      expect((await a.fetch(`${ORIGIN}/wp-json`)).body.namespaces).toEqual(SERVED)
       const head = await a.fetch(link![1]!, { method: 'HEAD' })
       expect(head.status).toBe(200)
       expect(head.text).toBe('')
-      expect((await a.fetch(`${ORIGIN}/?rest_route=/`)).body.namespaces).toEqual(['calendar/events/v1'])
-      expect((await a.fetch(`${ORIGIN}/ja/wp-json/`)).body.namespaces).toEqual(['calendar/events/v1'])
+      expect((await a.fetch(`${ORIGIN}/?rest_route=/`)).body.namespaces).toEqual(SERVED)
+      expect((await a.fetch(`${ORIGIN}/ja/wp-json/`)).body.namespaces).toEqual(SERVED)
       // It only reads.
       const post = await a.fetch(link![1]!, {
         method: 'POST',
@@ -246,7 +249,7 @@ export function docGeneratorsSuite(name: string, makeStorage: () => Storage | Pr
           if (!op) continue
           const needsCaller = !op.security.some((s) => Object.keys(s).length === 0)
           if (needsCaller) gated++
-          const res = await a.fetch(`${ORIGIN}/wp-json/calendar/events/v1${concrete(path)}`, {
+          const res = await a.fetch(`${ORIGIN}/wp-json/${NS}${concrete(path)}`, {
             method: method.toUpperCase(),
             headers: { 'content-type': 'application/json' },
             ...(method === 'get' || method === 'delete' ? {} : { body: '{}' }),

@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import Ajv2020 from 'ajv/dist/2020.js'
 import type { Storage } from '../../src/storage/types.js'
-import { makeApp, ORIGIN, type App } from './harness.js'
+import { LANG, NS, makeApp, ORIGIN, type App } from './harness.js'
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 
@@ -28,28 +28,28 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
       const a = await app()
       const res = await a.get('')
       expect(res.status).toBe(200)
-      expect(res.body.namespace).toBe('calendar/events/v1')
+      expect(res.body.namespace).toBe(NS)
       expect(Object.keys(res.body.routes)).toEqual([
-        '/calendar/events/v1',
-        '/calendar/events/v1/doc',
-        '/calendar/events/v1/events',
-        '/calendar/events/v1/events/(?P<id>\\d+)',
-        '/calendar/events/v1/events/by-slug/(?P<slug>[^/]+)',
-        '/calendar/events/v1/venues',
-        '/calendar/events/v1/venues/(?P<id>\\d+)',
-        '/calendar/events/v1/venues/by-slug/(?P<slug>[^/]+)',
-        '/calendar/events/v1/organizers',
-        '/calendar/events/v1/organizers/(?P<id>\\d+)',
-        '/calendar/events/v1/organizers/by-slug/(?P<slug>[^/]+)',
-        '/calendar/events/v1/categories',
-        '/calendar/events/v1/categories/(?P<id>\\d+)',
-        '/calendar/events/v1/tags',
-        '/calendar/events/v1/tags/(?P<id>\\d+)',
-        '/calendar/events/v1/webhooks',
-        '/calendar/events/v1/webhooks/(?P<id>\\d+)',
-        '/calendar/events/v1/webhooks/(?P<id>\\d+)/deliveries',
-        '/calendar/events/v1/webhooks/(?P<id>\\d+)/replay',
-        '/calendar/events/v1/webhooks/(?P<id>\\d+)/ping',
+        `/${NS}`,
+        `/${NS}/doc`,
+        `/${NS}/events`,
+        `/${NS}/events/(?P<id>\\d+)`,
+        `/${NS}/events/by-slug/(?P<slug>[^/]+)`,
+        `/${NS}/venues`,
+        `/${NS}/venues/(?P<id>\\d+)`,
+        `/${NS}/venues/by-slug/(?P<slug>[^/]+)`,
+        `/${NS}/organizers`,
+        `/${NS}/organizers/(?P<id>\\d+)`,
+        `/${NS}/organizers/by-slug/(?P<slug>[^/]+)`,
+        `/${NS}/categories`,
+        `/${NS}/categories/(?P<id>\\d+)`,
+        `/${NS}/tags`,
+        `/${NS}/tags/(?P<id>\\d+)`,
+        `/${NS}/webhooks`,
+        `/${NS}/webhooks/(?P<id>\\d+)`,
+        `/${NS}/webhooks/(?P<id>\\d+)/deliveries`,
+        `/${NS}/webhooks/(?P<id>\\d+)/replay`,
+        `/${NS}/webhooks/(?P<id>\\d+)/ping`,
       ])
       expect(res.body._links.up[0].href).toBe(`${ORIGIN}/wp-json/`)
       const slash = await a.get('/')
@@ -60,30 +60,30 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
     it('describes each endpoint with its methods and typed arguments', async () => {
       const a = await app()
       const { routes } = (await a.get('')).body
-      const events = routes['/calendar/events/v1/events']
+      const events = routes[`/${NS}/events`]
       expect(events.methods).toEqual(['GET', 'POST'])
-      expect(events._links.self[0].href).toBe(`${ORIGIN}/wp-json/calendar/events/v1/events`)
+      expect(events._links.self[0].href).toBe(`${ORIGIN}/wp-json/${NS}/events`)
       const [list, create] = events.endpoints
       expect(list.methods).toEqual(['GET'])
       expect(list.args.page).toMatchObject({ type: 'integer', default: 1, required: false })
       expect(list.args.per_page).toMatchObject({ type: 'integer', default: '120', required: false })
       expect(list.args.featured).toMatchObject({ type: 'boolean', required: false })
-      expect(list.args.multilingual_language).toMatchObject({ type: 'string', enum: ['en', 'ja', 'ko', 'zh-hans'] })
+      expect(list.args[LANG]).toMatchObject({ type: 'string', enum: ['en', 'ja', 'ko', 'zh-hans'] })
       expect(create.methods).toEqual(['POST'])
       expect(create.args.title).toMatchObject({ type: 'string', required: true })
       expect(create.args.start_date.required).toBe(true)
       expect(create.args.all_day).toMatchObject({ type: 'boolean', default: false })
       expect(create.args.website.default).toBeNull()
-      const single = routes['/calendar/events/v1/events/(?P<id>\\d+)']
+      const single = routes[`/${NS}/events/(?P<id>\\d+)`]
       expect(single.methods).toEqual(['GET', 'DELETE', 'POST', 'PUT', 'PATCH'])
       expect(single.endpoints.map((e: { methods: string[] }) => e.methods)).toEqual([['GET'], ['DELETE'], ['POST', 'PUT', 'PATCH']])
       expect(single.endpoints[2].args.id).toMatchObject({ type: 'integer', required: true })
       expect(single.endpoints[2].args.title.required).toBe(false)
       expect(single._links).toBeUndefined()
-      const terms = routes['/calendar/events/v1/categories/(?P<id>\\d+)']
+      const terms = routes[`/${NS}/categories/(?P<id>\\d+)`]
       expect(terms.methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
-      expect(routes['/calendar/events/v1/tags'].endpoints[0].args.parent).toBeUndefined()
-      expect(routes['/calendar/events/v1/categories'].endpoints[0].args.hide_empty).toMatchObject({ type: 'boolean', default: '1' })
+      expect(routes[`/${NS}/tags`].endpoints[0].args.parent).toBeUndefined()
+      expect(routes[`/${NS}/categories`].endpoints[0].args.hide_empty).toMatchObject({ type: 'boolean', default: '1' })
     })
 
     it("describes a route's id and slug with its own resource on every method", async () => {
@@ -101,7 +101,7 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
       for (const [pattern, route] of Object.entries<{
         endpoints: Array<{ methods: string[]; args: Record<string, { description: string }> }>
       }>(routes)) {
-        const resource = /^\/calendar\/events\/v1\/(\w+)\/.*\(\?P<(id|slug)>/.exec(pattern)
+        const resource = new RegExp(`^/${NS}/(\\w+)/.*\\(\\?P<(id|slug)>`).exec(pattern)
         if (!resource) continue
         const [, collection, capture] = resource
         for (const e of route.endpoints) {
@@ -118,7 +118,7 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
       expect(res.status).toBe(400)
       expect(res.body.code).toBe('rest_invalid_param')
       expect(Object.keys(res.body.data.params)).toEqual(['context'])
-      expect((await a.get('?context=view&namespace=calendar/events/v1')).status).toBe(200)
+      expect((await a.get(`?context=view&namespace=${NS}`)).status).toBe(200)
     })
 
     it('serves an OpenAPI 3.1 document that an independent validator accepts', async () => {
@@ -134,9 +134,9 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
 
     it('keeps the port, prefix and language segment of the request in servers[0].url', async () => {
       const a = await app({ prefix: '/api/rest' })
-      const res = await a.fetch('http://example.test:9090/ja/api/rest/calendar/events/v1/doc')
+      const res = await a.fetch(`http://example.test:9090/ja/api/rest/${NS}/doc`)
       expect(res.status).toBe(200)
-      expect(res.body.servers).toEqual([{ url: 'http://example.test:9090/ja/api/rest/calendar/events/v1' }])
+      expect(res.body.servers).toEqual([{ url: `http://example.test:9090/ja/api/rest/${NS}` }])
     })
 
     it('documents every route and method the router serves, and nothing else', async () => {
@@ -144,7 +144,7 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
       const doc = (await a.get('/doc')).body
       const index = (await a.get('')).body
       const fromIndex = Object.entries(index.routes as Record<string, { methods: string[] }>).flatMap(([pattern, r]) => {
-        const path = pattern.replace('/calendar/events/v1', '').replace(/\(\?P<(\w+)>[^)]*\)/g, '{$1}') || '/'
+        const path = pattern.replace(`/${NS}`, '').replace(/\(\?P<(\w+)>[^)]*\)/g, '{$1}') || '/'
         return r.methods.map((m) => `${m.toLowerCase()} ${path}`)
       })
       const fromDoc = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
@@ -155,7 +155,7 @@ export function docSuite(name: string, makeStorage: () => Storage | Promise<Stor
       for (const path of Object.keys(doc.paths)) {
         const concrete = path.replace('{id}', '999999').replace('{slug}', 'no-such-slug')
         for (const method of METHODS) {
-          const res = await a.fetch(`${ORIGIN}/wp-json/calendar/events/v1${concrete === '/' ? '' : concrete}`, {
+          const res = await a.fetch(`${ORIGIN}/wp-json/${NS}${concrete === '/' ? '' : concrete}`, {
             method: method.toUpperCase(),
             as: 'administrator',
             headers: { 'content-type': 'application/json' },
@@ -252,7 +252,7 @@ export function docDefaultsSuite(name: string, makeStorage: () => Storage | Prom
     it('shows the list window defaults as computed for this request, as WordPress does', async () => {
       const a = await makeApp(makeStorage)
       onTestFinished(() => a.close())
-      const list = (await a.get('')).body.routes['/calendar/events/v1/events'].endpoints[0].args
+      const list = (await a.get('')).body.routes[`/${NS}/events`].endpoints[0].args
       // The harness clock is 2026-11-21 22:54:48 UTC (site time zone UTC).
       expect(list.start_date.default).toBe('2026-11-20 23:59:00')
       expect(list.end_date.default).toBe('2028-11-21 22:54:48')

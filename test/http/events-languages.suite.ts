@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { ORIGIN, expectInvalid, expectNoRoute } from './harness.js'
+import { LANG, NS, ORIGIN, expectInvalid, expectNoRoute } from './harness.js'
 import { WINDOW, ids, eventsOpener } from './events-shared.js'
 
 /** Languages: the path segment or parameter scopes writes, lists and slugs; translations form groups. */
@@ -23,24 +23,24 @@ export function eventsLanguagesSuite(name: string, makeStorage: () => Storage | 
         expect(res.status, res.text).toBe(201)
         expect(res.body.language).toBe('ja')
         expect(res.body.translations).toEqual({})
-        expect(res.body.rest_url).toBe(`${ORIGIN}/ja/wp-json/calendar/events/v1/events/${res.body.id}`)
+        expect(res.body.rest_url).toBe(`${ORIGIN}/ja/wp-json/${NS}/events/${res.body.id}`)
         const list = await app.get('/events', { lang: 'ja' })
         expect(ids(list)).toEqual([res.body.id])
-        expect(list.body.rest_url).toBe(`${ORIGIN}/ja/wp-json/calendar/events/v1/events/?page=1&per_page=120&${WINDOW}&status=publish`)
+        expect(list.body.rest_url).toBe(`${ORIGIN}/ja/wp-json/${NS}/events/?page=1&per_page=120&${WINDOW}&status=publish`)
       })
 
       it('scopes lists to the language; the parameter wins over the path', async () => {
         const app = await open()
         const en = await app.seed({ title: 'English' })
-        const ja = await app.seed({ title: 'Japanese', multilingual_language: 'ja' })
+        const ja = await app.seed({ title: 'Japanese', [LANG]: 'ja' })
         const ko = await app.seed({ title: 'Korean' }, { lang: 'ko' })
         expect(ja.language).toBe('ja')
         expect(ko.language).toBe('ko')
         expect(ids(await app.get('/events'))).toEqual([en.id])
         expect(ids(await app.get('/events', { lang: 'ja' }))).toEqual([ja.id])
-        expect(ids(await app.get('/events?multilingual_language=ja'))).toEqual([ja.id])
-        expect(ids(await app.get('/events?multilingual_language=ko', { lang: 'ja' }))).toEqual([ko.id])
-        expect(ids(await app.get('/events?multilingual_language=zh-hans'))).toEqual([])
+        expect(ids(await app.get(`/events?${LANG}=ja`))).toEqual([ja.id])
+        expect(ids(await app.get(`/events?${LANG}=ko`, { lang: 'ja' }))).toEqual([ko.id])
+        expect(ids(await app.get(`/events?${LANG}=zh-hans`))).toEqual([])
         // A path segment that is not a served language is not ours at all.
         expectNoRoute(await app.get('/events', { lang: 'fr' }))
       })
@@ -53,7 +53,7 @@ export function eventsLanguagesSuite(name: string, makeStorage: () => Storage | 
         expect(ja.slug).toBe('concert')
         expect((await app.get('/events/by-slug/concert')).body.id).toBe(en.id)
         expect((await app.get('/events/by-slug/concert', { lang: 'ja' })).body.id).toBe(ja.id)
-        expect((await app.get('/events/by-slug/concert?multilingual_language=ja')).body.id).toBe(ja.id)
+        expect((await app.get(`/events/by-slug/concert?${LANG}=ja`)).body.id).toBe(ja.id)
         expectInvalid(await app.get('/events/by-slug/concert', { lang: 'ko' }), ['slug'])
         const byId = await app.get(`/events/${ja.id}`)
         expect(byId.status).toBe(200)
@@ -64,31 +64,31 @@ export function eventsLanguagesSuite(name: string, makeStorage: () => Storage | 
 
       it('rejects an unknown language with rest_not_in_enum', async () => {
         const app = await open()
-        const message = 'multilingual_language is not one of en, ja, ko, and zh-hans.'
+        const message = `${LANG} is not one of en, ja, ko, and zh-hans.`
         for (const res of [
-          await app.get('/events?multilingual_language=fr'),
-          await app.get('/events/1?multilingual_language=fr'),
+          await app.get(`/events?${LANG}=fr`),
+          await app.get(`/events/1?${LANG}=fr`),
           await app.post(
             '/events',
-            { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', multilingual_language: 'fr' },
+            { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', [LANG]: 'fr' },
             { as: 'administrator' },
           ),
         ]) {
-          expectInvalid(res, ['multilingual_language'])
-          expect(res.body.data.params.multilingual_language).toBe(message)
-          expect(res.body.data.details.multilingual_language).toEqual({
+          expectInvalid(res, [LANG])
+          expect(res.body.data.params[LANG]).toBe(message)
+          expect(res.body.data.details[LANG]).toEqual({
             code: 'rest_not_in_enum',
             message,
-            data: { param: 'multilingual_language' },
+            data: { param: LANG },
           })
         }
         const typed = await app.post(
           '/events',
-          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', multilingual_language: 5 },
+          { title: 'x', start_date: '2026-12-01', end_date: '2026-12-01', [LANG]: 5 },
           { as: 'administrator' },
         )
-        expectInvalid(typed, ['multilingual_language'])
-        expect(typed.body.data.params.multilingual_language).toBe('multilingual_language is not of type string.')
+        expectInvalid(typed, [LANG])
+        expect(typed.body.data.params[LANG]).toBe(`${LANG} is not of type string.`)
         expect((await app.get('/events', { as: 'administrator' })).body.total).toBe(0)
       })
 

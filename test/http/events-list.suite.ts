@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { API, expectError, expectInvalid, expectNoRoute } from './harness.js'
+import { LANG, API, expectError, expectInvalid, expectNoRoute } from './harness.js'
 import { WINDOW, LIST, ids, eventsOpener } from './events-shared.js'
 
 /** GET /events: paging, ordering, the filters other than dates, and the canonical rest_url. */
@@ -287,11 +287,11 @@ export function eventsListSuite(name: string, makeStorage: () => Storage | Promi
 
       it('carries the language as a parameter in links when path segments are off', async () => {
         const app = await open({ languagePathSegment: false })
-        const ja = await app.seed({ title: 'JA', multilingual_language: 'ja' })
-        expect(ja.rest_url).toBe(`${API}/events/${ja.id}?multilingual_language=ja`)
-        const list = await app.get('/events?multilingual_language=ja&per_page=1')
+        const ja = await app.seed({ title: 'JA', [LANG]: 'ja' })
+        expect(ja.rest_url).toBe(`${API}/events/${ja.id}?${LANG}=ja`)
+        const list = await app.get(`/events?${LANG}=ja&per_page=1`)
         expect(ids(list)).toEqual([ja.id])
-        expect(list.body.rest_url).toBe(`${LIST}?page=1&per_page=1&${WINDOW}&status=publish&multilingual_language=ja`)
+        expect(list.body.rest_url).toBe(`${LIST}?page=1&per_page=1&${WINDOW}&status=publish&${LANG}=ja`)
         expect(ids(await app.fetch(list.body.rest_url))).toEqual([ja.id])
         expectNoRoute(await app.get('/events', { lang: 'ja' }))
       })

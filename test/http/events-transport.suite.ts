@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { API, ORIGIN, expectError, expectNoRoute } from './harness.js'
+import { NS, API, ORIGIN, expectError, expectNoRoute } from './harness.js'
 import { WINDOW, LIST, CACHE_CONTROL, ids, eventsOpener } from './events-shared.js'
 
 /** Routing, method overrides, request bodies and the standard headers of the events routes. */
@@ -170,15 +170,15 @@ export function eventsTransportSuite(name: string, makeStorage: () => Storage | 
         const app = await open()
         const a = await app.seed({ title: 'A', start_date: '2026-12-01 10:00', end_date: '2026-12-01 11:00' })
         await app.seed({ title: 'B', start_date: '2026-12-02 10:00', end_date: '2026-12-02 11:00' })
-        const res = await app.fetch(`${ORIGIN}/?rest_route=/calendar/events/v1/events&per_page=1`)
+        const res = await app.fetch(`${ORIGIN}/?rest_route=/${NS}/events&per_page=1`)
         expect(res.status).toBe(200)
         expect(ids(res)).toEqual([a.id])
         expect(res.body.total).toBe(2)
         expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=1&${WINDOW}&status=publish`)
-        const single = await app.fetch(`${ORIGIN}/?rest_route=${encodeURIComponent(`/calendar/events/v1/events/${a.id}`)}`)
+        const single = await app.fetch(`${ORIGIN}/?rest_route=${encodeURIComponent(`/${NS}/events/${a.id}`)}`)
         expect(single.status).toBe(200)
         expect(single.body.id).toBe(a.id)
-        expectNoRoute(await app.fetch(`${ORIGIN}/?rest_route=/calendar/events/v1/nope`))
+        expectNoRoute(await app.fetch(`${ORIGIN}/?rest_route=/${NS}/nope`))
       })
     })
 

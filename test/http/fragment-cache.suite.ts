@@ -9,7 +9,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { createCalendarRouter, type CalendarRouter } from '../../src/router.js'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Storage } from '../../src/storage/types.js'
-import { authenticate, makeApp, NOW, NS_PATH, ORIGIN, type App, type Caller } from './harness.js'
+import { LANG, authenticate, makeApp, NOW, NS_PATH, ORIGIN, type App, type Caller, WIRE_OPTIONS } from './harness.js'
 
 const admin = { as: 'administrator' as const }
 const CALLERS: Array<Caller | undefined> = [undefined, 'editor', 'contributor']
@@ -29,7 +29,7 @@ async function read(router: CalendarRouter, path: string, as?: Caller, origin = 
 
 /** A router over the same storage that builds every representation as plain objects. */
 function oracle(storage: Storage, options: CalendarOptions = {}): CalendarRouter {
-  return createCalendarRouter(storage, { authenticate, now: () => new Date(NOW), ...options, fragmentCache: false })
+  return createCalendarRouter(storage, { authenticate, now: () => new Date(NOW), ...WIRE_OPTIONS, ...options, fragmentCache: false })
 }
 
 export const fragmentStats = { comparisons: 0 }
@@ -256,7 +256,7 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
         // Venues carry no REST links: only the comparison with the oracle applies to them.
         if (path.startsWith('/events')) expect(ja.text).toContain(`${ORIGIN}/ja${NS_PATH}/`)
         expect(ja.text).toBe((await read(plain, path, undefined, ORIGIN, 'ja')).text)
-        const query = `${path}${path.includes('?') ? '&' : '?'}multilingual_language=ja`
+        const query = `${path}${path.includes('?') ? '&' : '?'}${LANG}=ja`
         expect((await read(a.router, query)).text).toBe(ja.text)
         const back = await read(a.router, path)
         expect(back.text).not.toContain('/ja/')
@@ -270,13 +270,13 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
       const w = { venue, event: await a.seed({ title: 'Harbour evening', venue: venue.id, categories: ['Music'] }) }
       const plain = oracle(a.storage, { languagePathSegment: false })
       for (const path of [`/events/${w.event.id}`, LIST, `/venues/${w.venue.id}`]) {
-        const query = `${path}${path.includes('?') ? '&' : '?'}multilingual_language=ja`
+        const query = `${path}${path.includes('?') ? '&' : '?'}${LANG}=ja`
         for (let round = 0; round < 2; round++) {
           const ja = await read(a.router, query)
-          if (path.startsWith('/events')) expect(ja.text).toContain('multilingual_language=ja')
+          if (path.startsWith('/events')) expect(ja.text).toContain(`${LANG}=ja`)
           expect(ja.text).toBe((await read(plain, query)).text)
           const back = await read(a.router, path)
-          expect(back.text).not.toContain('multilingual_language')
+          expect(back.text).not.toContain(LANG)
           expect(back.text).toBe((await read(plain, path)).text)
         }
       }
@@ -357,7 +357,7 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
           return async (...args: unknown[]) => strip(await value.apply(target, args))
         },
       })
-      const router = createCalendarRouter(bare, { authenticate, now: () => new Date(NOW) })
+      const router = createCalendarRouter(bare, { authenticate, now: () => new Date(NOW), ...WIRE_OPTIONS })
       const venue = (await a.post('/venues', { venue: 'Harbour Hall', status: 'publish' }, admin)).body
       const event = await a.seed({ title: 'Harbour evening', venue: venue.id })
       expect((await bare.getPost(event.id))!.revision).toBeUndefined()
@@ -374,7 +374,7 @@ export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Pr
     it('two routers on one storage: a write through one is seen by the other on its next read', async () => {
       const a = await app()
       const w = await richWorld(a)
-      const other = createCalendarRouter(a.storage, { authenticate, now: () => new Date(NOW) })
+      const other = createCalendarRouter(a.storage, { authenticate, now: () => new Date(NOW), ...WIRE_OPTIONS })
       const path = `/events/${w.event.id}`
       await read(other, path)
       await read(other, LIST)

@@ -6,7 +6,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Storage } from '../../src/storage/types.js'
-import { makeApp, type App, type Res, expectInvalid } from './harness.js'
+import { NS, makeApp, type App, type Res, expectInvalid } from './harness.js'
 
 /** Berlin's centre, and points due north of it: 0.1° of latitude is 11.12 km on our sphere. */
 const BERLIN = { lat: 52.52, lng: 13.405 }
@@ -301,7 +301,7 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
         const { app } = await world({ geofence: { radius: 25, unit: 'km' } })
         expect(titles(await app.get(`/events?${NEAR}`))).toEqual(['Centre'])
         expect(titles(await app.get(`/events?${NEAR}&geoloc_radius=40`))).toEqual(['Centre', 'North33'])
-        const doc = (await app.get('')).body.routes['/calendar/events/v1/events'].endpoints[0].args
+        const doc = (await app.get('')).body.routes[`/${NS}/events`].endpoints[0].args
         expect(doc.geoloc_radius.description).toMatch(/kilometres \(default 25\)/)
       })
 
@@ -438,11 +438,11 @@ export function geoDocSuite(name: string, makeStorage: () => Storage | Promise<S
       it('documents the fields and filters in discovery and /doc', async () => {
         const app = await open()
         const { routes } = (await app.get('')).body
-        const list = routes['/calendar/events/v1/events'].endpoints[0].args
+        const list = routes[`/${NS}/events`].endpoints[0].args
         for (const name of ['geoloc', 'geoloc_lat', 'geoloc_lng', 'geoloc_radius']) expect(list[name]?.description, name).toBeTruthy()
         expect(list.geoloc_lat).toMatchObject({ type: 'number', minimum: -90, maximum: 90 })
         expect(list.geoloc_radius.description).toMatch(/miles \(default 25\)/)
-        const venues = routes['/calendar/events/v1/venues'].endpoints
+        const venues = routes[`/${NS}/venues`].endpoints
         expect(venues[0].args.geoloc_radius).toBeTruthy()
         expect(venues[1].args.geo_lat).toMatchObject({ minimum: -90, maximum: 90 })
         expect(venues[1].args.geo_lng).toMatchObject({ minimum: -180, maximum: 180 })

@@ -13,8 +13,38 @@ import type { Storage } from '../../src/storage/types.js'
 /** Saturday 2026-11-21 22:54:48 UTC: the moment the reference recordings were made. */
 export const NOW = new Date('2026-11-21T22:54:48Z')
 export const ORIGIN = 'http://127.0.0.1:8080'
-export const NS_PATH = '/wp-json/calendar/events/v1'
-export const API = `${ORIGIN}${NS_PATH}`
+/**
+ * The names the suites speak: the namespace their requests go to and expect in every link, and
+ * the language parameter they send. Ours by default; `speakTecNames()` switches them to TEC's.
+ * Live bindings: read them when a test runs (or in a suite module evaluated after the switch).
+ */
+export let NS = 'calendar/events/v1'
+export let LANG = 'multilingual_language'
+export let NS_PATH = `/wp-json/${NS}`
+export let API = `${ORIGIN}${NS_PATH}`
+/** Every namespace the router under test serves (the API index lists them), ours first. */
+export let SERVED: string[] = [NS]
+/** Options every router a suite builds gets, so that it serves the names the suites speak. */
+export let WIRE_OPTIONS: CalendarOptions = {}
+
+/**
+ * Switches the suites to TEC's names: routers built with `tecNames`, requests sent to
+ * `/wp-json/tribe/events/v1` with `wpml_language`. It must run before the suite modules are
+ * evaluated (some build URLs at load time): test/http/tec-names-wire.ts calls it as an import
+ * placed before test/http/all.ts.
+ *
+ * @example
+ * import './http/tec-names-wire.js' // first
+ * import { httpSuites } from './http/all.js'
+ */
+export function speakTecNames() {
+  NS = 'tribe/events/v1'
+  LANG = 'wpml_language'
+  NS_PATH = `/wp-json/${NS}`
+  API = `${ORIGIN}${NS_PATH}`
+  SERVED = ['calendar/events/v1', NS]
+  WIRE_OPTIONS = { tecNames: true }
+}
 
 /** Callers the harness knows; `author2`/`contributor2` are second users of those roles. */
 export const USERS = {
@@ -99,7 +129,7 @@ async function toRes(response: Response): Promise<Res> {
 
 export async function makeApp(makeStorage: () => Storage | Promise<Storage>, options: CalendarOptions = {}): Promise<App> {
   const storage = await makeStorage()
-  const router = createCalendarRouter(storage, { authenticate, now: () => new Date(NOW), ...options })
+  const router = createCalendarRouter(storage, { authenticate, now: () => new Date(NOW), ...WIRE_OPTIONS, ...options })
 
   const send = async (method: string, path: string, body: unknown, opts: RequestOptions = {}): Promise<Res> => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) }

@@ -7,7 +7,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import fc from 'fast-check'
 import type { Storage } from '../../src/storage/types.js'
-import { makeApp, NS_PATH, ORIGIN, type App, type Caller } from './harness.js'
+import { LANG, makeApp, NS_PATH, ORIGIN, type App, type Caller } from './harness.js'
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 150)
 
@@ -118,7 +118,7 @@ const PARAM_NAMES = [
   'phone',
   'email',
   'stateprovince',
-  'multilingual_language',
+  LANG,
   'format',
   'namespace',
   'context',

@@ -5,7 +5,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
 import type { CalendarOptions } from '../../src/options.js'
-import { makeApp, type App } from './harness.js'
+import { NS, makeApp, type App } from './harness.js'
 
 const EVENT = { title: 'Concert', start_date: '2026-12-01 19:00', end_date: '2026-12-01 22:00' }
 
@@ -191,7 +191,7 @@ export function corsSuite(name: string, makeStorage: () => Storage | Promise<Sto
       const a = await app()
       const res = await a.get('/events', { headers: { origin: 'https://app.example' } })
       expect(res.headers.get('access-control-allow-origin')).toBeNull()
-      const opt = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events', { method: 'OPTIONS' })
+      const opt = await a.fetch(`http://127.0.0.1:8080/wp-json/${NS}/events`, { method: 'OPTIONS' })
       expect(opt.status).toBe(200)
       expect(opt.body.methods).toEqual(['GET', 'POST'])
       expect(opt.headers.get('allow')).toBe('GET, POST')
@@ -199,7 +199,7 @@ export function corsSuite(name: string, makeStorage: () => Storage | Promise<Sto
 
     it('answers preflights with 204 and the route methods, reflecting allowed origins only', async () => {
       const a = await app({ cors: { origins: ['https://app.example'], maxAge: 120 } })
-      const pre = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events/5', {
+      const pre = await a.fetch(`http://127.0.0.1:8080/wp-json/${NS}/events/5`, {
         method: 'OPTIONS',
         headers: {
           origin: 'https://app.example',
@@ -214,7 +214,7 @@ export function corsSuite(name: string, makeStorage: () => Storage | Promise<Sto
       expect(pre.headers.get('access-control-allow-headers')).toBe('authorization, content-type')
       expect(pre.headers.get('access-control-max-age')).toBe('120')
       expect(pre.headers.get('vary')).toContain('Origin')
-      const stranger = await a.fetch('http://127.0.0.1:8080/wp-json/calendar/events/v1/events', {
+      const stranger = await a.fetch(`http://127.0.0.1:8080/wp-json/${NS}/events`, {
         method: 'OPTIONS',
         headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
       })

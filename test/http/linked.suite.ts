@@ -8,7 +8,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { API, makeApp, ORIGIN, type App, type Caller, type Res, expectError, expectInvalid } from './harness.js'
+import { LANG, API, makeApp, ORIGIN, type App, type Caller, type Res, expectError, expectInvalid } from './harness.js'
 
 const NOW_LOCAL = '2026-11-21 22:54:48'
 const CACHE_CONTROL = 'no-cache, must-revalidate, max-age=0, no-store, private'
@@ -232,9 +232,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
           'status',
           'website',
         ])
-        expectInvalid(await app.post('/venues', { venue: 'Lang', multilingual_language: 'fr' }, { as: 'administrator' }), [
-          'multilingual_language',
-        ])
+        expectInvalid(await app.post('/venues', { venue: 'Lang', [LANG]: 'fr' }, { as: 'administrator' }), [LANG])
         // Nothing was created by the failed requests.
         expect((await app.get('/venues', { as: 'administrator' })).body.total).toBe(0)
       })
@@ -464,21 +462,21 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         it(`scopes ${plural} to the request language`, async () => {
           const app = await open()
           const en = await create(app, kind, { [kind]: 'English' })
-          const ja = await create(app, kind, { [kind]: '日本語', multilingual_language: 'ja' })
+          const ja = await create(app, kind, { [kind]: '日本語', [LANG]: 'ja' })
           expect(ja.language).toBe('ja')
           expect(en.language).toBe('en')
           expect(ids(await app.get(`/${plural}`), kind)).toEqual([en.id])
-          expect(ids(await app.get(`/${plural}?multilingual_language=ja`), kind)).toEqual([ja.id])
+          expect(ids(await app.get(`/${plural}?${LANG}=ja`), kind)).toEqual([ja.id])
           expect(ids(await app.get(`/${plural}`, { lang: 'ja' }), kind)).toEqual([ja.id])
-          expect(ids(await app.get(`/${plural}?multilingual_language=ko`), kind)).toEqual([])
-          const bad = await app.get(`/${plural}?multilingual_language=fr`)
-          expectInvalid(bad, ['multilingual_language'])
-          expect(bad.body.data.details.multilingual_language.code).toBe('rest_not_in_enum')
+          expect(ids(await app.get(`/${plural}?${LANG}=ko`), kind)).toEqual([])
+          const bad = await app.get(`/${plural}?${LANG}=fr`)
+          expectInvalid(bad, [LANG])
+          expect(bad.body.data.details[LANG].code).toBe('rest_not_in_enum')
           // Slugs are per language: the same name gets the same slug in each.
           const en2 = await create(app, kind, { [kind]: 'Same' })
-          const ja2 = await create(app, kind, { [kind]: 'Same', multilingual_language: 'ja' })
+          const ja2 = await create(app, kind, { [kind]: 'Same', [LANG]: 'ja' })
           expect([en2.slug, ja2.slug]).toEqual(['same', 'same'])
-          expect((await app.get(`/${plural}/by-slug/same?multilingual_language=ja`)).body.id).toBe(ja2.id)
+          expect((await app.get(`/${plural}/by-slug/same?${LANG}=ja`)).body.id).toBe(ja2.id)
           expect((await app.get(`/${plural}/by-slug/same`)).body.id).toBe(en2.id)
         })
       }
@@ -1007,7 +1005,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         // In Japanese, "Music" does not exist yet: it is created as a Japanese category.
         const ja = await app.post(
           '/events',
-          { title: '音楽の夕べ', ...EVENT, status: 'publish', categories: ['Music'], multilingual_language: 'ja' },
+          { title: '音楽の夕べ', ...EVENT, status: 'publish', categories: ['Music'], [LANG]: 'ja' },
           { as: 'administrator' },
         )
         expect(ja.status, ja.text).toBe(201)
@@ -1017,9 +1015,9 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
         const jaTerm = await app.get(`/categories/${jaMusic.id}`)
         expect(jaTerm.body.language).toBe('ja')
         expect((await app.get('/categories?hide_empty=0')).body.categories.map((t: { id: number }) => t.id)).not.toContain(jaMusic.id)
-        expect(
-          (await app.get('/categories?hide_empty=0&multilingual_language=ja')).body.categories.map((t: { id: number }) => t.id),
-        ).toEqual([jaMusic.id])
+        expect((await app.get(`/categories?hide_empty=0&${LANG}=ja`)).body.categories.map((t: { id: number }) => t.id)).toEqual([
+          jaMusic.id,
+        ])
         // Invalid items are a 400 naming the parameter.
         expectInvalid(await createEvent(app, { categories: [{ name: 'x' }] }), ['categories'])
         expectInvalid(await createEvent(app, { tags: [true] }), ['tags'])
@@ -1095,7 +1093,7 @@ export function linkedSuite(name: string, makeStorage: () => Storage | Promise<S
             ...EVENT,
             status: 'publish',
             venue: { venue: 'Hall', address: '1 Main St', city: 'Springfield' },
-            multilingual_language: 'ja',
+            [LANG]: 'ja',
           },
           { as: 'administrator' },
         )

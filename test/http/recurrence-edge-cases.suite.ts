@@ -12,7 +12,7 @@ import { hostileStats } from './hostile.suite.js'
 import { leakStats } from './leaks.suite.js'
 import { expandFeed, occurrenceKey } from './recurrence-ical.suite.js'
 import { hostileRecurrence } from './recurrence-reliability.suite.js'
-import { makeApp, type App, type Caller } from './harness.js'
+import { NS, makeApp, type App, type Caller } from './harness.js'
 
 const WINDOW = 'start_date=2026-01-01&end_date=2031-12-31'
 const admin = { as: 'administrator' as const }
@@ -738,7 +738,7 @@ export function recurrenceEdgeCasesDocSuite(name: string, makeStorage: () => Sto
       const res = await a.get('/')
       expect(res.status).toBe(200)
       const args = (route: string, method: string) =>
-        Object.keys(res.body.routes[`/calendar/events/v1${route}`].endpoints.find((e: any) => e.methods.includes(method)).args)
+        Object.keys(res.body.routes[`/${NS}${route}`].endpoints.find((e: any) => e.methods.includes(method)).args)
       expect(args('/events', 'GET')).toContain('hide_subsequent_recurrences')
       expect(args('/events', 'POST')).toContain('recurrence')
       expect(args('/events', 'POST')).not.toContain('recurrence_scope')

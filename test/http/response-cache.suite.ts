@@ -14,7 +14,7 @@ import { toNodeHandler } from '../../adapters/node/index.js'
 import { createCalendarRouter, type CalendarRouter } from '../../src/router.js'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Storage } from '../../src/storage/types.js'
-import { API, authenticate, makeApp, NOW } from './harness.js'
+import { NS, API, authenticate, makeApp, NOW, WIRE_OPTIONS } from './harness.js'
 
 const admin = { as: 'administrator' } as const
 
@@ -41,7 +41,7 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
   async function world(options: CalendarOptions = {}) {
     const app = await makeApp(makeStorage, { cache: { ttlMs: 60_000 }, ...options })
     onTestFinished(() => app.close())
-    const oracle = createCalendarRouter(app.storage, { authenticate, now: () => new Date(NOW), ...options })
+    const oracle = createCalendarRouter(app.storage, { authenticate, now: () => new Date(NOW), ...WIRE_OPTIONS, ...options })
     const stats = () => app.router.cacheStats()!
     const ok = async (res: Promise<{ status: number; text: string; body: any }>) => {
       const r = await res
@@ -490,7 +490,7 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
       const server = createServer(toNodeHandler(app.router))
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
       onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())))
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/wp-json/calendar/events/v1/events/${e1.id}`
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/wp-json/${NS}/events/${e1.id}`
       const bodies: Buffer[] = []
       for (let i = 0; i < 2; i++) {
         const res = await fetch(url)
@@ -512,7 +512,7 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
       const pollMs = 100
       const a = await makeApp(makeStorage, { cache: { ttlMs, pollMs } })
       onTestFinished(() => a.close())
-      const b = createCalendarRouter(a.storage, { authenticate, now: () => new Date(NOW), cache: { ttlMs, pollMs } })
+      const b = createCalendarRouter(a.storage, { authenticate, now: () => new Date(NOW), ...WIRE_OPTIONS, cache: { ttlMs, pollMs } })
       onTestFinished(() => b.close())
       const event = await a.seed({ title: 'Before' })
       const path = `/events/${event.id}`

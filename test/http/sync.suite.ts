@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { makeApp, type App, type Caller, type Res } from './harness.js'
+import { makeApp, NS_PATH, type App, type Caller, type Res } from './harness.js'
 
 async function open(makeStorage: () => Storage | Promise<Storage>): Promise<App> {
   const app = await makeApp(makeStorage)
@@ -16,7 +16,7 @@ async function open(makeStorage: () => Storage | Promise<Storage>): Promise<App>
 /** The path and query of a link the API gave (next_rest_url), for the harness. */
 const pathOf = (url: string) => {
   const u = new URL(url)
-  return u.pathname.replace(/^.*\/calendar\/events\/v1/, '') + u.search
+  return u.pathname.slice(u.pathname.indexOf(NS_PATH) + NS_PATH.length) + u.search
 }
 
 export interface SyncResult {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { API, makeApp, ORIGIN, type App, createOk } from './harness.js'
+import { NS, API, makeApp, ORIGIN, type App, createOk } from './harness.js'
 
 export function termLinksSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
   const open = async (): Promise<App> => {
@@ -61,7 +61,7 @@ export function termLinksSuite(name: string, makeStorage: () => Storage | Promis
       const app = await open()
       const ja = await app.post('/categories', { name: 'Ongaku' }, { as: 'administrator', lang: 'ja' })
       expect(ja.status, ja.text).toBe(201)
-      const root = `${ORIGIN}/ja/wp-json/calendar/events/v1`
+      const root = `${ORIGIN}/ja/wp-json/${NS}`
       expect(ja.body._links.self[0].href).toBe(`${root}/categories/${ja.body.id}`)
       expect(ja.body._links.about[0].href).toBe(`${root}/doc`)
       expect(ja.body._links['wp:post_type'][0].href).toBe(`${root}/events?categories=${ja.body.id}`)

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
-import { API, makeApp, ORIGIN, type App, type Caller, type Res, expectError, expectInvalid } from './harness.js'
+import { LANG, NS, API, makeApp, ORIGIN, type App, type Caller, type Res, expectError, expectInvalid } from './harness.js'
 
 function expectForbidden(res: Res, status: 401 | 403) {
   expectError(res, status, 'rest_forbidden', 'Sorry, you are not allowed to do that.')
@@ -135,9 +135,7 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
           expectInvalid(typed, ['name'])
           expect(typed.body.data.details.name.code).toBe('rest_invalid_type')
           expectInvalid(await app.post(`/${plural}`, { name: 'x', slug: '' }, { as: 'administrator' }), ['slug'])
-          expectInvalid(await app.post(`/${plural}`, { name: 'x', multilingual_language: 'xx' }, { as: 'administrator' }), [
-            'multilingual_language',
-          ])
+          expectInvalid(await app.post(`/${plural}`, { name: 'x', [LANG]: 'xx' }, { as: 'administrator' }), [LANG])
           expect((await app.get(`/${plural}?hide_empty=0`)).body.total).toBe(0)
         })
 
@@ -150,7 +148,7 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
             expect(res.body.data).toEqual({ status: 400, term_id: first.id })
           }
           // Another language: allowed, with the same slug in that language.
-          const ja = await app.post(`/${plural}`, { name: 'Music', multilingual_language: 'ja' }, { as: 'administrator' })
+          const ja = await app.post(`/${plural}`, { name: 'Music', [LANG]: 'ja' }, { as: 'administrator' })
           expect(ja.status, ja.text).toBe(201)
           expect(ja.body).toMatchObject({ name: 'Music', slug: 'music', language: 'ja' })
           expect(ja.body.id).not.toBe(first.id)
@@ -209,30 +207,20 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
       it('creates a term as a translation of another', async () => {
         const app = await open()
         const en = await category(app, { name: 'Music' })
-        const ja = await app.post(
-          '/categories',
-          { name: '音楽', translation_of: en.id, multilingual_language: 'ja' },
-          { as: 'administrator' },
-        )
+        const ja = await app.post('/categories', { name: '音楽', translation_of: en.id, [LANG]: 'ja' }, { as: 'administrator' })
         expect(ja.status, ja.text).toBe(201)
         expect(ja.body.language).toBe('ja')
         expect(ja.body.translations).toEqual({ en: en.id })
         expect((await app.get(`/categories/${en.id}`)).body.translations).toEqual({ ja: ja.body.id })
-        const second = await app.post(
-          '/categories',
-          { name: 'ミュージック', translation_of: en.id, multilingual_language: 'ja' },
-          { as: 'administrator' },
-        )
+        const second = await app.post('/categories', { name: 'ミュージック', translation_of: en.id, [LANG]: 'ja' }, { as: 'administrator' })
         expectInvalid(second, ['translation_of'])
         const t = await tag(app, { name: 'Tag' })
-        expectInvalid(
-          await app.post('/categories', { name: 'X', translation_of: t.id, multilingual_language: 'ko' }, { as: 'administrator' }),
-          ['translation_of'],
-        )
-        expectInvalid(
-          await app.post('/categories', { name: 'X', translation_of: 999999, multilingual_language: 'ko' }, { as: 'administrator' }),
-          ['translation_of'],
-        )
+        expectInvalid(await app.post('/categories', { name: 'X', translation_of: t.id, [LANG]: 'ko' }, { as: 'administrator' }), [
+          'translation_of',
+        ])
+        expectInvalid(await app.post('/categories', { name: 'X', translation_of: 999999, [LANG]: 'ko' }, { as: 'administrator' }), [
+          'translation_of',
+        ])
       })
     })
 
@@ -580,18 +568,18 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
         const app = await open()
         const en = await category(app, { name: 'Music' })
         const ja = (await app.post('/categories', { name: 'Music' }, { as: 'administrator', lang: 'ja' })).body
-        const ko = (await app.post('/categories', { name: '음악', multilingual_language: 'ko' }, { as: 'administrator' })).body
+        const ko = (await app.post('/categories', { name: '음악', [LANG]: 'ko' }, { as: 'administrator' })).body
         expect(ja.language).toBe('ja')
         expect(ko.slug).toBe('음악')
         const ids = (res: Res) => res.body.categories.map((t: { id: number }) => t.id)
         expect(ids(await app.get('/categories?hide_empty=0'))).toEqual([en.id])
-        expect(ids(await app.get('/categories?hide_empty=0&multilingual_language=ja'))).toEqual([ja.id])
+        expect(ids(await app.get(`/categories?hide_empty=0&${LANG}=ja`))).toEqual([ja.id])
         expect(ids(await app.get('/categories?hide_empty=0', { lang: 'ko' }))).toEqual([ko.id])
         const jaList = await app.get('/categories?hide_empty=0', { lang: 'ja' })
-        expect(jaList.body.rest_url).toBe(`${ORIGIN}/ja/wp-json/calendar/events/v1/categories/?hide_empty=0`)
-        expect(jaList.body.categories[0].urls.self).toBe(`${ORIGIN}/ja/wp-json/calendar/events/v1/categories/${ja.id}`)
+        expect(jaList.body.rest_url).toBe(`${ORIGIN}/ja/wp-json/${NS}/categories/?hide_empty=0`)
+        expect(jaList.body.categories[0].urls.self).toBe(`${ORIGIN}/ja/wp-json/${NS}/categories/${ja.id}`)
         // Slugs in include/exclude resolve in the request language only.
-        expect(ids(await app.get('/categories?hide_empty=0&include=music&multilingual_language=ja'))).toEqual([ja.id])
+        expect(ids(await app.get(`/categories?hide_empty=0&include=music&${LANG}=ja`))).toEqual([ja.id])
         expectInvalid(await app.get('/categories?include=음악'), ['include'])
         // IDs are global: a single read works from any language.
         expect((await app.get(`/categories/${ja.id}`)).body.language).toBe('ja')
@@ -647,7 +635,7 @@ export function termsSuite(name: string, makeStorage: () => Storage | Promise<St
         const jaMusic = (await app.post('/categories', { name: 'Music', translation_of: music.id }, { as: 'administrator', lang: 'ja' }))
           .body
         await app.seed({ categories: [jazz.id] })
-        await app.seed({ title: 'ジャズ', categories: ['Music'], multilingual_language: 'ja' })
+        await app.seed({ title: 'ジャズ', categories: ['Music'], [LANG]: 'ja' })
         expect(await count(app, 'category', music.id)).toBe(0)
         expect(await count(app, 'category', jazz.id)).toBe(1)
         expect(await count(app, 'category', jaMusic.id)).toBe(1)
