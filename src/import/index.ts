@@ -4,6 +4,7 @@
  * second run updates what the first created.
  */
 import type { ImportLinkStore } from '../storage/import-links.js'
+import { readCsv, type CsvOptions } from './csv.js'
 import { readIcs, type IcsOptions } from './ics.js'
 import { loadSource, type LoadOptions } from './read-source.js'
 import { runImport, type ImportTarget, type RunOptions } from './run.js'
@@ -12,6 +13,7 @@ import type { ImportSummary, SourceRead, SourceRecord } from './types.js'
 export type { Authority, ImportFailure, ImportSummary, SourceRecord } from './types.js'
 export type { ImportTarget, RunOptions } from './run.js'
 export { readIcs, type IcsOptions } from './ics.js'
+export { readCsv, TEC_CSV_COLUMNS, type CsvOptions, type CsvField } from './csv.js'
 
 export type ImportFormat = 'ics' | 'csv' | 'tec'
 
@@ -28,6 +30,8 @@ export interface ImportSource extends LoadOptions {
   name?: string
   /** iCalendar: how far expanded rules reach. */
   ics?: IcsOptions
+  /** CSV: a column mapping, a key column, the separator. */
+  csv?: CsvOptions
 }
 
 export type ImportOptions = RunOptions
@@ -69,6 +73,13 @@ export async function importCalendar(target: ImportTarget, source: ImportSource,
         target,
         name,
         fromText(load, (text) => readIcs(text, source.ics)),
+        options,
+      )
+    case 'csv':
+      return runImport(
+        target,
+        name,
+        fromText(load, (text) => readCsv(text, source.csv)),
         options,
       )
     default:

@@ -1,0 +1,213 @@
+/**
+ * CSV to import records, with the columns of The Events Calendar's CSV importer (its free
+ * plugin's column map: `Event Name`, `Event Start Date`, `Event Venue Name`... see
+ * docs/importing.md) or a mapping of your own. Parsed with csv-parse: UTF-8 with or without a
+ * BOM, quoted fields across lines. Dates go to our API as written there (`2027-03-01`,
+ * `03/01/2027 7:30 pm`...), which reads them like every date input, and refuses what it cannot.
+ */
+import { parse } from 'csv-parse/sync'
+import { looksLikeHtml, textToHtml } from './text.js'
+import type { SourceRecord } from './types.js'
+
+/** Our names of TEC's columns, each with the headers that select it (compared case- and punctuation-blind). */
+export const TEC_CSV_COLUMNS = {
+  event_name: ['Event Name'],
+  event_description: ['Event Description'],
+  event_excerpt: ['Event Excerpt'],
+  event_start_date: ['Event Start Date'],
+  event_start_time: ['Event Start Time'],
+  event_end_date: ['Event End Date'],
+  event_end_time: ['Event End Time'],
+  event_timezone: ['Event Time Zone', 'Event Timezone', 'Timezone'],
+  event_all_day: ['All Day Event', 'Event All Day'],
+  event_hide: ['Hide from Event Listings', 'Hide Event From Event Listings', 'Event Hide From Upcoming'],
+  event_sticky: ['Event Sticky in Month View', 'Sticky in Month View'],
+  feature_event: ['Feature Event', 'Event Featured'],
+  event_venue_name: ['Event Venue Name', 'Venue Name'],
+  event_organizer_name: ['Event Organizer Name(s) or ID(s)', 'Event Organizer Name', 'Event Organizers', 'Organizer Name'],
+  event_show_map_link: ['Event Show Map Link'],
+  event_show_map: ['Event Show Map'],
+  event_cost: ['Event Cost'],
+  event_currency_symbol: ['Event Currency Symbol'],
+  event_currency_position: ['Event Currency Position'],
+  event_category: ['Event Category', 'Event Categories'],
+  event_tags: ['Event Tags'],
+  event_website: ['Event Website'],
+  event_featured_image: ['Event Featured Image', 'Featured Image'],
+  venue_address: ['Venue Address'],
+  venue_city: ['Venue City'],
+  venue_state: ['Venue State/Province', 'Venue State'],
+  venue_zip: ['Venue Zip'],
+  venue_country: ['Venue Country'],
+  venue_phone: ['Venue Phone'],
+  organizer_email: ['Organizer Email'],
+  organizer_phone: ['Organizer Phone'],
+  organizer_website: ['Organizer Website'],
+} as const
+
+export type CsvField = keyof typeof TEC_CSV_COLUMNS
+
+export interface CsvOptions {
+  /** Our field → the header of your column, for spreadsheets with other headers: `{ event_name: 'Title' }`. */
+  mapping?: Partial<Record<CsvField, string>>
+  /**
+   * The header of a column holding each row's id at the source. Without it a row is known by its
+   * name, start date and time: renaming or moving it in the sheet imports a new event.
+   */
+  key?: string
+  /** Field separator (default `,`). */
+  delimiter?: string
+}
+
+const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '')
+const yes = (s: string | undefined) => /^(1|y|yes|true|on|x)$/i.test((s ?? '').trim())
+const list = (s: string | undefined) =>
+  (s ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')
+
+/** Which column index each field reads: the mapping first, then TEC's headers, then our field names themselves. */
+function columnsOf(header: string[], mapping: CsvOptions['mapping'] = {}): Map<CsvField, number> {
+  const at = new Map<string, number>()
+  header.forEach((h, i) => {
+    if (!at.has(squash(h))) at.set(squash(h), i)
+  })
+  const out = new Map<CsvField, number>()
+  for (const [field, names] of Object.entries(TEC_CSV_COLUMNS) as Array<[CsvField, readonly string[]]>) {
+    const mapped = mapping[field]
+    const candidates = mapped !== undefined ? [mapped] : [...names, field]
+    for (const name of candidates) {
+      const i = at.get(squash(name))
+      if (i !== undefined) {
+        out.set(field, i)
+        break
+      }
+    }
+  }
+  return out
+}
+
+/**
+ * @example
+ * const records = readCsv('Event Name,Event Start Date,Event Start Time\nGig,2027-03-01,20:00\n')
+ * // [{ kind: 'event', sourceId: 'Gig|2027-03-01|20:00', ref: 'row 2', body: { title: 'Gig', ... } }]
+ */
+export function readCsv(source: string, o: CsvOptions = {}): SourceRecord[] {
+  let rows: Array<{ record: string[]; info: { lines: number } }>
+  try {
+    rows = parse(source, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+      delimiter: o.delimiter ?? ',',
+    }) as never
+  } catch (e) {
+    throw new Error(`not a readable CSV file: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  if (!rows.length) throw new Error('the CSV file is empty')
+  const header = rows[0]!.record
+  const columns = columnsOf(header, o.mapping)
+  const keyColumn = o.key === undefined ? undefined : header.findIndex((h) => squash(h) === squash(o.key!))
+  if (keyColumn === -1) throw new Error(`the CSV file has no key column "${o.key}"`)
+  for (const required of ['event_name', 'event_start_date'] as const) {
+    if (!columns.has(required))
+      throw new Error(`the CSV file has no column for ${required} (${(o.mapping?.[required] ?? TEC_CSV_COLUMNS[required][0]) as string})`)
+  }
+  const out: SourceRecord[] = []
+  let row = 1
+  for (const { record, info } of rows.slice(1)) {
+    // info.lines is where the record ends; a quoted newline makes a record span several lines.
+    const ref = `row ${++row} (line ${info.lines})`
+    const cell = (f: CsvField) => {
+      const i = columns.get(f)
+      return i === undefined ? undefined : (record[i] ?? '').trim()
+    }
+    const title = cell('event_name')
+    const startDate = cell('event_start_date')
+    const missing = [!title && 'event_name', !startDate && 'event_start_date'].filter(Boolean)
+    const sourceId = keyColumn !== undefined ? (record[keyColumn] ?? '').trim() : `${title}|${startDate}|${cell('event_start_time') ?? ''}`
+    if (missing.length) {
+      out.push({ kind: 'event', sourceId: sourceId || ref, ref, error: `missing ${missing.join(', ')}` })
+      continue
+    }
+    if (!sourceId) {
+      out.push({ kind: 'event', sourceId: ref, ref, error: `the key column "${o.key}" is empty` })
+      continue
+    }
+    const startTime = cell('event_start_time') ?? ''
+    const endTime = cell('event_end_time') ?? ''
+    const allDay = yes(cell('event_all_day')) || (!startTime && !endTime)
+    const endDate = cell('event_end_date') || startDate!
+    const body: Record<string, unknown> = {
+      title,
+      status: 'publish',
+      all_day: allDay,
+      start_date: allDay ? startDate : `${startDate} ${startTime}`,
+      end_date: allDay ? endDate : `${endDate} ${endTime || startTime}`,
+    }
+    const description = cell('event_description')
+    if (description) body.description = looksLikeHtml(description) ? description : textToHtml(description)
+    const excerpt = cell('event_excerpt')
+    if (excerpt) body.excerpt = excerpt
+    const timezone = cell('event_timezone')
+    if (timezone) body.timezone = timezone
+    const cost = cell('event_cost')
+    if (cost) body.cost = cost
+    for (const [field, wire] of [
+      ['event_hide', 'hide_from_listings'],
+      ['event_sticky', 'sticky'],
+      ['feature_event', 'featured'],
+      ['event_show_map', 'show_map'],
+      ['event_show_map_link', 'show_map_link'],
+    ] as const) {
+      if (cell(field)) body[wire] = yes(cell(field))
+    }
+    const website = cell('event_website')
+    if (website) body.website = website
+    const image = cell('event_featured_image')
+    if (image && /^https?:\/\//i.test(image)) body.image = image
+    const categories = list(cell('event_category'))
+    if (categories.length) body.categories = categories
+    const tags = list(cell('event_tags'))
+    if (tags.length) body.tags = tags
+
+    const refs: SourceRecord['refs'] = {}
+    const venueName = cell('event_venue_name')
+    if (venueName) {
+      const venue: Record<string, unknown> = { venue: venueName, status: 'publish' }
+      for (const [field, wire] of [
+        ['venue_address', 'address'],
+        ['venue_city', 'city'],
+        ['venue_state', 'stateprovince'],
+        ['venue_zip', 'zip'],
+        ['venue_country', 'country'],
+        ['venue_phone', 'phone'],
+      ] as const) {
+        if (cell(field)) venue[wire] = cell(field)
+      }
+      out.push({ kind: 'venue', sourceId: `venue:${venueName}`, ref: `${ref} (venue)`, body: venue })
+      refs.venue = [`venue:${venueName}`]
+    }
+    const organizers = list(cell('event_organizer_name'))
+    if (organizers.length) refs.organizer = []
+    for (const name of organizers) {
+      const organizer: Record<string, unknown> = { organizer: name, status: 'publish' }
+      // The organizer columns describe the row's organizer when it names one only.
+      if (organizers.length === 1) {
+        for (const [field, wire] of [
+          ['organizer_email', 'email'],
+          ['organizer_phone', 'phone'],
+          ['organizer_website', 'website'],
+        ] as const) {
+          if (cell(field)) organizer[wire] = cell(field)
+        }
+      }
+      out.push({ kind: 'organizer', sourceId: `organizer:${name}`, ref: `${ref} (organizer)`, body: organizer })
+      refs.organizer!.push(`organizer:${name}`)
+    }
+    out.push({ kind: 'event', sourceId, ref, body, refs })
+  }
+  return out
+}
