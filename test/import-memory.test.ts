@@ -1,0 +1,4 @@
+import { createMemoryStorage } from '../src/storage/memory.js'
+import { importSuite } from './import/import.suite.js'
+
+importSuite('memory', () => createMemoryStorage())

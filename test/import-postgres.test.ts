@@ -1,0 +1,9 @@
+import { afterAll, describe } from 'vitest'
+import { importSuite } from './import/import.suite.js'
+import { admin, reason, schemaStorage, url } from './support/pg-schema.js'
+
+afterAll(() => admin?.end())
+
+// Without a server (outside CI only: globalSetup fails CI runs) there is nothing to test.
+if (url) importSuite('postgres', () => schemaStorage())
+else describe.skip(`importers on PostgreSQL: ${reason}`, () => {})

@@ -1,0 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll } from 'vitest'
+import { createSqlStorage, openSqliteFile } from '../src/storage/sql/index.js'
+import { importSuite } from './import/import.suite.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'calendar-import-sqlite-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let n = 0
+
+importSuite('sqlite', async () => createSqlStorage({ driver: await openSqliteFile(join(dir, `import-${++n}.sqlite`)) }))
