@@ -10,6 +10,7 @@ import { conditionalWritesSuite } from './conditional-writes.suite.js'
 import { syncSuite } from './sync.suite.js'
 import { syncPropertySuite } from './sync-property.suite.js'
 import { eventStatusSuite } from './event-status.suite.js'
+import { jsonLdSuite } from './json-ld.suite.js'
 import { roundTripSuite } from './round-trip.suite.js'
 import { docDefaultsSuite, docResponsesSuite, docSuite } from './doc.suite.js'
 import { eventsNoRouteSuite, eventsTransportSuite } from './events-transport.suite.js'
@@ -58,6 +59,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   syncSuite(name, makeStorage)
   syncPropertySuite(name, makeStorage)
   eventStatusSuite(name, makeStorage)
+  jsonLdSuite(name, makeStorage)
   roundTripSuite(name, makeStorage)
   eventsLinkedSuite(name, makeStorage)
   eventsListSuite(name, makeStorage)
