@@ -12,6 +12,9 @@ export default defineConfig({
     'adapters/node': 'adapters/node/index.ts',
     'adapters/express': 'adapters/express/index.ts',
     'adapters/bun': 'adapters/bun/index.ts',
+    // The importers (ical.js, csv-parse) stay out of the root entry; the CLI keeps its #! line.
+    'import/index': 'src/import/index.ts',
+    cli: 'src/import/cli.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+/**
+ * `calendar-events-router import <file|url> --format ics|csv [--db FILE | --database-url URL]
+ * [--authority overwrite|keep-local|skip] [--delete-missing] [--dry-run] [--json]`: one source
+ * into a calendar database, with a progress bar on a TTY and a summary. Exits 0 unless the source
+ * could not be read or nothing of it could be imported (docs/importing.md).
+ */
+import { parseArgs } from 'node:util'
+import cliProgress from 'cli-progress'
+import { createMemoryStorage } from '../storage/memory.js'
+import { createSqlStorage, openPostgres, openSqliteFile } from '../storage/sql/index.js'
+import type { Storage } from '../storage/types.js'
+import { importCalendar, type ImportFormat } from './index.js'
+import type { Authority, ImportSummary } from './types.js'
+
+const USAGE = `Usage: calendar-events-router import <file|url> --format ics|csv [options]
+
+  --format ics|csv          what the source is (default: from the file name)
+  --db FILE                 SQLite database file (created if missing)
+  --database-url URL        PostgreSQL connection string
+  --authority MODE          overwrite (default) | keep-local | skip
+  --delete-missing          trash events this source no longer has
+  --dry-run                 read and compare, write nothing
+  --name NAME               the source's name in the import links (default: format:location)
+  --key COLUMN              CSV: the column holding each row's id
+  --map FIELD=HEADER        CSV: read our FIELD from your HEADER (repeatable), e.g. event_name=Title
+  --delimiter CHAR          CSV: field separator (default ,)
+  --user ID --role ROLE     who imports (default 1, administrator)
+  --timezone ZONE           the site's time zone for floating times (default UTC)
+  --json                    print the summary as JSON
+`
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}`)
+  process.exit(2)
+}
+
+function print(s: ImportSummary) {
+  const lines = [
+    `${s.dryRun ? '[dry run] ' : ''}${s.source}${s.notModified ? ' (not modified since the last import)' : ''}`,
+    `  created ${s.created}, updated ${s.updated}, unchanged ${s.unchanged}, skipped ${s.skipped}, trashed ${s.trashed}, failed ${s.failed.length}`,
+    ...s.failed.map((f) => `  failed  ${f.ref}: ${f.reason}`),
+    ...s.warnings.map((w) => `  note    ${w.ref}: ${w.reason}`),
+  ]
+  process.stdout.write(lines.join('\n') + '\n')
+}
+
+/** Non-zero only when the source could not be read or nothing of it could be imported. */
+export function exitCode(s: ImportSummary): number {
+  if (s.failed.some((f) => f.ref === 'source')) return 1
+  const imported = s.created + s.updated + s.unchanged + s.skipped
+  return imported === 0 && s.failed.length > 0 ? 1 : 0
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string' },
+      db: { type: 'string' },
+      'database-url': { type: 'string' },
+      authority: { type: 'string', default: 'overwrite' },
+      'delete-missing': { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      name: { type: 'string' },
+      key: { type: 'string' },
+      map: { type: 'string', multiple: true },
+      delimiter: { type: 'string' },
+      user: { type: 'string', default: '1' },
+      role: { type: 'string', default: 'administrator' },
+      timezone: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  if (values.help) {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  const [command, location] = positionals
+  if (command !== 'import' || !location) fail('Expected: import <file|url>')
+  const format = (values.format ?? (/\.csv$/i.test(location) ? 'csv' : /\.ics$/i.test(location) ? 'ics' : undefined)) as
+    ImportFormat | undefined
+  if (format !== 'ics' && format !== 'csv')
+    fail(`--format must be ics or csv${format === 'tec' ? ' (tec sources are not in this version)' : ''}`)
+  const authority = values.authority as Authority
+  if (!['overwrite', 'keep-local', 'skip'].includes(authority)) fail('--authority must be overwrite, keep-local or skip')
+  const role = values.role as 'administrator'
+  if (!['administrator', 'editor', 'author', 'contributor'].includes(role))
+    fail('--role must be administrator, editor, author or contributor')
+  const mapping = Object.fromEntries(
+    (values.map ?? []).map((m) => {
+      const eq = m.indexOf('=')
+      if (eq <= 0) fail(`--map takes FIELD=HEADER, got "${m}"`)
+      return [m.slice(0, eq), m.slice(eq + 1)]
+    }),
+  )
+  if (values.db && values['database-url']) fail('Give --db or --database-url, not both')
+  let storage: Storage
+  if (values.db) storage = createSqlStorage({ driver: await openSqliteFile(values.db) })
+  else if (values['database-url']) storage = createSqlStorage({ driver: await openPostgres(values['database-url']) })
+  else {
+    if (!values['dry-run']) process.stderr.write('No --db or --database-url: importing into memory, which is lost on exit.\n')
+    storage = createMemoryStorage()
+  }
+
+  const bar =
+    process.stderr.isTTY && !values.json
+      ? new cliProgress.SingleBar(
+          { clearOnComplete: true, hideCursor: true, format: ' {bar} {value}/{total} records' },
+          cliProgress.Presets.shades_classic,
+        )
+      : null
+  let started = false
+  try {
+    const summary = await importCalendar(
+      { storage, options: values.timezone ? { timezone: values.timezone } : {} },
+      {
+        format,
+        location,
+        ...(values.name ? { name: values.name } : {}),
+        csv: { mapping, ...(values.key ? { key: values.key } : {}), ...(values.delimiter ? { delimiter: values.delimiter } : {}) },
+      },
+      {
+        authority,
+        deleteMissing: values['delete-missing'],
+        dryRun: values['dry-run'],
+        as: { id: Number(values.user), role },
+        onProgress: (done, total) => {
+          if (!bar) return
+          if (!started) {
+            bar.start(total ?? 0, 0)
+            started = true
+          }
+          bar.update(done)
+        },
+      },
+    )
+    bar?.stop()
+    if (values.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n')
+    else print(summary)
+    return exitCode(summary)
+  } finally {
+    bar?.stop()
+    await storage.close?.()
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`calendar-events-router: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
+  },
+)
