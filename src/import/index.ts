@@ -86,3 +86,17 @@ export async function importCalendar(target: ImportTarget, source: ImportSource,
       throw new TypeError(`calendar-events-router: unknown import format ${String(source.format)}`)
   }
 }
+
+/**
+ * The host task for scheduled re-imports (like `router.emptyTrash`): every source in turn, each
+ * with its own options; one source failing never stops the next. Call it from a scheduler.
+ *
+ * @example
+ * const sources = [{ format: 'ics', location: 'https://example.org/team.ics', deleteMissing: true }] as const
+ * setInterval(() => void runImports(router, [...sources]).then((all) => all.forEach((s) => console.log(s.source, s.created, s.updated, s.failed.length))), 3600_000).unref()
+ */
+export async function runImports(target: ImportTarget, sources: Array<ImportSource & ImportOptions>): Promise<ImportSummary[]> {
+  const out: ImportSummary[] = []
+  for (const s of sources) out.push(await importCalendar(target, s, s))
+  return out
+}
