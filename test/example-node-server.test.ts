@@ -85,6 +85,27 @@ describe('examples/node-server', () => {
     await s.stop()
   })
 
+  it("serves TEC's names beside ours with CALENDAR_TEC_NAMES=1, and only then", async () => {
+    const s = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'admintoken:administrator', CALENDAR_TEC_NAMES: '1' })
+    const tec = s.root.replace('calendar/events/v1', 'tribe/events/v1')
+    const created = await fetch(`${tec}/events?wpml_language=ja`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer admintoken', 'content-type': 'application/json' },
+      body: JSON.stringify({ ...EVENT, status: 'publish' }),
+    })
+    expect(created.status).toBe(201)
+    const event = (await created.json()) as { id: number; rest_url: string }
+    // The links keep the language as a path segment (languagePathSegment), in each namespace.
+    const ja = (root: string) => root.replace('/wp-json/', '/ja/wp-json/')
+    expect(event.rest_url).toBe(`${ja(tec)}/events/${event.id}`)
+    const ours = (await (await fetch(`${s.root}/events/${event.id}?multilingual_language=ja`)).json()) as { rest_url: string }
+    expect(ours.rest_url).toBe(`${ja(s.root)}/events/${event.id}`)
+    await s.stop()
+    const off = await run({ CALENDAR_STORAGE: 'memory' })
+    expect((await fetch(off.root.replace('calendar/events/v1', 'tribe/events/v1') + '/events')).status).toBe(404)
+    await off.stop()
+  })
+
   it('rejects unknown roles and storage kinds with a clear message', async () => {
     expect(() => tokenAuth({ CALENDAR_API_TOKENS: 'x:superuser' })).toThrow(/unknown role "superuser"/)
     await expect(startServer({ PORT: '0', CALENDAR_STORAGE: 'oracle' })).rejects.toThrow(/memory, sqlite or postgres/)

@@ -165,6 +165,30 @@ describe('examples/cms-prefix', () => {
     expect(index.namespace).toBe('calendar/events/v1')
   })
 
+  it("with CALENDAR_TEC_NAMES=1 also serves TEC's names under the CMS prefix, and the CMS keeps its API", async () => {
+    const started = await createCmsServer({ CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'tok:administrator', CALENDAR_TEC_NAMES: '1' })
+    const tecSite = await listen(started.server)
+    try {
+      const created = await fetch(`${tecSite}/ja/api/rest/tribe/events/v1/events`, {
+        method: 'POST',
+        headers: { ...json, authorization: 'Bearer tok' },
+        body: JSON.stringify({ ...EVENT, title: '発表会', slug: 'happyoukai' }),
+      })
+      expect(created.status).toBe(201)
+      const event = (await created.json()) as { id: number; rest_url: string; url: string }
+      expect(event.rest_url).toBe(`${tecSite}/ja/api/rest/tribe/events/v1/events/${event.id}`)
+      expect(event.url).toBe(`${tecSite}/ja/events/happyoukai/`)
+      const index = (await (await fetch(`${tecSite}/api/rest/tribe/events/v1`)).json()) as { namespace: string }
+      expect(index.namespace).toBe('tribe/events/v1')
+      const ours = (await (await fetch(`${tecSite}/ja/api/rest/calendar/events/v1/events/${event.id}`)).json()) as { rest_url: string }
+      expect(ours.rest_url).toBe(`${tecSite}/ja/api/rest/calendar/events/v1/events/${event.id}`)
+      expect(await (await fetch(`${tecSite}/api/rest/cms/v1/pages`)).json()).toEqual([{ id: 1, lang: 'en', title: 'Home' }])
+    } finally {
+      await close(started.server)
+      await started.storage.close?.()
+    }
+  })
+
   it('leaves everything else to the CMS, /wp-json included', async () => {
     expect(await (await fetch(`${site}/api/rest/cms/v1/pages`)).json()).toEqual([{ id: 1, lang: 'en', title: 'Home' }])
     expect(await (await fetch(`${site}/ja/api/rest/cms/v1/pages`)).json()).toEqual([{ id: 1, lang: 'ja', title: 'Home' }])

@@ -5,7 +5,8 @@
  * CALENDAR_DATABASE_URL (PostgreSQL), CALENDAR_API_TOKENS / CALENDAR_API_TOKEN, CALENDAR_TIMEZONE
  * (UTC), CALENDAR_CORS_ORIGINS (*), CALENDAR_CACHE (on; `off`), CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`:
  * webhooks to loopback and private addresses), CALENDAR_DEMO (on: an empty database gets demo
- * events; `off`). Webhook deliveries run in the background of this
+ * events; `off`), CALENDAR_TEC_NAMES (`1`: TEC clients' names too, /wp-json/tribe/events/v1/
+ * with `wpml_language`). Webhook deliveries run in the background of this
  * process while it serves.
  */
 import { createServer } from 'node:http'
@@ -54,6 +55,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   startServer().then(
     ({ server, storage, storageDescription, port, host, generatedToken, demoEvents }) => {
       announce(`http://${host}:${port}/wp-json/calendar/events/v1/`, storageDescription, generatedToken)
+      if (process.env.CALENDAR_TEC_NAMES === '1')
+        console.log(`TEC's names: http://${host}:${port}/wp-json/tribe/events/v1/ (wpml_language)`)
       console.log(`pages: http://${host}:${port}/ (calendar, event pages, API reference, editor)`)
       if (demoEvents) console.log(`demo data: ${demoEvents} events added to the empty database (CALENDAR_DEMO=off to skip)`)
       stopOnSignals(server, storage)

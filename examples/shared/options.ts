@@ -1,7 +1,9 @@
 /**
  * The CALENDAR_* variables the example servers share with `npm start`: CALENDAR_API_TOKENS /
  * CALENDAR_API_TOKEN (bearer tokens), CALENDAR_TIMEZONE (UTC), CALENDAR_CORS_ORIGINS (*),
- * CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`: webhooks may go to loopback and private addresses).
+ * CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`: webhooks may go to loopback and private addresses),
+ * CALENDAR_TEC_NAMES (`1`: also serve the namespace as TEC's `tribe/events/v1` with
+ * `wpml_language`, for clients written for a TEC site).
  */
 import type { CalendarOptions } from '../../src/index.js'
 import { tokenAuth } from '../node-server/auth.js'
@@ -31,6 +33,7 @@ export function exampleOptions(env: Env): { options: CalendarOptions; generatedT
       // Off by default (SSRF): a receiver on this machine or the local network is for development.
       webhooks: { allowPrivate: env.CALENDAR_WEBHOOK_ALLOW_PRIVATE === '1' },
       onError: (error) => console.error('[calendar]', error),
+      tecNames: env.CALENDAR_TEC_NAMES === '1',
     },
   }
 }
