@@ -37,6 +37,8 @@ const CSP = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
+  // FullCalendar's icon font is a data: URL inside its script.
+  "font-src 'self' data:",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",

@@ -11,9 +11,13 @@
   var venue = document.getElementById('filter-venue')
   var narrow = window.matchMedia('(max-width: 40rem)').matches
 
-  // Titles are HTML in the API (WordPress stores `&amp;`): FullCalendar wants text.
+  // Titles are HTML in the API (WordPress stores `&amp;`): FullCalendar wants text. Tags are
+  // dropped as text and entities decoded by a textarea, which never parses markup into
+  // elements, so nothing in a title can load or run (the pages' plainText does the same).
+  var decoder = document.createElement('textarea')
   function text(html) {
-    return new DOMParser().parseFromString('<body>' + html, 'text/html').body.textContent || ''
+    decoder.innerHTML = String(html).replace(/<[^>]*>?/g, '')
+    return decoder.value.trim()
   }
   function wall(s) {
     return s.replace(' ', 'T')
@@ -108,7 +112,19 @@
     eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
     slotLabelFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
     events: load,
+    // A day cell is named by its date link; with events in it the visible text is more than
+    // that name (axe: label-content-name-mismatch), so the cell is named by its content.
+    dayCellDidMount: function (arg) {
+      arg.el.removeAttribute('aria-labelledby')
+    },
     datesSet: function (info) {
+      // The toolbar's chevrons are drawn by an icon font with role=img and no text: the buttons
+      // carry the names ("Next month"), the icons are decoration.
+      setTimeout(function () {
+        el.querySelectorAll('.fc-icon').forEach(function (icon) {
+          icon.setAttribute('aria-hidden', 'true')
+        })
+      }, 0)
       // Keep the address shareable: the view and the month shown.
       var url = new URL(location.href)
       url.searchParams.set('view', info.view.type)

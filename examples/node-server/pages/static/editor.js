@@ -155,7 +155,10 @@
   }
 
   function fill(e) {
-    set('title', new DOMParser().parseFromString('<body>' + e.title, 'text/html').body.textContent)
+    // The title as text (see calendar.js): a textarea decodes entities and never runs markup.
+    var decoder = document.createElement('textarea')
+    decoder.innerHTML = String(e.title).replace(/<[^>]*>?/g, '')
+    set('title', decoder.value.trim())
     set('description', e.description)
     set('start_date', wallToInput(e.start_date))
     set('end_date', wallToInput(e.end_date))

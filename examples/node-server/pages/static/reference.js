@@ -13,5 +13,15 @@
     layout: 'BaseLayout',
     defaultModelsExpandDepth: 0,
     docExpansion: 'none',
+    // Swagger UI's server picker has no label of its own.
+    onComplete: function () {
+      var servers = document.getElementById('servers')
+      if (servers && !servers.getAttribute('aria-label')) servers.setAttribute('aria-label', 'Server')
+      // Its layout has a <main> of its own inside the page's: one main landmark per page.
+      root.querySelectorAll('main').forEach(function (inner) {
+        inner.setAttribute('role', 'region')
+        inner.setAttribute('aria-label', 'Operations')
+      })
+    },
   })
 })()

@@ -1,0 +1,557 @@
+/**
+ * The `npm start` server's pages as a person sees them, in headless Chromium (Debian's
+ * `chromium`, driven by playwright-core as test/fullcalendar.test.ts does): the home page and
+ * its links, the month calendar, the event page with its JSON-LD, the editor with the API's 400
+ * messages, axe-core on every page (no serious or critical violation), a 375 px phone viewport
+ * without horizontal scrolling, and the bad input: unknown slugs, drafts, HTML in titles.
+ * Screenshots of every page go to .ci-out/screenshots/ (CI artifacts, looked at by a person);
+ * axe's findings to .ci-out/axe-pages.json.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer } from '../examples/node-server/server.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const SHOTS = join(ROOT, '.ci-out', 'screenshots')
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const TOKEN = 'pages-admin-token'
+const HOSTILE = '<img src=x onerror="window.__pwned=1">Bad <script>window.__pwned=2</script>title'
+
+// Dates in next month: always ahead (the home page lists upcoming events), never stale.
+const today = new Date()
+const monthStart = (offset: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1 + offset, 1))
+const YM = monthStart(0).toISOString().slice(0, 7)
+const day = (d: number) => `${YM}-${String(d).padStart(2, '0')}`
+const monthTitle = (offset: number) =>
+  new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(monthStart(offset))
+const longDay = (d: number) =>
+  new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${day(d)}T00:00:00Z`),
+  )
+/** `+01:00` from a wall time and the API's UTC time of the same instant. */
+const offsetOf = (wall: string, utc: string) => {
+  const minutes = (Date.parse(`${wall.replace(' ', 'T')}Z`) - Date.parse(`${utc.replace(' ', 'T')}Z`)) / 60_000
+  const abs = Math.abs(minutes)
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+}
+const compactUtc = (utc: string) => utc.replace(/[-:]/g, '').replace(' ', 'T') + 'Z'
+
+let server: Awaited<ReturnType<typeof startServer>>
+let site = ''
+let api = ''
+let browser: Browser
+const axeFindings: Record<string, Array<{ id: string; impact: string; nodes: number; help: string }>> = {}
+
+async function post(path: string, body: unknown): Promise<any> {
+  const res = await fetch(`${api}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  const json = await res.json()
+  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`)
+  return json
+}
+
+const seeded: Record<string, any> = {}
+
+beforeAll(async () => {
+  // An empty database (no demo data): the test knows every event it shows.
+  server = await startServer({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CALENDAR_STORAGE: 'memory',
+    CALENDAR_DEMO: 'off',
+    CALENDAR_API_TOKENS: `${TOKEN}:administrator`,
+    CALENDAR_TIMEZONE: 'Europe/Berlin',
+  })
+  site = `http://127.0.0.1:${server.port}`
+  api = `${site}/wp-json/calendar/events/v1`
+  seeded.venue = await post('/venues', {
+    venue: 'Konzerthaus',
+    address: 'Gendarmenmarkt 2',
+    city: 'Berlin',
+    zip: '10117',
+    country: 'Germany',
+    geo_lat: 52.5137,
+    geo_lng: 13.3918,
+  })
+  seeded.organizer = await post('/organizers', { organizer: 'Berlin Winter Music', email: 'info@winter-music.example' })
+  seeded.concert = await post('/events', {
+    title: 'Winter Concert',
+    description: '<p>Bach and <em>Vivaldi</em>.</p><script>window.__pwned = 3</script>',
+    excerpt: 'Bach and Vivaldi by candlelight.',
+    start_date: `${day(4)} 19:00:00`,
+    end_date: `${day(4)} 21:30:00`,
+    timezone: 'Europe/Berlin',
+    venue: seeded.venue.id,
+    organizer: [seeded.organizer.id],
+    categories: ['Music'],
+    cost: '25',
+    status: 'publish',
+  })
+  seeded.online = await post('/events', {
+    title: 'Online Talk',
+    start_date: `${day(9)} 18:00:00`,
+    end_date: `${day(9)} 19:00:00`,
+    timezone: 'Europe/Berlin',
+    attendance_mode: 'online',
+    virtual_url: 'https://meet.example/talk',
+    event_status: 'canceled',
+    event_status_reason: 'The speaker is ill.',
+    categories: ['Talks'],
+    status: 'publish',
+  })
+  seeded.hostile = await post('/events', {
+    title: HOSTILE,
+    start_date: `${day(15)} 12:00:00`,
+    end_date: `${day(15)} 13:00:00`,
+    timezone: 'Europe/Berlin',
+    status: 'publish',
+  })
+  seeded.draft = await post('/events', {
+    title: 'Secret Draft',
+    start_date: `${day(5)} 10:00:00`,
+    end_date: `${day(5)} 11:00:00`,
+    timezone: 'Europe/Berlin',
+    status: 'draft',
+  })
+  mkdirSync(SHOTS, { recursive: true })
+  // In CI this must run: a missing browser is a failure, not a skip.
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  if (server) {
+    server.server.closeAllConnections()
+    await new Promise((resolve) => server.server.close(resolve))
+    await server.storage.close?.()
+  }
+  mkdirSync(join(ROOT, '.ci-out'), { recursive: true })
+  writeFileSync(join(ROOT, '.ci-out', 'axe-pages.json'), JSON.stringify(axeFindings, null, 2))
+})
+
+const path = (url: string) => new URL(url).pathname
+
+/** A page in a fresh context: desktop size unless a phone is asked for. Page errors fail the test. */
+async function open(url: string, options: { phone?: boolean; allowStatus?: number } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: options.phone ? { width: 375, height: 740 } : { width: 1200, height: 900 },
+    deviceScaleFactor: 1,
+    isMobile: options.phone ?? false,
+    hasTouch: options.phone ?? false,
+  })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(String(error)))
+  page.on('console', (message) => {
+    // The 404 pages are asked for on purpose, and the editor's 400s (allowStatus) are the point.
+    const expected =
+      /status of 404 \(Not Found\)/.test(message.text()) ||
+      (options.allowStatus !== undefined && message.text().includes(`status of ${options.allowStatus}`))
+    if (message.type() === 'error' && !expected) errors.push(message.text())
+  })
+  ;(page as Page & { errors: string[] }).errors = errors
+  await page.goto(`${site}${url}`)
+  return page
+}
+
+async function close(page: Page): Promise<void> {
+  const errors = (page as Page & { errors?: string[] }).errors ?? []
+  await page.context().close()
+  expect(errors).toEqual([])
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+}
+
+/** axe-core's source evaluated in the page (CSP forbids inline script tags; evaluation is the test's). */
+async function axeCheck(page: Page, name: string): Promise<void> {
+  await page.evaluate(AXE_SOURCE)
+  const violations = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] })
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.length,
+      help: v.help,
+      targets: v.nodes.map((n: any) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`.slice(0, 300)).slice(0, 5),
+    }))
+  })
+  axeFindings[name] = violations
+  const grave = violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+  expect(grave, `${name}: ${JSON.stringify(grave, null, 1)}`).toEqual([])
+}
+
+async function noHorizontalScroll(page: Page, name: string): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }))
+  expect(scrollWidth, `${name} at 375 px`).toBeLessThanOrEqual(clientWidth)
+}
+
+async function calendarReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => /event/.test(document.getElementById('calendar-status')?.textContent ?? ''), null, { timeout: 20_000 })
+}
+
+describe('example pages: home', () => {
+  it('says what this is and links to the calendar, the API root, the reference and the feed', async () => {
+    const page = await open('/')
+    try {
+      expect(await page.locator('html').getAttribute('lang')).toBe('en')
+      expect(await page.locator('h1').textContent()).toBe('Events calendar')
+      const hrefs = await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))
+      expect(hrefs).toEqual(
+        expect.arrayContaining([
+          '/calendar/',
+          '/wp-json/calendar/events/v1/',
+          '/reference/',
+          `webcal://127.0.0.1:${server.port}/wp-json/calendar/events/v1/events?format=ics`,
+          `${api}/events?format=ics`,
+          path(seeded.concert.url),
+        ]),
+      )
+      // The draft is not listed for an anonymous visitor.
+      expect(await page.locator('main').textContent()).not.toContain('Secret Draft')
+      await shot(page, 'home')
+      await axeCheck(page, 'home')
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+})
+
+describe('example pages: calendar', () => {
+  it('shows a known event on its day in the month view and navigates between months', async () => {
+    const page = await open(`/calendar/?date=${day(1)}&view=dayGridMonth`)
+    try {
+      await calendarReady(page)
+      const dayOf = (title: string) =>
+        page
+          .locator('td.fc-daygrid-day', { has: page.locator('.fc-event-title', { hasText: title }) })
+          .first()
+          .getAttribute('data-date')
+      expect(await dayOf('Winter Concert')).toBe(day(4))
+      expect(await page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle(0))
+      // The event links to its page.
+      const link = page.locator('a.fc-event', { hasText: 'Winter Concert' }).first()
+      expect(await link.getAttribute('href')).toBe(path(seeded.concert.url))
+      // Drafts are the editors' business: not in an anonymous calendar.
+      expect(await page.locator('.fc-event-title', { hasText: 'Secret Draft' }).count()).toBe(0)
+      await shot(page, 'calendar-month')
+      await axeCheck(page, 'calendar-month')
+
+      await page.getByRole('button', { name: 'Next month' }).click()
+      await expect.poll(() => page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle(1))
+      await page.getByRole('button', { name: 'Previous month' }).click()
+      await page.getByRole('button', { name: 'Previous month' }).click()
+      await expect.poll(() => page.locator('.fc-toolbar-title').textContent()).toBe(monthTitle(-1))
+      expect(new URL(page.url()).searchParams.get('date')).toBe(monthStart(-1).toISOString().slice(0, 10))
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+
+  it('filters by category, and has week and list views', async () => {
+    const page = await open(`/calendar/?date=${day(1)}&view=dayGridMonth`)
+    try {
+      await calendarReady(page)
+      await page.getByLabel('Category').selectOption('talks')
+      await expect.poll(() => page.locator('.fc-event-title').allTextContents()).toEqual(['Cancelled: Online Talk'])
+      await page.getByLabel('Category').selectOption('')
+      await expect.poll(() => page.locator('.fc-event-title', { hasText: 'Winter Concert' }).count()).toBe(1)
+      await page.getByRole('button', { name: 'List' }).click()
+      await expect.poll(() => page.locator('.fc-list-event-title').allTextContents()).toContain('Winter Concert')
+      await shot(page, 'calendar-list')
+      await axeCheck(page, 'calendar-list')
+      await page.goto(`${site}/calendar/?date=${day(4)}&view=timeGridWeek`)
+      await calendarReady(page)
+      await expect.poll(() => page.locator('.fc-timegrid-event .fc-event-title').allTextContents()).toContain('Winter Concert')
+      await shot(page, 'calendar-week')
+      await axeCheck(page, 'calendar-week')
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+})
+
+/** What Google's rich results need of an Event (schema.org/Event), checked by hand. */
+function eventProblems(ld: any): string[] {
+  const problems: string[] = []
+  const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?([+-]\d{2}:\d{2}|Z))?$/
+  if (!/^https?:\/\/schema\.org\/?$/.test(ld['@context'] ?? '')) problems.push('@context is not schema.org')
+  if (ld['@type'] !== 'Event') problems.push('@type is not Event')
+  if (typeof ld.name !== 'string' || !ld.name) problems.push('name missing')
+  if (!iso.test(ld.startDate ?? '')) problems.push(`startDate ${ld.startDate} is not ISO 8601 with an offset`)
+  if (ld.endDate !== undefined && !iso.test(ld.endDate)) problems.push(`endDate ${ld.endDate} is not ISO 8601`)
+  const location = ld.location
+  if (!location) problems.push('location missing')
+  else if (location['@type'] === 'Place') {
+    if (!location.name) problems.push('location.name missing')
+    if (!location.address || location.address['@type'] !== 'PostalAddress') problems.push('location.address is not a PostalAddress')
+  } else if (location['@type'] !== 'VirtualLocation' || !location.url)
+    problems.push(`location ${JSON.stringify(location)} is neither a Place nor a VirtualLocation with a url`)
+  if (
+    ld.eventStatus !== undefined &&
+    !/^https?:\/\/schema\.org\/Event(Scheduled|Cancelled|Postponed|Rescheduled|MovedOnline)$/.test(ld.eventStatus)
+  )
+    problems.push(`eventStatus ${ld.eventStatus}`)
+  if (
+    ld.eventAttendanceMode !== undefined &&
+    !/^https?:\/\/schema\.org\/(Offline|Online|Mixed)EventAttendanceMode$/.test(ld.eventAttendanceMode)
+  )
+    problems.push(`eventAttendanceMode ${ld.eventAttendanceMode}`)
+  if (ld.offers !== undefined && (ld.offers['@type'] !== 'Offer' || ld.offers.price === undefined))
+    problems.push('offers is not an Offer with a price')
+  return problems
+}
+
+async function jsonLdOf(page: Page): Promise<any[]> {
+  const blocks = await page.locator('script[type="application/ld+json"]').allTextContents()
+  return blocks.map((text) => JSON.parse(text))
+}
+
+describe('example pages: event, venue and organizer', () => {
+  it('shows title, date in the event zone, venue and organizer, with JSON-LD of a schema.org Event', async () => {
+    const page = await open(path(seeded.concert.url))
+    try {
+      expect(await page.locator('h1').textContent()).toBe('Winter Concert')
+      const when = await page.locator('.fact', { hasText: 'When' }).textContent()
+      expect(when).toContain(`${longDay(4)}, 19:00`)
+      expect(when).toContain('21:30')
+      expect(when).toContain('Europe/Berlin')
+      const startIso = `${day(4)}T19:00:00${offsetOf(seeded.concert.start_date, seeded.concert.utc_start_date)}`
+      expect(await page.locator('time').first().getAttribute('datetime')).toBe(startIso)
+      const venue = page.locator('.fact', { hasText: 'Venue' })
+      expect(await venue.locator('a').first().textContent()).toBe('Konzerthaus')
+      expect(await venue.locator('a').first().getAttribute('href')).toBe(path(seeded.venue.url))
+      expect(await venue.locator('a', { hasText: 'Map' }).getAttribute('href')).toContain('mlat=52.51370&mlon=13.39180')
+      expect(await page.locator('.fact', { hasText: 'Organizer' }).textContent()).toContain('Berlin Winter Music')
+      expect(await page.locator('.fact', { hasText: 'Cost' }).textContent()).toContain('25')
+      // Add to calendar: the API's own .ics of this event, and a Google Calendar template.
+      const ics = await page.getByRole('link', { name: 'iCalendar file (.ics)' }).getAttribute('href')
+      expect(ics).toBe(`/wp-json/calendar/events/v1/events/${seeded.concert.id}?format=ics`)
+      const icsBody = await (await fetch(`${site}${ics}`)).text()
+      expect(icsBody).toContain('SUMMARY:Winter Concert')
+      const google = new URL((await page.getByRole('link', { name: 'Google Calendar' }).getAttribute('href'))!)
+      expect(google.searchParams.get('dates')).toBe(
+        `${compactUtc(seeded.concert.utc_start_date)}/${compactUtc(seeded.concert.utc_end_date)}`,
+      )
+      expect(google.searchParams.get('location')).toContain('Konzerthaus')
+      // The description is the filtered HTML: its markup stays, its script is gone.
+      expect(await page.locator('.description em').textContent()).toBe('Vivaldi')
+      expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined()
+
+      const [ld, ...more] = await jsonLdOf(page)
+      expect(more).toEqual([])
+      expect(eventProblems(ld)).toEqual([])
+      expect(ld).toMatchObject({ name: 'Winter Concert', startDate: startIso, location: { name: 'Konzerthaus' } })
+      await shot(page, 'event')
+      await axeCheck(page, 'event')
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+
+  it('shows a cancelled online event as such, with its join link', async () => {
+    const page = await open(path(seeded.online.url))
+    try {
+      expect(await page.locator('.status').textContent()).toBe('Cancelled. The speaker is ill.')
+      expect(await page.getByRole('link', { name: 'Join online' }).getAttribute('href')).toBe('https://meet.example/talk')
+      const [ld] = await jsonLdOf(page)
+      expect(eventProblems(ld)).toEqual([])
+      expect(ld.eventStatus).toMatch(/EventCancelled$/)
+      await shot(page, 'event-cancelled-online')
+      await axeCheck(page, 'event-cancelled-online')
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+
+  it('has venue and organizer pages at their permalinks, listing their events', async () => {
+    for (const [name, record, heading] of [
+      ['venue', seeded.venue, 'Konzerthaus'],
+      ['organizer', seeded.organizer, 'Berlin Winter Music'],
+    ] as const) {
+      const page = await open(path(record.url))
+      try {
+        expect(await page.locator('h1').textContent()).toBe(heading)
+        expect(await page.locator('.event-list a').allTextContents()).toEqual(['Winter Concert'])
+        const [ld] = await jsonLdOf(page)
+        expect(ld['@type']).toBe(name === 'venue' ? 'Place' : 'Person')
+        await shot(page, name)
+        await axeCheck(page, name)
+      } finally {
+        await close(page)
+      }
+    }
+  }, 60_000)
+})
+
+describe('example pages: API reference', () => {
+  it('renders /doc with the OpenAPI viewer from node_modules', async () => {
+    const page = await open('/reference/')
+    try {
+      await page.locator('.opblock-tag').first().waitFor({ timeout: 20_000 })
+      expect(await page.locator('.opblock-tag', { hasText: /events/i }).count()).toBeGreaterThan(0)
+      await shot(page, 'reference')
+      await axeCheck(page, 'reference')
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+})
+
+describe('example pages: editor', () => {
+  it("signs in with the token, shows a 400's messages next to their fields, creates and edits an event", async () => {
+    const page = await open('/editor/', { allowStatus: 400 })
+    try {
+      await axeCheck(page, 'editor-sign-in')
+      await page.getByLabel('API token').fill('not-a-token')
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await expect.poll(() => page.locator('#error-token').textContent()).toContain('did not accept')
+      await page.getByLabel('API token').fill(TOKEN)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.locator('#event-form').waitFor()
+
+      // An empty title and a link that is not one: the API answers 400 and names both.
+      await page.getByLabel('Starts').fill(`${day(10)}T18:00`)
+      await page.getByLabel('Ends').fill(`${day(10)}T20:00`)
+      await page.getByLabel('Online link').fill('not a link')
+      await page.getByRole('button', { name: 'Create event' }).click()
+      const titleError = page.locator('[data-field="title"] .field-error')
+      await titleError.waitFor({ state: 'visible' })
+      expect(await titleError.textContent()).toBe('Invalid parameter.')
+      expect(await page.locator('[data-field="virtual_url"] .field-error').textContent()).toBe('Invalid parameter.')
+      expect(await page.getByLabel('Title').getAttribute('aria-invalid')).toBe('true')
+      expect(await page.getByLabel('Title').getAttribute('aria-describedby')).toContain('error-title')
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-title')
+      await shot(page, 'editor-400')
+      await axeCheck(page, 'editor-400')
+
+      await page.getByLabel('Title').fill('Editor <b>launch</b>')
+      await page.getByLabel('Online link').fill('')
+      await page.getByLabel('Categories').fill('Launches')
+      await page.getByRole('button', { name: 'Create event' }).click()
+      await expect.poll(() => page.locator('#form-status').textContent()).toContain('Event created')
+      expect(await page.locator('[data-field="title"] .field-error').isHidden()).toBe(true)
+      const id = Number(new URL(page.url()).searchParams.get('id'))
+      const created = (await (await fetch(`${api}/events/${id}`)).json()) as { title: string; start_date: string; timezone: string }
+      expect(created).toMatchObject({ title: 'Editor <b>launch</b>', start_date: `${day(10)} 18:00:00`, timezone: 'Europe/Berlin' })
+
+      // Edit: the form reloads it, a change is saved.
+      await page.goto(`${site}/editor/?id=${id}`)
+      await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Editor launch')
+      await page.getByLabel('Title').fill('Editor launch, renamed')
+      await page.getByRole('button', { name: 'Save changes' }).click()
+      await expect.poll(() => page.locator('#form-status').textContent()).toContain('Changes saved')
+      expect(((await (await fetch(`${api}/events/${id}`)).json()) as { title: string }).title).toBe('Editor launch, renamed')
+      await shot(page, 'editor-saved')
+      await axeCheck(page, 'editor-saved')
+    } finally {
+      await close(page)
+    }
+  }, 90_000)
+})
+
+describe('example pages: bad input', () => {
+  it('answers an unknown slug with an HTML 404 page', async () => {
+    for (const url of ['/event/no-such-event/', '/venue/nowhere/', '/organizer/nobody/', '/no/such/page', '/?p=999999']) {
+      const res = await fetch(`${site}${url}`)
+      expect([url, res.status, res.headers.get('content-type')]).toEqual([url, 404, 'text/html; charset=utf-8'])
+      expect(await res.text()).toContain('<h1>Not found</h1>')
+    }
+    const page = await open('/event/no-such-event/')
+    try {
+      await shot(page, 'not-found')
+      await axeCheck(page, 'not-found')
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+
+  it("does not show a draft's page to anonymous visitors, only to a signed-in editor", async () => {
+    expect(seeded.draft.url).toBe(`${site}/?p=${seeded.draft.id}`)
+    const anonymous = await fetch(seeded.draft.url)
+    expect(anonymous.status).toBe(404)
+    expect(await anonymous.text()).not.toContain('Secret Draft')
+    expect((await fetch(`${site}/event/${seeded.draft.slug}/`)).status).toBe(404)
+    // The editor's cookie: the page reads the API with the visitor's token.
+    const signedIn = await fetch(seeded.draft.url, { headers: { cookie: `calendar_token=${TOKEN}` } })
+    expect(signedIn.status).toBe(200)
+    expect(await signedIn.text()).toContain('<h1>Secret Draft</h1>')
+    expect((await fetch(seeded.draft.url, { headers: { cookie: 'calendar_token=wrong' } })).status).toBe(404)
+  })
+
+  it('never runs HTML from titles or descriptions: shown as text on every page', async () => {
+    for (const url of [path(seeded.hostile.url), '/', `/calendar/?date=${day(1)}&view=listMonth`]) {
+      const page = await open(url)
+      try {
+        if (url.startsWith('/calendar/')) await calendarReady(page)
+        await page.waitForTimeout(200)
+        expect(await page.evaluate(() => (window as any).__pwned), url).toBeUndefined()
+        expect(await page.locator('main img').count(), url).toBe(0)
+        expect(await page.locator('main').textContent(), url).toContain('Bad window.__pwned=2title')
+      } finally {
+        await close(page)
+      }
+    }
+    // The JSON-LD keeps the title as the API gave it, without closing its script element.
+    const page = await open(path(seeded.hostile.url))
+    try {
+      expect(await page.locator('h1').textContent()).toBe('Bad window.__pwned=2title')
+      const [ld] = await jsonLdOf(page)
+      expect(ld.name).toBe(HOSTILE)
+      expect(await page.locator('script').count()).toBe(1)
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+})
+
+describe('example pages: on a phone', () => {
+  it('renders every page at 375 px without horizontal scrolling', async () => {
+    const pages: Array<[string, string]> = [
+      ['home', '/'],
+      ['calendar', `/calendar/?date=${day(1)}`],
+      ['calendar-month', `/calendar/?date=${day(1)}&view=dayGridMonth`],
+      ['event', path(seeded.concert.url)],
+      ['venue', path(seeded.venue.url)],
+      ['organizer', path(seeded.organizer.url)],
+      ['reference', '/reference/'],
+      ['editor', '/editor/'],
+      ['not-found', '/event/no-such-event/'],
+    ]
+    for (const [name, url] of pages) {
+      const page = await open(url, { phone: true })
+      try {
+        if (url.startsWith('/calendar/')) await calendarReady(page)
+        if (url === '/reference/') await page.locator('.opblock-tag').first().waitFor({ timeout: 20_000 })
+        await noHorizontalScroll(page, name)
+        await shot(page, `phone-${name}`)
+      } finally {
+        await close(page)
+      }
+    }
+  }, 120_000)
+})
