@@ -523,6 +523,7 @@ function makeEvent(i: number, refs: SyncRefs): NewPost<'event'> {
   return {
     type: 'event',
     language: 'en',
+    customFields: {},
     author: 1,
     status,
     slug: `sync-event-${i}`,

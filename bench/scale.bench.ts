@@ -310,6 +310,7 @@ function makeEvent(i: number, refs: Refs): NewPost<'event'> {
   return {
     type: 'event',
     language: 'en',
+    customFields: {},
     author: 1,
     status,
     slug: `${title.toLowerCase().replace(/ /g, '-')}-${i}`,
@@ -357,6 +358,7 @@ async function seedRefs(storage: SqlStorage): Promise<Refs> {
     dateUtc: wall(NOW),
     modified: wall(NOW),
     modifiedUtc: wall(NOW),
+    customFields: {},
   }
   return storage.transaction(async (tx) => {
     const venue = async (n: number, title: string) =>

@@ -7,6 +7,7 @@ import { resolveCors, type Cors, type CorsOptions } from './http/cors.js'
 import { DEFAULT_POLL_MS, type CacheOptions } from './cache.js'
 import type { Change } from './storage/observed.js'
 import { resolveSanitize, type SanitizeOption, type SanitizePolicy } from './sanitize/policy.js'
+import { resolveCustomFields, type CustomField, type CustomFieldDeclaration } from './custom-fields/declarations.js'
 import { OWN_NAMES, TEC_NAMES, type WireNames } from './wire-names.js'
 
 /** What `authenticate` sees: a standard Request under `fetch`, the adapter's lazy request on Node. */
@@ -162,6 +163,18 @@ export interface CalendarOptions {
   /** Recurring series (`recurrence` on event writes). See README, "Recurring events". */
   recurrence?: RecurrenceOptions
   /**
+   * Fields of the site's own (TEC Pro's "Additional Fields"), written and read as
+   * `custom_fields`, filtered with `custom_fields[key]=value`. See docs/custom-fields.md.
+   *
+   * @example
+   * customFields: [
+   *   { key: 'ticket_url', label: 'Tickets', type: 'url' },
+   *   { key: 'genre', label: 'Genre', type: 'dropdown', options: ['jazz', 'folk'] },
+   *   { key: 'accessible', label: 'Step-free', type: 'checkbox', for: ['event', 'venue'] },
+   * ]
+   */
+  customFields?: CustomFieldDeclaration[]
+  /**
    * Also serve the namespace under The Events Calendar's names: `tribe/events/v1`, with the
    * language parameter `wpml_language`, beside `calendar/events/v1` (`multilingual_language`).
    * A client written for a TEC site then only needs its base URL changed. Both serve the same
@@ -233,6 +246,7 @@ export interface ResolvedOptions {
   geocode: CalendarOptions['geocode'] | null
   geocodeTimeoutMs: number
   geofence: Geofence
+  customFields: readonly CustomField[]
   /** The names served, ours first (then TEC's with the `tecNames` option). */
   namespaces: readonly WireNames[]
 }
@@ -339,6 +353,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     geocode: o.geocode ?? null,
     geocodeTimeoutMs: positive('geocodeTimeoutMs', o.geocodeTimeoutMs, 3000),
     geofence: geofence(o.geofence),
+    customFields: resolveCustomFields(o.customFields),
     namespaces: served(o.tecNames),
   }
 }

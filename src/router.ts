@@ -93,7 +93,12 @@ export interface CalendarRouter {
 
 export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
   const options = resolveOptions(userOptions)
-  const schemas = buildSchemas({ languages: options.languages, perPage: options.perPage, geofence: options.geofence })
+  const schemas = buildSchemas({
+    languages: options.languages,
+    perPage: options.perPage,
+    geofence: options.geofence,
+    customFields: options.customFields,
+  })
   // Each served namespace validates and describes the language parameter under its own name.
   const schemasByNames = new Map<WireNames, Schemas>(options.namespaces.map((names) => [names, schemasUnder(schemas, names)]))
   const schemasFor = (names: WireNames) => schemasByNames.get(names) ?? schemas

@@ -13,6 +13,8 @@ import { inputComponents } from '../schemas/inputs.js'
 import type { JsonSchema } from '../schemas/wire.js'
 import { endpointGroups, endpointParams } from './discovery.js'
 import { paramSchema, shownDefault } from './params.js'
+import { fieldsFor, type CustomField } from '../custom-fields/declarations.js'
+import { shownSchema } from '../schemas/custom-fields.js'
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -78,6 +80,27 @@ function componentSchemas(): Record<string, JsonSchema> {
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+
+/**
+ * The response schemas with `custom_fields` typed per the host's declarations (the shared
+ * components know only TEC's `[]`): events always carry it, venues and organizers when the host
+ * declares fields for them.
+ */
+function withCustomFields(schemas: Record<string, JsonSchema>, fields: readonly CustomField[]): Record<string, JsonSchema> {
+  const out = { ...schemas }
+  for (const [name, kind] of [
+    ['Event', 'event'],
+    ['Venue', 'venue'],
+    ['Organizer', 'organizer'],
+  ] as const) {
+    const own = fieldsFor(fields, kind)
+    const schema = out[name] as { properties?: Record<string, JsonSchema>; required?: string[] } | undefined
+    if (!schema?.properties || (kind !== 'event' && !own.length)) continue
+    const required = kind === 'event' || !schema.required ? schema.required : [...schema.required, 'custom_fields']
+    out[name] = { ...schema, properties: { ...schema.properties, custom_fields: shownSchema(own) }, ...(required ? { required } : {}) }
+  }
+  return out
+}
 
 /** `/events/(?P<id>\d+)` → `/events/{id}`. */
 export const openApiPath = (pattern: string) => pattern.replace(/\(\?P<(\w+)>[^)]*\)/g, '{$1}') || '/'
@@ -242,7 +265,7 @@ export function buildOpenApi(ctx: Context, routes: readonly RouteDef[], schemas:
     servers: [{ url: serverUrl }],
     paths,
     components: {
-      schemas: { ...componentSchemas(), ...bodies, ...inputComponents },
+      schemas: { ...withCustomFields(componentSchemas(), ctx.options.customFields), ...bodies, ...inputComponents },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: SECURITY_NOTE } },
     },
   }

@@ -9,6 +9,8 @@ import { permalink, globalId } from '../urls.js'
 import type { EventRecord, OrganizerRecord } from '../storage/types.js'
 import { addDays } from '../time/format.js'
 import { plainText } from './plain-text.js'
+import { customFieldsJson } from './post.js'
+import { fieldsFor } from '../custom-fields/declarations.js'
 import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 
 /** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
@@ -20,6 +22,15 @@ const text = (s: string) =>
     .replace(/\r?\n|\r/g, '\\n')
 /** Plain text on one line (names inside parameters and lists). */
 const oneLine = (s: string) => plainText(s).replace(/\s*\n\s*/g, ' ')
+/** The event's URL-typed custom fields with a value, in declaration order. */
+function urlFields(ctx: Context, e: EventRecord): Array<{ label: string; url: string }> {
+  const shown = customFieldsJson(ctx, e)
+  if (Array.isArray(shown)) return []
+  return fieldsFor(ctx.options.customFields, 'event')
+    .filter((f) => f.type === 'url' && shown[f.key] !== undefined)
+    .map((f) => ({ label: f.label, url: String((shown[f.key] as { value: string }).value) }))
+}
+
 /** A quoted parameter value may hold neither DQUOTE nor control characters (RFC 5545 §3.1). */
 const quotedParam = (s: string) => `"${oneLine(s).replace(/"/g, "'")}"`
 // A URI value is written as is: keep only characters that cannot end or break the line.
@@ -161,7 +172,12 @@ export function vevent(ctx: Context, out: IcalText, e: EventRecord, rel: Relatio
     out.line(`DTSTART:${utcStamp(e.startDateUtc)}`).line(`DTEND:${utcStamp(e.endDateUtc)}`)
   }
   out.line(`SUMMARY:${text(oneLine(e.title))}`)
-  const description = plainText(e.description || e.excerpt)
+  // URL-typed custom fields (docs/custom-fields.md): a "Label: URL" line each after the
+  // description, which every calendar app shows, and a LINK (RFC 9253) each for those that read it.
+  const links = urlFields(ctx, e)
+  const description = [plainText(e.description || e.excerpt), ...links.map((l) => `${oneLine(l.label)}: ${l.url}`)]
+    .filter(Boolean)
+    .join('\n')
   if (description) out.line(`DESCRIPTION:${text(description)}`)
   const venue = eventVenues(e, rel)[0]
   if (venue) {
@@ -193,6 +209,7 @@ export function vevent(ctx: Context, out: IcalText, e: EventRecord, rel: Relatio
   out.line(`STATUS:${cancelled ? 'CANCELLED' : e.status === 'publish' ? 'CONFIRMED' : 'TENTATIVE'}`)
   // RFC 7986: where to join an online or mixed event.
   if (e.virtualUrl && (e.attendanceMode ?? 'offline') !== 'offline') out.line(`CONFERENCE;VALUE=URI;FEATURE=VIDEO:${uri(e.virtualUrl)}`)
+  for (const l of links) out.line(`LINK;LINKREL=related;LABEL=${quotedParam(l.label)};VALUE=URI:${uri(l.url)}`)
   out.line(`X-CALENDAR-GLOBAL-ID:${text(globalId(ctx, e.id))}`).line('END:VEVENT')
 }
 

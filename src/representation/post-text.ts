@@ -17,7 +17,7 @@ import { languageFields, type Json } from './common.js'
 import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 import type { FragmentCache } from '../fragment-cache.js'
 import { eventJsonLd } from './json-ld.js'
-import { eventStatusFields, eventHead, organizerOwn, sortedTerms, venueOwn } from './post.js'
+import { customFieldsJson, eventStatusFields, eventHead, organizerOwn, sortedTerms, venueOwn } from './post.js'
 import { embeddedTerm } from './term.js'
 
 /** `{"a":1,"b":2}` → `"a":1,"b":2`: an object's members, to splice into another. */
@@ -61,7 +61,8 @@ export class PostWriter {
     text += `,"categories":${this.termList(e.categoryIds, rel)},"tags":${this.termList(e.tagIds, rel)},"venue":`
     if (venues.length === 1) text += this.venue(venues[0] as VenueRecord, rel, single)
     else text += `[${venues.map((v) => this.venue(v, rel, single)).join(',')}]`
-    text += `,"organizer":[${organizers.map((o) => this.organizer(o, rel, single)).join(',')}],"custom_fields":[],`
+    text += `,"organizer":[${organizers.map((o) => this.organizer(o, rel, single)).join(',')}],`
+    text += `"custom_fields":${this.own(e, 'c', () => JSON.stringify(customFieldsJson(ctx, e)))},`
     text += `${members(eventStatusFields(e))},`
     text += this.language(e, rel)
     if (single && e.status === 'publish') {

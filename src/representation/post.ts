@@ -12,6 +12,19 @@ import { costValues, formatCost } from './cost.js'
 import { eventJsonLd, organizerJsonLd, venueJsonLd } from './json-ld.js'
 import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 import { embeddedTerm } from './term.js'
+import { fieldsFor } from '../custom-fields/declarations.js'
+import { shownValues } from '../custom-fields/values.js'
+
+/**
+ * A record's `custom_fields` in TEC's shape (`{ key: { label, value } }`, `[]` when none): the
+ * fields declared today for its type, with values valid under their declaration.
+ */
+export const customFieldsJson = (ctx: Context, p: PostRecord): Json | [] =>
+  shownValues(fieldsFor(ctx.options.customFields, p.type), p.customFields)
+
+/** Venues and organizers show `custom_fields` only when the host declares fields for them (TEC's have none). */
+const linkedCustomFields = (ctx: Context, p: VenueRecord | OrganizerRecord): Json =>
+  fieldsFor(ctx.options.customFields, p.type).length ? { custom_fields: customFieldsJson(ctx, p) } : {}
 
 function header(ctx: Context, p: PostRecord): Json {
   return {
@@ -115,7 +128,7 @@ export function eventJson(ctx: Context, e: EventRecord, rel: Relations, single =
           ? venueJson(ctx, venues[0] as VenueRecord, rel, single)
           : venues.map((v) => venueJson(ctx, v, rel, single)),
     organizer: organizers.map((o) => organizerJson(ctx, o, rel, single)),
-    custom_fields: [],
+    custom_fields: customFieldsJson(ctx, e),
     ...eventStatusFields(e),
     ...languageFields(ctx, e, rel),
   }
@@ -155,6 +168,7 @@ export function venueOwn(ctx: Context, v: VenueRecord, single: boolean): Json {
     show_map_link: v.showMapLink,
     global_id: gid,
     global_id_lineage: [gid],
+    ...linkedCustomFields(ctx, v),
   }
 }
 
@@ -178,7 +192,7 @@ export function organizerOwn(ctx: Context, o: OrganizerRecord, single: boolean):
     email: o.email,
   })
   if (single && o.status === 'publish') body.json_ld = organizerJsonLd(ctx, o)
-  return { ...body, global_id: gid, global_id_lineage: [gid] }
+  return { ...body, global_id: gid, global_id_lineage: [gid], ...linkedCustomFields(ctx, o) }
 }
 
 export function organizerJson(ctx: Context, o: OrganizerRecord, rel: Relations, single = false): Json {

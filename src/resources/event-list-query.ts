@@ -107,6 +107,12 @@ export function eventListQuery(q: Input<'eventList'>, env: ListEnv): EventListPl
     query.eventStatuses = q.event_status
     canonical.push(['event_status', q.event_status.join(',')])
   }
+  if (q.custom_fields) {
+    // Keys ANDed, a key's values ORed; written back as sent (a long value's index text is not).
+    query.customFields = q.custom_fields.map(({ key, values }) => ({ key, values }))
+    for (const f of q.custom_fields)
+      for (const g of f.given) canonical.push([f.given.length > 1 ? `custom_fields[${f.key}][]` : `custom_fields[${f.key}]`, g])
+  }
   if (q.featured !== undefined) {
     query.featured = q.featured
     canonical.push(['featured', q.featured ? '1' : '0'])

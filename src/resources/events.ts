@@ -32,6 +32,7 @@ import { permalink } from '../urls.js'
 import { applySeriesUpdate, deleteInSeries, parseRecurrence, planSeries, scopeOf, seriesUpdate, writeSeries } from './series.js'
 import { extendForList } from './series-horizon.js'
 import { eventListQuery, resolveListReferences } from './event-list-query.js'
+import { createdValues, patchedValues } from './custom-fields.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
 const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
@@ -259,6 +260,7 @@ export async function createEvent(ctx: Context, input: Input<'eventCreate'>): Pr
       previousStartDate: null,
       attendanceMode: input.attendance_mode ?? 'offline',
       virtualUrl: input.virtual_url || null,
+      customFields: createdValues(ctx, 'event', input.custom_fields),
       sticky: input.sticky === true,
       featured: input.featured === true,
       parentId: 0,
@@ -376,6 +378,8 @@ async function eventPatch(ctx: Context, current: EventRecord, input: Input<'even
   if (input.event_status_reason !== undefined) patch.eventStatusReason = clearable(input.event_status_reason)
   if (input.attendance_mode !== undefined) patch.attendanceMode = input.attendance_mode
   if (input.virtual_url !== undefined) patch.virtualUrl = input.virtual_url || null
+  const custom = patchedValues(ctx, 'event', current.customFields, input.custom_fields)
+  if (custom !== undefined) patch.customFields = custom
   // A postponed event given new dates is rescheduled (schema.org's EventRescheduled), unless
   // the same write says otherwise; its former start is kept for previousStartDate.
   const moved = patch.startDate !== undefined && patch.startDate !== current.startDate

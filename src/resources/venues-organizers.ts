@@ -21,6 +21,7 @@ import type { LinkedListQuery } from '../storage/types.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { ADDRESS_FIELDS, coordinatesOf, geocodeVenue, geoFilter, newVenueCoordinates } from './geo.js'
+import { createdValues, patchedValues } from './custom-fields.js'
 
 export type LinkedType = 'venue' | 'organizer'
 type Rec<T extends LinkedType> = RecordOf<T>
@@ -231,6 +232,7 @@ export async function newLinkedRecord(
       phone: str(input.phone),
       website: str(input.website),
       email: str(input.email),
+      customFields: createdValues(ctx, 'organizer', input.custom_fields),
     }
   }
   const country = str(input.country)
@@ -255,6 +257,7 @@ export async function newLinkedRecord(
     website: str(input.website),
     showMap: input.show_map ?? true,
     showMapLink: input.show_map_link ?? true,
+    customFields: createdValues(ctx, 'venue', input.custom_fields),
     ...(options.geocode === false
       ? (coordinatesOf(input) ?? { geoLat: null, geoLng: null })
       : await newVenueCoordinates(ctx, input, address)),
@@ -303,6 +306,8 @@ export async function updateLinked(
   const pub = publicationDates(ctx, input.date, input.date_utc)
   if (pub) Object.assign(patch, pub)
   for (const f of FIELDS[type]) if (input[f] !== undefined) patch[f] = str(input[f])
+  const custom = patchedValues(ctx, type, current.customFields, input.custom_fields)
+  if (custom !== undefined) patch.customFields = custom
   if (current.type === 'venue') {
     const v = current
     if (input.show_map !== undefined) patch.showMap = input.show_map

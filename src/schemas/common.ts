@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import * as p from './primitives.js'
 import type { ParamDef } from './operation.js'
 import { wire } from './wire.js'
+import type { CustomField } from '../custom-fields/declarations.js'
 import { failure } from './failure.js'
 import { LIVE_STATUSES, POST_STATUSES, type PostStatus } from '../storage/types.js'
 
@@ -12,6 +13,8 @@ export interface SchemaConfig {
   perPage: number
   /** Shown in the geoloc_radius description. */
   geofence?: { radius: number; unit: 'mi' | 'km' }
+  /** The host's custom fields: the `custom_fields` parameters (schemas/custom-fields.ts). */
+  customFields?: readonly CustomField[]
 }
 
 export const languageParam = (languages: readonly string[]) =>

@@ -23,6 +23,7 @@ import {
   type SchemaConfig,
 } from './common.js'
 import { recurrenceScopeParam, seriesListParams, seriesWriteParams } from './series.js'
+import { customFilterParams, customWriteParams } from './custom-fields.js'
 
 /**
  * A JSON number the cost keeps as given: the parser has already rounded a longer integer to a
@@ -108,6 +109,7 @@ export function eventListParams(c: SchemaConfig) {
       in: 'query',
     },
     status: statusListParam('event'),
+    ...customFilterParams(c.customFields ?? []),
     ...geoFilterParams('Events', c),
     include: {
       schema: p.positiveIntList(),
@@ -188,6 +190,7 @@ export function eventWriteParams<C extends boolean>(c: SchemaConfig, create: C) 
     tags: linkList('Tag IDs, slugs or names (array or comma list); new names create tags.', termsInput, create),
     venue: linkList('The venue: an ID, {"id": N}, or venue data to create (or reuse an exact match).', linkedInput('venueCreate'), create),
     organizer: linkList('Organizers: IDs, {"id": N} or organizer data, a list or a single one.', linkedInput('organizerCreate'), create),
+    ...customWriteParams(c.customFields ?? [], 'event', create),
     ...(create ? { translation_of: translationOfParam } : {}),
     ...seriesWriteParams(create),
     multilingual_language: languageParam(c.languages),

@@ -11,8 +11,16 @@ export const INVALID = 'Invalid parameter.'
 /** A message carrying a WordPress error code; `{name}` is replaced by the parameter's name. */
 export const failure = (code: string, text: string) => `${SEP}${code}${SEP}${text}`
 
-export function decodeFailure(name: string, message: string): { message: string; code?: string } {
-  if (!message.startsWith(SEP)) return { message: INVALID }
-  const [, code, text = ''] = message.split(SEP)
-  return { code, message: text.replaceAll('{name}', name) }
+/**
+ * A failure of one member of an object parameter, reported under the member's name (the
+ * parameter's name followed by `at`), as PHP-style names say it:
+ * `failureAt('[ticket_url]', 'rest_invalid_param', '{name} is not an http or https URL.')`
+ * on `custom_fields` reports `custom_fields[ticket_url]`.
+ */
+export const failureAt = (at: string, code: string, text: string) => `${failure(code, text)}${SEP}${at}`
+
+export function decodeFailure(name: string, message: string): { message: string; code?: string; name: string } {
+  if (!message.startsWith(SEP)) return { message: INVALID, name }
+  const [, code, text = '', at = ''] = message.split(SEP)
+  return { code, message: text.replaceAll('{name}', name + at), name: name + at }
 }

@@ -19,6 +19,7 @@ import {
   translationOfParam,
   syncTokenParam,
 } from './common.js'
+import { customWriteParams } from './custom-fields.js'
 
 const TRUTHY = new Set(['1', 'true', 'yes', 'on'])
 
@@ -100,6 +101,7 @@ export function venueWriteParams<C extends boolean>(c: SchemaConfig, create: C) 
     website: { schema: p.urlOrEmpty(), description: 'Website URL.' },
     ...coordinateWriteParams,
     image: imageParam,
+    ...customWriteParams(c.customFields ?? [], 'venue', create),
     ...(create ? { translation_of: translationOfParam } : {}),
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs
@@ -114,6 +116,7 @@ export function organizerWriteParams<C extends boolean>(c: SchemaConfig, create:
     website: { schema: p.urlOrEmpty(), description: 'Website URL.' },
     email: field('E-mail address.', 320),
     image: imageParam,
+    ...customWriteParams(c.customFields ?? [], 'organizer', create),
     ...(create ? { translation_of: translationOfParam } : {}),
     multilingual_language: languageParam(c.languages),
   } satisfies ParamDefs

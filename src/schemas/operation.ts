@@ -69,7 +69,10 @@ export function validateParams<P extends ParamDefs>(defs: P, input: Record<strin
     }
     const result = v.safeParse(def.schema, value)
     if (result.success) out[name] = result.output
-    else failures.set(name, decodeFailure(name, result.issues[0].message))
+    else {
+      const { name: at, ...failure } = decodeFailure(name, result.issues[0].message)
+      failures.set(at, failure)
+    }
   }
   if (failures.size) throw invalidParams(failures)
   return out as ParamsOutput<P>

@@ -196,7 +196,11 @@ export const Event = v.object({
   tags: v.array(EmbeddedTerm),
   venue: v.pipe(v.union([Venue, v.array(Venue)]), v.description('The venue, or [] when there is none.')),
   organizer: v.array(Organizer),
-  custom_fields: v.array(v.unknown()),
+  // Typed per the host's declarations in /doc (doc/openapi.ts); [] when the event has no value.
+  custom_fields: v.union([
+    v.array(v.unknown()),
+    v.record(v.string(), v.object({ label: v.string(), value: v.union([v.string(), v.number(), v.boolean()]) })),
+  ]),
   language: str,
   translations: Translations,
   json_ld: v.optional(v.record(v.string(), v.unknown())),

@@ -8,6 +8,8 @@ import type { EventRecord, PostRecord } from './types.js'
 export function clonePost<T extends PostRecord>(p: T): T {
   const c = { ...p }
   if (c.image) c.image = { ...c.image }
+  // Absent on records stored before custom fields (a custom storage's): none.
+  c.customFields = { ...(c.customFields ?? {}) }
   if (c.type === 'event') {
     const e = c as EventRecord
     e.cost = [...e.cost]

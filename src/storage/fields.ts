@@ -28,6 +28,7 @@ export const ROLES = {
     'an event search looks in it (posts.search_text, the event_words tokens, the memory backend); of a venue or organizer, its search (post_search)',
   filtered: 'copied into event_filters, the rows of event lists filtered by venue, organizer, category or tag (sql/event-filters.ts)',
   indexed: "an event's postings in event_words, PostgreSQL's token index of event search, depend on it (sql/event-words.ts)",
+  customIndexed: 'the rows of event_custom_values, read by the custom_fields[key] list filter (sql/custom-values.ts)',
   termCounted: 'term_counts (the counts of categories and tags) depend on it',
   dayCounted: 'event_day_counts (the counts of unfiltered event lists) depend on it',
   shared: 'a series edit with recurrence_scope all or following copies it to the other occurrences (resources/series.ts)',
@@ -173,6 +174,17 @@ export const FIELDS = {
   },
   geoLat: { column: 'geo_lat', codec: 'real', venue: ['calendar'] },
   geoLng: { column: 'geo_lng', codec: 'real', venue: ['calendar'] },
+  // The host's declared fields, one JSON object (storage/custom-values.ts). Text values are
+  // filtered per declaration by the resources (a textarea as rich, a text as inline), so the
+  // storage-boundary filter, which reads no declarations, leaves the object alone: no `html`.
+  // A feed shows URL fields (representation/ical.ts); venues and organizers only show them.
+  customFields: {
+    column: 'custom_fields',
+    codec: 'json',
+    event: ['searched', 'indexed', 'customIndexed', 'shared', 'calendar'],
+    venue: [],
+    organizer: [],
+  },
 } as const satisfies Record<string, Field>
 
 type Table = typeof FIELDS

@@ -3,6 +3,7 @@
  * semantics as SQL. A transaction writes to a private overlay that is merged in one synchronous
  * step on commit, so readers never see half of a write and a throw discards it whole.
  */
+import { customValuesMatch } from './custom-values.js'
 import { firstOfEachSeries } from './first-of-series.js'
 import type {
   TranslationKind,
@@ -192,6 +193,7 @@ class Reader implements StorageReader {
     if (q.endLt !== undefined && !(e.endDate < q.endLt)) return false
     if (q.featured !== undefined && e.featured !== q.featured) return false
     if (q.eventStatuses && !q.eventStatuses.includes(e.eventStatus ?? 'scheduled')) return false
+    if (q.customFields && !customValuesMatch(e.customFields, q.customFields)) return false
     if (q.parentId !== undefined && e.parentId !== q.parentId) return false
     if (q.include && !q.include.includes(e.id)) return false
     if (q.idAfter !== undefined && e.id <= q.idAfter) return false

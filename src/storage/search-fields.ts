@@ -4,6 +4,7 @@
  */
 import { fieldsWhere, type FieldWhere } from './fields.js'
 import type { EventRecord } from './types.js'
+import { customSearchText, type CustomValues } from './custom-values.js'
 
 /** The fields a venue or organizer search looks in (every word must occur in one of them). */
 export const LINKED_SEARCH_FIELDS: Record<'venue' | 'organizer', readonly string[]> = {
@@ -25,10 +26,18 @@ export type SearchedText = Pick<EventRecord, FieldWhere<'event', 'searched'>>
  * posts.search_text.
  */
 export function eventSearchText(e: SearchedText): string {
-  let text = e[EVENT_SEARCHED[0]!]
-  for (let i = 1; i < EVENT_SEARCHED.length; i++) text += '\n' + e[EVENT_SEARCHED[i]!]
+  let text = part(e[EVENT_SEARCHED[0]!])
+  for (let i = 1; i < EVENT_SEARCHED.length; i++) {
+    const next = part(e[EVENT_SEARCHED[i]!])
+    // An empty part adds nothing, so the text of an event without custom values is what it was
+    // before custom fields existed (stored search texts stay right without a rewrite).
+    if (next !== '' || typeof e[EVENT_SEARCHED[i]!] === 'string') text += '\n' + next
+  }
   return text.toLowerCase()
 }
+
+/** A searched field's text: custom values contribute their text values (custom-values.ts). */
+const part = (value: string | CustomValues | undefined): string => (typeof value === 'string' ? value : customSearchText(value))
 
 /** Whether an event matches a search: every word is a substring of its search haystack. */
 export function eventMatchesWords(e: SearchedText, words: readonly string[]): boolean {

@@ -5,13 +5,20 @@
  * first occurrence's: changes to its set of occurrences are recorded there (resources/series.ts).
  */
 import { fieldsWhere } from './fields.js'
+import { sameCustomValues, type CustomValues } from './custom-values.js'
 import type { EventRecord, PostRecord, SeriesMember } from './types.js'
 
 /** Event fields an iCalendar feed shows (directly, or through URL, LOCATION, ORGANIZER, CATEGORIES): the field table's `calendar` role. */
 export const CALENDAR_FIELDS = fieldsWhere('event', 'calendar')
 
-const same = (a: unknown, b: unknown) =>
-  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b
+const same = (a: unknown, b: unknown): boolean =>
+  Array.isArray(a) && Array.isArray(b)
+    ? a.length === b.length && a.every((x, i) => x === b[i])
+    : isObject(a) && isObject(b) && !Array.isArray(a) && !Array.isArray(b)
+      ? sameCustomValues(a as CustomValues, b as CustomValues) // custom field values: a flat object
+      : a === b
+
+const isObject = (x: unknown): x is object => typeof x === 'object' && x !== null
 
 /**
  * What a feed shows of an event's place in its series: RECURRENCE-ID and being written on its

@@ -12,6 +12,8 @@ import type { CommitReport, JournalEntry, JournalPage } from './journal.js'
 import type { WebhookStore } from '../webhooks/types.js'
 import type { ImportLinkStore } from './import-links.js'
 export type { GeoCircle } from './geo.js'
+import type { CustomFieldFilter, CustomValues } from './custom-values.js'
+export type { CustomFieldFilter, CustomValue, CustomValues } from './custom-values.js'
 export type { CommitReport, JournalAction, JournalEntry, JournalKind, JournalPage } from './journal.js'
 export type { ImportKind, ImportLink, ImportLinkStore, ImportSourceState } from './import-links.js'
 
@@ -55,6 +57,12 @@ export interface PostCommon {
   modified: string
   modifiedUtc: string
   image: ImageRef | null
+  /**
+   * The host's custom fields (the `customFields` option), keyed by field key: every value ever
+   * stored, declared today or not; the router shows and filters the declared ones
+   * (src/storage/custom-values.ts). `{}` when none.
+   */
+  customFields: CustomValues
   /**
    * Grows by one whenever the stored row changes, however it changes (0 when created). Callers
    * never set it; caches key a record's serialized form by id and revision, so a write by any
@@ -246,6 +254,8 @@ export interface EventListQuery {
   featured?: boolean
   /** Only events of these statuses (event_status: scheduled, canceled, postponed), ORed. */
   eventStatuses?: EventStatus[]
+  /** `custom_fields[key]=value`: every filter holds (keys ANDed, a key's values ORed). */
+  customFields?: CustomFieldFilter[]
   include?: number[]
   parentId?: number
   /**

@@ -13,6 +13,7 @@ const common = {
   modified: '2026-01-01 10:00:00',
   modifiedUtc: '2026-01-01 10:00:00',
   image: null,
+  customFields: {},
 }
 
 export function newEvent(o: Partial<NewPost<'event'>> = {}): NewPost<'event'> {

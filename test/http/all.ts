@@ -12,6 +12,7 @@ import { syncPropertySuite } from './sync-property.suite.js'
 import { eventStatusSuite } from './event-status.suite.js'
 import { jsonLdSuite } from './json-ld.suite.js'
 import { roundTripSuite } from './round-trip.suite.js'
+import { customFieldsSuite } from './custom-fields.suite.js'
 import { docDefaultsSuite, docResponsesSuite, docSuite } from './doc.suite.js'
 import { eventsNoRouteSuite, eventsTransportSuite } from './events-transport.suite.js'
 import { eventsLanguagesSuite } from './events-languages.suite.js'
@@ -61,6 +62,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   eventStatusSuite(name, makeStorage)
   jsonLdSuite(name, makeStorage)
   roundTripSuite(name, makeStorage)
+  customFieldsSuite(name, makeStorage)
   eventsLinkedSuite(name, makeStorage)
   eventsListSuite(name, makeStorage)
   eventsDatesSuite(name, makeStorage)

@@ -15,6 +15,7 @@ import { EVENT_KEYS_TABLE, addSearch, ftsExact, ftsQuery } from './search-index.
 import { toInt, type Row } from './records.js'
 import { page, type CountQuery, type Source } from './paging.js'
 import { locatedVenues, selectOf, toPosts } from './read.js'
+import { customFieldRefs } from './custom-values.js'
 
 const DAY_START = /^(\d{4}-\d{2}-\d{2}) 00:00:00$/
 const DAY_END = /^(\d{4}-\d{2}-\d{2}) 23:59:59$/
@@ -36,6 +37,7 @@ function dayCount(q: EventListQuery, words: readonly string[]): CountQuery | nul
       q.venueIds,
       q.organizerIds,
       q.featured,
+      q.customFields,
       q.include,
       q.parentId,
       q.unpublishedAuthor,
@@ -155,6 +157,9 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   const d = db.dialect
   const fenced = await fenceToVenues(db, q)
   if (!fenced) return { items: [], total: 0 }
+  // custom_fields[key]=value: a key with no matching row empties the list; a rare one drives it.
+  const custom = q.customFields?.length ? await customFieldRefs(db, q.customFields) : { refs: [], driving: false }
+  if (!custom) return { items: [], total: 0 }
   const { wide } = fenced
   q = fenced.q
   // The filters on columns SQLite's event_keys also holds: a search count may test them there
@@ -176,7 +181,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   const seriesByColumns =
     q.firstOfSeries === true &&
     !wide &&
-    [q.venueIds, q.organizerIds, q.categoryIds, q.tagIds, q.include].every((v) => v === undefined) &&
+    [q.venueIds, q.organizerIds, q.categoryIds, q.tagIds, q.include, q.customFields].every((v) => v === undefined) &&
     !(q.search ?? '').trim()
   // The filters before that one: a count subtracts the hidden occurrences from their total.
   const unseries = seriesByColumns ? new Where().and(w) : null
@@ -198,9 +203,11 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   //   stops after `limit` matches instead of first collecting every event of the term; a count
   //   without a driving filter instead collects them once (IN), cheaper than probing every
   //   event of the window.
-  type Ref = { list: SqlParam; sql: string; probeSql?: string }
+  // - A custom field value (event_custom_values) may be either: counted first (custom-values.ts),
+  //   the rarest key drives when it has few rows, the others are probed.
+  type Ref = { params: SqlParam[]; sql: string; probeSql?: string }
   const refs = (table: 'event_terms' | 'event_links', column: string, kind: string, ids: number[] | undefined): Ref[] =>
-    ids ? [{ list: d.list(ids), sql: `FROM ${table} x WHERE x.kind = '${kind}' AND ${d.inList(`x.${column}`, 'int')}` }] : []
+    ids ? [{ params: [d.list(ids)], sql: `FROM ${table} x WHERE x.kind = '${kind}' AND ${d.inList(`x.${column}`, 'int')}` }] : []
   // Probing a long venue list per row: `+` keeps SQLite from walking the list through
   // event_links_linked for every row; it reads the event's own link (primary key) and looks its
   // venue up in the list, materialized once.
@@ -209,7 +216,9 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
       ...r,
       probeSql: `FROM event_links x WHERE x.event_id = p.id AND x.kind = 'venue' AND ${d.inList('+x.linked_id', 'int')}`,
     }))
+  const [rarest, ...commoner] = custom.refs
   const linked = [
+    ...(custom.driving ? [rarest!] : []),
     ...refs('event_links', 'linked_id', 'venue', q.venueIds),
     ...refs('event_links', 'linked_id', 'organizer', q.organizerIds),
   ]
@@ -217,10 +226,11 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     ...refs('event_terms', 'term_id', 'category', q.categoryIds),
     ...refs('event_terms', 'term_id', 'tag', q.tagIds),
     ...wideRef(wide),
+    ...(custom.driving ? commoner : custom.refs),
   ]
-  const inList = (where: Where, r: Ref) => where.add(`p.id IN (SELECT x.event_id ${r.sql})`, r.list)
+  const inList = (where: Where, r: Ref) => where.add(`p.id IN (SELECT x.event_id ${r.sql})`, ...r.params)
   const probe = (where: Where, r: Ref) =>
-    where.add(r.probeSql ? `EXISTS (SELECT 1 ${r.probeSql})` : `EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, r.list)
+    where.add(r.probeSql ? `EXISTS (SELECT 1 ${r.probeSql})` : `EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, ...r.params)
   const [driver, ...others] = linked
   const filters = (termFilter: typeof inList) => {
     const f = new Where().and(w)
@@ -234,11 +244,14 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   // A long geofence venue list is not a link filter event_filters knows: it is probed on the
   // range's rows like a post filter, and the count must then look at them too.
   const postFilters =
-    [q.unpublishedAuthor, q.featured, q.eventStatuses, q.parentId, q.include, wide].some((v) => v !== undefined) || words.length > 0
-  const plan = filteredPlan(db, q, postFilters)
+    [q.unpublishedAuthor, q.featured, q.eventStatuses, q.parentId, q.include, wide, q.customFields].some((v) => v !== undefined) ||
+    words.length > 0
+  // A driving custom field value is rarer than a link's range is worth walking.
+  const plan = custom.driving ? null : filteredPlan(db, q, postFilters)
   const joined = (p: FilteredPlan): Source => {
     const where = new Where().and(p.where).add('p.id = f.event_id').and(w)
     for (const r of wideRef(wide)) probe(where, r)
+    for (const r of custom.refs) probe(where, r)
     return { from: p.from, fromParams: p.fromParams, where }
   }
   if (plan?.ordered) {
@@ -249,7 +262,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   } else if (driver) {
     // CROSS JOIN: SQLite keeps this join order (the venue's events first); others plan freely.
     const from = `(SELECT DISTINCT x.event_id ${driver.sql}) v CROSS JOIN posts p`
-    source = counted = { from, fromParams: [driver.list], where: new Where().add('p.id = v.event_id').and(filters(probe)) }
+    source = counted = { from, fromParams: driver.params, where: new Where().add('p.id = v.event_id').and(filters(probe)) }
   } else {
     source = { from: 'posts p', where: filters(probe) }
     counted = (wide ? null : dayCount(q, words)) ?? { from: 'posts p', where: filters(inList) }
@@ -262,6 +275,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     // When the index alone decides every word and the other filters are columns of event_keys
     // (SQLite), the count may test them there.
     const keysOnly = index.exact && [q.unpublishedAuthor, q.featured, q.eventStatuses, q.parentId].every((v) => v === undefined)
+    // (custom field filters are among `linked` and `terms`: probed like links, never windowed)
     // ... and when they are language, statuses and a plain window, the index's key ranges.
     const windowed =
       keysOnly &&

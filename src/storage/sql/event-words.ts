@@ -28,6 +28,7 @@
  * be longer than a b-tree entry allows); vocabulary rows are never deleted (an unused token
  * costs one row and matches no event).
  */
+import type { CustomValues } from '../custom-values.js'
 import { NO_WORD_INDEX, type Db, type WordIndexView } from './db.js'
 import type { SqlDriver, SqlParam } from './driver.js'
 import { firstLine } from './errors.js'
@@ -242,6 +243,7 @@ export interface Worded {
   title: string
   description: string
   excerpt: string
+  customFields: CustomValues
 }
 
 interface Postings {

@@ -21,6 +21,7 @@ import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } 
 import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
 import { WEBHOOK_DDL, WEBHOOK_QUEUE_DDL } from './webhooks.js'
 import { IMPORT_LINKS_DDL } from './import-links.js'
+import { CUSTOM_VALUES_DDL } from './custom-values.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
 export type { MigrationStatement }
@@ -374,6 +375,13 @@ export const MIGRATIONS: Migration[] = [
     name: 'webhook queue indexes',
     // A claim reads the held deliveries and the head of the queue, not the whole queue (webhooks.ts).
     statements: WEBHOOK_QUEUE_DDL,
+  },
+  {
+    version: 21,
+    name: 'custom fields',
+    // The host's custom field values as JSON on every post, and their filter rows
+    // (custom-values.ts). Posts stored before have none: nothing to fill.
+    statements: [`ALTER TABLE posts ADD COLUMN custom_fields {text} NOT NULL DEFAULT '{}'`, ...CUSTOM_VALUES_DDL],
   },
   {
     version: 22,

@@ -15,6 +15,7 @@ import { linkedShownChanged, nextSequence, seriesRuleShownChanged } from '../seq
 import { clonePost } from '../clone.js'
 import { dropFilterRef, insertEventFilters, syncEventFilters } from './event-filters.js'
 import { insertEventWords, syncEventWords } from './event-words.js'
+import { insertCustomValues, syncCustomValues } from './custom-values.js'
 import { getPost, getTermRecord } from './read.js'
 import { fieldsWhere } from '../fields.js'
 import {
@@ -90,6 +91,8 @@ const FILTERED_BY = fieldsWhere('event', 'filtered')
 const EVENT_TEXT = fieldsWhere('event', 'searched')
 /** What an event's postings in event_words depend on (event-words.ts). */
 const WORDS_BY = fieldsWhere('event', 'indexed')
+/** What an event's rows of event_custom_values depend on (custom-values.ts). */
+const CUSTOM_INDEXED = fieldsWhere('event', 'customIndexed')
 /** What term_counts depend on. */
 const TERM_COUNTED = fieldsWhere('event', 'termCounted')
 /** What event_day_counts depend on. */
@@ -196,6 +199,7 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
     await adjustDayCounts(db, null, stored)
     await syncEventFilters(db, null, stored)
     await syncEventWords(db, null, stored)
+    await syncCustomValues(db, null, stored)
   } else await writeSearch(db, stored, false)
   return clonePost(stored) as RecordOf<T>
 }
@@ -253,6 +257,7 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
     for (const c of byLanguage.values()) await adjustTermCounts(db, null, c)
     await insertEventFilters(db, stored)
     await insertEventWords(db, stored)
+    await insertCustomValues(db, stored)
     const days = new Map<string, { key: string[]; k: number }>()
     for (const e of stored) {
       if (e.hideFromListings) continue
@@ -309,6 +314,7 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
     if (DAY_COUNTED.some((k) => k in given)) await adjustDayCounts(db, current as EventRecord, next)
     if (FILTERED_BY.some((k) => k in given)) await syncEventFilters(db, current as EventRecord, next)
     if (WORDS_BY.some((k) => k in given)) await syncEventWords(db, current as EventRecord, next)
+    if (CUSTOM_INDEXED.some((k) => k in given)) await syncCustomValues(db, current as EventRecord, next)
   } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
   return clonePost(next) as RecordOf<T>
 }
@@ -333,6 +339,7 @@ export async function deletePost(db: Db, id: number): Promise<void> {
     await adjustDayCounts(db, current, null)
     await syncEventFilters(db, current, null)
     await syncEventWords(db, current, null)
+    await syncCustomValues(db, current, null)
     await db.run('DELETE FROM event_links WHERE event_id = ?', [id])
     await db.run('DELETE FROM event_terms WHERE event_id = ?', [id])
     await db.run("UPDATE posts SET parent_id = ?, revision = revision + 1 WHERE parent_id = ? AND type = 'event'", [current.parentId, id])

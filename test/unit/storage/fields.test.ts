@@ -53,6 +53,8 @@ const BEFORE = {
     'eventStatusReason',
     'attendanceMode',
     'virtualUrl',
+    // issue 26, custom fields
+    'customFields',
   ],
   // storage/dependencies.ts
   SHOWN_ONLY: [
@@ -78,10 +80,12 @@ const BEFORE = {
     'virtualUrl',
   ],
   // storage/dependencies.ts and storage/sql/write.ts; search-fields.ts and sql/records.ts spelled it as a template
-  EVENT_TEXT: ['title', 'description', 'excerpt'],
+  EVENT_TEXT: ['title', 'description', 'excerpt', 'customFields'],
   // storage/sql/write.ts
   FILTERED_BY: ['venueIds', 'organizerIds', 'categoryIds', 'tagIds', 'status', 'language', 'startDate', 'endDate', 'hideFromListings'],
-  WORDS_BY: ['title', 'description', 'excerpt', 'status', 'language', 'startDate', 'hideFromListings'],
+  WORDS_BY: ['title', 'description', 'excerpt', 'status', 'language', 'startDate', 'hideFromListings', 'customFields'],
+  // storage/sql/write.ts (issue 26): the rows of event_custom_values
+  CUSTOM_INDEXED: ['customFields'],
   // storage/sql/write.ts, inline in updatePost (and countsKept in storage/dependencies.ts)
   TERM_COUNTED: ['status', 'language', 'categoryIds', 'tagIds'],
   DAY_COUNTED: ['status', 'language', 'startDate', 'endDate', 'hideFromListings'],
@@ -106,6 +110,7 @@ const BEFORE = {
     'eventStatus',
     'attendanceMode',
     'virtualUrl',
+    'customFields',
   ],
   LINKED_CALENDAR_FIELDS: {
     venue: ['title', 'status', 'address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'geoLat', 'geoLng'],
@@ -157,6 +162,7 @@ const BEFORE = {
       'modified modified text',
       'modifiedUtc modified_utc text',
       'image image json',
+      'customFields custom_fields json',
       'revision revision int',
     ],
     event: [
@@ -221,13 +227,14 @@ describe('field table: its views are the lists it replaced', () => {
     expect(sorted(fieldsWhere('event', 'termCounted'))).toEqual(sorted(BEFORE.TERM_COUNTED))
     expect(sorted(fieldsWhere('event', 'dayCounted'))).toEqual(sorted(BEFORE.DAY_COUNTED))
     expect(sorted(CALENDAR_FIELDS)).toEqual(sorted(BEFORE.CALENDAR_FIELDS))
+    expect(fieldsWhere('event', 'customIndexed')).toEqual(BEFORE.CUSTOM_INDEXED)
   })
 
   it('venue and organizer roles', () => {
     for (const type of ['venue', 'organizer'] as const) {
       expect(sorted(LINKED_CALENDAR_FIELDS[type])).toEqual(sorted(BEFORE.LINKED_CALENDAR_FIELDS[type]))
       expect(sorted(LINKED_SEARCH_FIELDS[type])).toEqual(sorted(BEFORE.LINKED_SEARCH_FIELDS[type]))
-      for (const role of ['shared', 'shownOnly', 'filtered', 'indexed', 'termCounted', 'dayCounted'] as const) {
+      for (const role of ['shared', 'shownOnly', 'filtered', 'indexed', 'customIndexed', 'termCounted', 'dayCounted'] as const) {
         expect(fieldsWhere(type, role), `${type} ${role}`).toEqual([])
       }
     }
