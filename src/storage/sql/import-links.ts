@@ -49,9 +49,9 @@ export class SqlImportLinkStore implements ImportLinkStore {
   linksOf(recordIds: readonly number[]) {
     if (!recordIds.length) return Promise.resolve([])
     return this.read(async (db) =>
-      (await db.query(`SELECT ${COLUMNS} FROM import_links WHERE ${db.dialect.inList('record_id', 'int')}`, [db.dialect.list(recordIds)])).map(
-        linkOf,
-      ),
+      (
+        await db.query(`SELECT ${COLUMNS} FROM import_links WHERE ${db.dialect.inList('record_id', 'int')}`, [db.dialect.list(recordIds)])
+      ).map(linkOf),
     )
   }
 
@@ -76,7 +76,12 @@ export class SqlImportLinkStore implements ImportLinkStore {
     return this.read(async (db) => {
       const [r] = await db.query(`SELECT source, etag, last_modified, checked_at FROM import_sources WHERE source = ?`, [source])
       return r
-        ? ({ source: String(r.source), etag: text(r.etag), lastModified: text(r.last_modified), checkedAt: String(r.checked_at) } satisfies ImportSourceState)
+        ? ({
+            source: String(r.source),
+            etag: text(r.etag),
+            lastModified: text(r.last_modified),
+            checkedAt: String(r.checked_at),
+          } satisfies ImportSourceState)
         : null
     })
   }
