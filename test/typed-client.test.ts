@@ -41,6 +41,9 @@ interface TourResult {
   icsType: string | null
   invalid: root.ErrorEnvelope
   invalidNames: string[]
+  ticketUrl: string | undefined
+  capacity: number | undefined
+  byGenre: number[]
 }
 
 /** Casts, non-null assertions and `any` in a source file: the client must have none. */
@@ -64,6 +67,11 @@ describe('a strict typed client generated from /doc', () => {
   beforeAll(async () => {
     const calendar = createCalendarRouter(createMemoryStorage(), {
       authenticate: (r) => (r.headers.get('authorization') === `Bearer ${TOKEN}` ? { id: 1, role: 'administrator' } : null),
+      customFields: [
+        { key: 'ticket_url', label: 'Tickets', type: 'url' },
+        { key: 'capacity', label: 'Capacity', type: 'number' },
+        { key: 'genre', label: 'Genre', type: 'dropdown', options: ['jazz', 'folk'] },
+      ],
     })
     server = http.createServer(toNodeHandler(calendar))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -118,6 +126,10 @@ describe('a strict typed client generated from /doc', () => {
     expect(result.ics).toContain('SUMMARY:Typed client night (moved)')
     expect(result.invalid).toMatchObject({ code: 'rest_invalid_param', data: { status: 400 } })
     expect(result.invalidNames.sort()).toEqual(['per_page', 'start_date'])
+    // Declared custom fields: typed values (checked by tsc above), and the list filter.
+    expect(result.ticketUrl).toBe('https://tickets.example/typed')
+    expect(result.capacity).toBe(120)
+    expect(result.byGenre).toEqual([result.created.id])
   }, 180_000)
 })
 

@@ -7,7 +7,7 @@
  * a live server.
  */
 import createClient from 'openapi-fetch'
-import type { paths } from './api.js'
+import type { components, paths } from './api.js'
 // The package root re-exports these (test/typed-client.test.ts checks that it does); importing the
 // module itself keeps this check to the representations, not the router's implementation.
 import type { ErrorEnvelope, Event, EventList } from '../../src/types.js'
@@ -40,6 +40,24 @@ export interface Tour {
   icsType: string | null
   invalid: ErrorEnvelope
   invalidNames: string[]
+  /** The declared url field as the generated types have it (a string), and a list filtered by a custom field. */
+  ticketUrl: string | undefined
+  capacity: number | undefined
+  byGenre: number[]
+}
+
+/**
+ * A declared custom field read through the generated types: /doc types each field's value, so
+ * `custom_fields.ticket_url.value` is a string here and `capacity` a number, with no cast.
+ */
+export function ticketUrl(event: components['schemas']['Event']): string | undefined {
+  const fields = event.custom_fields
+  return Array.isArray(fields) ? undefined : fields.ticket_url?.value
+}
+
+export function capacity(event: components['schemas']['Event']): number | undefined {
+  const fields = event.custom_fields
+  return Array.isArray(fields) ? undefined : fields.capacity?.value
 }
 
 function fail(what: string, response: Response): never {
@@ -61,9 +79,12 @@ export async function tour(baseUrl: string, token: string): Promise<Tour> {
         { organizer: 'Bo Booker', phone: '+47 555 0100' },
       ],
       categories: ['Concerts', 'Jazz'],
+      custom_fields: { ticket_url: 'https://tickets.example/typed', capacity: 120, genre: 'jazz' },
     },
   })
   if (!create.data) fail('create', create.response)
+  const byGenre = await api.GET('/events', { params: { query: { start_date: '2026-12-01', custom_fields: { genre: 'jazz' } } } })
+  if (!byGenre.data) fail('custom field filter', byGenre.response)
   const created: Event = create.data
 
   // Dates as text and as a Unix timestamp, a page, and a term filter by slug.
@@ -125,5 +146,8 @@ export async function tour(baseUrl: string, token: string): Promise<Tour> {
     icsType: calendar.response.headers.get('content-type'),
     invalid: bad.error,
     invalidNames,
+    ticketUrl: ticketUrl(create.data),
+    capacity: capacity(create.data),
+    byGenre: byGenre.data.events.map((e) => e.id),
   }
 }
