@@ -11,6 +11,7 @@ import { syncSuite } from './sync.suite.js'
 import { syncPropertySuite } from './sync-property.suite.js'
 import { eventStatusSuite } from './event-status.suite.js'
 import { jsonLdSuite } from './json-ld.suite.js'
+import { tecNamesSuite } from './tec-names.suite.js'
 import { roundTripSuite } from './round-trip.suite.js'
 import { customFieldsSuite } from './custom-fields.suite.js'
 import { docDefaultsSuite, docResponsesSuite, docSuite } from './doc.suite.js'
@@ -61,6 +62,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   syncPropertySuite(name, makeStorage)
   eventStatusSuite(name, makeStorage)
   jsonLdSuite(name, makeStorage)
+  tecNamesSuite(name, makeStorage)
   roundTripSuite(name, makeStorage)
   customFieldsSuite(name, makeStorage)
   eventsLinkedSuite(name, makeStorage)

@@ -10,7 +10,7 @@ import ICAL from 'ical.js'
 import type { Storage } from '../../src/storage/types.js'
 import type { CalendarOptions } from '../../src/options.js'
 import type { Change } from '../../src/storage/observed.js'
-import { expectInvalid, makeApp, type App } from './harness.js'
+import { NS, expectInvalid, makeApp, type App } from './harness.js'
 
 const FIELDS: NonNullable<CalendarOptions['customFields']> = [
   { key: 'ticket_url', label: 'Tickets', type: 'url' },
@@ -316,7 +316,7 @@ export function customFieldsSuite(name: string, makeStorage: () => Storage | Pro
       const list = doc.paths['/events'].get.parameters.find((p: { name: string }) => p.name === 'custom_fields')
       expect(list.schema.properties.accessible.anyOf[0]).toMatchObject({ type: 'boolean' })
       const index = (await app.get('/')).body
-      const args = index.routes['/calendar/events/v1/events'].endpoints.find((x: { methods: string[] }) => x.methods.includes('POST')).args
+      const args = index.routes[`/${NS}/events`].endpoints.find((x: { methods: string[] }) => x.methods.includes('POST')).args
       expect(args.custom_fields.properties.ticket_url.anyOf[0]).toEqual({ type: 'string', format: 'uri' })
     })
 
