@@ -12,6 +12,7 @@ export type {
   Geofence,
 } from './options.js'
 export type { FragmentCacheStats } from './fragment-cache.js'
+export type { CustomFieldDeclaration, CustomFieldType } from './custom-fields/declarations.js'
 export { ROLES, type Principal, type Role } from './auth/principal.js'
 export { ApiError } from './http/errors.js'
 export type { CacheOptions, CacheStats } from './cache.js'

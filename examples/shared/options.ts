@@ -3,12 +3,38 @@
  * CALENDAR_API_TOKEN (bearer tokens), CALENDAR_TIMEZONE (UTC), CALENDAR_CORS_ORIGINS (*),
  * CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`: webhooks may go to loopback and private addresses),
  * CALENDAR_TEC_NAMES (`1`: also serve the namespace as TEC's `tribe/events/v1` with
- * `wpml_language`, for clients written for a TEC site).
+ * `wpml_language`, for clients written for a TEC site), CALENDAR_CUSTOM_FIELDS (the
+ * `customFields` declarations as JSON, docs/custom-fields.md; a bad value stops the start).
  */
 import type { CalendarOptions } from '../../src/index.js'
 import { tokenAuth } from '../node-server/auth.js'
+import { resolveCustomFields, type CustomFieldDeclaration } from '../../src/custom-fields/declarations.js'
 
 type Env = Record<string, string | undefined>
+
+/**
+ * CALENDAR_CUSTOM_FIELDS: a JSON array of `{ key, label, type, options?, required?, for? }`.
+ * Checked here, so a typo stops the start with a message naming the variable.
+ *
+ * @example customFields('[{"key":"ticket_url","label":"Tickets","type":"url"}]')
+ */
+export function customFields(value: string | undefined): CustomFieldDeclaration[] {
+  if (value === undefined || value.trim() === '') return []
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch (error) {
+    throw new Error(
+      `CALENDAR_CUSTOM_FIELDS is not JSON (${(error as Error).message}); expected [{"key":"ticket_url","label":"Tickets","type":"url"}]`,
+    )
+  }
+  try {
+    resolveCustomFields(parsed)
+  } catch (error) {
+    throw new Error(`CALENDAR_CUSTOM_FIELDS: ${(error as Error).message.replace(/^calendar-events-router: /, '')}`)
+  }
+  return parsed as CustomFieldDeclaration[]
+}
 
 /** `*` (default) or a comma-separated list of origins. */
 export function corsOrigins(value: string | undefined): '*' | string[] {
@@ -34,6 +60,7 @@ export function exampleOptions(env: Env): { options: CalendarOptions; generatedT
       webhooks: { allowPrivate: env.CALENDAR_WEBHOOK_ALLOW_PRIVATE === '1' },
       onError: (error) => console.error('[calendar]', error),
       tecNames: env.CALENDAR_TEC_NAMES === '1',
+      customFields: customFields(env.CALENDAR_CUSTOM_FIELDS),
     },
   }
 }
