@@ -47,7 +47,7 @@ export async function homePage(api: VisitorApi, origin: string): Promise<Respons
         <p>Add the calendar to your calendar app; it refreshes by itself.</p>
         <ul class="buttons">
           <li><a class="button" href="${webcal}">Subscribe (webcal://)</a></li>
-          <li><a class="button secondary" href="${feed}">iCalendar feed (https)</a></li>
+          <li><a class="button secondary" href="${feed}">iCalendar feed (${origin.startsWith('https:') ? 'https' : 'http'})</a></li>
         </ul>
         <p class="meta">Feed address: <code class="wrap">${feed}</code></p>
       </section>

@@ -110,6 +110,8 @@
     buttonText: { today: 'Today', month: 'Month', week: 'Week', list: 'List' },
     buttonHints: { prev: 'Previous $0', next: 'Next $0', today: 'This $0' },
     eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
+    // On a phone the list shows start times only: the column stays one line wide.
+    views: { listMonth: { displayEventEnd: !narrow } },
     slotLabelFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
     events: load,
     // A day cell is named by its date link; with events in it the visible text is more than
