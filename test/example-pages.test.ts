@@ -5,7 +5,8 @@
  * messages, axe-core on every page (no serious or critical violation), a 375 px phone viewport
  * without horizontal scrolling, and the bad input: unknown slugs, drafts, HTML in titles.
  * Screenshots of every page go to .ci-out/screenshots/ (CI artifacts, looked at by a person);
- * axe's findings to .ci-out/axe-pages.json.
+ * axe's findings to .ci-out/axe-pages.json. JSON-LD: @adobe/structured-data-validator
+ * (test/support/structured-data.ts) and the rich-result rules checked here by hand.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../examples/node-server/server.js'
+import { structuredDataIssues } from './support/structured-data.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -295,7 +297,10 @@ describe('example pages: calendar', () => {
   }, 60_000)
 })
 
-/** What Google's rich results need of an Event (schema.org/Event), checked by hand. */
+/**
+ * What Google's rich results need of an Event (schema.org/Event), checked by hand: the page's
+ * side (an offset on dates, a Place with an address or a VirtualLocation), beside the validator.
+ */
 function eventProblems(ld: any): string[] {
   const problems: string[] = []
   const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?([+-]\d{2}:\d{2}|Z))?$/
@@ -365,6 +370,8 @@ describe('example pages: event, venue and organizer', () => {
       const [ld, ...more] = await jsonLdOf(page)
       expect(more).toEqual([])
       expect(eventProblems(ld)).toEqual([])
+      // And the project's structured-data validator (schema.org vocabulary + Google's rules).
+      expect(await structuredDataIssues(ld)).toEqual([])
       expect(ld).toMatchObject({ name: 'Winter Concert', startDate: startIso, location: { name: 'Konzerthaus' } })
       await shot(page, 'event')
       await axeCheck(page, 'event')
@@ -380,6 +387,7 @@ describe('example pages: event, venue and organizer', () => {
       expect(await page.getByRole('link', { name: 'Join online' }).getAttribute('href')).toBe('https://meet.example/talk')
       const [ld] = await jsonLdOf(page)
       expect(eventProblems(ld)).toEqual([])
+      expect(await structuredDataIssues(ld)).toEqual([])
       expect(ld.eventStatus).toMatch(/EventCancelled$/)
       await shot(page, 'event-cancelled-online')
       await axeCheck(page, 'event-cancelled-online')
