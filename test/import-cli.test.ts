@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { STUB_AUTH, startTecStub } from './support/tec-stub.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'calendar-import-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -81,5 +82,22 @@ describe('import CLI', () => {
     expect((await cli('test/fixtures/import/missing.ics', '--db', db)).code).toBe(1)
     expect((await cli('http://127.0.0.1:9/feed.ics', '--format', 'ics', '--db', db)).code).toBe(1)
     expect((await cli('x.ics', '--authority', 'maybe', '--db', db)).code).toBe(2)
+  })
+
+  it('--format tec: a TEC site with credentials, then a second run creates nothing; 401 without them is exit 1', async () => {
+    const site = await startTecStub()
+    try {
+      site.requireAuth = true
+      const refused = await cli(site.url, '--format', 'tec', '--db', db, '--json')
+      expect(refused.code).toBe(1)
+      expect(JSON.parse(refused.stdout).failed[0].reason).toMatch(/401/)
+      const first = await cli(site.url, '--format', 'tec', '--db', db, '--user', STUB_AUTH, '--json')
+      expect(first.code, first.stderr).toBe(0)
+      expect(JSON.parse(first.stdout)).toMatchObject({ created: 31 + 3 + 2 + 3 + 2, failed: [] })
+      const second = await cli(site.url, '--format', 'tec', '--db', db, '--user', STUB_AUTH)
+      expect(second.stdout).toContain('created 0, updated 0, unchanged 41')
+    } finally {
+      await site.close()
+    }
   })
 })

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `calendar-events-router import <file|url> --format ics|csv [--db FILE | --database-url URL]
+ * `calendar-events-router import <file|url> --format ics|csv|tec [--db FILE | --database-url URL]
  * [--authority overwrite|keep-local|skip] [--delete-missing] [--dry-run] [--json]`: one source
  * into a calendar database, with a progress bar on a TTY and a summary. Exits 0 unless the source
  * could not be read or nothing of it could be imported (docs/importing.md).
@@ -13,9 +13,9 @@ import type { Storage } from '../storage/types.js'
 import { importCalendar, type ImportFormat } from './index.js'
 import type { Authority, ImportSummary } from './types.js'
 
-const USAGE = `Usage: calendar-events-router import <file|url> --format ics|csv [options]
+const USAGE = `Usage: calendar-events-router import <file|url> --format ics|csv|tec [options]
 
-  --format ics|csv          what the source is (default: from the file name)
+  --format ics|csv|tec      what the source is (default: from the file name); tec: a TEC site's URL
   --db FILE                 SQLite database file (created if missing)
   --database-url URL        PostgreSQL connection string
   --authority MODE          overwrite (default) | keep-local | skip
@@ -25,7 +25,8 @@ const USAGE = `Usage: calendar-events-router import <file|url> --format ics|csv 
   --key COLUMN              CSV: the column holding each row's id
   --map FIELD=HEADER        CSV: read our FIELD from your HEADER (repeatable), e.g. event_name=Title
   --delimiter CHAR          CSV: field separator (default ,)
-  --user ID --role ROLE     who imports (default 1, administrator)
+  --user NAME:PASSWORD      tec: HTTP Basic credentials (a WordPress application password)
+  --as ID --role ROLE       who imports here (default 1, administrator)
   --timezone ZONE           the site's time zone for floating times (default UTC)
   --json                    print the summary as JSON
 `
@@ -68,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
       key: { type: 'string' },
       map: { type: 'string', multiple: true },
       delimiter: { type: 'string' },
-      user: { type: 'string', default: '1' },
+      user: { type: 'string' },
+      as: { type: 'string' },
       role: { type: 'string', default: 'administrator' },
       timezone: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -82,8 +84,12 @@ async function main(argv: string[]): Promise<number> {
   if (command !== 'import' || !location) fail('Expected: import <file|url>')
   const format = (values.format ?? (/\.csv$/i.test(location) ? 'csv' : /\.ics$/i.test(location) ? 'ics' : undefined)) as
     ImportFormat | undefined
-  if (format !== 'ics' && format !== 'csv')
-    fail(`--format must be ics or csv${format === 'tec' ? ' (tec sources are not in this version)' : ''}`)
+  if (format !== 'ics' && format !== 'csv' && format !== 'tec') fail('--format must be ics, csv or tec')
+  // `--user` names the TEC site's credentials (name:password); a bare number is the older
+  // spelling of `--as`, the local user the import is made as.
+  const credentials = values.user?.includes(':') ? values.user : undefined
+  const as = values.as ?? (values.user && !credentials ? values.user : '1')
+  if (!/^\d+$/.test(as)) fail('--as takes a user ID; --user takes name:application-password')
   const authority = values.authority as Authority
   if (!['overwrite', 'keep-local', 'skip'].includes(authority)) fail('--authority must be overwrite, keep-local or skip')
   const role = values.role as 'administrator'
@@ -120,13 +126,14 @@ async function main(argv: string[]): Promise<number> {
         format,
         location,
         ...(values.name ? { name: values.name } : {}),
+        ...(credentials ? { auth: credentials } : {}),
         csv: { mapping, ...(values.key ? { key: values.key } : {}), ...(values.delimiter ? { delimiter: values.delimiter } : {}) },
       },
       {
         authority,
         deleteMissing: values['delete-missing'],
         dryRun: values['dry-run'],
-        as: { id: Number(values.user), role },
+        as: { id: Number(as), role },
         onProgress: (done, total) => {
           if (!bar) return
           if (!started) {

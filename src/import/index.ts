@@ -7,6 +7,7 @@ import type { ImportLinkStore } from '../storage/import-links.js'
 import { readCsv, type CsvOptions } from './csv.js'
 import { readIcs, type IcsOptions } from './ics.js'
 import { loadSource, type LoadOptions } from './read-source.js'
+import { readTec, type TecOptions } from './tec.js'
 import { runImport, type ImportTarget, type RunOptions } from './run.js'
 import type { ImportSummary, SourceRead, SourceRecord } from './types.js'
 
@@ -14,12 +15,13 @@ export type { Authority, ImportFailure, ImportSummary, SourceRecord } from './ty
 export type { ImportTarget, RunOptions } from './run.js'
 export { readIcs, type IcsOptions } from './ics.js'
 export { readCsv, TEC_CSV_COLUMNS, type CsvOptions, type CsvField } from './csv.js'
+export { readTec, type TecOptions } from './tec.js'
 
 export type ImportFormat = 'ics' | 'csv' | 'tec'
 
 export interface ImportSource extends LoadOptions {
   format: ImportFormat
-  /** A file path or an http(s) URL (for `tec`: the site's root URL). */
+  /** A file path or an http(s) URL (for `tec`: the site's root URL, or its API root `.../wp-json/tribe/events/v1`). */
   location?: string
   /** The document itself, instead of `location` (ics, csv). */
   text?: string
@@ -32,6 +34,10 @@ export interface ImportSource extends LoadOptions {
   ics?: IcsOptions
   /** CSV: a column mapping, a key column, the separator. */
   csv?: CsvOptions
+  /** TEC site: `auth` (`name:application-password`, HTTP Basic), events per page. */
+  tec?: Pick<TecOptions, 'auth' | 'perPage'>
+  /** TEC site: the same as `tec.auth`. */
+  auth?: string
 }
 
 export type ImportOptions = RunOptions
@@ -82,6 +88,16 @@ export async function importCalendar(target: ImportTarget, source: ImportSource,
         fromText(load, (text) => readCsv(text, source.csv)),
         options,
       )
+    case 'tec': {
+      if (!source.location) throw new TypeError('calendar-events-router: a tec source needs the site URL as its location')
+      const location = source.location
+      return runImport(
+        target,
+        name,
+        (links) => readTec(location, name, links, { ...source, ...source.tec, dryRun: options.dryRun }),
+        options,
+      )
+    }
     default:
       throw new TypeError(`calendar-events-router: unknown import format ${String(source.format)}`)
   }

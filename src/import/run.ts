@@ -236,7 +236,7 @@ class ImportRun {
 
   /** A RECURRENCE-ID override: the occurrence of the imported series it replaces, edited on its own. */
   private async detach(r: SourceRecord, body: Record<string, unknown>, print: string): Promise<void> {
-    const { sourceId, original } = r.occurrenceOf!
+    const { sourceId, original, position } = r.occurrenceOf!
     const seriesId = this.idOf('event', sourceId)
     let target: number | null = null
     if (seriesId !== undefined) {
@@ -249,7 +249,9 @@ class ImportRun {
         `/events?post_parent=${seriesId}&start_date=${from}&end_date=${to}&status=${LIVE}&per_page=50`,
       )
       const candidates = [head.status === 200 ? head.body : null, ...(list.status === 200 ? (list.body.events ?? []) : [])]
-      const match = candidates.find((e) => e && e.start_date === original && e.series && !e.series.detached)
+      const match = candidates.find(
+        (e) => e?.series && !e.series.detached && (position !== undefined ? e.series.position === position : e.start_date === original),
+      )
       if (match) target = Number(match.id)
     }
     if (target === null) {

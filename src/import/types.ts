@@ -20,8 +20,11 @@ export interface SourceRecord {
   body?: Record<string, unknown>
   /** Other records of this source this one links to, by source id (resolved into `body`). */
   refs?: { venue?: string[]; organizer?: string[]; categories?: string[]; tags?: string[]; parent?: string }
-  /** A detached occurrence of a series of this source: the series' source id and the occurrence's start as the rule made it. */
-  occurrenceOf?: { sourceId: string; original: string }
+  /**
+   * A detached occurrence of a series of this source: the series' source id and the occurrence's
+   * start as the rule made it (or, when the source shows only its place in the series, `position`).
+   */
+  occurrenceOf?: { sourceId: string; original: string; position?: number }
   /** The series as single events, when the API refuses its rule (outside our subset). */
   expand?: () => SourceRecord[]
   /** The source could not read this record: reported as failed, the others go on. */

@@ -31,6 +31,8 @@ export interface ImportSourceState {
   lastModified: string | null
   /** UTC `YYYY-MM-DD HH:MM:SS` of the last fetch. */
   checkedAt: string
+  /** Where an interrupted paged read goes on (the TEC source's last completed page, as JSON); null when none. */
+  resume?: string | null
 }
 
 export interface ImportLinkStore {

@@ -19,6 +19,9 @@ export const IMPORT_LINKS_DDL: MigrationStatement[] = [
     source {text} PRIMARY KEY, etag {text}, last_modified {text}, checked_at {text} NOT NULL)`,
 ]
 
+/** Migration 23: where an interrupted paged source (TEC) goes on. */
+export const IMPORT_RESUME_DDL: MigrationStatement[] = [`ALTER TABLE import_sources ADD COLUMN resume {text}`]
+
 const COLUMNS = 'source, kind, source_id, record_id, fingerprint, imported_fields, imported_at'
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
 
@@ -74,13 +77,14 @@ export class SqlImportLinkStore implements ImportLinkStore {
 
   sourceState(source: string) {
     return this.read(async (db) => {
-      const [r] = await db.query(`SELECT source, etag, last_modified, checked_at FROM import_sources WHERE source = ?`, [source])
+      const [r] = await db.query(`SELECT source, etag, last_modified, checked_at, resume FROM import_sources WHERE source = ?`, [source])
       return r
         ? ({
             source: String(r.source),
             etag: text(r.etag),
             lastModified: text(r.last_modified),
             checkedAt: String(r.checked_at),
+            resume: text(r.resume),
           } satisfies ImportSourceState)
         : null
     })
@@ -89,9 +93,10 @@ export class SqlImportLinkStore implements ImportLinkStore {
   putSourceState(s: ImportSourceState) {
     return this.write(async (db) => {
       await db.run(
-        `INSERT INTO import_sources (source, etag, last_modified, checked_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (source) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified, checked_at = excluded.checked_at`,
-        [s.source, s.etag, s.lastModified, s.checkedAt],
+        `INSERT INTO import_sources (source, etag, last_modified, checked_at, resume) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (source) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+           checked_at = excluded.checked_at, resume = excluded.resume`,
+        [s.source, s.etag, s.lastModified, s.checkedAt, s.resume ?? null],
       )
     })
   }

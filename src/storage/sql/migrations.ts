@@ -20,7 +20,7 @@ import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
 import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
 import { WEBHOOK_DDL, WEBHOOK_QUEUE_DDL } from './webhooks.js'
-import { IMPORT_LINKS_DDL } from './import-links.js'
+import { IMPORT_LINKS_DDL, IMPORT_RESUME_DDL } from './import-links.js'
 import { CUSTOM_VALUES_DDL } from './custom-values.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
 
@@ -388,6 +388,12 @@ export const MIGRATIONS: Migration[] = [
     name: 'import links',
     // Imported records and their sources, the validators of each source's last fetch (import-links.ts).
     statements: IMPORT_LINKS_DDL,
+  },
+  {
+    version: 23,
+    name: 'import resume point',
+    // Where an interrupted TEC import goes on (import-links.ts); sources stored before have none.
+    statements: IMPORT_RESUME_DDL,
   },
 ]
 
