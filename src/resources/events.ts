@@ -18,7 +18,7 @@ import { prepareLinked, resolveLinked, resolveTerms } from './event-references.j
 import { created, ok, recordAllow, type Reply } from './respond.js'
 import type { RecordAt, Single } from './record-tag.js'
 import { refuseWithSync, syncReply } from './sync.js'
-import { POST_STATUSES, type EventListQuery } from '../storage/types.js'
+import type { EventListQuery } from '../storage/types.js'
 import type { JournalEntry } from '../storage/journal.js'
 import { eventFeed, icsReply, wantsIcs } from './feed.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
@@ -177,31 +177,18 @@ async function syncEvents(ctx: Context, q: Input<'eventList'>, token: string): P
 }
 
 /** Events of the request's language (any status) that show a venue, organizer or term these entries changed. */
-async function eventsShowing(ctx: Context, entries: readonly JournalEntry[]): Promise<number[]> {
-  const by: Record<'venueIds' | 'organizerIds' | 'categoryIds' | 'tagIds', Set<number>> = {
-    venueIds: new Set(),
-    organizerIds: new Set(),
-    categoryIds: new Set(),
-    tagIds: new Set(),
-  }
-  const list = { venue: by.venueIds, organizer: by.organizerIds, category: by.categoryIds, tag: by.tagIds } as const
+function eventsShowing(ctx: Context, entries: readonly JournalEntry[]): Promise<number[]> {
+  const shown = { venue: new Set<number>(), organizer: new Set<number>(), category: new Set<number>(), tag: new Set<number>() }
   // A term whose count alone moved changes the terms' lists, not the events showing it: their
   // embedded count is as of the event's own last change (docs/sync.md).
-  for (const e of entries) if (e.kind !== 'event' && e.action !== 'count') list[e.kind].add(e.id)
-  const ids: number[] = []
-  for (const [key, set] of Object.entries(by)) {
-    if (!set.size) continue
-    const page = await ctx.storage.listEvents({
-      language: ctx.language,
-      statuses: POST_STATUSES,
-      [key]: [...set],
-      orderBy: 'id',
-      offset: 0,
-      limit: 1_000_000,
-    })
-    for (const e of page.items) ids.push(e.id)
-  }
-  return ids
+  for (const e of entries) if (e.kind !== 'event' && e.action !== 'count') shown[e.kind].add(e.id)
+  if (Object.values(shown).every((s) => !s.size)) return Promise.resolve([])
+  return ctx.storage.eventsShowing(ctx.language, {
+    venueIds: [...shown.venue],
+    organizerIds: [...shown.organizer],
+    categoryIds: [...shown.category],
+    tagIds: [...shown.tag],
+  })
 }
 
 // ---------------------------------------------------------------------------------------------

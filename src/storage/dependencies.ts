@@ -253,6 +253,11 @@ export function recordReads<S extends StorageReader>(reader: S, tags: Tags): S {
       for (const p of page.items) addPost(tags, p)
       return page
     },
+    async eventsShowing(language, shown) {
+      // Any event's links or terms may change the answer.
+      tags.add('L:event').add('L:event@linked').add('L:event@term')
+      return reader.eventsShowing(language, shown)
+    },
     async listLinked(type, q) {
       for (const t of linkedListTags(type, q)) tags.add(t)
       const page = await reader.listLinked(type, q)

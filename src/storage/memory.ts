@@ -8,6 +8,7 @@ import { firstOfEachSeries } from './first-of-series.js'
 import type {
   TranslationKind,
   EventListQuery,
+  EventsShown,
   EventRecord,
   LinkedListQuery,
   NewPost,
@@ -204,6 +205,14 @@ class Reader implements StorageReader {
     if (venues && !e.venueIds.some((id) => venues.has(id))) return false
     if (words.length && !eventMatchesWords(e, words)) return false
     return true
+  }
+
+  async eventsShowing(language: string, shown: EventsShown): Promise<number[]> {
+    const sets = (['venueIds', 'organizerIds', 'categoryIds', 'tagIds'] as const).map((k) => [k, new Set(shown[k] ?? [])] as const)
+    const out: number[] = []
+    for (const p of this.allPosts())
+      if (p.type === 'event' && p.language === language && sets.some(([k, ids]) => p[k].some((id) => ids.has(id)))) out.push(p.id)
+    return out
   }
 
   async listEvents(q: EventListQuery): Promise<Page<EventRecord>> {

@@ -10,7 +10,7 @@
 import type { GeoCircle } from './geo.js'
 import type { CommitReport, JournalEntry, JournalPage } from './journal.js'
 import type { WebhookStore } from '../webhooks/types.js'
-import type { ImportLinkStore } from './import-links.js'
+import type { ImportLink, ImportLinkStore } from './import-links.js'
 export type { GeoCircle } from './geo.js'
 import type { CustomFieldFilter, CustomValues } from './custom-values.js'
 export type { CustomFieldFilter, CustomValue, CustomValues } from './custom-values.js'
@@ -233,6 +233,14 @@ export interface Page<T> {
 }
 
 /** Event list filters, already resolved by the resource layer (IDs, bounds, visibility). */
+/** What `eventsShowing` looks for: an event showing any one of these ids qualifies. */
+export interface EventsShown {
+  venueIds?: readonly number[]
+  organizerIds?: readonly number[]
+  categoryIds?: readonly number[]
+  tagIds?: readonly number[]
+}
+
 export interface EventListQuery {
   language: string
   statuses: readonly PostStatus[]
@@ -346,6 +354,15 @@ export interface StorageReader {
   /** Slugs of this type and language equal to `base` or of the form `base-N`. */
   slugsLike(kind: PostType | Taxonomy, language: string, base: string): Promise<string[]>
   listEvents(query: EventListQuery): Promise<Page<EventRecord>>
+  /**
+   * Ids of the events of `language` (any status, listed or hidden) that link any of these
+   * venues or organizers or carry any of these terms: the events whose representation embeds a
+   * record that changed (a sync delivers them as changed). Ids only, in no particular order.
+   *
+   * @example
+   * await storage.eventsShowing('en', { venueIds: [12], categoryIds: [3, 4] }) // [101, 102, 250]
+   */
+  eventsShowing(language: string, shown: EventsShown): Promise<number[]>
   listLinked<T extends 'venue' | 'organizer'>(type: T, query: LinkedListQuery): Promise<Page<RecordOf<T>>>
   /** A venue/organizer of this language whose listed fields all equal the given values. */
   findLinkedDuplicate<T extends 'venue' | 'organizer'>(
@@ -397,6 +414,11 @@ export interface StorageTx extends StorageReader {
   updateTerm(id: number, patch: TermPatch): Promise<TermRecord>
   /** Delete the term and its event links; children move to the deleted term's parent. */
   deleteTerm(id: number): Promise<void>
+  /**
+   * Optional: inserts or replaces an import link (import-links.ts) in this transaction, so a
+   * record and its link commit together. Without it the importer writes the link after.
+   */
+  putImportLink?(link: ImportLink): Promise<void>
 }
 
 export interface TransactionOptions {

@@ -106,6 +106,40 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
       )
 
       it(
+        'finds the events of a language that show given venues, organizers or terms (eventsShowing)',
+        withStorage(async (s) => {
+          const { v1, v2, o1, c1, t1, shows } = await insert(s, async (tx) => {
+            const v1 = await tx.insertPost(newVenue({ slug: 'v1' }))
+            const v2 = await tx.insertPost(newVenue({ slug: 'v2' }))
+            const o1 = await tx.insertPost(newOrganizer({ slug: 'o1' }))
+            const c1 = await tx.insertTerm(newTerm({ slug: 'c1' }))
+            const t1 = await tx.insertTerm(newTerm({ slug: 't1', taxonomy: 'tag' }))
+            const make = (slug: string, o: Partial<Parameters<typeof newEvent>[0]>) => tx.insertPost(newEvent({ slug, ...o }))
+            const shows = {
+              venue: await make('a', { venueIds: [v1.id], status: 'draft' }),
+              both: await make('b', { venueIds: [v1.id], organizerIds: [o1.id], hideFromListings: true }),
+              organizer: await make('c', { organizerIds: [o1.id], status: 'trash' }),
+              category: await make('d', { categoryIds: [c1.id] }),
+              tag: await make('e', { tagIds: [t1.id] }),
+              none: await make('f', { venueIds: [v2.id] }),
+              french: await make('g', { venueIds: [v1.id], categoryIds: [c1.id], language: 'fr' }),
+            }
+            return { v1, v2, o1, c1, t1, shows }
+          })
+          const found = async (language: string, shown: Parameters<Storage['eventsShowing']>[1]) =>
+            (await s.eventsShowing(language, shown)).sort((a, b) => a - b)
+          const ids = (...es: Array<{ id: number }>) => es.map((e) => e.id).sort((a, b) => a - b)
+          assert.deepEqual(await found('en', { venueIds: [v1.id] }), ids(shows.venue, shows.both))
+          assert.deepEqual(await found('en', { venueIds: [v1.id], organizerIds: [o1.id] }), ids(shows.venue, shows.both, shows.organizer))
+          assert.deepEqual(await found('en', { categoryIds: [c1.id], tagIds: [t1.id] }), ids(shows.category, shows.tag))
+          assert.deepEqual(await found('fr', { venueIds: [v1.id, v2.id] }), ids(shows.french))
+          assert.deepEqual(await found('en', { venueIds: [v2.id], categoryIds: [] }), ids(shows.none))
+          assert.deepEqual(await found('en', {}), [])
+          assert.deepEqual(await found('en', { tagIds: [999999] }), [])
+        }),
+      )
+
+      it(
         'keeps slugs unique per type and language',
         withStorage(async (s) => {
           await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'same' })))

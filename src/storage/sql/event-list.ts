@@ -217,7 +217,12 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
       probeSql: `FROM event_links x WHERE x.event_id = p.id AND x.kind = 'venue' AND ${d.inList('+x.linked_id', 'int')}`,
     }))
   const [rarest, ...commoner] = custom.refs
+  // An id list (`include`; a sync's changed events) drives: each post by primary key, instead of
+  // SQLite walking an index of the whole language and status for the few ids in the list.
+  const idRows = d.name === 'sqlite' ? 'SELECT value AS event_id FROM json_each(?)' : 'SELECT i AS event_id FROM unnest(?::bigint[]) AS i'
+  const included: Ref[] = q.include ? [{ params: [d.list(q.include)], sql: `FROM (${idRows}) x WHERE TRUE` }] : []
   const linked = [
+    ...included,
     ...(custom.driving ? [rarest!] : []),
     ...refs('event_links', 'linked_id', 'venue', q.venueIds),
     ...refs('event_links', 'linked_id', 'organizer', q.organizerIds),

@@ -12,6 +12,7 @@
  */
 import type {
   EventListQuery,
+  EventsShown,
   LinkedListQuery,
   NewPost,
   NewTerm,
@@ -29,7 +30,8 @@ import type {
 import { collapseEntries, journalTime, type JournalEntry, type JournalPage } from '../journal.js'
 import { SqlJournal } from './journal.js'
 import { SqlWebhookStore } from './webhooks.js'
-import { SqlImportLinkStore } from './import-links.js'
+import { SqlImportLinkStore, upsertImportLink } from './import-links.js'
+import type { ImportLink } from '../import-links.js'
 import { StorageUnavailableError, type TranslationKind } from '../types.js'
 import { Db } from './db.js'
 import { dialectFor, type Dialect } from './dialect.js'
@@ -41,6 +43,7 @@ import { FTS_TABLE } from './search-index.js'
 import { wordIndexState } from './event-words.js'
 import * as read from './read.js'
 import { listEvents } from './event-list.js'
+import { eventsShowing } from './events-showing.js'
 import { RecordCache, type RecordCacheOptions } from './record-cache.js'
 import * as write from './write.js'
 
@@ -93,6 +96,9 @@ abstract class Reader implements StorageReader {
   }
   listEvents(query: EventListQuery) {
     return this.use((db) => listEvents(db, query))
+  }
+  eventsShowing(language: string, shown: EventsShown) {
+    return this.use((db) => eventsShowing(db, language, shown))
   }
   listLinked<T extends 'venue' | 'organizer'>(type: T, query: LinkedListQuery) {
     return this.use((db) => read.listLinked(db, type, query))
@@ -166,6 +172,9 @@ class Tx extends Reader implements StorageTx {
   }
   deleteTerm(id: number) {
     return this.use((db) => write.deleteTerm(db, id))
+  }
+  putImportLink(link: ImportLink) {
+    return this.use((db) => upsertImportLink(db, link))
   }
 }
 
