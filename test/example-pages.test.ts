@@ -8,17 +8,17 @@
  * axe's findings to .ci-out/axe-pages.json. JSON-LD: @adobe/structured-data-validator
  * (test/support/structured-data.ts) and the rich-result rules checked here by hand.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../examples/node-server/server.js'
 import { structuredDataIssues } from './support/structured-data.js'
+import { launchChromium } from './support/chromium.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const SHOTS = join(ROOT, '.ci-out', 'screenshots')
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const TOKEN = 'pages-admin-token'
@@ -124,20 +124,7 @@ beforeAll(async () => {
     status: 'draft',
   })
   mkdirSync(SHOTS, { recursive: true })
-  // In CI this must run: a missing browser is a failure, not a skip.
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {

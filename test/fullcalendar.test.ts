@@ -5,17 +5,17 @@
  * reads the month grid FullCalendar rendered. A screenshot is left in the temp directory (or at
  * $FULLCALENDAR_SCREENSHOT) for a human to look at.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { toNodeHandler } from '../adapters/node/index.js'
 import { createMemoryStorage } from '../src/storage/memory.js'
 import { makeApp, NS_PATH, type App } from './http/harness.js'
+import { launchChromium } from './support/chromium.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const SCREENSHOT = process.env.FULLCALENDAR_SCREENSHOT ?? join(tmpdir(), 'fullcalendar-ical.png')
 
 /** Browser builds of FullCalendar and ical.js, straight from node_modules. */
@@ -64,20 +64,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-  // In CI this must run: a missing browser is a failure, not a skip.
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {
