@@ -26,7 +26,8 @@ export type Html = 'rich' | 'inline' | 'structured'
 export const ROLES = {
   searched:
     'an event search looks in it (posts.search_text, the event_words tokens, the memory backend); of a venue or organizer, its search (post_search)',
-  filtered: 'copied into event_filters, the rows of event lists filtered by venue, organizer, category or tag (sql/event-filters.ts)',
+  filtered:
+    'copied into event_filters, the rows of event lists filtered by venue, organizer, category, tag or a custom field value (sql/event-filters.ts)',
   indexed: "an event's postings in event_words, PostgreSQL's token index of event search, depend on it (sql/event-words.ts)",
   customIndexed: 'the rows of event_custom_values, read by the custom_fields[key] list filter (sql/custom-values.ts)',
   termCounted: 'term_counts (the counts of categories and tags) depend on it',
@@ -181,7 +182,7 @@ export const FIELDS = {
   customFields: {
     column: 'custom_fields',
     codec: 'json',
-    event: ['searched', 'indexed', 'customIndexed', 'shared', 'calendar'],
+    event: ['searched', 'indexed', 'customIndexed', 'filtered', 'shared', 'calendar'],
     venue: [],
     organizer: [],
   },

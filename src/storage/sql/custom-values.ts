@@ -7,7 +7,9 @@
  *   by primary key, so a page costs the matches, never the date window;
  * - a common value is probed per row while the list walks its own order (the same index, all
  *   three columns bound), so a page stops after `limit` matches.
- * `customFieldRefs` picks per key by counting a bounded stretch of the index first.
+ * `customFieldRefs` picks per key by counting a bounded stretch of the index first. A common
+ * value's list is mostly served by event_filters instead (its rows and day counters carry the
+ * values too, migration 24; event-filters.ts): this table then probes a second key.
  */
 import type { EventRecord, CustomFieldFilter } from '../types.js'
 import { customValueRows } from '../custom-values.js'
@@ -71,6 +73,8 @@ export const DRIVING_MATCHES = 2000
 export interface CustomRef {
   sql: string
   params: SqlParam[]
+  /** The filter it selects (event_filters' plan takes these, in the same order). */
+  filter: CustomFieldFilter
 }
 
 /**
@@ -90,6 +94,7 @@ export async function customFieldRefs(
     const ref: CustomRef = {
       sql: `FROM event_custom_values x WHERE x.field_key = ? AND ${d.inList('x.field_value', 'text')}`,
       params: [f.key, d.list(values)],
+      filter: { key: f.key, values },
     }
     const rows = await db.query<{ n: unknown }>(
       `SELECT count(*) AS n FROM (SELECT 1 ${ref.sql} LIMIT ${DRIVING_MATCHES + 1}) c`,

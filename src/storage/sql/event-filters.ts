@@ -16,10 +16,18 @@
  * lookup per row of the range (a venue's 12 months and a category at 1M events on PostgreSQL:
  * 32 ms against 6 ms).
  *
+ * Custom field values ride the same tables (migration 24): a value is a row of kind
+ * `custom:<key>=<value text>` and ref_id 0, so a list filtered by a common value pages one range
+ * and counts O(days) counters, like a category. event_custom_values stays the index of values by
+ * event (a rare value's ids, a probe of a second key). Declared keys hold no `=` (letters,
+ * digits, `_`, `-`), so a kind names one key and one value. Custom rows carry the event's
+ * `links` like the others but add no token to them: a link filter never asks for a custom value.
+ *
  * The writes keep both in the writing transaction (`syncEventFilters`): only the rows that
  * change are touched, in key order (no lock-order cycles between concurrent transactions).
  */
 import type { EventRecord, EventListQuery } from '../types.js'
+import { customValueRows, type CustomFieldFilter } from '../custom-values.js'
 import { Where, type Db } from './db.js'
 import type { SqlParam } from './driver.js'
 import type { MigrationStatement } from './dialect.js'
@@ -29,6 +37,10 @@ export const FILTER_KINDS = { venueIds: 'venue', organizerIds: 'organizer', cate
 type FilterList = keyof typeof FILTER_KINDS
 /** A link in `links`: the kind's first letter and the id, between commas. */
 const linkToken = (kind: string, id: number) => `,${kind[0]}${id},`
+/** The kind of a custom value's rows: the key, then the value's index text (custom-values.ts). */
+export const customKind = (key: string, text: string) => `custom:${key}=${text}`
+/** Selects the link kinds' rows, not the custom values' (the literal prefix of customKind). */
+const LINK_KIND = `kind IN ('category', 'organizer', 'tag', 'venue')`
 
 const filtersTable = (options: string) => `CREATE TABLE IF NOT EXISTS event_filters (
     kind {text} NOT NULL,
@@ -77,25 +89,44 @@ export const EVENT_FILTERS_BACKFILL = [
 ]
 
 /**
- * Sets every row's `links` from its event's rows (migration 13, and the bench's bulk seeding for
- * the events `BETWEEN ? AND ?` when `range`), in the order rowsOf writes: kind, then id. Rows
+ * Migration 24: the custom value rows of every listed event, from event_custom_values (the values
+ * as rowsOf turns them into kinds), each with its event's `links` (read from one of its link rows),
+ * and their counters. Deletes what an interrupted run left first, so it may run again.
+ */
+export const CUSTOM_FILTERS_BACKFILL = [
+  `DELETE FROM event_filter_day_counts WHERE kind LIKE 'custom:%'`,
+  `DELETE FROM event_filters WHERE kind LIKE 'custom:%'`,
+  `INSERT INTO event_filters (kind, ref_id, language, status, start_date, event_id, end_date, links)
+   SELECT 'custom:' || v.field_key || '=' || v.field_value, 0, p.language, p.status, COALESCE(p.start_date, ''), p.id,
+     COALESCE(p.end_date, ''), COALESCE((SELECT l.links FROM event_filters l WHERE l.event_id = p.id AND l.${LINK_KIND} LIMIT 1), '')
+   FROM event_custom_values v JOIN posts p ON p.id = v.event_id WHERE p.type = 'event' AND p.hide_from_listings = FALSE`,
+  `INSERT INTO event_filter_day_counts (kind, ref_id, language, status, start_day, end_day, n)
+   SELECT kind, ref_id, language, status, substr(start_date, 1, 10), substr(end_date, 1, 10), count(*) FROM event_filters
+   WHERE kind LIKE 'custom:%' GROUP BY kind, ref_id, language, status, substr(start_date, 1, 10), substr(end_date, 1, 10)`,
+]
+
+/**
+ * Sets every row's `links` from its event's link rows (migration 13, and the bench's bulk seeding
+ * for the events `BETWEEN ? AND ?` when `range`), in the order rowsOf writes: kind, then id. Rows
  * already right are left alone, so it may run again.
  */
 export function linksBackfill(dialect: 'sqlite' | 'postgres', range = false): string {
-  const within = range ? 'WHERE event_id BETWEEN ? AND ?' : ''
+  // Custom value rows carry links but are no link (before migration 24 there are none).
+  const within = range ? 'event_id BETWEEN ? AND ?' : ''
+  const and = (c: string) => (c ? `AND ${c}` : '')
   // SQLite keeps a subquery's ORDER BY for the aggregate above it (an aggregate outer query is
   // never flattened); its group_concat(... ORDER BY) needs 3.44.
   const perEvent =
     dialect === 'sqlite'
       ? `SELECT event_id, ',' || group_concat(l, ',') || ',' AS links
-         FROM (SELECT event_id, substr(kind, 1, 1) || ref_id AS l FROM event_filters ${within} ORDER BY event_id, kind, ref_id) GROUP BY event_id`
+         FROM (SELECT event_id, substr(kind, 1, 1) || ref_id AS l FROM event_filters WHERE ${LINK_KIND} ${and(within)} ORDER BY event_id, kind, ref_id) GROUP BY event_id`
       : `SELECT event_id, ',' || string_agg(left(kind, 1) || ref_id, ',' ORDER BY kind, ref_id) || ',' AS links
-         FROM event_filters ${within} GROUP BY event_id`
+         FROM event_filters WHERE ${LINK_KIND} ${and(within)} GROUP BY event_id`
   return `UPDATE event_filters SET links = x.links FROM (${perEvent}) x
           WHERE x.event_id = event_filters.event_id AND event_filters.links <> x.links`
 }
 
-type Filtered = Pick<EventRecord, 'id' | 'language' | 'status' | 'startDate' | 'endDate' | 'hideFromListings' | FilterList>
+type Filtered = Pick<EventRecord, 'id' | 'language' | 'status' | 'startDate' | 'endDate' | 'hideFromListings' | 'customFields' | FilterList>
 type FilterRow = [
   kind: string,
   refId: number,
@@ -120,7 +151,11 @@ function rowsOf(e: Filtered | null): Map<string, FilterRow> {
     // The order of migration 13's backfill (kind, then id), so its rows are not rewritten later.
     .sort(([k1, r1], [k2, r2]) => (k1 < k2 ? -1 : k1 > k2 ? 1 : r1 - r2))
   const links = refs.length ? `,${refs.map(([kind, ref]) => `${kind[0]}${ref}`).join(',')},` : ''
-  for (const [kind, ref] of refs) {
+  const kinds: Array<readonly [string, number]> = [
+    ...refs,
+    ...customValueRows(e.customFields).map(([key, text]) => [customKind(key, text), 0] as const),
+  ]
+  for (const [kind, ref] of kinds) {
     const row: FilterRow = [kind, ref, e.language, e.status, e.startDate, e.id, e.endDate, links]
     rows.set(JSON.stringify(row), row)
   }
@@ -231,22 +266,40 @@ export interface FilteredPlan {
 }
 
 /**
- * The plan for an event list filtered by at least one linked id, or null when the query is not
- * a shape it serves exactly (no filter with exactly one id, or ordered by post date).
+ * The plan for an event list filtered by at least one linked id or custom field value, or null
+ * when the query is not a shape it serves exactly (neither a link filter with exactly one id nor
+ * a custom field filter, or ordered by post date). A link with one id drives (the range of its
+ * rows); else the first of `customs` (the list's custom field filters, the one to drive first:
+ * listEvents puts the rarest there), one range per value. Every other link filter is tested in
+ * the row's `links`, every other custom key probed in event_custom_values by event id, so the
+ * plan carries all of them and its count reads nothing from posts.
  * `postFilters`: whether the query filters on anything besides language, statuses, the date
- * bounds and the links (then the count must look at the posts).
+ * bounds, the links and the custom fields (then the count must look at the posts).
  */
-export function filteredPlan(db: Db, q: EventListQuery, postFilters: boolean): FilteredPlan | null {
+export function filteredPlan(
+  db: Db,
+  q: EventListQuery,
+  postFilters: boolean,
+  customs: readonly CustomFieldFilter[] = q.customFields ?? [],
+): FilteredPlan | null {
   if (q.orderBy !== 'start') return null
   const lists = (Object.keys(FILTER_KINDS) as FilterList[]).filter((l) => q[l] !== undefined)
   const driver = lists.find((l) => new Set(q[l]).size === 1)
-  if (!driver) return null
+  const drivingCustom = driver ? undefined : customs[0]
+  const otherCustoms = driver ? customs : customs.slice(1)
+  // The driving range: one link's kind and id, or one kind per value of a custom key (an event
+  // has one value per key, so the values' rows are disjoint and their counters add up).
+  const kinds = driver ? [FILTER_KINDS[driver]] : drivingCustom ? drivingCustom.values.map((v) => customKind(drivingCustom.key, v)) : null
+  if (!kinds) return null
+  const refId = driver ? q[driver]![0]! : 0
+  const range = (alias: string) =>
+    new Where()
+      .oneOf(`${alias}.kind`, kinds)
+      .add(`${alias}.ref_id = ?`, refId)
+      .add(`${alias}.language = ?`, q.language)
+      .oneOf(`${alias}.status`, q.statuses)
   const d = db.dialect
-  const f = new Where()
-  f.add(`f.kind = '${FILTER_KINDS[driver]}'`)
-    .add('f.ref_id = ?', q[driver]![0]!)
-    .add('f.language = ?', q.language)
-    .oneOf('f.status', q.statuses)
+  const f = range('f')
   f.dateBounds('f', q)
   // Every other link filter: the event links one of those ids, as the row's `links` says.
   for (const other of lists.filter((l) => l !== driver)) {
@@ -263,27 +316,32 @@ export function filteredPlan(db: Db, q: EventListQuery, postFilters: boolean): F
       d.list(ids),
     )
   }
+  // Every other custom key: one lookup of event_custom_values_key (all three columns) per row.
+  for (const c of otherCustoms) {
+    f.add(
+      `EXISTS (SELECT 1 FROM event_custom_values x WHERE x.field_key = ? AND ${d.inList('x.field_value', 'text')} AND x.event_id = f.event_id)`,
+      c.key,
+      d.list([...new Set(c.values)]),
+    )
+  }
   let count: FilteredPlan['count'] = null
   if (!postFilters) {
     const from = q.startGte === undefined ? undefined : DAY_START.exec(q.startGte)?.[1]
     const to = q.endLte === undefined ? undefined : DAY_END.exec(q.endLte)?.[1]
     const wholeDays =
-      lists.length === 1 &&
+      lists.length + customs.length === 1 &&
       [q.startGt, q.startLt, q.endGt, q.endLt].every((v) => v === undefined) &&
       (q.startGte === undefined || from !== undefined) &&
       (q.endLte === undefined || to !== undefined)
     if (wholeDays) {
-      const c = new Where()
-        .add(`c.kind = '${FILTER_KINDS[driver]}'`)
-        .add('c.ref_id = ?', q[driver]![0]!)
-        .add('c.language = ?', q.language)
-        .oneOf('c.status', q.statuses)
+      const c = range('c')
       if (from !== undefined) c.add('c.start_day >= ?', from)
       if (to !== undefined) c.add('c.end_day <= ?', to)
       count = { sql: `SELECT COALESCE(SUM(c.n), 0) AS n FROM event_filter_day_counts c WHERE ${c}`, params: c.params }
     } else count = { sql: `SELECT count(*) AS n FROM event_filters f WHERE ${f}`, params: f.params }
   }
   // CROSS JOIN: SQLite keeps this join order (the range first, then each post by primary key).
-  const ordered = new Set(q.statuses).size === 1
+  // In list order only as one range: one kind and one status.
+  const ordered = new Set(kinds).size === 1 && new Set(q.statuses).size === 1
   return { from: 'event_filters f CROSS JOIN posts p', fromParams: [], where: f, order: 'f.start_date, f.event_id', ordered, count }
 }

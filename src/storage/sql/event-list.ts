@@ -248,15 +248,23 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   let pageOrder = order
   // A long geofence venue list is not a link filter event_filters knows: it is probed on the
   // range's rows like a post filter, and the count must then look at them too.
+  // Custom field values are no post filter: the plan carries them (event_filters' custom rows,
+  // or a probe of event_custom_values by the range's event id).
   const postFilters =
-    [q.unpublishedAuthor, q.featured, q.eventStatuses, q.parentId, q.include, wide, q.customFields].some((v) => v !== undefined) ||
-    words.length > 0
-  // A driving custom field value is rarer than a link's range is worth walking.
-  const plan = custom.driving ? null : filteredPlan(db, q, postFilters)
+    [q.unpublishedAuthor, q.featured, q.eventStatuses, q.parentId, q.include, wide].some((v) => v !== undefined) || words.length > 0
+  // A driving custom field value is rarer than a link's range is worth walking. A common one
+  // drives event_filters' plan when no link with one id does (its range, its day counters).
+  const plan = custom.driving
+    ? null
+    : filteredPlan(
+        db,
+        q,
+        postFilters,
+        custom.refs.map((r) => r.filter),
+      )
   const joined = (p: FilteredPlan): Source => {
     const where = new Where().and(p.where).add('p.id = f.event_id').and(w)
     for (const r of wideRef(wide)) probe(where, r)
-    for (const r of custom.refs) probe(where, r)
     return { from: p.from, fromParams: p.fromParams, where }
   }
   if (plan?.ordered) {

@@ -15,7 +15,7 @@ import type { Dialect, MigrationStatement } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
-import { EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './event-filters.js'
+import { CUSTOM_FILTERS_BACKFILL, EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './event-filters.js'
 import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
 import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
@@ -394,6 +394,15 @@ export const MIGRATIONS: Migration[] = [
     name: 'import resume point',
     // Where an interrupted TEC import goes on (import-links.ts); sources stored before have none.
     statements: IMPORT_RESUME_DDL,
+  },
+  {
+    version: 24,
+    name: 'custom field values in event filters',
+    // A list filtered by a common custom field value pages one range of event_filters and counts
+    // its day counters, like a category (event-filters.ts), instead of counting every match in
+    // the window (1.2 s for 300k matches at 1M events). The rows come from event_custom_values.
+    statements: [],
+    data: CUSTOM_FILTERS_BACKFILL,
   },
 ]
 

@@ -82,7 +82,18 @@ const BEFORE = {
   // storage/dependencies.ts and storage/sql/write.ts; search-fields.ts and sql/records.ts spelled it as a template
   EVENT_TEXT: ['title', 'description', 'excerpt', 'customFields'],
   // storage/sql/write.ts
-  FILTERED_BY: ['venueIds', 'organizerIds', 'categoryIds', 'tagIds', 'status', 'language', 'startDate', 'endDate', 'hideFromListings'],
+  FILTERED_BY: [
+    'venueIds',
+    'organizerIds',
+    'categoryIds',
+    'tagIds',
+    'status',
+    'language',
+    'startDate',
+    'endDate',
+    'hideFromListings',
+    'customFields',
+  ],
   WORDS_BY: ['title', 'description', 'excerpt', 'status', 'language', 'startDate', 'hideFromListings', 'customFields'],
   // storage/sql/write.ts (issue 26): the rows of event_custom_values
   CUSTOM_INDEXED: ['customFields'],
