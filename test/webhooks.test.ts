@@ -25,7 +25,7 @@ interface Received {
 }
 
 /** A receiver on 127.0.0.1 answering each request with what `answer` says (in order, then 200). */
-async function receiver(answers: Array<{ status: number; headers?: Record<string, string>; hang?: boolean }> = []) {
+async function receiver(answers: Array<{ status: number; headers?: Record<string, string>; hang?: boolean; delayMs?: number }> = []) {
   const got: Received[] = []
   const server = http.createServer((req, res) => {
     let body = ''
@@ -34,8 +34,10 @@ async function receiver(answers: Array<{ status: number; headers?: Record<string
       got.push({ headers: req.headers, body })
       const a = answers.shift() ?? { status: 200 }
       if (a.hang) return
-      res.writeHead(a.status, a.headers ?? {})
-      res.end('thanks')
+      setTimeout(() => {
+        res.writeHead(a.status, a.headers ?? {})
+        res.end('thanks')
+      }, a.delayMs ?? 0)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -226,6 +228,28 @@ function webhooksSuite(name: string, makeStorage: () => Storage | Promise<Storag
       while (fast.got.length < 2 && Date.now() - t0 < 3000) await new Promise((resolve) => setTimeout(resolve, 10))
       expect(fast.got.length).toBe(2)
       expect(Date.now() - t0).toBeLessThan(2500)
+    })
+
+    it('stop() waits for the attempt under way, records it, and lets the rest of its chain go', async () => {
+      const slow = await receiver([{ status: 200, delayMs: 400 }])
+      const app = await open(makeStorage)
+      const hook = await endpoint(app, slow.url)
+      await app.post('/tags', { name: 'First' }, { as: 'administrator' })
+      await app.post('/tags', { name: 'Second' }, { as: 'administrator' })
+      await app.router.webhooks.start()
+      const t0 = Date.now()
+      while (slow.got.length === 0 && Date.now() - t0 < 3000) await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(slow.got.length).toBe(1)
+      await app.router.webhooks.stop()
+      // The first attempt ended and was recorded before stop() resolved; the second was never sent.
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(350)
+      const list = (await app.get(`/webhooks/${hook.id}/deliveries`, { as: 'administrator' })).body.deliveries as Array<{
+        status: string
+        attempts: number
+      }>
+      expect(list.map((d) => d.status).sort()).toEqual(['pending', 'succeeded'])
+      expect(list.find((d) => d.status === 'pending')?.attempts).toBe(0)
+      expect(slow.got.length).toBe(1)
     })
 
     it('the background runner delivers right after a commit', async () => {

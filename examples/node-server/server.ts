@@ -48,18 +48,19 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   server.on('close', () => calendar.webhooks.stop())
   const address = server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
-  return { server, storage, storageDescription: description, port: actualPort, host, generatedToken, demoEvents }
+  return { server, storage, router: calendar, storageDescription: description, port: actualPort, host, generatedToken, demoEvents }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   startServer().then(
-    ({ server, storage, storageDescription, port, host, generatedToken, demoEvents }) => {
+    ({ server, storage, router, storageDescription, port, host, generatedToken, demoEvents }) => {
       announce(`http://${host}:${port}/wp-json/calendar/events/v1/`, storageDescription, generatedToken)
       if (process.env.CALENDAR_TEC_NAMES === '1')
         console.log(`TEC's names: http://${host}:${port}/wp-json/tribe/events/v1/ (wpml_language)`)
       console.log(`pages: http://${host}:${port}/ (calendar, event pages, API reference, editor)`)
       if (demoEvents) console.log(`demo data: ${demoEvents} events added to the empty database (CALENDAR_DEMO=off to skip)`)
-      stopOnSignals(server, storage)
+      // Webhook attempts under way end (and are recorded) before the storage closes.
+      stopOnSignals(server, storage, () => router.webhooks.stop())
     },
     (error) => {
       console.error(error instanceof Error ? error.message : error)

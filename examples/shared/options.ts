@@ -89,6 +89,8 @@ const STOP_GRACE_MS = 10_000
 export function stopOnSignals(
   server: { close(callback?: (err?: Error) => void): unknown; closeAllConnections?(): void },
   storage: { close?(): Promise<void> },
+  /** What must end before the storage closes (webhook attempts under way). */
+  drain: () => Promise<void> = () => Promise.resolve(),
 ): void {
   let stopping = false
   const stop = () => {
@@ -99,8 +101,9 @@ export function stopOnSignals(
     new Promise<void>((resolve) => server.close(() => resolve()))
       .then(() => {
         clearTimeout(grace)
-        return storage.close?.()
+        return drain()
       })
+      .then(() => storage.close?.())
       .then(
         () => process.exit(0),
         (error: unknown) => {

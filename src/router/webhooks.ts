@@ -104,7 +104,8 @@ async function declare(storage: Storage, options: ResolvedOptions): Promise<void
 export interface RouterWebhooks {
   /** Delivers in the background of this process (a long-lived server): every `pollMs`, and right after this router's commits. */
   start(): Promise<void>
-  stop(): void
+  /** Stops delivering; resolves once the attempts under way have ended (close the storage after it). */
+  stop(): Promise<void>
   /**
    * One pass for a scheduler (serverless hosts): makes the deliveries of new changes and sends
    * what is due, for at most `maxMs`.
@@ -123,7 +124,7 @@ export function routerWebhooks(
   const store = storage.webhooks
   if (!store) {
     const none = () => Promise.reject(new Error('calendar-events-router: this storage keeps no webhooks'))
-    return { api: { start: none, stop: () => undefined, run: none }, wake: () => undefined }
+    return { api: { start: none, stop: () => Promise.resolve(), run: none }, wake: () => undefined }
   }
   const runner = new WebhookRunner(storage, store, options.webhooks, renderer(storage, options, schemas, fragments), onError)
   let ready: Promise<void> | null = null

@@ -80,6 +80,10 @@ export class WebhookRunner {
   private again = false
   private filling = false
   private inflight = 0
+  /** The background chains under way, for `stop` to wait on. */
+  private readonly chains = new Set<Promise<unknown>>()
+  /** Set by `stop`: chains under way let their remaining deliveries go instead of attempting them. */
+  private halted = false
 
   constructor(
     private readonly storage: Storage,
@@ -181,7 +185,7 @@ export class WebhookRunner {
     let succeeded = 0
     for (let i = 0; i < list.length; i++) {
       const leaseLeft = claimedAt + this.options.leaseMs - Date.now()
-      if (leaseLeft < this.options.timeoutMs + 5_000 || Date.now() >= deadline) {
+      if (leaseLeft < this.options.timeoutMs + 5_000 || Date.now() >= deadline || this.halted) {
         await this.store.release(list.slice(i).map((d) => d.id))
         break
       }
@@ -266,6 +270,7 @@ export class WebhookRunner {
    * (a host's scheduler calls this where no process lives long).
    */
   async runOnce(maxMs = 25_000): Promise<RunReport> {
+    this.halted = false
     const deadline = Date.now() + maxMs
     const dispatched = await this.dispatchOnce()
     const { attempted, succeeded } = await this.deliver(deadline)
@@ -293,6 +298,7 @@ export class WebhookRunner {
 
   /** Runs in the background: every `pollMs`, and at once after this process's commits (wake). */
   start(): void {
+    this.halted = false
     if (this.timer) return
     this.timer = setInterval(() => this.wake(), this.options.pollMs)
     this.timer.unref?.()
@@ -320,12 +326,15 @@ export class WebhookRunner {
         const batch = await this.claim(free * PER_ENDPOINT, PER_ENDPOINT)
         for (const chain of byEndpoint(batch)) {
           this.inflight++
-          void this.chain(chain)
+          const running: Promise<void> = this.chain(chain)
+            .then(() => undefined)
             .catch((err: unknown) => this.onError(err))
             .finally(() => {
               this.inflight--
+              this.chains.delete(running)
               this.wake()
             })
+          this.chains.add(running)
         }
         if (batch.length === 0) return
       }
@@ -334,8 +343,15 @@ export class WebhookRunner {
     }
   }
 
-  stop(): void {
+  /**
+   * Stops looking for work; resolves once the attempts under way have ended and their outcomes
+   * are stored (the rest of their chains are let go for another process's claim), so a server
+   * may close its storage after it.
+   */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer)
     this.timer = null
+    this.halted = true
+    while (this.chains.size) await Promise.allSettled([...this.chains])
   }
 }
