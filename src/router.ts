@@ -25,7 +25,7 @@ import { contextFactory } from './router/context.js'
 import { dispatch, type Routing } from './router/dispatch.js'
 import { failureResponse } from './router/failure.js'
 import { hostTasks } from './router/host-tasks.js'
-import { HOST_REQUEST, type HostRequest } from './router/host-request.js'
+import { HOST_REQUEST, inTransactionHooks, type HostRequest, type InTransaction } from './router/host-request.js'
 import type { Principal } from './auth/principal.js'
 import { locate } from './router/locate.js'
 import { routeMatcher } from './router/match.js'
@@ -161,8 +161,9 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     handle,
     ...hostTasks(storage, options),
     [HOST_REQUEST]: Object.assign(
-      (request: RequestLike, principal: Principal) => {
+      (request: RequestLike, principal: Principal, inTransaction?: InTransaction) => {
         hostCallers.set(request, principal)
+        if (inTransaction) inTransactionHooks.set(request, inTransaction)
         return handle(request)
       },
       { storage: backend },

@@ -7,7 +7,7 @@
 import type { Principal } from '../auth/principal.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
 import type { CalendarRouter } from '../router.js'
-import { HOST_REQUEST } from '../router/host-request.js'
+import { HOST_REQUEST, type InTransaction } from '../router/host-request.js'
 import { NAMESPACE } from '../context.js'
 
 export interface ApiAnswer {
@@ -17,8 +17,11 @@ export interface ApiAnswer {
 }
 
 export interface ApiClient {
-  /** `path` below the namespace, with its query: `/events/12?recurrence_scope=all`. */
-  send(method: string, path: string, body?: unknown): Promise<ApiAnswer>
+  /**
+   * `path` below the namespace, with its query: `/events/12?recurrence_scope=all`.
+   * `inTransaction` runs last inside the write's transaction (router/host-request.ts).
+   */
+  send(method: string, path: string, body?: unknown, inTransaction?: InTransaction): Promise<ApiAnswer>
 }
 
 function decode(raw: RawResponse): ApiAnswer {
@@ -44,7 +47,7 @@ export function apiClient(router: CalendarRouter, principal: Principal): ApiClie
   if (!door) throw new TypeError('calendar-events-router: importing needs a router made by createCalendarRouter')
   const base = `http://import.invalid${router.options.prefix}/${NAMESPACE}`
   return {
-    async send(method, path, body) {
+    async send(method, path, body, inTransaction) {
       const json = body === undefined ? '' : JSON.stringify(body)
       const headers = new Map<string, string>([
         ['content-type', 'application/json'],
@@ -56,7 +59,7 @@ export function apiClient(router: CalendarRouter, principal: Principal): ApiClie
         headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
         text: async () => json,
       }
-      return decode(await door(request, principal))
+      return decode(await door(request, principal, inTransaction))
     },
   }
 }

@@ -7,7 +7,7 @@
 import type { Principal } from '../auth/principal.js'
 import type { CalendarOptions } from '../options.js'
 import { createCalendarRouter, type CalendarRouter } from '../router.js'
-import { HOST_REQUEST } from '../router/host-request.js'
+import { HOST_REQUEST, type InTransaction } from '../router/host-request.js'
 import type { ImportKind, ImportLink, ImportLinkStore } from '../storage/import-links.js'
 import type { Storage } from '../storage/types.js'
 import { toUtcString } from '../time/format.js'
@@ -71,6 +71,8 @@ class ImportRun {
   private readonly seen = new Set<string>()
   private readonly authority: Authority
   private readonly now = toUtcString(new Date())
+  /** Links whose `importedFields` wait to be written in one batch (see `linkIn`). */
+  private pending: ImportLink[] = []
 
   constructor(
     private readonly api: ApiClient,
@@ -183,10 +185,11 @@ class ImportRun {
       }
     }
     const scope = r.kind === 'event' ? (r.occurrenceOf ? '?recurrence_scope=this' : '?recurrence_scope=all') : ''
-    let answer = await this.api.send('PATCH', `${PATHS[r.kind]}/${link.recordId}${scope}`, send)
+    const inTx = this.linkIn(r, print, link.importedFields, link.recordId)
+    let answer = await this.api.send('PATCH', `${PATHS[r.kind]}/${link.recordId}${scope}`, send, inTx)
     // recurrence_scope on an event that is no longer part of a series: send it plainly.
     if (answer.status === 400 && scope && answer.body?.data?.params?.recurrence_scope !== undefined)
-      answer = await this.api.send('PATCH', `${PATHS[r.kind]}/${link.recordId}`, send)
+      answer = await this.api.send('PATCH', `${PATHS[r.kind]}/${link.recordId}`, send, inTx)
     if (answer.status === 404) {
       // Deleted here for good: the source still has it, so it comes back.
       this.known.delete(linkKey(r.kind, r.sourceId))
@@ -217,7 +220,7 @@ class ImportRun {
       return
     }
     if (r.occurrenceOf) return this.detach(r, body, print)
-    const answer = await this.api.send('POST', PATHS[r.kind], body)
+    const answer = await this.api.send('POST', PATHS[r.kind], body, this.linkIn(r, print, {}))
     if (answer.status === 201) {
       this.summary.created++
       return this.remember(r, Number(answer.body.id), print, project(r.kind, answer.body, Object.keys(body)))
@@ -256,15 +259,40 @@ class ImportRun {
     }
     if (target === null) {
       this.warn(r.ref, `the occurrence it replaces (${original}) is not in the imported series: imported as a single event`)
-      const answer = await this.api.send('POST', '/events', body)
+      const answer = await this.api.send('POST', '/events', body, this.linkIn(r, print, {}))
       if (answer.status !== 201) return this.fail(r.ref, reasonOf(answer))
       this.summary.created++
       return this.remember(r, Number(answer.body.id), print, project('event', answer.body, Object.keys(body)))
     }
-    const answer = await this.api.send('PATCH', `/events/${target}?recurrence_scope=this`, body)
+    const answer = await this.api.send('PATCH', `/events/${target}?recurrence_scope=this`, body, this.linkIn(r, print, {}, target))
     if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
     this.summary.created++
     return this.remember(r, target, print, project('event', answer.body, Object.keys(body)))
+  }
+
+  /**
+   * The hook that writes the record's link inside the record's own transaction (SQL backends),
+   * so a record never commits without its link (a crash between the two would import it again)
+   * and no second transaction per record is needed. The fields as the representation shows them
+   * are known only from the answer: `remember` queues them for a batch write; until that lands
+   * the link keeps `importedFields` (the last import's on an update; none on a create, which
+   * `keep-local` reads as "nothing edited here").
+   */
+  private linkIn(r: SourceRecord, print: string, importedFields: Record<string, unknown>, recordId?: number): InTransaction {
+    return async (tx, written) => {
+      // A create: the first record of the imported kind the write stored (a series: its first occurrence).
+      const id = recordId ?? written.find((w) => w.type === r.kind)?.id
+      if (!tx.putImportLink || id === undefined) return
+      await tx.putImportLink({
+        source: this.source,
+        kind: r.kind,
+        sourceId: r.sourceId,
+        recordId: id,
+        fingerprint: print,
+        importedFields,
+        importedAt: this.now,
+      })
+    }
   }
 
   private async remember(r: SourceRecord, recordId: number, print: string, importedFields: Record<string, unknown>) {
@@ -278,7 +306,24 @@ class ImportRun {
       importedAt: this.now,
     }
     this.known.set(linkKey(r.kind, r.sourceId), link)
-    await this.links.putLink(link)
+    this.pending.push(link)
+    if (this.pending.length >= 500) await this.flush()
+  }
+
+  /** Writes the queued links in one transaction (their records are stored already). */
+  async flush(): Promise<void> {
+    const batch = this.pending
+    this.pending = []
+    try {
+      await this.links.putLinks(batch)
+    } catch (error) {
+      // The links themselves are in place (written with their records on SQL): only the fields
+      // keep-local compares are missing, which it then reads as "nothing edited here".
+      this.warn(
+        'links',
+        `the imported fields of ${batch.length} records were not saved: ${error instanceof Error ? error.message : String(error)}`,
+      )
+    }
   }
 
   /** Trashes the events of this source's earlier imports that this run did not see. */
@@ -331,9 +376,13 @@ export async function runImport(
   await run.load()
   let done = 0
   const total = (src as { total?: number }).total
-  for await (const record of src.records) {
-    await run.record(record)
-    o.onProgress?.(++done, total)
+  try {
+    for await (const record of src.records) {
+      await run.record(record)
+      o.onProgress?.(++done, total)
+    }
+  } finally {
+    await run.flush()
   }
   if (o.deleteMissing) {
     if (src.complete()) await run.deleteMissing()

@@ -10,6 +10,7 @@ import type { Params } from '../http/params.js'
 import type { RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
 import { filteringStorage } from '../sanitize/storage.js'
+import { hookedStorage, inTransactionHooks } from './host-request.js'
 import type { Schemas } from '../schemas/index.js'
 import type { Storage } from '../storage/types.js'
 import type { FragmentCache } from '../fragment-cache.js'
@@ -48,8 +49,11 @@ export function contextFactory(
       typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
     // Writes by callers without unfiltered_html store their text through the HTML filter.
     const filter = READS.has(method) ? null : options.sanitize(principal)
+    // A host job's write (router/host-request.ts) ends each transaction with the job's own hook.
+    const hook = READS.has(method) ? undefined : inTransactionHooks.get(request)
+    const base = hook ? hookedStorage(storage, hook) : storage
     return createContext({
-      storage: filter ? filteringStorage(storage, filter) : dependsOn ? recordReads(storage, dependsOn) : storage,
+      storage: filter ? filteringStorage(base, filter) : dependsOn ? recordReads(base, dependsOn) : base,
       options,
       principal,
       language,

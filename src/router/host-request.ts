@@ -4,18 +4,83 @@
  * (validation, the HTML filter of that caller's role, transactions, the change journal, the
  * response cache's invalidation, webhooks) but skips the host's `authenticate` hook, which knows
  * nothing of such jobs. Only code holding the router object can use it: no HTTP request can.
+ *
+ * Such a job may also hand an `inTransaction` hook: it runs at the end of each transaction the
+ * request's write makes, in that transaction, with the records it wrote, so what the job keeps
+ * beside a record (the importer's link) commits or rolls back with it.
  */
 import type { Principal } from '../auth/principal.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
-import type { Storage } from '../storage/types.js'
+import { overlay } from '../storage/overlay.js'
+import type { Storage, StorageTx } from '../storage/types.js'
 
 export const HOST_REQUEST: unique symbol = Symbol('calendar-events-router host request')
+
+/** A record a transaction inserted or updated, in the order it did so. */
+export interface WrittenRecord {
+  /** A post type (`event`, `venue`, `organizer`) or a taxonomy (`category`, `tag`). */
+  type: string
+  id: number
+}
+
+/** Runs last inside a write's transaction (a throw rolls the write back). */
+export type InTransaction = (tx: StorageTx, written: readonly WrittenRecord[]) => Promise<void>
 
 /**
  * `storage` is the router's storage, for what such a job keeps beside the records (the
  * importer's links).
  *
  * @example
- * const raw = await router[HOST_REQUEST](request, { id: 1, role: 'administrator' })
+ * const raw = await router[HOST_REQUEST](request, { id: 1, role: 'administrator' }, async (tx, written) => {
+ *   await tx.putImportLink?.({ ...link, recordId: written[0]!.id })
+ * })
  */
-export type HostRequest = ((request: RequestLike, principal: Principal) => Promise<RawResponse>) & { readonly storage: Storage }
+export type HostRequest = ((request: RequestLike, principal: Principal, inTransaction?: InTransaction) => Promise<RawResponse>) & {
+  readonly storage: Storage
+}
+
+/** The hooks of host requests in flight (set by the router, read by its context factory). */
+export const inTransactionHooks = new WeakMap<RequestLike, InTransaction>()
+
+/**
+ * `storage` whose transactions note what they write and end with `hook`.
+ *
+ * @example
+ * const hooked = hookedStorage(storage, async (tx, written) => console.log(written))
+ */
+export function hookedStorage(storage: Storage, hook: InTransaction): Storage {
+  return overlay(storage, {
+    transaction: (fn, options) =>
+      storage.transaction(async (tx) => {
+        const written: WrittenRecord[] = []
+        const note = <T extends { id: number } | null>(type: string, r: T): T => {
+          if (r) written.push({ type, id: r.id })
+          return r
+        }
+        const tracked = overlay(tx, {
+          insertPost: async (record) => note(record.type, await tx.insertPost(record)),
+          updatePost: async (id, type, patch) => note(type, await tx.updatePost(id, type, patch)),
+          ...(tx.insertEvents
+            ? {
+                insertEvents: async (records: Parameters<NonNullable<StorageTx['insertEvents']>>[0]) => {
+                  const out = await tx.insertEvents!(records)
+                  for (const r of out) note('event', r)
+                  return out
+                },
+              }
+            : {}),
+          insertTerm: async (term) => {
+            const r = await tx.insertTerm(term)
+            return note(r.taxonomy, r)
+          },
+          updateTerm: async (id, patch) => {
+            const r = await tx.updateTerm(id, patch)
+            return note(r.taxonomy, r)
+          },
+        })
+        const result = await fn(tracked)
+        await hook(tx, written)
+        return result
+      }, options),
+  })
+}

@@ -42,6 +42,8 @@ export interface ImportLinkStore {
   linksOf(recordIds: readonly number[]): Promise<ImportLink[]>
   /** Inserts or replaces the link of (source, kind, sourceId). */
   putLink(link: ImportLink): Promise<void>
+  /** Many `putLink`s in one write (one transaction on SQL). */
+  putLinks(links: readonly ImportLink[]): Promise<void>
   removeLink(source: string, kind: ImportKind, sourceId: string): Promise<void>
   sourceState(source: string): Promise<ImportSourceState | null>
   putSourceState(state: ImportSourceState): Promise<void>
@@ -74,6 +76,10 @@ export class MemoryImportLinkStore implements ImportLinkStore {
 
   async putLink(link: ImportLink): Promise<void> {
     this.byKey.set(key(link.source, link.kind, link.sourceId), copy(link))
+  }
+
+  async putLinks(links: readonly ImportLink[]): Promise<void> {
+    for (const l of links) await this.putLink(l)
   }
 
   async removeLink(source: string, kind: ImportKind, sourceId: string): Promise<void> {

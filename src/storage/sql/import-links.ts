@@ -37,6 +37,16 @@ function linkOf(r: Row): ImportLink {
   }
 }
 
+/** One link, inserted or replaced, in whatever transaction `db` is (the record's own, or the store's). */
+export async function upsertImportLink(db: Db, l: ImportLink): Promise<void> {
+  await db.run(
+    `INSERT INTO import_links (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (source, kind, source_id) DO UPDATE SET record_id = excluded.record_id,
+       fingerprint = excluded.fingerprint, imported_fields = excluded.imported_fields, imported_at = excluded.imported_at`,
+    [l.source, l.kind, l.sourceId, l.recordId, l.fingerprint, JSON.stringify(l.importedFields), l.importedAt],
+  )
+}
+
 export class SqlImportLinkStore implements ImportLinkStore {
   constructor(
     /** A read outside any transaction. */
@@ -59,13 +69,13 @@ export class SqlImportLinkStore implements ImportLinkStore {
   }
 
   putLink(l: ImportLink) {
+    return this.write((db) => upsertImportLink(db, l))
+  }
+
+  putLinks(links: readonly ImportLink[]) {
+    if (!links.length) return Promise.resolve()
     return this.write(async (db) => {
-      await db.run(
-        `INSERT INTO import_links (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (source, kind, source_id) DO UPDATE SET record_id = excluded.record_id,
-           fingerprint = excluded.fingerprint, imported_fields = excluded.imported_fields, imported_at = excluded.imported_at`,
-        [l.source, l.kind, l.sourceId, l.recordId, l.fingerprint, JSON.stringify(l.importedFields), l.importedAt],
-      )
+      for (const l of links) await upsertImportLink(db, l)
     })
   }
 
