@@ -263,6 +263,13 @@ export interface FilteredPlan {
   ordered: boolean
   /** The count, when it needs nothing from posts; null: count the joined rows. */
   count: { sql: string; params: SqlParam[] } | null
+  /**
+   * Not ordered (several statuses or values): the first `n` rows of each (kind, status) range,
+   * each in list order, as `(...) f` with f.event_id and f.start_date. The first n rows of the
+   * list are among them, so a page of a list filtering nothing else on the posts reads at most
+   * ranges x n rows and sorts those, instead of every match of the window.
+   */
+  heads(n: number): { from: string; params: SqlParam[] }
 }
 
 /**
@@ -299,7 +306,8 @@ export function filteredPlan(
       .add(`${alias}.language = ?`, q.language)
       .oneOf(`${alias}.status`, q.statuses)
   const d = db.dialect
-  const f = range('f')
+  // The conditions besides the range's key: dates, the other links, the other custom keys.
+  const f = new Where()
   f.dateBounds('f', q)
   // Every other link filter: the event links one of those ids, as the row's `links` says.
   for (const other of lists.filter((l) => l !== driver)) {
@@ -324,6 +332,8 @@ export function filteredPlan(
       d.list([...new Set(c.values)]),
     )
   }
+  const rest = f
+  const where = range('f').and(rest)
   let count: FilteredPlan['count'] = null
   if (!postFilters) {
     const from = q.startGte === undefined ? undefined : DAY_START.exec(q.startGte)?.[1]
@@ -338,10 +348,24 @@ export function filteredPlan(
       if (from !== undefined) c.add('c.start_day >= ?', from)
       if (to !== undefined) c.add('c.end_day <= ?', to)
       count = { sql: `SELECT COALESCE(SUM(c.n), 0) AS n FROM event_filter_day_counts c WHERE ${c}`, params: c.params }
-    } else count = { sql: `SELECT count(*) AS n FROM event_filters f WHERE ${f}`, params: f.params }
+    } else count = { sql: `SELECT count(*) AS n FROM event_filters f WHERE ${where}`, params: where.params }
   }
   // CROSS JOIN: SQLite keeps this join order (the range first, then each post by primary key).
   // In list order only as one range: one kind and one status.
-  const ordered = new Set(kinds).size === 1 && new Set(q.statuses).size === 1
-  return { from: 'event_filters f CROSS JOIN posts p', fromParams: [], where: f, order: 'f.start_date, f.event_id', ordered, count }
+  const statuses = [...new Set(q.statuses)]
+  const ordered = new Set(kinds).size === 1 && statuses.length === 1
+  const heads = (n: number) => {
+    const parts: string[] = []
+    const params: SqlParam[] = []
+    for (const kind of new Set(kinds))
+      for (const status of statuses) {
+        // A subquery each: SQLite takes ORDER BY and LIMIT only on a compound's last part.
+        parts.push(`SELECT * FROM (SELECT f.event_id, f.start_date FROM event_filters f
+          WHERE f.kind = ? AND f.ref_id = ? AND f.language = ? AND f.status = ? AND ${rest}
+          ORDER BY f.start_date, f.event_id LIMIT ?) h${parts.length}`)
+        params.push(kind, refId, q.language, status, ...rest.params, n)
+      }
+    return { from: `(${parts.join(' UNION ALL ')}) f`, params }
+  }
+  return { from: 'event_filters f CROSS JOIN posts p', fromParams: [], where, order: 'f.start_date, f.event_id', ordered, count, heads }
 }

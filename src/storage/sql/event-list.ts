@@ -281,7 +281,17 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     counted = (wide ? null : dayCount(q, words)) ?? { from: 'posts p', where: filters(inList) }
     if (unseries) counted = countWithoutLaterMembers(db, q, unseries)
   }
-  if (plan && !plan.ordered) counted = plan.count ?? joined(plan)
+  if (plan && !plan.ordered) {
+    counted = plan.count ?? joined(plan)
+    // Several statuses (an editor's list) or values, and nothing else on the posts: the first
+    // offset + limit rows of each status's range, merged, instead of sorting every match of the
+    // window (PostgreSQL at 1M events, 5 statuses, a value on 30% of them: 420 ms).
+    if (!postFilters && !q.firstOfSeries) {
+      const heads = plan.heads(q.offset + q.limit)
+      source = { from: `${heads.from} CROSS JOIN posts p`, fromParams: heads.params, where: new Where().add('p.id = f.event_id').and(w) }
+      pageOrder = plan.order
+    }
+  }
 
   const index = await textIndex(db, words, q)
   if (index !== null) {
