@@ -43,6 +43,25 @@ const ATTENDANCE = {
   mixed: 'MixedEventAttendanceMode',
 } as const
 
+/** ISO 4217 codes of the currency symbols that name one currency; a price in any other is in USD, TEC's default. */
+const SYMBOL_CURRENCY: Readonly<Record<string, string>> = {
+  '£': 'GBP',
+  '€': 'EUR',
+  '¥': 'JPY',
+  '₹': 'INR',
+  '₩': 'KRW',
+  '₺': 'TRY',
+  '₪': 'ILS',
+  '₽': 'RUB',
+  '₴': 'UAH',
+  '₫': 'VND',
+  '฿': 'THB',
+  '₱': 'PHP',
+  CHF: 'CHF',
+}
+
+const currencyOfSymbol = (symbol: string): string => SYMBOL_CURRENCY[symbol.trim()] ?? 'USD'
+
 /** schema.org's eventStatus: a postponed event given new dates since is rescheduled. */
 function eventStatus(e: EventRecord): string {
   if (e.eventStatus === 'canceled') return 'EventCancelled'
@@ -78,7 +97,7 @@ export function eventJsonLd(ctx: Context, e: EventRecord, venue: VenueRecord | u
     out.offers = {
       '@type': 'Offer',
       price: values[0] ?? formatCost(e),
-      priceCurrency: e.currencyCode || 'USD',
+      priceCurrency: e.currencyCode || currencyOfSymbol(e.currencySymbol),
       url,
       category: 'primary',
       availability: 'inStock',

@@ -104,6 +104,27 @@ export function jsonLdSuite(name: string, makeStorage: () => Storage | Promise<S
       expect(ld.location.address).toMatchObject({ '@type': 'PostalAddress', addressLocality: 'Springfield', postalCode: '62701' })
     })
 
+    it('an offer in pounds or euros names its currency; a dollar or unknown symbol stays TEC’s USD', async () => {
+      const app = await open(makeStorage)
+      const when = { start_date: '2026-12-05 19:00:00', end_date: '2026-12-05 21:00:00', status: 'publish' }
+      const cases: Array<[string | undefined, string]> = [
+        ['£', 'GBP'],
+        ['€', 'EUR'],
+        ['$', 'USD'],
+        ['Kr', 'USD'],
+        [undefined, 'USD'],
+      ]
+      for (const [symbol, code] of cases) {
+        // The symbol comes with the cost, as TEC reads it (a prefix here).
+        const body = { title: `Priced ${symbol ?? 'plain'}`, cost: `${symbol ?? ''}12`, ...when }
+        const made = await app.post('/events', body, { as: 'administrator' })
+        expect(made.status, made.text).toBe(201)
+        const ld = (await app.get(`/events/${made.body.id}`)).body.json_ld
+        expect(ld.offers.priceCurrency, String(symbol)).toBe(code)
+        expect(await structuredDataIssues(ld)).toEqual([])
+      }
+    })
+
     it('a venue and an organizer read alone validate too', async () => {
       const app = await open(makeStorage)
       const { venue, organizer } = await world(app)
