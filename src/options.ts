@@ -118,7 +118,7 @@ export interface CalendarOptions {
   /**
    * Serialized JSON of each record version (event, venue, organizer), shared by every caller and
    * reused by lists, single reads and write replies; bounded by bytes. Default on, 16 MiB.
-   * `false` builds every representation per request. See README, "Fragment cache".
+   * `false` builds every representation per request. See docs/api.md, "Fragment cache".
    */
   fragmentCache?: FragmentCacheOptions | false
   /** `Cache-Control` of anonymous successful GETs (signed-in callers always get private, no-store). */
@@ -155,12 +155,12 @@ export interface CalendarOptions {
    * HTML filtering of text on write, per role or as one function. Default: administrators and
    * editors (`unfiltered_html`) store HTML as given; every other role's titles, names and
    * addresses keep inline formatting only, descriptions and excerpts a WordPress-like post
-   * allow-list. See README, "Sanitizing HTML".
+   * allow-list. See docs/security.md, "Sanitizing HTML".
    */
   sanitize?: SanitizeOption
   /** iCalendar feeds (`/events?format=ics` or `Accept: text/calendar`). */
   ical?: IcalOptions
-  /** Recurring series (`recurrence` on event writes). See README, "Recurring events". */
+  /** Recurring series (`recurrence` on event writes). See docs/recurring-events.md. */
   recurrence?: RecurrenceOptions
   /**
    * Fields of the site's own (TEC Pro's "Additional Fields"), written and read as
