@@ -8,6 +8,7 @@ import { costEntries, deriveCurrency } from './cost-input.js'
 import { eventJson } from '../representation/post.js'
 import { postWriter } from '../representation/post-text.js'
 import { loadRelations, seriesFields } from './embeds.js'
+import { importSources, withImportSource } from './import-source.js'
 import { icalendar } from '../representation/ical.js'
 import type { EventRecord, NewPost, PostPatch } from '../storage/types.js'
 import { canonicalTimezone } from '../time/zone.js'
@@ -48,10 +49,13 @@ async function present(ctx: Context, events: EventRecord[], single = false): Pro
 
 /** Renders `events` (by index), their embeds loaded once for every render asked of it. */
 async function renderer(ctx: Context, events: EventRecord[]) {
-  const [rel, series] = await Promise.all([loadRelations(ctx, events), seriesFields(ctx, events)])
+  const [rel, series, sources] = await Promise.all([loadRelations(ctx, events), seriesFields(ctx, events), importSources(ctx, events)])
   const writer = postWriter(ctx)
   return (e: EventRecord, i: number, single: boolean): unknown =>
-    writer ? writer.event(e, rel, single, series[i] ?? null) : Object.assign(eventJson(ctx, e, rel, single), series[i])
+    withImportSource(
+      writer ? writer.event(e, rel, single, series[i] ?? null) : Object.assign(eventJson(ctx, e, rel, single), series[i]),
+      sources.get(e.id),
+    )
 }
 
 /** A written event's reply: the write representation, and its single read for the reply's ETag. */

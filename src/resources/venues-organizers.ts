@@ -5,6 +5,7 @@
 import { canEditPosts, canModify, canRead, scaleBackStatus } from '../auth/principal.js'
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamFailure } from '../http/errors.js'
 import { organizerJson, venueJson } from '../representation/post.js'
+import { importSources, withImportSource } from './import-source.js'
 import { postWriter } from '../representation/post-text.js'
 import { loadRelations } from './embeds.js'
 import type { Input } from '../schemas/index.js'
@@ -57,10 +58,10 @@ async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>,
 
 /** Renders records of `recs`, what they embed loaded once for every render asked of it. */
 async function renderer(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>) {
-  const rel = await loadRelations(ctx, recs)
+  const [rel, sources] = await Promise.all([loadRelations(ctx, recs), importSources(ctx, recs)])
   const writer = postWriter(ctx)
   return (r: VenueRecord | OrganizerRecord, single: boolean): unknown =>
-    writer ? writer.linked(r, rel, single) : linkedJson(ctx, r, rel, single)
+    withImportSource(writer ? writer.linked(r, rel, single) : linkedJson(ctx, r, rel, single), sources.get(r.id))
 }
 
 /** A written record's reply: the write representation, and its single read for the reply's ETag. */

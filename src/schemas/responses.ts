@@ -92,6 +92,20 @@ const postHeader = {
 }
 
 const lineage = { global_id: str, global_id_lineage: v.array(str), language: str, translations: Translations }
+
+/** An extension of ours: on imported records, for callers who may edit them (docs/importing.md). */
+const ImportSource = v.pipe(
+  v.object({
+    source: v.pipe(
+      str,
+      v.description("The source's name: `ics:https://…`, `csv:events.csv`, `tec:https://site.example`, or the name the import gave."),
+    ),
+    source_id: v.pipe(str, v.description("The record's id at the source: iCalendar UID, TEC global_id, CSV key.")),
+    imported_at: v.pipe(wall, v.description('When the last import wrote or confirmed the record, UTC.')),
+  }),
+  v.description('Where this record was imported from. Only for callers who may edit the record; absent on records never imported.'),
+)
+const importFields = { import_source: v.optional(ImportSource) }
 const optionalStr = v.optional(str)
 
 export const Venue = v.object({
@@ -116,6 +130,7 @@ export const Venue = v.object({
   show_map: v.boolean(),
   show_map_link: v.boolean(),
   ...lineage,
+  ...importFields,
 })
 
 export const Organizer = v.object({
@@ -130,6 +145,7 @@ export const Organizer = v.object({
   email: optionalStr,
   json_ld: v.optional(v.record(v.string(), v.unknown())),
   ...lineage,
+  ...importFields,
 })
 
 /** Recurring events (an extension of ours): on every member of a series, absent on lone events. */
@@ -205,6 +221,7 @@ export const Event = v.object({
   translations: Translations,
   json_ld: v.optional(v.record(v.string(), v.unknown())),
   ...seriesFields,
+  ...importFields,
 })
 
 const pageLinks = {

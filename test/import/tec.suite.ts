@@ -57,6 +57,37 @@ export function tecSuite(backend: string, makeStorage: () => Storage | Promise<S
       expect(s.created).toBe(30 + 3 + 2 + 3 + 2)
     })
 
+    it('import_source: on the record for administrators and editors, never for anonymous readers; in /doc', async () => {
+      app = await makeApp(makeStorage)
+      site = await startTecStub()
+      await run()
+      const [first] = (await app.get('/events?start_date=2026-10-01&end_date=2026-10-02', { as: 'editor' })).body.events
+      expect(first.import_source).toEqual({
+        source: `tec:${site.url}`,
+        source_id: `${new URL(site.url).host}?id=100`,
+        imported_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      })
+      expect((await app.get(`/events/${first.id}`, { as: 'administrator' })).body.import_source.source_id).toBe(
+        first.import_source.source_id,
+      )
+      const anonymous = await app.get(`/events/${first.id}`)
+      expect(anonymous.status).toBe(200)
+      expect(anonymous.body).not.toHaveProperty('import_source')
+      expect((await app.get('/events?start_date=2026-10-01&end_date=2026-10-02')).body.events[0]).not.toHaveProperty('import_source')
+      expect((await app.get(`/venues/${first.venue.id}`, { as: 'administrator' })).body.import_source.source_id).toBe(
+        `${new URL(site.url).host}?id=4`,
+      )
+      expect((await app.get(`/venues/${first.venue.id}`)).body).not.toHaveProperty('import_source')
+      // A record never imported has none.
+      const own = await app.post(
+        '/events',
+        { title: 'Local', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00' },
+        { as: 'administrator' },
+      )
+      expect(own.body).not.toHaveProperty('import_source')
+      expect(JSON.stringify((await app.get('/doc')).body)).toContain('import_source')
+    })
+
     it('a draft comes in only with credentials; a second run creates nothing; a changed event is updated', async () => {
       app = await makeApp(makeStorage)
       site = await startTecStub()
@@ -74,6 +105,25 @@ export function tecSuite(backend: string, makeStorage: () => Storage | Promise<S
       const moved = (await events()).filter((e) => e.title.startsWith('Event 3'))
       expect(moved.map((e) => [e.title, e.start_date])).toEqual([['Event 3 (moved)', '2026-10-10 18:00:00']])
     })
+
+    it.skipIf(backend === 'memory')(
+      'each link commits with its record: a run whose batched link writes fail still creates nothing the next time',
+      async () => {
+        app = await makeApp(makeStorage)
+        site = await startTecStub()
+        const links = app.storage.importLinks!
+        const putLinks = links.putLinks
+        links.putLinks = async () => {
+          throw new Error('disk full')
+        }
+        const first = await run()
+        links.putLinks = putLinks
+        expect([first.created, first.failed]).toEqual([40, []])
+        expect(first.warnings.map((w) => w.reason)).toContain('the imported fields of 40 records were not saved: disk full')
+        const second = await run()
+        expect([second.created, second.unchanged]).toEqual([0, 40])
+      },
+    )
 
     it('an interrupted run goes on from the last completed page', async () => {
       app = await makeApp(makeStorage)
