@@ -6,8 +6,9 @@
  * (UTC), CALENDAR_CORS_ORIGINS (*), CALENDAR_CACHE (on; `off`), CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`:
  * webhooks to loopback and private addresses), CALENDAR_DEMO (on: an empty database gets demo
  * events; `off`), CALENDAR_TEC_NAMES (`1`: TEC clients' names too, /wp-json/tribe/events/v1/
- * with `wpml_language`). Webhook deliveries run in the background of this
- * process while it serves.
+ * with `wpml_language`), CALENDAR_IMPORT_SOURCES (a JSON array of import sources, re-imported
+ * every CALENDAR_IMPORT_EVERY minutes, 60; imports.ts). Webhook deliveries run in the background
+ * of this process while it serves.
  */
 import { createServer } from 'node:http'
 import { pathToFileURL } from 'node:url'
@@ -15,6 +16,7 @@ import { createCalendarRouter } from '../../src/index.js'
 import { toNodeHandler } from '../../adapters/node/index.js'
 import { announce, exampleOptions, stopOnSignals } from '../shared/options.js'
 import { seedDemoData } from './demo-data.js'
+import { scheduleImports } from './imports.js'
 import { createPages } from './pages/index.js'
 import { servePages } from './pages/node.js'
 import { openStorage } from './storage.js'
@@ -36,6 +38,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   // The API answers its namespace; everything else is handed on to the pages.
   const pages = servePages(createPages(calendar, { timezone: options.timezone ?? 'UTC' }))
   const server = createServer((req, res) => api(req, res, () => pages(req, res)))
+  // Scheduled re-imports (CALENDAR_IMPORT_SOURCES, checked before listening): the first run starts now, in the background.
+  const imports = scheduleImports(calendar, env)
+  server.on('close', () => imports.stop())
   const port = Number(env.PORT ?? 8080)
   const host = env.HOST ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
@@ -48,7 +53,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   server.on('close', () => calendar.webhooks.stop())
   const address = server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
-  return { server, storage, router: calendar, storageDescription: description, port: actualPort, host, generatedToken, demoEvents }
+  return { server, storage, router: calendar, storageDescription: description, port: actualPort, host, generatedToken, demoEvents, imports }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
