@@ -162,6 +162,9 @@ function rowsOf(e: Filtered | null): Map<string, FilterRow> {
   return rows
 }
 
+/** Keys per DELETE: 7 parameters each, well under any engine's limit. */
+const DELETE_CHUNK = 50
+
 const byKey = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Moves an event's filter rows and counters from `before` (null: new) to `after` (null: gone). */
@@ -170,10 +173,14 @@ export async function syncEventFilters(db: Db, before: Filtered | null, after: F
   const next = rowsOf(after)
   const removed = [...old].filter(([k]) => !next.has(k)).sort(byKey)
   const added = [...next].filter(([k]) => !old.has(k)).sort(byKey)
-  for (const [, row] of removed) {
+  // One statement per chunk of keys, not per row: a changed value, status or date moves several
+  // rows of an event, and each statement is a round trip on PostgreSQL.
+  const key = '(kind = ? AND ref_id = ? AND language = ? AND status = ? AND start_date = ? AND event_id = ? AND end_date = ?)'
+  for (let i = 0; i < removed.length; i += DELETE_CHUNK) {
+    const part = removed.slice(i, i + DELETE_CHUNK)
     await db.run(
-      'DELETE FROM event_filters WHERE kind = ? AND ref_id = ? AND language = ? AND status = ? AND start_date = ? AND event_id = ? AND end_date = ?',
-      row.slice(0, 7),
+      `DELETE FROM event_filters WHERE ${part.map(() => key).join(' OR ')}`,
+      part.flatMap(([, row]) => row.slice(0, 7)),
     )
   }
   if (added.length) {
