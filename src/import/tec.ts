@@ -322,6 +322,8 @@ export async function readTec(base: string, source: string, links: ImportLinkSto
       return
     }
     let skipping = resume !== null
+    // After a failed pass the resume point stays before it; the other passes are still read.
+    let failed = false
     for (const status of passes) {
       if (skipping && status !== resume!.status) continue
       const from = skipping ? resume!.page + 1 : 1
@@ -330,15 +332,15 @@ export async function readTec(base: string, source: string, links: ImportLinkSto
         for await (const { page, list } of reader.pages('/events', 'events', query(status), from)) {
           for (const e of list) yield* reader.event(e)
           // Every record of this page was written (the core awaits each before asking for more).
-          await save({ status, page })
+          if (!failed) await save({ status, page })
         }
       } catch (e) {
+        failed = true
         reader.complete = false
         yield { kind: 'event', sourceId: 'source', ref: `events (${status})`, error: (e as Error).message }
-        return
       }
     }
-    reader.finished = true
+    reader.finished = !failed
   }
 
   return {
