@@ -15,7 +15,11 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 }
 const SUBPATHS = Object.keys(pkg.exports).filter((s) => s !== './package.json')
 /** The consumers' module variable for each subpath. */
-const alias = (subpath: string) => (subpath === '.' ? 'root' : subpath.slice(2).replace(/\W/g, '_'))
+const alias = (subpath: string) => {
+  const name = subpath === '.' ? 'root' : subpath.slice(2).replace(/\W/g, '_')
+  // `import` is a reserved word: no variable can have it as its name.
+  return name === 'import' ? 'importer' : name
+}
 /** A named export each subpath must have (a function). */
 const EXPECTED: Record<string, string[]> = {
   '.': ['createCalendarRouter', 'ApiError', 'PayloadTooLargeError'],
@@ -25,6 +29,7 @@ const EXPECTED: Record<string, string[]> = {
   './node': ['toNodeHandler'],
   './express': ['calendarMiddleware'],
   './bun': ['serveCalendar', 'toBunHandler'],
+  './import': ['importCalendar', 'runImports'],
 }
 const specifier = (subpath: string) => `calendar-events-router${subpath.slice(1)}`
 
