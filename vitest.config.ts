@@ -10,6 +10,10 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, 'test/runtime/**'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
+          // Example servers started by tests (in process or as child processes, which inherit the
+          // environment) begin empty: tests count what they wrote. The demo data's own test
+          // turns it on.
+          env: { CALENDAR_DEMO: 'off' },
           // Starts a throwaway PostgreSQL server (or uses CALENDAR_TEST_DATABASE_URL) for the SQL storage tests.
           globalSetup: ['test/support/postgres-setup.ts'],
         },

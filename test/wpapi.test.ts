@@ -70,7 +70,13 @@ describe('WPAPI.discover() against the example server', () => {
   let site: string
 
   beforeAll(async () => {
-    started = await startServer({ PORT: '0', HOST: '127.0.0.1', CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'wpapi-token:editor' })
+    started = await startServer({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CALENDAR_STORAGE: 'memory',
+      CALENDAR_API_TOKENS: 'wpapi-token:editor',
+      CALENDAR_DEMO: 'off',
+    })
     site = `http://127.0.0.1:${started.port}`
   })
   afterAll(async () => {
