@@ -75,6 +75,11 @@ export class MemoryImportLinkStore implements ImportLinkStore {
   }
 
   async putLink(link: ImportLink): Promise<void> {
+    this.keep(link)
+  }
+
+  /** Stores a link at once: the memory storage's commit of a transaction's `putImportLink`. */
+  keep(link: ImportLink): void {
     this.byKey.set(key(link.source, link.kind, link.sourceId), copy(link))
   }
 

@@ -30,7 +30,7 @@ import type {
 } from './types.js'
 import { SlugConflictError } from './types.js'
 import { MemoryWebhookStore } from '../webhooks/memory-store.js'
-import { MemoryImportLinkStore } from './import-links.js'
+import { MemoryImportLinkStore, type ImportLink } from './import-links.js'
 import { JournalPositionError, journalTime, type JournalAction, type JournalEntry, type JournalPage } from './journal.js'
 import { clonePost, freezePost } from './clone.js'
 import { linkedShownChanged, nextSequence, seriesRuleShownChanged } from './sequence.js'
@@ -470,10 +470,20 @@ class Tx extends Reader implements StorageTx {
     this.touch('term', id)
   }
 
-  constructor(state: State) {
+  /** Import links written in this transaction: stored on commit, with the records they name. */
+  private readonly links: ImportLink[] = []
+
+  constructor(
+    state: State,
+    private readonly importLinks: MemoryImportLinkStore,
+  ) {
     super(state, new Map(), new Map())
     this.nextPostId = state.nextPostId
     this.nextTermId = state.nextTermId
+  }
+
+  async putImportLink(link: ImportLink): Promise<void> {
+    this.links.push(link)
   }
 
   private assertFreeSlug(kind: PostType | Taxonomy, language: string, slug: string, selfId: number | null) {
@@ -669,6 +679,7 @@ class Tx extends Reader implements StorageTx {
     this.state.nextPostId = this.nextPostId
     this.state.nextTermId = this.nextTermId
     this.state.derived = {}
+    for (const link of this.links) this.importLinks.keep(link)
     return entries
   }
 }
@@ -695,7 +706,7 @@ class MemoryStorage extends Reader implements Storage {
   transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     // Writers run one at a time so each sees the others' committed work (like SQLite's writer lock).
     const run = this.queue.then(async () => {
-      const tx = new Tx(this.state)
+      const tx = new Tx(this.state, this.importLinks)
       const result = await fn(tx)
       const entries = tx.commit()
       const over = this.state.journal.length - this.journalLimit
