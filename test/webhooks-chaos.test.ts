@@ -299,15 +299,16 @@ function processSuite(kind: 'sqlite' | 'postgres') {
     expect(p).toMatchObject({ type: 'event.created', data: { id: made.body.id, title: 'Chaos' } })
   })
 
-  // Up to ~31 s: a delivery the dead process had claimed holds its endpoint until the lease
-  // (timeoutMs + 30 s) runs out, and the deliveries after it wait behind it.
+  // Up to ~8 s: a delivery the dead process had claimed holds its endpoint until the lease
+  // (leaseMs, shortened here from its default timeoutMs + 30 s) runs out, and the deliveries
+  // after it wait behind it.
   it(
     `[${kind}] SIGKILL in the middle of a burst of writes: every committed change is delivered after the restart, repeats only with the same webhook-id`,
     { timeout: 90_000 },
     async () => {
       const r = await receiver()
       const db = await database(kind)
-      const options = { ...RUNNER, timeoutMs: 1000 }
+      const options = { ...RUNNER, timeoutMs: 1000, leaseMs: 8000 }
       const first = await startServer(db, options)
       const e = await addEndpoint(first, r.url('/hook'), ['tag.*'])
       // 40 creates, 6 at a time; the process is killed as soon as 15 have been acknowledged,
@@ -390,9 +391,9 @@ describe('webhook chaos: server processes on one SQLite file', () => {
       if (r.at('/slow').length > 1) res.end('ok')
     })
     const db = await database('sqlite')
-    // The lease of a claimed delivery is timeoutMs + 30 s (src/webhooks/runner.ts, not an option):
-    // with the shortest timeout that lets the process die first, the repeat comes ~31 s later.
-    const options = { ...RUNNER, timeoutMs: 1000 }
+    // The lease of a claimed delivery (leaseMs; by default timeoutMs + 30 s) shortened to 8 s:
+    // the process dies holding it, and the repeat comes only once it ran out.
+    const options = { ...RUNNER, timeoutMs: 1000, leaseMs: 8000 }
     const first = await startServer(db, options)
     const slow = await addEndpoint(first, r.url('/slow'), ['tag.*'])
     const fast = await addEndpoint(first, r.url('/fast'), ['tag.*'])
@@ -408,8 +409,8 @@ describe('webhook chaos: server processes on one SQLite file', () => {
     const [held, repeat] = r.at('/slow')
     expect(r.at('/slow').length).toBe(2)
     // Not before the dead runner's lease ran out: no one else sent it while it might still be in flight.
-    expect(repeat!.at - held!.at).toBeGreaterThan(25_000)
-    expect(repeat!.at - killedAt).toBeGreaterThan(20_000)
+    expect(repeat!.at - held!.at).toBeGreaterThan(6_000)
+    expect(repeat!.at - killedAt).toBeGreaterThan(4_000)
     const [p1, p2] = verified([held!, repeat!], slow.secret)
     expect(p2!.webhookId).toBe(p1!.webhookId)
     expect(repeat!.body).toBe(held!.body)
