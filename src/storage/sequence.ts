@@ -6,7 +6,7 @@
  */
 import { fieldsWhere } from './fields.js'
 import { sameCustomValues, type CustomValues } from './custom-values.js'
-import type { EventRecord, PostRecord, SeriesMember } from './types.js'
+import type { EventRecord, PostRecord, SeriesMember, SeriesRule } from './types.js'
 
 /** Event fields an iCalendar feed shows (directly, or through URL, LOCATION, ORGANIZER, CATEGORIES): the field table's `calendar` role. */
 export const CALENDAR_FIELDS = fieldsWhere('event', 'calendar')
@@ -28,7 +28,11 @@ const isObject = (x: unknown): x is object => typeof x === 'object' && x !== nul
 function seriesShownChanged(a: SeriesMember | null | undefined, b: SeriesMember | null | undefined): boolean {
   if (!a || !b) return !a !== !b
   if (a.original !== b.original || !a.detached !== !b.detached || (a.changes ?? 0) !== (b.changes ?? 0)) return true
-  const [r, s] = [a.rule, b.rule]
+  return ruleShownChanged(a.rule, b.rule)
+}
+
+/** Whether a series' rule changed as its occurrences show it (`recurrence`): not `through`. */
+function ruleShownChanged(r: SeriesRule | undefined, s: SeriesRule | undefined): boolean {
   if (!r || !s) return !r !== !s
   return r.rrule !== s.rrule || !same(r.rdate, s.rdate) || !same(r.exdate, s.exdate)
 }
@@ -40,10 +44,7 @@ function seriesShownChanged(a: SeriesMember | null | undefined, b: SeriesMember 
  * the backend, in the same transaction.
  */
 export function seriesRuleShownChanged(before: EventRecord, after: EventRecord): boolean {
-  if (after.seriesId !== after.id) return false
-  const [r, s] = [before.series?.rule, after.series?.rule]
-  if (!r || !s) return !r !== !s
-  return r.rrule !== s.rrule || !same(r.rdate, s.rdate) || !same(r.exdate, s.exdate)
+  return after.seriesId === after.id && ruleShownChanged(before.series?.rule, after.series?.rule)
 }
 
 /** The sequence an event moving from `before` to `after` gets. */
