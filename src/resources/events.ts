@@ -48,8 +48,12 @@ async function present(ctx: Context, events: EventRecord[], single = false): Pro
 }
 
 /** Renders `events` (by index), their embeds loaded once for every render asked of it. */
-async function renderer(ctx: Context, events: EventRecord[]) {
-  const [rel, series, sources] = await Promise.all([loadRelations(ctx, events), seriesFields(ctx, events), importSources(ctx, events)])
+async function renderer(ctx: Context, events: EventRecord[], created = false) {
+  const [rel, series, sources] = await Promise.all([
+    loadRelations(ctx, events),
+    seriesFields(ctx, events),
+    importSources(ctx, events, created),
+  ])
   const writer = postWriter(ctx)
   return (e: EventRecord, i: number, single: boolean): unknown =>
     withImportSource(
@@ -60,7 +64,7 @@ async function renderer(ctx: Context, events: EventRecord[]) {
 
 /** A written event's reply: the write representation, and its single read for the reply's ETag. */
 async function written(ctx: Context, event: EventRecord, reply: (body: unknown) => Reply): Promise<Reply> {
-  const render = await renderer(ctx, [event])
+  const render = await renderer(ctx, [event], reply === created)
   return { ...reply(render(event, 0, false)), ...(canRead(ctx.principal, event) ? { single: render(event, 0, true) } : {}) }
 }
 

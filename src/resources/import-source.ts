@@ -24,11 +24,16 @@ export interface ImportSourceJson {
  * @example
  * const sources = await importSources(ctx, events) // Map { 12 => { source: 'ics:https://…', source_id: 'uid-1', imported_at: '2027-01-01 10:00:00' } }
  */
-export async function importSources(ctx: Context, records: readonly PostRecord[]): Promise<Map<number, ImportSourceJson>> {
+export async function importSources(
+  ctx: Context,
+  records: readonly PostRecord[],
+  /** The records were created by this request: only the importer links a record, inside its own write. */
+  created = false,
+): Promise<Map<number, ImportSourceJson>> {
   const out = new Map<number, ImportSourceJson>()
   const links = ctx.storage.importLinks
   // The importer's own writes (host requests with an in-transaction hook) never read it back.
-  if (!links || !canEditPosts(ctx.principal) || inTransactionHooks.has(ctx.request as RequestLike)) return out
+  if (created || !links || !canEditPosts(ctx.principal) || inTransactionHooks.has(ctx.request as RequestLike)) return out
   const editable = records.filter((r) => canModify(ctx.principal, r))
   if (!editable.length) return out
   const kinds = new Map(editable.map((r) => [r.id, r.type as ImportKind]))

@@ -57,8 +57,8 @@ async function present(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>,
 }
 
 /** Renders records of `recs`, what they embed loaded once for every render asked of it. */
-async function renderer(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>) {
-  const [rel, sources] = await Promise.all([loadRelations(ctx, recs), importSources(ctx, recs)])
+async function renderer(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>, created = false) {
+  const [rel, sources] = await Promise.all([loadRelations(ctx, recs), importSources(ctx, recs, created)])
   const writer = postWriter(ctx)
   return (r: VenueRecord | OrganizerRecord, single: boolean): unknown =>
     withImportSource(writer ? writer.linked(r, rel, single) : linkedJson(ctx, r, rel, single), sources.get(r.id))
@@ -66,7 +66,7 @@ async function renderer(ctx: Context, recs: Array<VenueRecord | OrganizerRecord>
 
 /** A written record's reply: the write representation, and its single read for the reply's ETag. */
 async function written(ctx: Context, rec: VenueRecord | OrganizerRecord, reply: (body: unknown) => Reply): Promise<Reply> {
-  const render = await renderer(ctx, [rec])
+  const render = await renderer(ctx, [rec], reply === created)
   return { ...reply(render(rec, false)), ...(canRead(ctx.principal, rec) ? { single: render(rec, true) } : {}) }
 }
 

@@ -54,6 +54,12 @@ export interface Dialect {
    * carry their id in the INSERT itself; null where ids are known only after the insert.
    */
   readonly reservePostIds: string | null
+  /**
+   * An expression handing out one fresh id of the posts table, so a single insert knows its row's
+   * id (and starts the row's own translation group with it); null where the id is known only
+   * after the insert.
+   */
+  readonly freshPostId: string | null
 }
 
 /** Rewrites `?` outside quoted strings and identifiers to `$n`. Results are cached per text. */
@@ -98,6 +104,7 @@ export const sqliteDialect: Dialect = {
   // Well under SQLite's 32,766 variables per statement.
   maxRows: (columns) => Math.max(1, Math.floor(12_000 / columns)),
   reservePostIds: null,
+  freshPostId: null,
 }
 
 const PG_TYPE: Record<ColumnKind, string> = { int: 'bigint', text: 'text', bool: 'boolean', real: 'double precision' }
@@ -144,6 +151,7 @@ export const postgresDialect: Dialect = {
   maxRows: () => 5000,
   // The sequence is looked up once (OFFSET 0 keeps it a subquery): a lookup per row cost 5 ms for 500.
   reservePostIds: `SELECT nextval(q.seq) AS id FROM (SELECT pg_get_serial_sequence('posts', 'id')::regclass AS seq OFFSET 0) q CROSS JOIN generate_series(1, ?)`,
+  freshPostId: `nextval(pg_get_serial_sequence('posts', 'id'))`,
 }
 
 export function dialectFor(name: 'sqlite' | 'postgres'): Dialect {

@@ -121,13 +121,16 @@ async function adjustTermCounts(db: Db, before: Counted | null, after: Counted |
   if (before) add(before, -1)
   if (after) add(after, 1)
   const changes = [...deltas.values()].filter((d) => d.k !== 0).sort((a, b) => a.id - b.id || (a.language < b.language ? -1 : 1))
-  for (const d of changes) {
-    await db.run('UPDATE term_counts SET n = n + ? WHERE term_id = (SELECT t.id FROM terms t WHERE t.id = ? AND t.language = ?)', [
-      d.k,
-      d.id,
-      d.language,
-    ])
-  }
+  if (!changes.length) return
+  // One statement for every term: each statement on term_counts also runs the journal's trigger
+  // (a term's count is part of what it shows), so a statement per term cost a trigger per term.
+  // A term counts only an event of its own language: the CASE adds nothing to another one's row.
+  const cases = changes.map(() => 'WHEN term_id = ? AND t.language = ? THEN ?').join(' ')
+  await db.run(
+    `UPDATE term_counts SET n = n + (SELECT CASE ${cases} ELSE 0 END FROM terms t WHERE t.id = term_counts.term_id)
+     WHERE ${db.dialect.inList('term_id', 'int')}`,
+    [...changes.flatMap((d) => [d.id, d.language, d.k]), db.dialect.list([...new Set(changes.map((d) => d.id))])],
+  )
 }
 
 type DayCounted = Pick<EventRecord, 'status' | 'language' | 'startDate' | 'endDate' | 'hideFromListings'>
@@ -183,15 +186,20 @@ function created<T extends PostType>(record: NewPost<T>): NewPost<T> {
 export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
   record = created(record)
   const { columns } = newPostColumns(record.type, false)
+  const fresh = db.dialect.freshPostId
+  // A record starts its own translation group. Where the engine hands out the id inside the
+  // statement, the row is written with it; else the id is known only after the insert, and an
+  // update sets it (a second statement, and on PostgreSQL a second run of the journal's trigger).
+  const values = columns.map((c) => (fresh && c === 'translation_group' ? 'COALESCE(NULLIF(CAST(? AS bigint), 0), (SELECT id FROM fresh))' : '?'))
   const rows = await db.query<{ id: unknown }>(
-    `INSERT INTO posts (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+    `${fresh ? `WITH fresh AS (SELECT ${fresh} AS id) ` : ''}INSERT INTO posts (${fresh ? 'id, ' : ''}${columns.join(', ')})
+     VALUES (${fresh ? '(SELECT id FROM fresh), ' : ''}${values.join(', ')})
      ON CONFLICT (type, language, slug) DO NOTHING RETURNING id`,
     newPostRow(record),
   )
   if (!rows[0]) throw new SlugConflictError(record.slug)
   const id = toInt(rows[0].id)
-  // A record starts its own translation group: its id is known only now.
-  if (record.translationGroup === undefined) await db.run('UPDATE posts SET translation_group = ? WHERE id = ?', [id, id])
+  if (record.translationGroup === undefined && !fresh) await db.run('UPDATE posts SET translation_group = ? WHERE id = ?', [id, id])
   const stored = clonePost({ ...record, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
   if (stored.type === 'event') {
     await writeRefs(db, id, stored, false)
