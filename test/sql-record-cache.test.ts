@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, it } from 'vitest'
 import { createSqlStorage, openSqliteFile, pgDriver, type SqlStorage } from '../src/storage/sql/index.js'
+import type { SqlConnection, SqlDriver } from '../src/storage/sql/driver.js'
 import { RecordCache } from '../src/storage/sql/record-cache.js'
 import type { EventRecord } from '../src/storage/types.js'
 import { eventQuery, newEvent, newOrganizer, newTerm, newVenue } from '../src/testing/index.js'
@@ -20,6 +21,8 @@ afterAll(() => admin?.end())
 
 interface World {
   a: SqlStorage
+  /** The statements `a` ran outside transactions (its reads), in order. */
+  aStatements: string[]
   b: SqlStorage
   plain: SqlStorage
   close(): Promise<void>
@@ -149,6 +152,88 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
       }
     })
 
+    it("a storage's own commits are cached as a read decodes them: the next read loads no row", async () => {
+      const { a, plain, aStatements, close } = await open()
+      try {
+        const { venue, organizer, event, series } = await a.transaction(async (tx) => {
+          const music = await tx.insertTerm(newTerm({ slug: 'music', name: 'Music' }))
+          const venue = await tx.insertPost(
+            newVenue({ slug: 'hall', title: 'Hall', geoLat: 52.520008, geoLng: 13.404954, city: 'Berlin', showMap: false }),
+          )
+          const organizer = await tx.insertPost(newOrganizer({ slug: 'acme', title: 'Acme', email: 'a@example.org' }))
+          const event = await tx.insertPost(
+            newEvent({
+              slug: 'gig',
+              title: 'Gig',
+              cost: ['5', '10'],
+              currencySymbol: '€',
+              currencyPosition: 'postfix',
+              image: { url: 'https://example.org/a.jpg', id: 7, width: 10, height: 20, alt: 'A' } as never,
+              customFields: { dress: 'smart' } as never,
+              venueIds: [venue.id],
+              organizerIds: [organizer.id],
+              categoryIds: [music.id, music.id],
+              allDay: true,
+              eventStatus: 'canceled',
+              eventStatusReason: 'Rain',
+            }),
+          )
+          const series = await tx.insertEvents!(
+            [1, 2, 3].map((n) =>
+              newEvent({
+                slug: `s-${n}`,
+                title: `S ${n}`,
+                series: { position: n - 1, original: `2027-02-0${n} 10:00:00`, ...(n === 1 ? { rule: { rrule: 'FREQ=DAILY;COUNT=3', rdate: [], exdate: [] } } : {}) },
+              }),
+            ),
+          )
+          return { venue, organizer, event, series: series.filter((e) => e !== null) }
+        })
+        // Written twice in one transaction: the cache holds the last.
+        await a.transaction(async (tx) => {
+          await tx.updatePost(event.id, 'event', { title: 'Gig, first' })
+          await tx.updatePost(event.id, 'event', { title: 'Gig, second', cost: [], website: 'https://example.org' })
+        })
+        // Half a character in a column: each engine stores it its own way, so the record is read.
+        const odd = await a.transaction((tx) => tx.insertPost(newOrganizer({ slug: 'odd', title: 'Odd \ud800 one' })))
+        const ids = [venue.id, organizer.id, event.id, ...series.map((e) => e.id)]
+        aStatements.length = 0
+        assert.deepEqual(await a.getPost(odd.id), await plain.getPost(odd.id))
+        assert.equal(aStatements.filter((sql) => sql.includes('p.title')).length, 1, 'the record with half a character was read')
+        aStatements.length = 0
+        const got = await a.getPosts(ids)
+        assert.deepEqual(got, await plain.getPosts(ids))
+        assert.equal((got.find((p) => p.id === event.id) as EventRecord).title, 'Gig, second')
+        assert.deepEqual(
+          aStatements.filter((sql) => sql.includes('p.title') || sql.includes('event_links')),
+          [],
+          'every record came from the cache',
+        )
+
+        // A cascade after the write (a venue renamed after the event was written, in the same
+        // transaction) moves the event to a newer revision than the one the cache got: it is read.
+        await a.transaction(async (tx) => {
+          await tx.updatePost(event.id, 'event', { title: 'Gig, third' })
+          await tx.updatePost(venue.id, 'venue', { title: 'Great Hall' })
+        })
+        aStatements.length = 0
+        assert.deepEqual(await a.getPosts(ids), await plain.getPosts(ids))
+        assert.ok(aStatements.some((sql) => sql.includes('p.title')), 'the event bumped by the cascade was read')
+        // A rolled-back transaction caches nothing.
+        await assert.rejects(
+          a.transaction(async (tx) => {
+            await tx.updatePost(organizer.id, 'organizer', { title: 'Never' })
+            throw new Error('abort')
+          }),
+          /abort/,
+        )
+        assert.equal((await a.getPost(organizer.id))?.title, 'Acme')
+        assert.deepEqual(await a.getPosts(ids), await plain.getPosts(ids))
+      } finally {
+        await close()
+      }
+    })
+
     it('hands out frozen records: a caller cannot change what the next read gets', async () => {
       const { b, close } = await open()
       try {
@@ -170,16 +255,32 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
   })
 }
 
+/** `driver` with the statements of its reads noted in `into`. */
+function noting(driver: SqlDriver, into: string[]): SqlDriver {
+  const conn = (c: SqlConnection): SqlConnection => ({
+    query: (sql, params) => (into.push(sql), c.query(sql, params)),
+    run: (sql, params) => (into.push(sql), c.run(sql, params)),
+  })
+  return new Proxy(driver, {
+    get(t, prop) {
+      if (prop === 'read') return <T>(fn: (c: SqlConnection) => Promise<T>) => t.read((c) => fn(conn(c)))
+      const value = Reflect.get(t, prop, t)
+      return typeof value === 'function' ? value.bind(t) : value
+    },
+  })
+}
+
 const sqliteFile = () => join(mkdtempSync(join(tmpdir(), 'calendar-records-')), 'db.sqlite')
 recordCacheSuite(
   'sqlite',
   async () => {
     const file = sqliteFile()
-    const a = createSqlStorage({ driver: await openSqliteFile(file) })
+    const aStatements: string[] = []
+    const a = createSqlStorage({ driver: noting(await openSqliteFile(file), aStatements) })
     await a.migrate()
     const b = createSqlStorage({ driver: await openSqliteFile(file) })
     const plain = createSqlStorage({ driver: await openSqliteFile(file), recordCache: false })
-    return { a, b, plain, close: async () => void (await Promise.all([b.close(), plain.close()]), await a.close()) }
+    return { a, b, plain, aStatements, close: async () => void (await Promise.all([b.close(), plain.close()]), await a.close()) }
   },
   describe,
 )
@@ -187,12 +288,21 @@ recordCacheSuite(
 recordCacheSuite(
   'postgres',
   async () => {
-    const a = await schemaStorage()
-    await a.migrate()
-    const b = await schemaStorage(a.schema)
-    const pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${a.schema}` })
-    const plain = createSqlStorage({ driver: pgDriver(pool), recordCache: false })
-    return { a, b, plain, close: async () => void (await Promise.all([b.close(), plain.close()]), await a.close()) }
+    // The owner of the schema (dropped when it closes) migrates it; `a` is its own storage on it.
+    const owner = await schemaStorage()
+    await owner.migrate()
+    const on = (max: number) => new pg.Pool({ connectionString: url, max, options: `-c search_path=${owner.schema}` })
+    const aStatements: string[] = []
+    const a = createSqlStorage({ driver: noting(pgDriver(on(4)), aStatements) })
+    const b = await schemaStorage(owner.schema)
+    const plain = createSqlStorage({ driver: pgDriver(on(2)), recordCache: false })
+    return {
+      a,
+      b,
+      plain,
+      aStatements,
+      close: async () => void (await Promise.all([a.close(), b.close(), plain.close()]), await owner.close()),
+    }
   },
   pgDescribe,
 )

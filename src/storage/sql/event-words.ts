@@ -32,7 +32,7 @@ import type { CustomValues } from '../custom-values.js'
 import { NO_WORD_INDEX, type Db, type WordIndexView } from './db.js'
 import type { SqlDriver, SqlParam } from './driver.js'
 import { firstLine } from './errors.js'
-import { eventSearchText, toInt } from './records.js'
+import { eventSearchText, toInt, wellFormed } from './records.js'
 import { likeContains, trigramOpclass } from './search-index.js'
 import { windowEdge, type WindowedCount, type WindowedSearch } from './event-search.js'
 
@@ -53,13 +53,11 @@ const LAST_DAY = 99_999_999
  */
 const MAX_TOKENS_PER_WORD = 2000
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
-
 /**
  * The tokens of a search text: what `\s+` separates, each once, with a lone surrogate as U+FFFD
  * (what the text becomes on its way to the server, so the tokens match the stored text's).
  */
-export const tokensOf = (text: string): string[] => [...new Set(text.replace(LONE_SURROGATE, '\ufffd').split(/\s+/))].filter(Boolean)
+export const tokensOf = (text: string): string[] => [...new Set(wellFormed(text).split(/\s+/))].filter(Boolean)
 
 /** JavaScript's `\s` as a PostgreSQL bracket expression, built from the regular expression itself. */
 let whitespace: string | null = null

@@ -7,8 +7,10 @@
  * in this process or another on the same database (write.ts), so an entry is right for exactly the
  * revision it was read at: nothing is invalidated, old revisions age out of the LRU.
  *
- * Only reads outside transactions fill it: a transaction may still roll back, and a revision
- * number it used would then be used again by a later commit with other contents.
+ * Reads outside transactions fill it, and so does a transaction once it committed, with the
+ * posts it stored (records.ts `settledPost`: as a read would decode them). Nothing a transaction
+ * reads or writes goes in before its commit: it may still roll back, and a revision number it
+ * used would then be used again by a later commit with other contents.
  */
 import { LRUCache } from 'lru-cache'
 import { freezePost } from '../clone.js'

@@ -106,6 +106,36 @@ export function postRecord(post: PostRow, refs?: Partial<Record<RefList, number[
   return rec as unknown as PostRecord
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/** Text as PostgreSQL stores it: a lone surrogate (half a character) reaches it as U+FFFD. */
+export const wellFormed = (text: string): string => text.replace(LONE_SURROGATE, '\ufffd')
+
+const hasLoneSurrogate = (v: unknown): boolean => typeof v === 'string' && wellFormed(v) !== v
+
+/**
+ * A record a write stored, as a later read of its row decodes it: each field through its codec
+ * both ways (`encode`, then `decode`), its link lists copied; a new object, so the record cache
+ * may keep it (record-cache.ts) while the caller keeps the original. Null for a record holding
+ * half a character (a lone surrogate) in a column: each engine stores that differently (U+FFFD
+ * once on PostgreSQL, once per byte on SQLite), and only a read says how.
+ *
+ * @example
+ * const settled = settledPost(await write.updatePost(db, 12, 'event', { title: 'New' }))
+ * if (settled) cache.set(settled)
+ */
+export function settledPost(rec: PostRecord): PostRecord | null {
+  const source = rec as unknown as Record<string, unknown>
+  const out: Record<string, unknown> = { id: rec.id, type: rec.type }
+  for (const s of POST_FIELDS[rec.type]) {
+    const value = encode(s.codec, source[s.field])
+    if (hasLoneSurrogate(value)) return null
+    out[s.field] = decode(s.codec, value)
+  }
+  if (rec.type === 'event') for (const r of REFS) out[r.list] = [...rec[r.list]]
+  return out as unknown as PostRecord
+}
+
 /** Fields searched for venue and organizer lists: the backends' one list. */
 export const SEARCH_FIELDS = LINKED_SEARCH_FIELDS
 

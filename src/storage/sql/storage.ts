@@ -17,6 +17,7 @@ import type {
   NewPost,
   NewTerm,
   PostPatch,
+  PostRecord,
   PostType,
   Storage,
   StorageReader,
@@ -45,6 +46,7 @@ import * as read from './read.js'
 import { listEvents } from './event-list.js'
 import { eventsShowing } from './events-showing.js'
 import { RecordCache, type RecordCacheOptions } from './record-cache.js'
+import { settledPost } from './records.js'
 import * as write from './write.js'
 
 export interface SqlStorageOptions {
@@ -135,9 +137,27 @@ abstract class Reader implements StorageReader {
 /** Reads and writes on the transaction's own connection; unusable once the transaction ended. */
 class Tx extends Reader implements StorageTx {
   finished = false
+  /**
+   * The posts this transaction stored, as a read would decode them, by id: the record cache gets
+   * them once the transaction committed, so the first read after a write (a sync, a list) need
+   * not load them again. Kept only when the storage has a cache.
+   */
+  readonly stored: Map<number, PostRecord> | null
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    caching: boolean,
+  ) {
     super()
+    this.stored = caching ? new Map() : null
+  }
+
+  private note<T extends PostRecord | null>(rec: T): T {
+    if (!rec || !this.stored) return rec
+    const settled = settledPost(rec)
+    if (settled) this.stored.set(rec.id, settled)
+    else this.stored.delete(rec.id)
+    return rec
   }
 
   protected async use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
@@ -149,19 +169,22 @@ class Tx extends Reader implements StorageTx {
     }
   }
 
-  insertEvents(records: NewPost<'event'>[]) {
-    return this.use((db) => write.insertEvents(db, records))
+  async insertEvents(records: NewPost<'event'>[]) {
+    const out = await this.use((db) => write.insertEvents(db, records))
+    for (const rec of out) this.note(rec)
+    return out
   }
-  insertPost<T extends PostType>(record: NewPost<T>) {
-    return this.use((db) => write.insertPost(db, record))
+  async insertPost<T extends PostType>(record: NewPost<T>) {
+    return this.note(await this.use((db) => write.insertPost(db, record)))
   }
-  updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>) {
-    return this.use((db) => write.updatePost(db, id, type, patch))
+  async updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>) {
+    return this.note(await this.use((db) => write.updatePost(db, id, type, patch)))
   }
   unlinkPost(id: number) {
     return this.use((db) => write.unlinkPost(db, id))
   }
   deletePost(id: number) {
+    this.stored?.delete(id)
     return this.use((db) => write.deletePost(db, id))
   }
   insertTerm(term: NewTerm) {
@@ -282,10 +305,11 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     const onCommit = options?.onCommit
     const run = this.queue.then(async () => {
+      let last: Tx | null = null
       const [result, entries] = await this.write(async (db) => {
         // The transaction's own journal entries are read back only for someone who wants them.
         const start = onCommit ? await this.journal.begin(db) : 0
-        const tx = new Tx(db)
+        const tx = (last = new Tx(db, this.records !== null))
         let result: T
         try {
           result = await fn(tx)
@@ -295,6 +319,9 @@ class SqlStorageImpl extends Reader implements SqlStorage {
         const entries: JournalEntry[] = onCommit ? collapseEntries(await this.journal.own(db, start, journalTime())) : []
         return [result, entries] as const
       })
+      // Committed: each record is right for the revision it was stored at. One a later statement
+      // of the same transaction moved on (a cascade's revision bump) is simply never asked for.
+      for (const rec of last!.stored?.values() ?? []) this.records!.set(rec)
       onCommit?.(entries)
       return result
     })
