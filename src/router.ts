@@ -25,7 +25,15 @@ import { contextFactory } from './router/context.js'
 import { dispatch, type Routing } from './router/dispatch.js'
 import { failureResponse } from './router/failure.js'
 import { hostTasks } from './router/host-tasks.js'
-import { HOST_REQUEST, inTransactionHooks, type HostRequest, type InTransaction } from './router/host-request.js'
+import {
+  batchStorages,
+  HOST_REQUEST,
+  inTransactionHooks,
+  type BatchOutcome,
+  type HostRequest,
+  type HostSend,
+} from './router/host-request.js'
+import { storageInTransaction, TransactionFailedError, type OpenTransaction } from './storage/open-transaction.js'
 import type { Principal } from './auth/principal.js'
 import { locate } from './router/locate.js'
 import { routeMatcher } from './router/match.js'
@@ -144,7 +152,9 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
         const principal = hostCallers.get(request) ?? (await authenticate(options, request))
         meta.loggedIn = principal !== null
         const read = method === 'GET' || method === 'HEAD'
-        raw = await cachedReply(closed ? null : cache, coherence, options, request, located.names, read, principal, (dependsOn) =>
+        // A batch's request reads what is not committed yet: never from the cache, nor into it.
+        const cached = closed || batchStorages.has(request) ? null : cache
+        raw = await cachedReply(cached, coherence, options, request, located.names, read, principal, (dependsOn) =>
           dispatch(routing, request, located, read ? 'GET' : method, query, principal, meta, dependsOn),
         )
       }
@@ -156,18 +166,55 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     return raw
   }
 
+  /** The door of host requests; `view`: the storage inside a batch's open transaction. */
+  function hostSend(view?: Storage): HostSend {
+    return (request, principal, inTransaction) => {
+      hostCallers.set(request, principal)
+      if (inTransaction) inTransactionHooks.set(request, inTransaction)
+      if (view) batchStorages.set(request, view)
+      return handle(request)
+    }
+  }
+
+  /** Host requests in one transaction of the observed storage (HostRequest.batch). */
+  async function batch<T>(fn: (send: HostSend, failed: () => boolean) => Promise<T>): Promise<BatchOutcome<T>> {
+    // The failure of the attempt that ran last: the storage may run the function more than once.
+    let last: OpenTransaction | null = null
+    try {
+      const result = await storage.transaction(async (tx) => {
+        const open: OpenTransaction = { tx, failure: null }
+        last = open
+        const view = storageInTransaction(storage, open)
+        const door = hostSend(view)
+        let ended = false
+        const send: HostSend = (request, principal, inTransaction) => {
+          if (ended) return Promise.reject(new Error('calendar-events-router: this batch has ended'))
+          if (open.failure) return Promise.reject(new TransactionFailedError(open.failure.error))
+          return door(request, principal, inTransaction)
+        }
+        try {
+          const result = await fn(send, () => open.failure !== null)
+          // The failure itself rolls the transaction back: the SQL storage runs the whole batch
+          // again when it is a serialization failure, as it would a single request's.
+          if (open.failure) throw open.failure.error
+          return result
+        } finally {
+          ended = true
+        }
+      })
+      return { committed: true, result }
+    } catch (error) {
+      const failure = (last as OpenTransaction | null)?.failure
+      if (failure && failure.error === error) return { committed: false }
+      throw error
+    }
+  }
+
   return {
     options,
     handle,
     ...hostTasks(storage, options),
-    [HOST_REQUEST]: Object.assign(
-      (request: RequestLike, principal: Principal, inTransaction?: InTransaction) => {
-        hostCallers.set(request, principal)
-        if (inTransaction) inTransactionHooks.set(request, inTransaction)
-        return handle(request)
-      },
-      { storage: backend },
-    ),
+    [HOST_REQUEST]: Object.assign(hostSend(), { storage: backend, batch }),
     webhooks: webhooks.api,
     cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
     fragmentCacheStats: () => fragments?.stats() ?? null,

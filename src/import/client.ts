@@ -7,7 +7,7 @@
 import type { Principal } from '../auth/principal.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
 import type { CalendarRouter } from '../router.js'
-import { HOST_REQUEST, type InTransaction } from '../router/host-request.js'
+import { HOST_REQUEST, type HostSend, type InTransaction } from '../router/host-request.js'
 import { NAMESPACE } from '../context.js'
 
 export interface ApiAnswer {
@@ -38,12 +38,18 @@ function decode(raw: RawResponse): ApiAnswer {
 }
 
 /**
+ * `door`: where the requests go, the router's host door by default; a batch's `send`
+ * (HostRequest.batch) for requests inside one transaction.
+ *
  * @example
  * const api = apiClient(router, { id: 1, role: 'administrator' })
  * const { status, body } = await api.send('POST', '/events', { title: 'Gig', start_date: '2027-01-01 20:00', end_date: '2027-01-01 22:00' })
+ * await router[HOST_REQUEST]!.batch(async (send) => {
+ *   const inBatch = apiClient(router, { id: 1, role: 'administrator' }, send)
+ *   await inBatch.send('POST', '/venues', { venue: 'Hall' })
+ * })
  */
-export function apiClient(router: CalendarRouter, principal: Principal): ApiClient {
-  const door = router[HOST_REQUEST]
+export function apiClient(router: CalendarRouter, principal: Principal, door: HostSend | undefined = router[HOST_REQUEST]): ApiClient {
   if (!door) throw new TypeError('calendar-events-router: importing needs a router made by createCalendarRouter')
   const base = `http://import.invalid${router.options.prefix}/${NAMESPACE}`
   return {

@@ -1,13 +1,18 @@
 /**
  * The import core: reads a source's records and writes each one through the router as the
  * importing caller, remembering (source, source id) → record in the storage's import links, so a
- * second run updates instead of duplicating. Each record is one write of the API (its own
- * transaction): one that fails is reported with the reason and the others go on.
+ * second run updates instead of duplicating. Each record is all-or-nothing: one that fails is
+ * reported with the reason and the others go on.
+ *
+ * Group commit: records are written a group at a time (`batchSize`, default 100) through the
+ * router's batch door, one transaction per group, since a commit costs as much as a record's
+ * whole write path. A group where one record's write fails inside the transaction is rolled
+ * back and written again one record per transaction, so that record fails alone.
  */
 import type { Principal } from '../auth/principal.js'
 import type { CalendarOptions } from '../options.js'
 import { createCalendarRouter, type CalendarRouter } from '../router.js'
-import { HOST_REQUEST, type InTransaction } from '../router/host-request.js'
+import { HOST_REQUEST, type BatchOutcome, type HostRequest, type HostSend, type InTransaction } from '../router/host-request.js'
 import type { ImportKind, ImportLink, ImportLinkStore } from '../storage/import-links.js'
 import type { Storage } from '../storage/types.js'
 import { toUtcString } from '../time/format.js'
@@ -24,9 +29,18 @@ export interface RunOptions {
   dryRun?: boolean
   /** Who the writes are made as (default: user 1, administrator); the HTML filter of that role applies. */
   as?: Principal
-  /** Called after each record. `total` when the source knows it. */
+  /**
+   * Records written per transaction (default 100; 1: each record in its own transaction, as
+   * before group commit). A group is taken from the source before its transaction opens, and
+   * writers of other requests wait for at most one group's transaction.
+   */
+  batchSize?: number
+  /** Called for each record once it is written (a group's after its commit). `total` when the source knows it. */
   onProgress?: (done: number, total: number | undefined) => void
 }
+
+/** Records per transaction when `batchSize` is not given. */
+export const DEFAULT_BATCH_SIZE = 100
 
 /** Where an import writes: a router, or a storage and the options a router over it would get. */
 export type ImportTarget = CalendarRouter | { storage: Storage; options?: CalendarOptions }
@@ -65,6 +79,14 @@ export function reasonOf(answer: ApiAnswer): string {
 
 const linkKey = (kind: ImportKind, sourceId: string) => `${kind}\u0000${sourceId}`
 
+/** Where a run stood before a group: what the group's writes are undone to when it rolls back. */
+interface Mark {
+  counts: [number, number, number, number, number]
+  failed: number
+  warnings: number
+  pending: number
+}
+
 class ImportRun {
   readonly summary: ImportSummary
   private readonly known = new Map<string, ImportLink>()
@@ -73,13 +95,20 @@ class ImportRun {
   private readonly now = toUtcString(new Date())
   /** Links whose `importedFields` wait to be written in one batch (see `linkIn`). */
   private pending: ImportLink[] = []
+  /** Where this run's requests go: the router's door, or a batch's while a group is written. */
+  private api: ApiClient
+  /** Undoes the changes of `known` and `seen` since the last `mark()`; null outside a group. */
+  private undo: Array<() => void> | null = null
+  /** Links of records whose group's commit reported a failure yet landed (see `adoptCommitted`). */
+  private readonly landed = new Set<string>()
 
   constructor(
-    private readonly api: ApiClient,
+    private readonly client: (door?: HostSend) => ApiClient,
     private readonly links: ImportLinkStore,
     private readonly source: string,
     private readonly o: RunOptions,
   ) {
+    this.api = client()
     this.authority = o.authority ?? 'overwrite'
     this.summary = {
       source,
@@ -101,6 +130,100 @@ class ImportRun {
 
   private idOf(kind: ImportKind, sourceId: string): number | undefined {
     return this.known.get(linkKey(kind, sourceId))?.recordId
+  }
+
+  /** `known` changed (a link, or none for `undefined`), undoably while a group is written. */
+  private setKnown(key: string, link: ImportLink | undefined) {
+    if (this.undo) {
+      const before = this.known.get(key)
+      this.undo.push(before ? () => this.known.set(key, before) : () => this.known.delete(key))
+    }
+    if (link) this.known.set(key, link)
+    else this.known.delete(key)
+  }
+
+  private see(key: string) {
+    if (this.undo) this.undo.push(() => this.seen.delete(key))
+    this.seen.add(key)
+  }
+
+  /** The run's state now; from here on its changes of `known` and `seen` can be undone. */
+  private mark(): Mark {
+    this.undo = []
+    const s = this.summary
+    return {
+      counts: [s.created, s.updated, s.unchanged, s.skipped, s.trashed],
+      failed: s.failed.length,
+      warnings: s.warnings.length,
+      pending: this.pending.length,
+    }
+  }
+
+  /** Back to `m`, as if the records written since had not been seen. */
+  private restore(m: Mark) {
+    const undo = this.undo ?? []
+    for (let i = undo.length - 1; i >= 0; i--) undo[i]!()
+    undo.length = 0
+    const s = this.summary
+    ;[s.created, s.updated, s.unchanged, s.skipped, s.trashed] = m.counts
+    s.failed.length = m.failed
+    s.warnings.length = m.warnings
+    // Never flushed inside a group (see `group`): the queue only grew since the mark.
+    this.pending.length = m.pending
+  }
+
+  /**
+   * Writes `records` in one transaction of the router's storage (`door.batch`). When one of
+   * them failed inside it, or the commit failed, everything is undone and each record is
+   * written again in its own transaction, so the failure is reported for its record alone.
+   */
+  async group(records: readonly SourceRecord[], door: HostRequest): Promise<void> {
+    const m = this.mark()
+    let outcome: BatchOutcome<void> | null
+    try {
+      outcome = await door.batch(async (send, failed) => {
+        // The storage may run this again (a serialization failure): each attempt starts at the mark.
+        this.restore(m)
+        this.api = this.client(send)
+        try {
+          for (const r of records) {
+            // A write failed: the transaction is rolled back, nothing more is written in it.
+            if (failed()) return
+            await this.record(r)
+          }
+        } finally {
+          this.api = this.client()
+        }
+      })
+    } catch {
+      // The commit itself failed (an outage, retries exhausted): replayed below, where each
+      // record reports its own failure.
+      outcome = null
+    }
+    if (outcome?.committed) {
+      this.undo = null
+      return
+    }
+    this.restore(m)
+    this.undo = null
+    // A commit that failed may have landed all the same (a connection lost during COMMIT):
+    // what it linked is known, so the records are not created twice.
+    if (!outcome) await this.adoptCommitted()
+    for (const r of records) await this.record(r)
+  }
+
+  /** Adds the links the storage has that this run does not know (written by a commit that reported failure). */
+  private async adoptCommitted(): Promise<void> {
+    try {
+      for (const l of await this.links.links(this.source)) {
+        const key = linkKey(l.kind, l.sourceId)
+        if (this.known.has(key)) continue
+        this.known.set(key, l)
+        this.landed.add(key)
+      }
+    } catch {
+      // Unreadable now: the replay's own writes will say what is wrong.
+    }
   }
 
   /** The body with the record's references to this source's records replaced by local ids. */
@@ -142,7 +265,7 @@ class ImportRun {
       if (r.kind !== 'event') return
       return this.fail(r.ref, `${r.sourceId} appears twice in the source: the first one was imported`)
     }
-    this.seen.add(key)
+    this.see(key)
     try {
       await this.write(r)
     } catch (error) {
@@ -156,6 +279,11 @@ class ImportRun {
     const print = fingerprint(body)
     const link = this.known.get(linkKey(r.kind, r.sourceId))
     if (!link) return this.create(r, body, print)
+    // Created by this run, in a group whose commit was reported failed but landed.
+    if (this.landed.has(linkKey(r.kind, r.sourceId)) && link.fingerprint === print) {
+      this.summary.created++
+      return
+    }
     if (this.authority === 'skip') {
       this.summary.skipped++
       return
@@ -192,7 +320,7 @@ class ImportRun {
       answer = await this.api.send('PATCH', `${PATHS[r.kind]}/${link.recordId}`, send, inTx)
     if (answer.status === 404) {
       // Deleted here for good: the source still has it, so it comes back.
-      this.known.delete(linkKey(r.kind, r.sourceId))
+      this.setKnown(linkKey(r.kind, r.sourceId), undefined)
       return this.create(r, body, print)
     }
     if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
@@ -200,15 +328,19 @@ class ImportRun {
     await this.remember(r, link.recordId, print, { ...project(r.kind, answer.body, Object.keys(body)), ...kept })
   }
 
-  private async keepLink(link: ImportLink, print: string) {
-    if (!this.o.dryRun) await this.links.putLink({ ...link, fingerprint: print, importedAt: this.now })
+  /**
+   * The link confirmed without a write of its record: queued with the others (`flush`), since a
+   * write of the link store inside a group would wait for the group's own transaction.
+   */
+  private keepLink(link: ImportLink, print: string) {
+    if (!this.o.dryRun) this.pending.push({ ...link, fingerprint: print, importedAt: this.now })
   }
 
   private async create(r: SourceRecord, body: Record<string, unknown>, print: string): Promise<void> {
     if (this.o.dryRun) {
       this.summary.created++
       // Later records of this dry run may name it.
-      this.known.set(linkKey(r.kind, r.sourceId), {
+      this.setKnown(linkKey(r.kind, r.sourceId), {
         source: this.source,
         kind: r.kind,
         sourceId: r.sourceId,
@@ -305,8 +437,15 @@ class ImportRun {
       importedFields,
       importedAt: this.now,
     }
-    this.known.set(linkKey(r.kind, r.sourceId), link)
+    this.setKnown(linkKey(r.kind, r.sourceId), link)
     this.pending.push(link)
+  }
+
+  /**
+   * `flush` once enough links are queued. Called between groups only: inside one, the links'
+   * own transaction would wait for the group's, which waits for the group's records.
+   */
+  async flushIfFull(): Promise<void> {
     if (this.pending.length >= 500) await this.flush()
   }
 
@@ -346,6 +485,31 @@ class ImportRun {
   }
 }
 
+/** A source's records, taken a group at a time. */
+function iterate(records: SourceRead['records']) {
+  const it: AsyncIterator<SourceRecord> | Iterator<SourceRecord> =
+    Symbol.asyncIterator in records ? records[Symbol.asyncIterator]() : records[Symbol.iterator]()
+  let done = false
+  return {
+    async take(n: number): Promise<SourceRecord[]> {
+      const out: SourceRecord[] = []
+      while (!done && out.length < n) {
+        const next = await it.next()
+        if (next.done) done = true
+        else out.push(next.value)
+      }
+      return out
+    },
+    /** As `for await` does when a loop ends early: the source's generator runs its `finally`. */
+    async close(): Promise<void> {
+      if (!done) {
+        done = true
+        await it.return?.()
+      }
+    },
+  }
+}
+
 /**
  * Runs one source's records through the router. The sources (ics.ts, csv.ts, tec.ts) read; this
  * writes. Prefer `importCalendar` (index.ts), which picks the source by format.
@@ -360,7 +524,8 @@ export async function runImport(
   o: RunOptions = {},
 ): Promise<ImportSummary> {
   const { router, links } = resolveTarget(target)
-  const run = new ImportRun(apiClient(router, o.as ?? { id: 1, role: 'administrator' }), links, source, o)
+  const as = o.as ?? { id: 1, role: 'administrator' }
+  const run = new ImportRun((door) => apiClient(router, as, door), links, source, o)
   let src: SourceRead
   try {
     src = await read(links)
@@ -376,12 +541,24 @@ export async function runImport(
   await run.load()
   let done = 0
   const total = (src as { total?: number }).total
+  const door = router[HOST_REQUEST]!
+  // A dry run writes nothing: there is nothing to commit together. Anything but a count is 1.
+  const asked = Math.floor(Number(o.batchSize ?? DEFAULT_BATCH_SIZE))
+  const size = o.dryRun || !(asked >= 1) ? 1 : asked
+  const records = iterate(src.records)
   try {
-    for await (const record of src.records) {
-      await run.record(record)
-      o.onProgress?.(++done, total)
+    for (;;) {
+      // Taken before the group's transaction opens: no transaction waits on a source's HTTP.
+      const group = await records.take(size)
+      if (!group.length) break
+      if (group.length > 1) await run.group(group, door)
+      else await run.record(group[0]!)
+      await run.flushIfFull()
+      await src.written?.()
+      for (let i = 0; i < group.length; i++) o.onProgress?.(++done, total)
     }
   } finally {
+    await records.close()
     await run.flush()
   }
   if (o.deleteMissing) {

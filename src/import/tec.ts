@@ -310,6 +310,9 @@ export async function readTec(base: string, source: string, links: ImportLinkSto
     })
   }
 
+  // The last events page handed out whole: stored once the core says its records are written.
+  let reached: Cursor | null = null
+
   async function* records(): AsyncGenerator<SourceRecord> {
     try {
       yield* reader.terms('category')
@@ -331,8 +334,8 @@ export async function readTec(base: string, source: string, links: ImportLinkSto
       try {
         for await (const { page, list } of reader.pages('/events', 'events', query(status), from)) {
           for (const e of list) yield* reader.event(e)
-          // Every record of this page was written (the core awaits each before asking for more).
-          if (!failed) await save({ status, page })
+          // Handed out, not yet written: the core takes a group of records before it writes them.
+          if (!failed) reached = { status, page }
         }
       } catch (e) {
         failed = true
@@ -346,6 +349,11 @@ export async function readTec(base: string, source: string, links: ImportLinkSto
   return {
     records: records(),
     complete: () => reader.complete,
+    async written() {
+      const cursor = reached
+      reached = null
+      if (cursor) await save(cursor)
+    },
     // The whole source was read: the next run starts from the first page again.
     commit: () => (reader.finished ? save(null) : Promise.resolve()),
   }

@@ -43,6 +43,12 @@ export interface SourceRead {
   complete(): boolean
   /** The source answered 304 Not Modified: nothing to do. */
   notModified?: boolean
+  /**
+   * Called whenever every record the core has taken so far is written (committed, or reported
+   * as failed). The core takes records ahead of writing them (a group per transaction), so a
+   * source that keeps a resume point saves it here, never when the next record is asked for.
+   */
+  written?(): Promise<void>
   /** Called once every record was written: remember the source's validators (ETag...). */
   commit?(): Promise<void>
 }

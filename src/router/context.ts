@@ -2,7 +2,8 @@
  * The per-request context factory: resolves the language (the parameter as the request's
  * namespace names it, then the path segment, then the site default), gives writes of callers
  * without unfiltered_html the HTML-filtering storage, and a cacheable read the storage that
- * records what it reads.
+ * records what it reads. A host request sent through a batch gets the storage inside the batch's
+ * open transaction instead of the router's.
  */
 import type { Principal } from '../auth/principal.js'
 import { createContext, type Context } from '../context.js'
@@ -10,7 +11,7 @@ import type { Params } from '../http/params.js'
 import type { RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
 import { filteringStorage } from '../sanitize/storage.js'
-import { hookedStorage, inTransactionHooks } from './host-request.js'
+import { batchStorages, hookedStorage, inTransactionHooks } from './host-request.js'
 import type { Schemas } from '../schemas/index.js'
 import type { Storage } from '../storage/types.js'
 import type { FragmentCache } from '../fragment-cache.js'
@@ -49,9 +50,12 @@ export function contextFactory(
       typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
     // Writes by callers without unfiltered_html store their text through the HTML filter.
     const filter = READS.has(method) ? null : options.sanitize(principal)
+    // A host request sent through a batch works inside the batch's open transaction.
+    const inBatch = batchStorages.get(request)
+    const root = inBatch ?? storage
     // A host job's write (router/host-request.ts) ends each transaction with the job's own hook.
     const hook = READS.has(method) ? undefined : inTransactionHooks.get(request)
-    const base = hook ? hookedStorage(storage, hook) : storage
+    const base = hook ? hookedStorage(root, hook) : root
     return createContext({
       storage: filter ? filteringStorage(base, filter) : dependsOn ? recordReads(base, dependsOn) : base,
       options,
@@ -67,7 +71,9 @@ export function contextFactory(
       accept: request.headers.get('accept') ?? '',
       request,
       schemas: schemasFor(located.names),
-      fragments,
+      // Fragments are kept by record id and revision: one rendered from a batch that then rolls
+      // back would be served for whatever commits later under that id and revision.
+      fragments: inBatch ? null : fragments,
     })
   }
 }

@@ -26,21 +26,52 @@ export interface WrittenRecord {
 /** Runs last inside a write's transaction (a throw rolls the write back). */
 export type InTransaction = (tx: StorageTx, written: readonly WrittenRecord[]) => Promise<void>
 
+/** Sends one host request as `principal`; `inTransaction` as for the door itself. */
+export type HostSend = (request: RequestLike, principal: Principal, inTransaction?: InTransaction) => Promise<RawResponse>
+
+/** How a batch ended: committed with what its function returned, or rolled back as a whole. */
+export type BatchOutcome<T> = { committed: true; result: T } | { committed: false }
+
 /**
  * `storage` is the router's storage, for what such a job keeps beside the records (the
  * importer's links).
+ *
+ * `batch(fn)` runs several host requests in ONE transaction of the router's storage (group
+ * commit): `fn` gets a `send` whose requests see the transaction's uncommitted writes and whose
+ * own transactions run inside it, and `failed()`, true once a write of one of them threw (its
+ * request answered its error; nothing later may be written: `send` then throws
+ * TransactionFailedError). When `fn` returns, a failed batch is rolled back as a whole and
+ * answers `{ committed: false }`; otherwise it commits, and the change journal's readers (sync,
+ * webhooks, `onChange`, the response cache) hear of every record at that one commit. The storage
+ * may run `fn` again from the start (PostgreSQL serialization failures), so `fn` must begin each
+ * run from the same state. Send one request at a time; their answers skip the response and
+ * fragment caches (they show what is not committed yet). Never await anything that writes
+ * through the storage by another way (an ImportLinkStore) inside `fn`: it waits for this
+ * transaction, which waits for `fn`.
  *
  * @example
  * const raw = await router[HOST_REQUEST](request, { id: 1, role: 'administrator' }, async (tx, written) => {
  *   await tx.putImportLink?.({ ...link, recordId: written[0]!.id })
  * })
+ * const outcome = await router[HOST_REQUEST].batch(async (send, failed) => {
+ *   for (const r of requests) if (!failed()) await send(r, { id: 1, role: 'administrator' })
+ * })
+ * if (!outcome.committed) console.log('one of them failed: none was written')
  */
-export type HostRequest = ((request: RequestLike, principal: Principal, inTransaction?: InTransaction) => Promise<RawResponse>) & {
+export type HostRequest = HostSend & {
   readonly storage: Storage
+  batch<T>(fn: (send: HostSend, failed: () => boolean) => Promise<T>): Promise<BatchOutcome<T>>
 }
 
 /** The hooks of host requests in flight (set by the router, read by its context factory). */
 export const inTransactionHooks = new WeakMap<RequestLike, InTransaction>()
+
+/**
+ * The storage a host request sent through a batch works on: the router's storage seen from
+ * inside the batch's open transaction (storage/open-transaction.ts). Set by the router, read by
+ * its context factory, which wraps it as it wraps the router's storage for any other request.
+ */
+export const batchStorages = new WeakMap<RequestLike, Storage>()
 
 /**
  * `storage` whose transactions note what they write and end with `hook`.

@@ -8,13 +8,66 @@ import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { apiClient } from '../../src/import/client.js'
 import { importCalendar, type ImportSource } from '../../src/import/index.js'
-import type { Storage } from '../../src/storage/types.js'
+import { runImport } from '../../src/import/run.js'
+import type { SourceRecord } from '../../src/import/types.js'
+import { HOST_REQUEST } from '../../src/router/host-request.js'
+import type { Change } from '../../src/storage/observed.js'
+import { TransactionFailedError } from '../../src/storage/open-transaction.js'
+import { overlay } from '../../src/storage/overlay.js'
+import type { Storage, StorageTx, TransactionOptions } from '../../src/storage/types.js'
 import { makeApp, type App } from '../http/harness.js'
 
 const fixture = (name: string) => `test/fixtures/import/${name}`
 const text = (name: string) => readFileSync(fixture(name), 'utf8')
 const YEAR = '?start_date=2000-01-01&end_date=2100-01-01&per_page=100&status=publish,future,draft,pending,private'
+
+/** `make`'s storage with each transaction counted, and `wrap` around what each transaction's function gets. */
+function counting(make: () => Storage | Promise<Storage>, wrap: (tx: StorageTx) => StorageTx = (tx) => tx) {
+  const counts = { transactions: 0 }
+  const storage = async () => {
+    const s = await make()
+    return overlay(s, {
+      transaction: <T>(fn: (tx: StorageTx) => Promise<T>, o?: TransactionOptions) => {
+        counts.transactions++
+        return s.transaction((tx) => fn(wrap(tx)), o)
+      },
+    })
+  }
+  return { counts, storage }
+}
+
+/**
+ * `make`'s storage where every transaction's function runs twice, the first attempt rolled back
+ * as a serialization failure found at COMMIT would have it (what the SQL storage does then).
+ */
+function rerunning(make: () => Storage | Promise<Storage>) {
+  const counts = { transactions: 0, attempts: 0 }
+  const conflict = new Error('could not serialize access (simulated at COMMIT)')
+  const storage = async () => {
+    const s = await make()
+    return overlay(s, {
+      async transaction<T>(fn: (tx: StorageTx) => Promise<T>, o?: TransactionOptions): Promise<T> {
+        counts.transactions++
+        try {
+          await s.transaction(async (tx) => {
+            counts.attempts++
+            await fn(tx)
+            throw conflict
+          })
+        } catch (error) {
+          if (error !== conflict) throw error
+        }
+        counts.attempts++
+        return s.transaction(fn, o)
+      },
+    })
+  }
+  return { counts, storage }
+}
+
+const ADMIN = { id: 1, role: 'administrator' } as const
 
 export function importSuite(backend: string, makeStorage: () => Storage | Promise<Storage>) {
   describe(`importers [${backend}]`, () => {
@@ -305,6 +358,310 @@ export function importSuite(backend: string, makeStorage: () => Storage | Promis
         expect(s.failed).toEqual([])
         const [e] = await events()
         expect([e.status, e.description]).toEqual(['pending', '<p>hi</p>'])
+      })
+    })
+
+    describe('group commit', () => {
+      const day = (d: number, h: number) => `2027-06-${String(d).padStart(2, '0')} ${String(h).padStart(2, '0')}:00`
+      const event = (sourceId: string, title: string, d: number, more: Partial<SourceRecord> = {}): SourceRecord => ({
+        kind: 'event',
+        sourceId,
+        ref: `event ${sourceId}`,
+        body: { title, start_date: day(d, 10), end_date: day(d, 11), status: 'publish', ...(more.body ?? {}) },
+        ...(more.refs ? { refs: more.refs } : {}),
+      })
+      const readOf = (records: SourceRecord[]) => async () => ({ records, complete: () => true })
+      const organizers = async () =>
+        (await app.get('/organizers?per_page=100&status=publish,draft,pending,private', { as: 'administrator' })).body.organizers as any[]
+      const linksOf = async (source: string) =>
+        Object.fromEntries((await app.storage.importLinks!.links(source)).map((l) => [`${l.kind} ${l.sourceId}`, l.recordId]))
+
+      it('records of one group commit in one transaction; batchSize 1 commits each record in its own', async () => {
+        const grouped = counting(makeStorage)
+        app = await makeApp(grouped.storage)
+        const s = await run({ format: 'csv', location: fixture('tec-columns.csv') })
+        expect(s.created).toBeGreaterThan(3)
+        expect(grouped.counts.transactions).toBe(1)
+        await app.close()
+        const single = counting(makeStorage)
+        app = await makeApp(single.storage)
+        const t = await run({ format: 'csv', location: fixture('tec-columns.csv') }, { batchSize: 1 })
+        expect([t.created, t.failed, t.warnings]).toEqual([s.created, s.failed, s.warnings])
+        expect(single.counts.transactions).toBe(t.created)
+      })
+
+      it('a record whose write fails inside the transaction fails alone, with its reason; the others and their links commit, nothing of it is left', async () => {
+        const counted = counting(makeStorage)
+        app = await makeApp(counted.storage)
+        const records: SourceRecord[] = [
+          { kind: 'venue', sourceId: 'hall', ref: 'venue hall', body: { venue: 'Group Hall', city: 'Ghent' } },
+          event('e1', 'Group first', 1, { refs: { venue: ['hall'] } }),
+          // Its new organizer is stored inside the write's transaction before the unknown one is
+          // refused (rest_invalid_param, inside the transaction): a write that fails half-way.
+          event('e2', 'Group half-written', 2, { body: { organizer: [{ organizer: 'Half-written Org' }, 999999] } }),
+          event('e3', 'Group third', 3, { refs: { venue: ['hall'] } }),
+        ]
+        const s = await runImport(app.router, 'test:group', readOf(records))
+        expect(s.created).toBe(3)
+        expect(s.failed).toEqual([{ ref: 'event e2', reason: expect.stringMatching(/^400 rest_invalid_param: .*organizer/) }])
+        // The group's transaction and, once it rolled back, one per record.
+        expect(counted.counts.transactions).toBe(1 + records.length)
+        const list = await events()
+        expect(list.map((e) => e.title).sort()).toEqual(['Group first', 'Group third'])
+        expect((await organizers()).map((o) => o.organizer)).not.toContain('Half-written Org')
+        const links = await linksOf('test:group')
+        const byTitle = (t: string) => list.find((e) => e.title === t)
+        expect(links).toEqual({
+          'venue hall': byTitle('Group first').venue.id,
+          'event e1': byTitle('Group first').id,
+          'event e3': byTitle('Group third').id,
+        })
+        expect(byTitle('Group third').venue.id).toBe(links['venue hall'])
+        const again = await runImport(app.router, 'test:group', readOf(records))
+        expect([again.created, again.updated, again.unchanged, again.failed.map((f) => f.ref)]).toEqual([0, 0, 3, ['event e2']])
+        expect((await events()).length).toBe(2)
+      })
+
+      it("a record whose link cannot be written rolls back with it; the group's other records commit", async () => {
+        // The link is written by the importer's hook, last inside the record's transaction.
+        const refusing = counting(makeStorage, (tx) =>
+          overlay(tx, {
+            async putImportLink(link) {
+              if (link.sourceId === 'b') throw new Error('link refused')
+              await tx.putImportLink!(link)
+            },
+          }),
+        )
+        app = await makeApp(refusing.storage)
+        const records = [event('a', 'Linked A', 4), event('b', 'Unlinked B', 5), event('c', 'Linked C', 6)]
+        const s = await runImport(app.router, 'test:links', readOf(records))
+        expect([s.created, s.failed.map((f) => f.ref)]).toEqual([2, ['event b']])
+        expect((await events()).map((e) => e.title).sort()).toEqual(['Linked A', 'Linked C'])
+        expect(Object.keys(await linksOf('test:links')).sort()).toEqual(['event a', 'event c'])
+      })
+
+      it('records of one group that name each other: a venue, an organizer and a category made by the first event, a series and its override', async () => {
+        const counted = counting(makeStorage)
+        app = await makeApp(counted.storage)
+        const ics = [
+          'BEGIN:VCALENDAR',
+          'VERSION:2.0',
+          'PRODID:-//group commit//EN',
+          'BEGIN:VEVENT',
+          'UID:first@group.test',
+          'DTSTART:20270701T180000Z',
+          'DTEND:20270701T190000Z',
+          'SUMMARY:Opening',
+          'LOCATION:Group Cellar',
+          'ORGANIZER;CN=Group Org:mailto:org@group.test',
+          'CATEGORIES:Group Music',
+          'END:VEVENT',
+          'BEGIN:VEVENT',
+          'UID:series@group.test',
+          'DTSTART:20270705T180000Z',
+          'DTEND:20270705T190000Z',
+          'RRULE:FREQ=WEEKLY;COUNT=3',
+          'SUMMARY:Weekly session',
+          'LOCATION:Group Cellar',
+          'ORGANIZER;CN=Group Org:mailto:org@group.test',
+          'CATEGORIES:Group Music',
+          'END:VEVENT',
+          'BEGIN:VEVENT',
+          'UID:series@group.test',
+          'RECURRENCE-ID:20270712T180000Z',
+          'DTSTART:20270712T200000Z',
+          'DTEND:20270712T210000Z',
+          'SUMMARY:Weekly session (late)',
+          'END:VEVENT',
+          'END:VCALENDAR',
+          '',
+        ].join('\r\n')
+        const s = await run({ format: 'ics', text: ics, name: 'group-ics' })
+        expect(s.failed).toEqual([])
+        expect(counted.counts.transactions).toBe(1)
+        const list = await events()
+        expect(list.map((e) => [e.title, e.start_date])).toEqual([
+          ['Opening', '2027-07-01 18:00:00'],
+          ['Weekly session', '2027-07-05 18:00:00'],
+          ['Weekly session (late)', '2027-07-12 20:00:00'],
+          ['Weekly session', '2027-07-19 18:00:00'],
+        ])
+        const [opening, head, late] = list
+        expect([late.series.detached, late.series.id]).toEqual([true, head.id])
+        // One venue, one organizer, one category, made by the first record and found by the others.
+        expect(new Set(list.filter((e) => e.venue?.id).map((e) => e.venue.id)).size).toBe(1)
+        expect(head.venue.id).toBe(opening.venue.id)
+        expect(head.organizer.map((o: any) => o.id)).toEqual(opening.organizer.map((o: any) => o.id))
+        expect(head.categories.map((c: any) => c.id)).toEqual(opening.categories.map((c: any) => c.id))
+        const music = (await app.get('/categories?hide_empty=false&per_page=100')).body.categories.filter(
+          (c: any) => c.name === 'Group Music',
+        )
+        expect(music).toHaveLength(1)
+        const links = await linksOf('group-ics')
+        expect(links['event first@group.test']).toBe(opening.id)
+        expect(links['event series@group.test']).toBe(head.id)
+        expect(Object.entries(links).filter(([k]) => k.startsWith('event series@group.test@'))).toEqual([[expect.any(String), late.id]])
+        expect(Object.values(links)).toContain(opening.venue.id)
+        const again = await run({ format: 'ics', text: ics, name: 'group-ics' })
+        expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
+      })
+
+      it('onChange hears of each created record once, after the commit', async () => {
+        const changes: Change[] = []
+        const visible: boolean[] = []
+        const counted = counting(makeStorage)
+        app = await makeApp(counted.storage, {
+          onChange: async (change) => {
+            changes.push(change)
+            // Read outside any transaction: only what is committed.
+            if (change.type === 'event' || change.type === 'venue' || change.type === 'organizer')
+              visible.push((await app.storage.getPost(change.id)) !== null)
+          },
+        })
+        const s = await run({ format: 'csv', location: fixture('tec-columns.csv') })
+        // The hooks run after the commit, on their own: wait for their reads.
+        const posts = () => changes.filter((c) => c.type === 'event' || c.type === 'venue' || c.type === 'organizer').length
+        for (let i = 0; i < 200 && visible.length < posts(); i++) await new Promise((r) => setTimeout(r, 10))
+        expect(counted.counts.transactions).toBe(1)
+        const created = changes.filter((c) => c.action === 'create').map((c) => `${c.type} ${c.id}`)
+        expect(new Set(created).size).toBe(created.length)
+        const list = await events()
+        const records = new Set([
+          ...list.map((e) => `event ${e.id}`),
+          ...list.filter((e) => e.venue?.id).map((e) => `venue ${e.venue.id}`),
+          ...list.flatMap((e) => e.organizer.map((o: any) => `organizer ${o.id}`)),
+          ...list.flatMap((e) => e.categories.map((c: any) => `category ${c.id}`)),
+          ...list.flatMap((e) => e.tags.map((t: any) => `tag ${t.id}`)),
+        ])
+        // Terms named by the events are created by their writes: more records than the source's.
+        expect(new Set(created)).toEqual(records)
+        expect(created.length).toBeGreaterThan(s.created)
+        expect(visible.length).toBe(posts())
+        expect(visible.length).toBeGreaterThan(0)
+        expect(visible.every(Boolean)).toBe(true)
+      })
+
+      it('a sync client sees the imported records, and a re-import that updates', async () => {
+        app = await makeApp(makeStorage)
+        const sheet = (rows: string[]) => ({
+          format: 'csv' as const,
+          text: `Event Name,Event Start Date,Event Start Time,Event End Time,id\n${rows.join('\n')}\n`,
+          name: 'sync-sheet',
+          csv: { key: 'id' },
+        })
+        const full = await app.get('/events?sync_token=*', { as: 'administrator' })
+        expect(full.body.events).toEqual([])
+        await run(sheet(['Sync A,2027-08-01,10:00,11:00,1', 'Sync B,2027-08-02,10:00,11:00,2', 'Sync C,2027-08-03,10:00,11:00,3']))
+        const first = await app.get(`/events?sync_token=${encodeURIComponent(full.body.sync_token)}`, { as: 'administrator' })
+        expect(first.status).toBe(200)
+        expect(first.body.events.map((e: any) => e.title).sort()).toEqual(['Sync A', 'Sync B', 'Sync C'])
+        const s = await run(
+          sheet(['Sync A,2027-08-01,10:00,11:00,1', 'Sync B (moved),2027-08-05,12:00,13:00,2', 'Sync C,2027-08-03,10:00,11:00,3']),
+        )
+        expect([s.updated, s.unchanged]).toEqual([1, 2])
+        const second = await app.get(`/events?sync_token=${encodeURIComponent(first.body.sync_token)}`, { as: 'administrator' })
+        expect(second.body.events.map((e: any) => [e.title, e.start_date])).toEqual([['Sync B (moved)', '2027-08-05 12:00:00']])
+        expect(second.body.deleted).toEqual([])
+      })
+
+      it('a group run again by the storage (a serialization failure at COMMIT) counts each record once', async () => {
+        const plain = await makeApp(makeStorage)
+        const retried = rerunning(makeStorage)
+        app = await makeApp(retried.storage)
+        try {
+          for (const f of ['google.ics', 'apple.ics', 'bad.ics', 'google.ics']) {
+            const expected = await importCalendar(plain.router, { format: 'ics', location: fixture(f) })
+            const got = await run({ format: 'ics', location: fixture(f) })
+            expect(got).toEqual(expected)
+          }
+          const csv = await run({ format: 'csv', location: fixture('tec-columns.csv') }, { authority: 'keep-local' })
+          expect(csv).toEqual(
+            await importCalendar(plain.router, { format: 'csv', location: fixture('tec-columns.csv') }, { authority: 'keep-local' }),
+          )
+          expect(retried.counts.attempts).toBe(2 * retried.counts.transactions)
+          const shape = (list: any[]) => list.map((e) => [e.title, e.start_date, e.venue?.venue ?? null, e.series?.detached ?? null])
+          expect(shape(await events())).toEqual(shape((await plain.get(`/events${YEAR}`, { as: 'administrator' })).body.events))
+        } finally {
+          await plain.close()
+        }
+      })
+
+      it('a group whose commit reports a failure but landed is not created twice', async () => {
+        let lose = true
+        app = await makeApp(async () => {
+          const s = await makeStorage()
+          return overlay(s, {
+            async transaction<T>(fn: (tx: StorageTx) => Promise<T>, o?: TransactionOptions): Promise<T> {
+              const result = await s.transaction(fn, o)
+              // The connection dropped while COMMIT was on its way: committed, reported failed.
+              if (lose) {
+                lose = false
+                throw new Error('Connection terminated unexpectedly')
+              }
+              return result
+            },
+          })
+        })
+        const s = await run({ format: 'ics', location: fixture('google.ics') })
+        expect(lose).toBe(false)
+        const plain = await makeApp(makeStorage)
+        try {
+          expect(s).toEqual(await importCalendar(plain.router, { format: 'ics', location: fixture('google.ics') }))
+          expect((await events()).map((e) => e.title)).toEqual(
+            (await plain.get(`/events${YEAR}`, { as: 'administrator' })).body.events.map((e: any) => e.title),
+          )
+        } finally {
+          await plain.close()
+        }
+      })
+
+      it("the router's batch door: requests see the batch's writes, a failed write rolls all back and stops the batch, caches keep nothing of it", async () => {
+        app = await makeApp(makeStorage, { cache: {} })
+        const door = app.router[HOST_REQUEST]!
+        const outside = apiClient(app.router, ADMIN)
+        // What a read of a venue that does not exist answers.
+        const missing = (await outside.send('GET', '/venues/999999')).status
+        expect(missing).toBeGreaterThanOrEqual(400)
+        let hall = 0
+        const ok = await door.batch(async (send) => {
+          const api = apiClient(app.router, ADMIN, send)
+          const made = await api.send('POST', '/venues', { venue: 'Door Hall' })
+          hall = made.body.id
+          const inside = await api.send('GET', `/venues/${hall}`)
+          // Not committed yet: a request outside the batch does not see it.
+          const before = await outside.send('GET', `/venues/${hall}`)
+          return [made.status, inside.status, inside.body.venue, before.status]
+        })
+        expect(ok).toEqual({ committed: true, result: [201, 200, 'Door Hall', missing] })
+        expect((await outside.send('GET', `/venues/${hall}`)).body.venue).toBe('Door Hall')
+
+        let ghost = 0
+        const steps: unknown[] = []
+        const failed = await door.batch(async (send, failed) => {
+          const api = apiClient(app.router, ADMIN, send)
+          const made = await api.send('POST', '/venues', { venue: 'Ghost Hall' })
+          ghost = made.body.id
+          // Read inside, with the same URL and caller as the reads below: the cache must not keep it.
+          steps.push((await api.send('GET', `/venues/${ghost}`)).status, (await api.send('GET', '/venues?per_page=100')).body.venues.length)
+          const bad = await api.send('POST', '/events', {
+            title: 'Half',
+            start_date: day(9, 10),
+            end_date: day(9, 11),
+            organizer: [{ organizer: 'Door Half Org' }, 999999],
+          })
+          steps.push(bad.status, failed())
+          steps.push(await api.send('POST', '/venues', { venue: 'Never' }).catch((e) => e instanceof TransactionFailedError))
+        })
+        expect(failed).toEqual({ committed: false })
+        expect(steps).toEqual([200, 2, 400, true, true])
+        expect((await outside.send('GET', `/venues/${ghost}`)).status).toBe(missing)
+        expect((await outside.send('GET', '/venues?per_page=100')).body.venues.map((v: any) => v.venue)).toEqual(['Door Hall'])
+        expect((await organizers()).map((o) => o.organizer)).not.toContain('Door Half Org')
+        // A record committed later (on memory and SQLite under the rolled-back one's id) shows itself,
+        // not a representation rendered inside the rolled-back batch.
+        const real = await app.post('/venues', { venue: 'Real Hall' }, { as: 'administrator' })
+        expect(real.body.venue).toBe('Real Hall')
+        expect((await outside.send('GET', `/venues/${real.body.id}`)).body.venue).toBe('Real Hall')
       })
     })
   })

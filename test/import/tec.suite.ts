@@ -8,7 +8,8 @@ import { createServer } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { toNodeHandler } from '../../adapters/node/index.js'
 import { importCalendar, type ImportSource } from '../../src/import/index.js'
-import type { Storage } from '../../src/storage/types.js'
+import { overlay } from '../../src/storage/overlay.js'
+import type { Storage, StorageTx, TransactionOptions } from '../../src/storage/types.js'
 import { makeApp, type App } from '../http/harness.js'
 import { STUB_AUTH, startTecStub, type StubSite } from '../support/tec-stub.js'
 
@@ -140,6 +141,34 @@ export function tecSuite(backend: string, makeStorage: () => Storage | Promise<S
       // Read to its end: the next run starts from the first page again and finds nothing new.
       const third = await run({ tec: { perPage: 10 } })
       expect([third.created, third.unchanged]).toEqual([0, 40])
+    })
+
+    it('taken ahead in groups, records are committed before the resume point passes them', async () => {
+      site = await startTecStub()
+      site.failPage = 3
+      // At the start of every transaction: the events the resume point says are written, and those committed.
+      const seen: Array<[number, number]> = []
+      app = await makeApp(async () => {
+        const storage = await makeStorage()
+        const committed = async () =>
+          (await storage.listEvents({ language: 'en', statuses: ['publish'], orderBy: 'id', offset: 0, limit: 1 })).total
+        return overlay(storage, {
+          async transaction<T>(fn: (tx: StorageTx) => Promise<T>, o?: TransactionOptions): Promise<T> {
+            const resume = (await storage.importLinks!.sourceState(`tec:${site.url}`))?.resume
+            seen.push([resume ? (JSON.parse(resume) as { page: number }).page * 10 : 0, await committed()])
+            return storage.transaction(fn, o)
+          },
+        })
+      })
+      // Groups of 15 records straddle the pages of 10 events.
+      const first = await run({ tec: { perPage: 10 } }, { batchSize: 15 })
+      expect(first.failed).toEqual([{ ref: 'events (publish)', reason: expect.stringMatching(/HTTP 500/) }])
+      expect(seen.length).toBeGreaterThan(1)
+      for (const [claimed, committed] of seen) expect(claimed).toBeLessThanOrEqual(committed)
+      expect((await events()).length).toBe(20)
+      const second = await run({ tec: { perPage: 10 } }, { batchSize: 15 })
+      expect([second.created, second.failed]).toEqual([10, []])
+      expect((await events()).length).toBe(30)
     })
 
     it('a site that wants credentials answers 401: an unreadable source, nothing written', async () => {
