@@ -167,7 +167,8 @@ async function syncEvents(ctx: Context, q: Input<'eventList'>, token: string): P
   await resolveListReferences(ctx, q, plan)
   if (plan.failures.size) throw invalidParams(plan.failures)
   const { startGte: _a, startGt: _b, startLt: _c, endLte: _d, endGt: _e, endLt: _f, ...unwindowed } = plan.query
-  const base: EventListQuery = { ...unwindowed, orderBy: 'id', offset: 0 }
+  // A sync's pages end by their own rule, not by a total: counting the matches is skipped.
+  const base: EventListQuery = { ...unwindowed, orderBy: 'id', offset: 0, uncounted: true }
   const { page: _page, per_page: _perPage, sync_token: _token, ...filters } = q
   const list = async (extra: Partial<EventListQuery>, limit: number) => (await ctx.storage.listEvents({ ...base, ...extra, limit })).items
   return syncReply(ctx, token, plan.perPage, {

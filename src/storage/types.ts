@@ -278,6 +278,11 @@ export interface EventListQuery {
   orderBy: 'start' | 'date' | 'id'
   offset: number
   limit: number
+  /**
+   * The caller needs no total (a sync's pages, which end by their own rule): a backend may then
+   * skip counting, and `total` is only at least `offset` plus the items' count.
+   */
+  uncounted?: boolean
 }
 
 export interface LinkedListQuery {

@@ -558,6 +558,18 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
       )
 
       it(
+        'uncounted: the same page, and a total of at least the offset plus its items',
+        withStorage(async (s) => {
+          const i = await seed(s)
+          const r = await s.listEvents(listAll({ offset: 1, limit: 2, uncounted: true }))
+          assert.deepEqual(ids(r), [i.a, i.a2])
+          assert.ok(r.total >= 3 && r.total <= 5, `total ${r.total}`)
+          const ordered = await s.listEvents(listAll({ orderBy: 'id', include: [i.b as number, i.a as number], uncounted: true }))
+          assert.deepEqual(ids(ordered), [i.a, i.b].sort((x, y) => (x as number) - (y as number)))
+        }),
+      )
+
+      it(
         'apply each date bound with its own comparison',
         withStorage(async (s) => {
           const i = await seed(s)

@@ -322,7 +322,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     })
   }
   if (q.firstOfSeries && !seriesByColumns) return firstOfSeriesPage(db, source, pageOrder, q)
-  const { rows, total } = await page(db, selectOf(db), source, pageOrder, q.offset, q.limit, [], counted)
+  const { rows, total } = await page(db, selectOf(db), source, pageOrder, q.offset, q.limit, [], q.uncounted ? null : counted)
   return { items: (await toPosts(db, rows)) as EventRecord[], total }
 }
 

@@ -24,22 +24,26 @@ export async function page(
   offset: number,
   limit: number,
   extra: readonly SqlParam[] = [],
-  counted: Source | CountQuery = source,
+  /** null: no count (the caller needs none); `total` is then the offset plus the rows read. */
+  counted: Source | CountQuery | null = source,
 ): Promise<{ rows: Row[]; total: number }> {
   // The page and the count select the same rows (`counted` may only be another way to write
   // `source`, or a statement that counts them another way); on PostgreSQL outside a
   // transaction they run on two pooled connections at once.
   const params = (s: Source) => [...(s.fromParams ?? []), ...s.where.params]
-  const count: CountQuery =
-    'sql' in counted ? counted : { sql: `SELECT count(*) AS n FROM ${counted.from} WHERE ${counted.where}`, params: params(counted) }
-  const [rows, n] = await Promise.all([
+  const read = () =>
     db.query(`SELECT ${select} FROM ${source.from} WHERE ${source.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
       ...params(source),
       ...extra,
       limit,
       offset,
-    ]),
-    db.query<{ n: unknown }>(count.sql, count.params),
-  ])
+    ])
+  if (counted === null) {
+    const rows = await read()
+    return { rows, total: offset + rows.length }
+  }
+  const count: CountQuery =
+    'sql' in counted ? counted : { sql: `SELECT count(*) AS n FROM ${counted.from} WHERE ${counted.where}`, params: params(counted) }
+  const [rows, n] = await Promise.all([read(), db.query<{ n: unknown }>(count.sql, count.params)])
   return { rows, total: toInt(n[0]?.n ?? 0) }
 }
