@@ -234,6 +234,23 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
       }
     })
 
+    it('a transaction storing many posts (a long series) leaves them to the reads', async () => {
+      const { a, plain, aStatements, close } = await open()
+      try {
+        const few = await a.transaction((tx) => tx.insertEvents!([1, 2].map((n) => newEvent({ slug: `few-${n}` }))))
+        const many = await a.transaction((tx) => tx.insertEvents!(Array.from({ length: 40 }, (_, n) => newEvent({ slug: `many-${n}` }))))
+        const fewIds = few.map((e) => e!.id)
+        const manyIds = many.map((e) => e!.id)
+        aStatements.length = 0
+        assert.deepEqual(await a.getPosts(fewIds), await plain.getPosts(fewIds))
+        assert.equal(aStatements.filter((sql) => sql.includes('p.title')).length, 0, 'the few came from the cache')
+        assert.deepEqual(await a.getPosts(manyIds), await plain.getPosts(manyIds))
+        assert.equal(aStatements.filter((sql) => sql.includes('p.title')).length, 1, 'the many were read')
+      } finally {
+        await close()
+      }
+    })
+
     it('hands out frozen records: a caller cannot change what the next read gets', async () => {
       const { b, close } = await open()
       try {
