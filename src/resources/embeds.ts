@@ -27,30 +27,36 @@ export async function loadRelations(ctx: Context, posts: readonly PostRecord[], 
     for (const id of p.categoryIds) termIds.add(id)
     if (!feed) for (const id of p.tagIds) termIds.add(id)
   }
-  const [records, terms] = await Promise.all([
+  // Translation groups are asked for beside the linked records (on PostgreSQL each read has a
+  // connection of its own): the posts' own, and for each linked record the group it starts (its
+  // id), which is its group unless it is itself a translation (asked for afterwards).
+  if (!feed) for (const id of linked) groups.add(id)
+  const [records, terms, translated] = await Promise.all([
     linked.size ? ctx.storage.getPosts([...linked]) : Promise.resolve([]),
     termIds.size ? ctx.storage.getTerms([...termIds]) : Promise.resolve([]),
+    groups.size ? ctx.storage.getTranslations([...groups], 'posts') : Promise.resolve(new Map<number, Record<string, number>>()),
   ])
   const venues = new Map<number, VenueRecord>()
   const organizers = new Map<number, OrganizerRecord>()
+  const more = new Set<number>()
   for (const r of records) {
     // Never embed a linked record the caller may not read, nor one in the trash.
     if (r.status === 'trash' || !canRead(ctx.principal, r)) continue
     if (r.type === 'venue') venues.set(r.id, r)
     else if (r.type === 'organizer') organizers.set(r.id, r)
-    if (!feed) groups.add(r.translationGroup)
+    if (!feed && !groups.has(r.translationGroup)) more.add(r.translationGroup)
   }
-  const translations = feed ? new Map() : await readableTranslations(ctx, groups, [...posts, ...records])
+  if (more.size) for (const [group, members] of await ctx.storage.getTranslations([...more], 'posts')) translated.set(group, members)
+  const translations = feed ? new Map() : await readableTranslations(ctx, translated, [...posts, ...records])
   return { venues, organizers, terms: new Map(terms.map((t) => [t.id, t])), translations }
 }
 
 /**
- * The translation groups, each holding only the members the caller may read: a published
- * record's `translations` must not show an anonymous reader the id of a draft translation. The
- * members not already at hand are read in one call, and only when a group has any.
+ * The translation groups `all` holds, each reduced to the members the caller may read: a
+ * published record's `translations` must not show an anonymous reader the id of a draft
+ * translation. The members not already at hand are read in one call, and only when a group has any.
  */
-async function readableTranslations(ctx: Context, groups: Set<number>, known: readonly PostRecord[]) {
-  const all = await ctx.storage.getTranslations([...groups], 'posts')
+async function readableTranslations(ctx: Context, all: Map<number, Record<string, number>>, known: readonly PostRecord[]) {
   const byId = new Map(known.map((p) => [p.id, p]))
   const missing: number[] = []
   for (const members of all.values()) for (const id of Object.values(members)) if (!byId.has(id)) missing.push(id)
