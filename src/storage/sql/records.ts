@@ -172,9 +172,10 @@ export function newPostColumns(type: PostType, withId: boolean): { columns: stri
  * A new post's row, in the order of `newPostColumns(record.type, id !== undefined)`: what
  * insertPost, insertEvents and the bench's bulk seeding write. A record without a translation
  * group starts its own: `id` when the caller holds it, else 0 until the insert hands out the id.
+ * `fixed` overrides fields of the record (what a create stores whatever the record says).
  */
-export function newPostRow(record: NewPost, id?: number): SqlParam[] {
-  const rec = { ...record, translationGroup: record.translationGroup ?? id } as unknown as Record<string, unknown>
+export function newPostRow(record: NewPost, id?: number, fixed?: Record<string, unknown>): SqlParam[] {
+  const rec = { ...record, ...fixed, translationGroup: record.translationGroup ?? id } as unknown as Record<string, unknown>
   const text = record.type === 'event' ? eventSearchText(record as NewPost<'event'>) : linkedSearchText(record.type, rec)
   return [...(id === undefined ? [] : [id]), record.type, ...POST_FIELDS[record.type].map((s) => encode(s.codec, rec[s.field])), text]
 }

@@ -183,6 +183,8 @@ class Tx extends Reader implements StorageTx {
   }
 
   async insertEvents(records: NewPost<'event'>[]) {
+    // Too many for the cache (STORED_FOR_CACHE): none of them is settled.
+    if (this.stored && this.stored.size + records.length > STORED_FOR_CACHE) this.stored = null
     const out = await this.use((db) => write.insertEvents(db, records))
     for (const rec of out) this.note(rec)
     return out

@@ -174,17 +174,18 @@ async function recountTerm(db: Db, id: number, language: string): Promise<void> 
 }
 
 /**
- * A record as a create stores it: at revision 0, and an event at sequence 0, in no series unless
- * it says so. Not yet with its id (the insert hands it out).
+ * What a create stores beside the record's own fields: revision 0, and for an event sequence 0
+ * and no series unless it says so. Not yet its id (the insert hands it out). Given as overrides
+ * rather than a copy of the record: a series copies 500 of them.
  */
-function created<T extends PostType>(record: NewPost<T>): NewPost<T> {
-  if (record.type !== 'event') return { ...record, revision: 0 }
-  const ev = record as unknown as NewPost<'event'>
-  return { ...record, sequence: 0, revision: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null }
+function createdFields(record: NewPost): Record<string, unknown> {
+  if (record.type !== 'event') return { revision: 0 }
+  const ev = record as NewPost<'event'>
+  return { sequence: 0, revision: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null }
 }
 
 export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
-  record = created(record)
+  const fixed = createdFields(record)
   const { columns } = newPostColumns(record.type, false)
   const fresh = db.dialect.freshPostId
   // A record starts its own translation group. Where the engine hands out the id inside the
@@ -195,12 +196,12 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
     `${fresh ? `WITH fresh AS (SELECT ${fresh} AS id) ` : ''}INSERT INTO posts (${fresh ? 'id, ' : ''}${columns.join(', ')})
      VALUES (${fresh ? '(SELECT id FROM fresh), ' : ''}${values.join(', ')})
      ON CONFLICT (type, language, slug) DO NOTHING RETURNING id`,
-    newPostRow(record),
+    newPostRow(record, undefined, fixed),
   )
   if (!rows[0]) throw new SlugConflictError(record.slug)
   const id = toInt(rows[0].id)
   if (record.translationGroup === undefined && !fresh) await db.run('UPDATE posts SET translation_group = ? WHERE id = ?', [id, id])
-  const stored = clonePost({ ...record, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
+  const stored = clonePost({ ...record, ...fixed, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
   if (stored.type === 'event') {
     await writeRefs(db, id, stored, false)
     await adjustTermCounts(db, null, stored)
@@ -226,9 +227,10 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
   const out: Array<EventRecord | null> = []
   const chunk = db.dialect.maxRows(columns.length)
   for (let start = 0; start < records.length; start += chunk) {
-    const part = records.slice(start, start + chunk).map(created)
+    const part = records.slice(start, start + chunk)
+    const fixed = part.map(createdFields)
     const reserved = reserve ? (await db.query<{ id: unknown }>(reserve, [part.length])).map((r) => toInt(r.id)) : []
-    const values = part.map((r, i) => newPostRow(r, reserve ? reserved[i]! : undefined))
+    const values = part.map((r, i) => newPostRow(r, reserve ? reserved[i]! : undefined, fixed[i]))
     const rows = await db.insertMany<{ id: unknown; slug: unknown }>(
       `INSERT INTO posts (${columns.join(', ')})`,
       kinds,
@@ -240,16 +242,18 @@ export async function insertEvents(db: Db, records: NewPost<'event'>[]): Promise
     const own = reserve ? [] : part.filter((r) => r.translationGroup === undefined && ids.has(r.slug)).map((r) => ids.get(r.slug)!)
     if (own.length) await db.run(`UPDATE posts SET translation_group = id WHERE ${db.dialect.inList('id', 'int')}`, [db.dialect.list(own)])
     const stored: EventRecord[] = []
-    for (const r of part) {
+    part.forEach((r, i) => {
       const id = ids.get(r.slug)
       if (id === undefined) {
         out.push(null)
-        continue
+        return
       }
-      const e = clonePost({ ...r, id, translationGroup: r.translationGroup ?? id } as unknown as EventRecord)
+      // Its own copy: the caller's record is left as it was. The rows below are written before
+      // the caller gets it back, so it may have this very object.
+      const e = clonePost({ ...r, ...fixed[i], id, translationGroup: r.translationGroup ?? id } as unknown as EventRecord)
       stored.push(e)
-      out.push(clonePost(e))
-    }
+      out.push(e)
+    })
     const refs: Record<LinkTable, SqlParam[][]> = { event_links: [], event_terms: [] }
     for (const e of stored) addRefRows(refs, e.id, e)
     await insertRows(db, 'event_links', REF_COLUMNS.event_links, REF_KINDS, refs.event_links)
