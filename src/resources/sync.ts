@@ -13,6 +13,7 @@
  * token of the next page, so that all pages of one sync read the same stretch of the journal and
  * a record changed while a client pages is delivered by the next sync, never lost.
  */
+import { LRUCache } from 'lru-cache'
 import { ApiError, invalidParam } from '../http/errors.js'
 import { strongEtag } from '../http/etag.js'
 import type { Context } from '../context.js'
@@ -25,6 +26,23 @@ export const MAX_SYNC_ENTRIES = 50_000
 
 /** Journal entries read per call while collecting a sync's changes. */
 const READ_BATCH = 5_000
+
+/**
+ * The ids a stretch of the journal changed, per router (its resolved options), list, filters
+ * and stretch: every page of one sync reads the same stretch (its token holds where the stretch
+ * ends), so the pages after the first take the list the first one made instead of reading the
+ * stretch and the related records again. Bounded by the ids held.
+ */
+const stretches = new WeakMap<object, LRUCache<string, readonly number[]>>()
+
+function stretchesOf(ctx: Context): LRUCache<string, readonly number[]> {
+  let held = stretches.get(ctx.options)
+  if (!held) {
+    held = new LRUCache<string, readonly number[]>({ maxSize: 200_000, sizeCalculation: (ids) => Math.max(1, ids.length) })
+    stretches.set(ctx.options, held)
+  }
+  return held
+}
 
 /** Where a sync stands, inside its token. */
 interface TokenState {
@@ -161,13 +179,21 @@ async function changesPage<R extends { id: number }>(
   perPage: number,
   state: TokenState,
 ): Promise<Reply> {
-  const { entries, end } = await readChanges(ctx, state.p, state.u)
-  const own = new Set(source.kinds)
-  const ids = new Set<number>()
-  for (const e of entries) if (own.has(e.kind)) ids.add(e.id)
-  if (source.related) for (const id of await source.related(entries.filter((e) => !own.has(e.kind)))) ids.add(id)
+  const held = stretchesOf(ctx)
+  const key = (end: string) => `${source.collection}\u0000${print}\u0000${state.p}\u0000${end}`
+  let changed = state.m === 'delta' && state.u !== undefined ? held.get(key(state.u)) : undefined
+  let end = state.u
+  if (!changed || end === undefined) {
+    const read = await readChanges(ctx, state.p, state.u)
+    end = read.end
+    const own = new Set(source.kinds)
+    const ids = new Set<number>()
+    for (const e of read.entries) if (own.has(e.kind)) ids.add(e.id)
+    if (source.related) for (const id of await source.related(read.entries.filter((e) => !own.has(e.kind)))) ids.add(id)
+    changed = [...ids].sort((a, b) => a - b)
+  }
   const after = state.m === 'delta' ? (state.a ?? 0) : 0
-  const pending = [...ids].filter((id) => id > after).sort((a, b) => a - b)
+  const pending = changed.filter((id) => id > after)
   const pageIds = pending.slice(0, perPage)
   const found = pageIds.length ? await source.matching(pageIds) : []
   const seen = new Set(found.map((r) => r.id))
@@ -177,6 +203,7 @@ async function changesPage<R extends { id: number }>(
   const last = pageIds[pageIds.length - 1]
   const next: TokenState | null =
     more && last !== undefined ? { v: 1, c: source.collection, f: print, m: 'delta', p: state.p, u: end, a: last } : null
+  if (next) held.set(key(end), changed)
   const done: TokenState = { v: 1, c: source.collection, f: print, m: 'next', p: end }
   return envelope(ctx, source, await source.present(found), deleted, next, done)
 }

@@ -4,6 +4,7 @@
  * expired tokens; filters that must stay the same; changes committed while a client pages.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { overlay } from '../../src/storage/overlay.js'
 import type { Storage } from '../../src/storage/types.js'
 import { makeApp, NS_PATH, type App, type Caller, type Res } from './harness.js'
 
@@ -222,6 +223,30 @@ export function syncSuite(name: string, makeStorage: () => Storage | Promise<Sto
       const fresh = await sync(app, '/events', '*', { perPage: 50 })
       expect([...mirror.keys()].sort((a, b) => a - b)).toEqual(ids(fresh))
       for (const e of fresh.items) expect(mirror.get(e.id)).toEqual(e)
+    })
+
+    it("a sync's later pages take the changes the first page read: the journal is read once", async () => {
+      let reads = 0
+      const app = await open(async () => {
+        const storage = await makeStorage()
+        return overlay(storage, {
+          readJournal: (after, limit, until) => {
+            reads++
+            return storage.readJournal(after, limit, until)
+          },
+        })
+      })
+      const events: Array<{ id: number }> = []
+      for (let i = 0; i < 6; i++) events.push(await app.seed({ title: `E${i}` }))
+      const { token } = await sync(app, '/events', '*', { perPage: 50 })
+      for (const e of events.slice(1)) await app.patch(`/events/${e.id}`, { title: 'changed' }, { as: 'administrator' })
+      await app.del(`/events/${events[0]!.id}?force=true`, { as: 'administrator' })
+      reads = 0
+      const next = await sync(app, '/events', token, { perPage: 2 })
+      expect(next.pages).toBe(3)
+      expect(ids(next)).toEqual(events.slice(1).map((e) => e.id))
+      expect(next.deleted).toEqual([events[0]!.id])
+      expect(reads).toBe(1)
     })
 
     it('venues, organizers, categories and tags sync too; a term whose count moves counts as changed', async () => {
