@@ -164,17 +164,22 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   q = fenced.q
   // The filters on columns SQLite's event_keys also holds: a search count may test them there
   // instead of on each matching post (see below).
-  const keyed = new Where().add('p.language = ?', q.language).oneOf('p.status', q.statuses)
-  keyed.dateBounds('p', q)
+  const unlisted = new Where().add('p.language = ?', q.language).oneOf('p.status', q.statuses)
+  unlisted.dateBounds('p', q)
+  if (q.idAfter !== undefined) unlisted.add('p.id > ?', q.idAfter)
+  const keyed = new Where().and(unlisted)
   if (q.include) keyed.add(d.inList('p.id', 'int'), d.list(q.include))
-  if (q.idAfter !== undefined) keyed.add('p.id > ?', q.idAfter)
-  const w = new Where()
-  // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
-  w.add(`p.type = 'event'`).add('p.hide_from_listings = FALSE').and(keyed)
-  if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
-  if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
-  if (q.eventStatuses) w.oneOf('p.event_status', q.eventStatuses)
-  if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
+  /** The filters on the post's own columns, over `k` (the keyed ones). */
+  const onPosts = (k: Where) => {
+    // Literal 'event' and FALSE (not parameters) so the planners can match the partial index.
+    const w = new Where().add(`p.type = 'event'`).add('p.hide_from_listings = FALSE').and(k)
+    if (q.unpublishedAuthor !== undefined) w.add(`(p.status = 'publish' OR p.author = ?)`, q.unpublishedAuthor)
+    if (q.featured !== undefined) w.add(q.featured ? 'p.featured = TRUE' : 'p.featured = FALSE')
+    if (q.eventStatuses) w.oneOf('p.event_status', q.eventStatuses)
+    if (q.parentId !== undefined) w.add('p.parent_id = ?', q.parentId)
+    return w
+  }
+  const w = onPosts(keyed)
   // hide_subsequent_recurrences with column filters only: each series' first is decided per row
   // (an index probe on posts_series), so a page still stops early; with link, term, search or
   // include filters the matches are read and grouped instead (firstOfSeriesPage).
@@ -192,6 +197,11 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
   addSearch(db, w, words)
+  // Where the id list drives (below), testing each row against the list again is waste: on
+  // PostgreSQL a prepared statement's `= ANY(list)` is a scan of the list per row (1,000 ids:
+  // 5 ms of a sync page).
+  const w0 = q.include ? onPosts(unlisted) : w
+  if (q.include) addSearch(db, w0, words)
   const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : q.orderBy === 'id' ? 'p.id' : 'p.start_date, p.id'
 
   // Link filters, shaped for an engine that plans without statistics (SQLite); PostgreSQL plans
@@ -237,8 +247,8 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   const probe = (where: Where, r: Ref) =>
     where.add(r.probeSql ? `EXISTS (SELECT 1 ${r.probeSql})` : `EXISTS (SELECT 1 ${r.sql} AND x.event_id = p.id)`, ...r.params)
   const [driver, ...others] = linked
-  const filters = (termFilter: typeof inList) => {
-    const f = new Where().and(w)
+  const filters = (termFilter: typeof inList, base = w) => {
+    const f = new Where().and(base)
     for (const r of others) inList(f, r)
     for (const r of terms) termFilter(f, r)
     return f
@@ -275,7 +285,8 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   } else if (driver) {
     // CROSS JOIN: SQLite keeps this join order (the venue's events first); others plan freely.
     const from = `(SELECT DISTINCT x.event_id ${driver.sql}) v CROSS JOIN posts p`
-    source = counted = { from, fromParams: driver.params, where: new Where().add('p.id = v.event_id').and(filters(probe)) }
+    const base = driver === included[0] ? w0 : w
+    source = counted = { from, fromParams: driver.params, where: new Where().add('p.id = v.event_id').and(filters(probe, base)) }
   } else {
     source = { from: 'posts p', where: filters(probe) }
     counted = (wide ? null : dayCount(q, words)) ?? { from: 'posts p', where: filters(inList) }
