@@ -102,11 +102,17 @@ export const eventStatusFields = (e: EventRecord): Json => ({
 })
 
 /** Categories or tags as embedded: by name, then id. */
+/**
+ * The order `String.prototype.localeCompare` gives without arguments (the default locale), from
+ * one collator made once: `localeCompare` makes one per call.
+ */
+const byName = new Intl.Collator().compare
+
 export function sortedTerms(ids: number[], rel: Relations): TermWithCount[] {
   return ids
     .map((id) => rel.terms.get(id))
     .filter((t) => t !== undefined)
-    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
+    .sort((a, b) => byName(a.name, b.name) || a.id - b.id)
 }
 
 /**
