@@ -35,6 +35,20 @@ describe('import CLI', () => {
     expect(r.stdout).toContain('UID unknown-zone@example.org, VEVENT at line 16: DTSTART names an unknown TZID "Mars/Olympus_Mons"')
   })
 
+  it('--batch-size: the same summary whatever the group, with a bad record among them; 0 is a usage error', async () => {
+    const one = await cli('test/fixtures/import/bad.ics', '--db', join(dir, 'batch-1.sqlite'), '--batch-size', '1', '--json')
+    const two = await cli('test/fixtures/import/bad.ics', '--db', join(dir, 'batch-2.sqlite'), '--batch-size', '2', '--json')
+    expect(one.code, one.stderr).toBe(0)
+    expect(two.code, two.stderr).toBe(0)
+    const summary = (r: { stdout: string }) => {
+      const { created, failed, warnings } = JSON.parse(r.stdout)
+      return { created, failed, warnings }
+    }
+    expect(summary(one).created).toBe(2)
+    expect(summary(two)).toEqual(summary(one))
+    expect((await cli('test/fixtures/import/bad.ics', '--db', db, '--batch-size', '0')).code).toBe(2)
+  })
+
   it('CSV with a mapping, dry run: nothing written', async () => {
     const r = await cli(
       'test/fixtures/import/custom-mapping.csv',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `calendar-events-router import <file|url> --format ics|csv|tec [--db FILE | --database-url URL]
- * [--authority overwrite|keep-local|skip] [--delete-missing] [--dry-run] [--json]`: one source
+ * [--authority overwrite|keep-local|skip] [--delete-missing] [--dry-run] [--batch-size N] [--json]`: one source
  * into a calendar database, with a progress bar on a TTY and a summary. Exits 0 unless the source
  * could not be read or nothing of it could be imported (docs/importing.md).
  */
@@ -21,6 +21,7 @@ const USAGE = `Usage: calendar-events-router import <file|url> --format ics|csv|
   --authority MODE          overwrite (default) | keep-local | skip
   --delete-missing          trash events this source no longer has
   --dry-run                 read and compare, write nothing
+  --batch-size N            records committed per transaction (default 100; 1: each on its own)
   --name NAME               the source's name in the import links (default: format:location)
   --key COLUMN              CSV: the column holding each row's id
   --map FIELD=HEADER        CSV: read our FIELD from your HEADER (repeatable), e.g. event_name=Title
@@ -64,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
       authority: { type: 'string', default: 'overwrite' },
       'delete-missing': { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      'batch-size': { type: 'string' },
       json: { type: 'boolean', default: false },
       name: { type: 'string' },
       key: { type: 'string' },
@@ -92,6 +94,8 @@ async function main(argv: string[]): Promise<number> {
   if (!/^\d+$/.test(as)) fail('--as takes a user ID; --user takes name:application-password')
   const authority = values.authority as Authority
   if (!['overwrite', 'keep-local', 'skip'].includes(authority)) fail('--authority must be overwrite, keep-local or skip')
+  const batch = values['batch-size']
+  if (batch !== undefined && !/^[1-9]\d{0,5}$/.test(batch)) fail('--batch-size takes a whole number from 1 to 999999')
   const role = values.role as 'administrator'
   if (!['administrator', 'editor', 'author', 'contributor'].includes(role))
     fail('--role must be administrator, editor, author or contributor')
@@ -133,6 +137,7 @@ async function main(argv: string[]): Promise<number> {
         authority,
         deleteMissing: values['delete-missing'],
         dryRun: values['dry-run'],
+        ...(batch !== undefined ? { batchSize: Number(batch) } : {}),
         as: { id: Number(as), role },
         onProgress: (done, total) => {
           if (!bar) return
