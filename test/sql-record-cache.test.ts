@@ -183,7 +183,11 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
               newEvent({
                 slug: `s-${n}`,
                 title: `S ${n}`,
-                series: { position: n - 1, original: `2027-02-0${n} 10:00:00`, ...(n === 1 ? { rule: { rrule: 'FREQ=DAILY;COUNT=3', rdate: [], exdate: [] } } : {}) },
+                series: {
+                  position: n - 1,
+                  original: `2027-02-0${n} 10:00:00`,
+                  ...(n === 1 ? { rule: { rrule: 'FREQ=DAILY;COUNT=3', rdate: [], exdate: [] } } : {}),
+                },
               }),
             ),
           )
@@ -218,7 +222,10 @@ function recordCacheSuite(name: string, open: () => Promise<World>, describeIt: 
         })
         aStatements.length = 0
         assert.deepEqual(await a.getPosts(ids), await plain.getPosts(ids))
-        assert.ok(aStatements.some((sql) => sql.includes('p.title')), 'the event bumped by the cascade was read')
+        assert.ok(
+          aStatements.some((sql) => sql.includes('p.title')),
+          'the event bumped by the cascade was read',
+        )
         // A rolled-back transaction caches nothing.
         await assert.rejects(
           a.transaction(async (tx) => {

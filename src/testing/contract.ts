@@ -565,7 +565,10 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           assert.deepEqual(ids(r), [i.a, i.a2])
           assert.ok(r.total >= 3 && r.total <= 5, `total ${r.total}`)
           const ordered = await s.listEvents(listAll({ orderBy: 'id', include: [i.b as number, i.a as number], uncounted: true }))
-          assert.deepEqual(ids(ordered), [i.a, i.b].sort((x, y) => (x as number) - (y as number)))
+          assert.deepEqual(
+            ids(ordered),
+            [i.a, i.b].sort((x, y) => (x as number) - (y as number)),
+          )
         }),
       )
 

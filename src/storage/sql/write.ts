@@ -191,7 +191,9 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
   // A record starts its own translation group. Where the engine hands out the id inside the
   // statement, the row is written with it; else the id is known only after the insert, and an
   // update sets it (a second statement, and on PostgreSQL a second run of the journal's trigger).
-  const values = columns.map((c) => (fresh && c === 'translation_group' ? 'COALESCE(NULLIF(CAST(? AS bigint), 0), (SELECT id FROM fresh))' : '?'))
+  const values = columns.map((c) =>
+    fresh && c === 'translation_group' ? 'COALESCE(NULLIF(CAST(? AS bigint), 0), (SELECT id FROM fresh))' : '?',
+  )
   const rows = await db.query<{ id: unknown }>(
     `${fresh ? `WITH fresh AS (SELECT ${fresh} AS id) ` : ''}INSERT INTO posts (${fresh ? 'id, ' : ''}${columns.join(', ')})
      VALUES (${fresh ? '(SELECT id FROM fresh), ' : ''}${values.join(', ')})
