@@ -197,11 +197,16 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   // Every word must be a substring of the lower-cased title + description + excerpt.
   const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
   addSearch(db, w, words)
-  // Where the id list drives (below), testing each row against the list again is waste: on
-  // PostgreSQL a prepared statement's `= ANY(list)` is a scan of the list per row (1,000 ids:
-  // 5 ms of a sync page).
-  const w0 = q.include ? onPosts(unlisted) : w
-  if (q.include) addSearch(db, w0, words)
+  /**
+   * `w` without the id list: where the list drives (below), testing each row against it again
+   * is waste; on PostgreSQL a prepared statement's `= ANY(list)` is a scan of the list per row
+   * (1,000 ids: 5 ms of a sync page).
+   */
+  const withoutIdList = () => {
+    const f = onPosts(unlisted)
+    addSearch(db, f, words)
+    return f
+  }
   const order = q.orderBy === 'date' ? 'p.post_date_utc, p.id' : q.orderBy === 'id' ? 'p.id' : 'p.start_date, p.id'
 
   // Link filters, shaped for an engine that plans without statistics (SQLite); PostgreSQL plans
@@ -285,7 +290,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
   } else if (driver) {
     // CROSS JOIN: SQLite keeps this join order (the venue's events first); others plan freely.
     const from = `(SELECT DISTINCT x.event_id ${driver.sql}) v CROSS JOIN posts p`
-    const base = driver === included[0] ? w0 : w
+    const base = driver === included[0] ? withoutIdList() : w
     source = counted = { from, fromParams: driver.params, where: new Where().add('p.id = v.event_id').and(filters(probe, base)) }
   } else {
     source = { from: 'posts p', where: filters(probe) }
