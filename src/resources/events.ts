@@ -31,7 +31,8 @@ import { authorFor, patchChanges, translationGroup } from './posts.js'
 import { formatCost } from '../representation/cost.js'
 import { permalink } from '../urls.js'
 import { applySeriesUpdate, deleteInSeries, parseRecurrence, planSeries, scopeOf, seriesUpdate, writeSeries } from './series.js'
-import { extendForList } from './series-horizon.js'
+import { listEventsShown, provisionalEvent } from './provisional.js'
+import { materialize } from './series-horizon.js'
 import { eventListQuery, resolveListReferences } from './event-list-query.js'
 import { createdValues, patchedValues } from './custom-fields.js'
 
@@ -68,9 +69,17 @@ async function written(ctx: Context, event: EventRecord, reply: (body: unknown) 
   return { ...reply(render(event, 0, false)), ...(canRead(ctx.principal, event) ? { single: render(event, 0, true) } : {}) }
 }
 
-/** The event an `{id}` names, or the TEC error for why not. */
-async function eventById(ctx: Context, id: number): Promise<EventRecord> {
-  const post = id > 0 ? await ctx.storage.getPost(id) : null
+/**
+ * The event an `{id}` names, or the TEC error for why not. A provisional occurrence (past an
+ * open-ended series' written horizon) is shown computed to a read and written first for a write.
+ */
+async function eventById(ctx: Context, id: number, write = false): Promise<EventRecord> {
+  const stored = id > 0 ? await ctx.storage.getPost(id) : null
+  let post = stored ?? (id > 0 ? await provisionalEvent(ctx, id) : null)
+  if (!stored && post?.type === 'event' && write) {
+    if (!canModify(ctx.principal, post)) throw forbidden(true)
+    post = await materialize(ctx, post)
+  }
   if (!post) throw notFound(id)
   if (post.type !== 'event') throw notAnEvent()
   return post
@@ -107,7 +116,7 @@ export async function readEvent(ctx: Context, at: Input<'eventById' | 'eventBySl
  * who may still edit them): the body its strong ETag hashes; null when there is none they may read.
  */
 export async function eventSingle(ctx: Context, at: RecordAt): Promise<Single | null> {
-  const event = 'id' in at ? await ctx.storage.getPost(at.id) : await eventBySlug(ctx, at.slug)
+  const event = 'id' in at ? ((await ctx.storage.getPost(at.id)) ?? (await provisionalEvent(ctx, at.id))) : await eventBySlug(ctx, at.slug)
   if (!event || event.type !== 'event' || !canRead(ctx.principal, event)) return null
   const [body] = await present(ctx, [event], true)
   return { body, revision: event.revision }
@@ -127,14 +136,13 @@ export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<R
   await resolveListReferences(ctx, q, plan)
   const { query, canonical, failures, page, perPage } = plan
   if (failures.size) throw invalidParams(failures)
-  await extendForList(ctx, query.endLte)
 
   if (wantsIcs(ctx)) {
     // A subscription cannot page: without paging parameters the feed is the whole window.
     const paged = ctx.params.page !== undefined || ctx.params.per_page !== undefined
     return eventFeed(ctx, query, { paged, page, perPage })
   }
-  const result = await ctx.storage.listEvents(query)
+  const result = await listEventsShown(ctx, query)
   const { body, headers } = await pageOf(ctx, {
     key: 'events',
     path: 'events/',
@@ -274,7 +282,7 @@ export async function createEvent(ctx: Context, input: Input<'eventCreate'>): Pr
 
 /** The event an update names; an unknown slug is a 404 here (a by-slug read answers 400). */
 async function targetForUpdate(ctx: Context, at: Input<'eventById' | 'eventBySlug'>): Promise<EventRecord> {
-  if ('id' in at) return eventById(ctx, at.id)
+  if ('id' in at) return eventById(ctx, at.id, true)
   const found = await eventBySlug(ctx, at.slug)
   if (!found) throw new ApiError(404, 'rest-event-not-found', `Event with slug ${sanitizeSlug(at.slug)} does not exist.`)
   return found
@@ -388,7 +396,7 @@ async function eventPatch(ctx: Context, current: EventRecord, input: Input<'even
 
 export async function deleteEvent(ctx: Context, q: Input<'eventDelete' | 'eventDeleteBySlug'>): Promise<Reply> {
   requireEditor(ctx)
-  const current = await named(ctx, q)
+  const current = 'id' in q ? await eventById(ctx, q.id, true) : await named(ctx, q)
   if (!canModify(ctx.principal, current)) throw forbidden(true)
   const scope = scopeOf(current, q.recurrence_scope, true)
   if (scope) {

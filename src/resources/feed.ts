@@ -4,6 +4,7 @@
  * `ical.maxEvents` cap (and says so when it stops there). Events are read and written out in
  * batches: at any time only one batch of records and its relations is held beside the text.
  */
+import { listEventsShown } from './provisional.js'
 import { ApiError } from '../http/errors.js'
 import { negotiate } from '../http/accept.js'
 import { calendarHead, calendarTail, IcalText, uidHost } from '../representation/ical.js'
@@ -47,7 +48,7 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
   const name = ctx.options.ical.name
 
   if (paging.paged) {
-    const result = await ctx.storage.listEvents(query)
+    const result = await listEventsShown(ctx, query)
     if (paging.page > 1 && result.items.length === 0) throw pageNotFound()
     calendarHead(ctx, out, { name })
     const rel = await loadRelations(ctx, result.items, 'feed')
@@ -58,7 +59,7 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
   }
 
   const cap = ctx.options.ical.maxEvents
-  const first = await ctx.storage.listEvents({ ...query, offset: 0, limit: Math.min(BATCH, cap) })
+  const first = await listEventsShown(ctx, { ...query, offset: 0, limit: Math.min(BATCH, cap) })
   const total = first.total
   const included = Math.min(total, cap)
   const truncated = total > cap
@@ -79,7 +80,7 @@ export async function eventFeed(ctx: Context, query: EventListQuery, paging: Fee
     }
     offset += batch.length
     if (batch.length === 0 || seen.size >= cap || offset >= total) break
-    batch = (await ctx.storage.listEvents({ ...query, offset, limit: Math.min(BATCH, cap - seen.size) })).items
+    batch = (await listEventsShown(ctx, { ...query, offset, limit: Math.min(BATCH, cap - seen.size) })).items
   }
   await series.finish()
   const headers: Record<string, string> = totals(total, total === 0 ? 0 : 1)

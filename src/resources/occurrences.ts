@@ -66,8 +66,13 @@ export async function insertOccurrence(
   head: EventRecord,
   start: string,
   position: number,
+  id?: number,
 ) {
-  const record = occurrenceOf(template, start, position, head.id, ctx)
+  const record: NewPost<'event'> = {
+    ...occurrenceOf(template, start, position, head.id, ctx),
+    slug: '',
+    ...(id !== undefined ? { id } : {}),
+  }
   const slug = occurrenceSlug(head, start)
   // The dated slug is nearly always free: try it before looking for a suffix.
   try {

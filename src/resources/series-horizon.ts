@@ -1,16 +1,18 @@
 /**
  * The horizon of open-ended series: a rule without COUNT or UNTIL has its occurrences written
  * only so far ahead (`recurrence.horizonMonths`), and the horizon moves on when the host runs
- * `extendSeries` (a daily job) or a list asks for dates past it (`extendForList`). Series are
- * written by the request handlers (series.ts); this module only moves their horizon.
+ * `extendSeries` (a daily job) or a write names an occurrence past it (`materialize`). A read
+ * never moves it: it shows what lies past it computed (provisional.ts), with the ids the
+ * occurrences are written with here. Series are written by the request handlers (series.ts);
+ * this module only moves their horizon.
  */
 import type { Context } from '../context.js'
 import { expandRule, parseRule } from '../recurrence/index.js'
-import { storageIdentity } from '../storage/dependencies.js'
-import type { Storage } from '../storage/types.js'
+import type { EventRecord, Storage } from '../storage/types.js'
 import { addMonths, dayEnd } from '../time/format.js'
 import { utcToLocal } from '../time/zone.js'
 import { insertOccurrence, type Clock } from './occurrences.js'
+import { provisionalId } from './provisional.js'
 
 /**
  * How far ahead of wall-clock `from` open-ended series are written: to the end of the day
@@ -52,6 +54,8 @@ export async function extendSeries(
       const rule = head.series.rule
       if (horizon <= rule.through!) return 0
       const cap = options.maxOccurrences ?? 1000
+      // Series written before id blocks existed get theirs now (provisional.ts).
+      const ids = rule.ids ?? (tx.reserveIds ? await tx.reserveIds(head.id) : undefined)
       const members = await tx.seriesMembers(head.id)
       const starts = expandRule(parseRule(rule.rrule), head.series.original, { timezone: head.timezone, horizon, max: cap })
       const have = new Set(members.map((m) => m.series?.original.slice(0, 10)))
@@ -62,10 +66,14 @@ export async function extendSeries(
       for (let i = 0; i < starts.length; i++) {
         const s = starts[i]!
         if (s <= rule.through! || have.has(s.slice(0, 10)) || skip.has(s.slice(0, 10))) continue
-        await insertOccurrence(ctx, tx, head, head, s, i + 1)
+        // The id a read showed it under before it was written (provisional.ts), unless taken.
+        const id = provisionalId(ids, i + 1)
+        await insertOccurrence(ctx, tx, head, head, s, i + 1, id !== null && !(await tx.getPost(id)) ? id : undefined)
         n++
       }
-      await tx.updatePost(head.id, 'event', { series: { ...head.series, rule: { ...rule, through: horizon } } })
+      await tx.updatePost(head.id, 'event', {
+        series: { ...head.series, rule: { ...rule, through: horizon, ...(ids !== undefined ? { ids } : {}) } },
+      })
       return n
     })
   }
@@ -86,31 +94,20 @@ async function openEndedHeads(storage: Storage, languages: string[]): Promise<nu
   return [...out]
 }
 
-/** Per storage, how far lists have already had open-ended series written (lazy extension). */
-const lazilyExtended = new WeakMap<object, string>()
-/** A list never makes series be written further ahead than this. */
-const LAZY_LIMIT_YEARS = 10
-
 /**
- * A list whose window ends past the horizon gets the open-ended series written up to its end
- * first (at most LAZY_LIMIT_YEARS ahead, once per storage and end), so it shows them.
+ * Writes the series of the provisional occurrence `shown` up to its day (a write names it), and
+ * returns it as stored: under the id it was shown with. Null when the series no longer places it.
  */
-export async function extendForList(ctx: Context, endLte: string | undefined): Promise<void> {
-  // Whole days: the default window (to the end of the day 24 months ahead) never triggers it,
-  // and lists asking for the same end day extend once.
-  const horizon = horizonOf(ctx.nowLocal, ctx.options.recurrence.horizonMonths)
-  if (endLte === undefined || endLte <= horizon) return
-  const limit = horizonOf(ctx.nowLocal, LAZY_LIMIT_YEARS * 12)
-  const until = dayEnd(endLte < limit ? endLte : limit)
-  const done = lazilyExtended.get(storageIdentity(ctx.storage))
-  if (done !== undefined && done >= until) return
+export async function materialize(ctx: Context, shown: EventRecord): Promise<EventRecord | null> {
   await extendSeries(ctx.storage, {
     now: ctx.now,
-    until,
+    until: dayEnd(shown.startDate),
     horizonMonths: ctx.options.recurrence.horizonMonths,
     maxOccurrences: ctx.options.recurrence.maxOccurrences,
-    languages: [ctx.language],
+    seriesIds: [shown.seriesId!],
+    languages: [shown.language],
     timezone: ctx.options.timezone,
   })
-  lazilyExtended.set(storageIdentity(ctx.storage), until)
+  const stored = await ctx.storage.getPost(shown.id)
+  return stored?.type === 'event' ? stored : null
 }

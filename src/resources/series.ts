@@ -136,10 +136,13 @@ export function planSeries(
  */
 export async function writeSeries(ctx: Context, tx: StorageTx, event: EventRecord, plan: SeriesPlan): Promise<EventRecord> {
   const first = plan.starts[0]!
+  // An open-ended series numbers what lies past its horizon in ids of its own (provisional.ts);
+  // a rule written again gets a new block, so no id it showed can name another occurrence.
+  const rule = plan.rule.through !== undefined && tx.reserveIds ? { ...plan.rule, ids: await tx.reserveIds(event.id) } : plan.rule
   const patch: PostPatch<'event'> = {
     seriesId: event.id,
     parentId: 0,
-    series: { position: 1, original: first, rule: plan.rule },
+    series: { position: 1, original: first, rule },
   }
   if (first !== event.startDate) {
     const length = seconds(event.endDate) - seconds(event.startDate)
@@ -268,7 +271,7 @@ function cutBefore(rule: SeriesRule, start: string, tz: string, allDay: boolean)
     const before = formatWallClock(epochSecondsToParts(seconds(utc) - 1))
     parsed.until = { date: before.slice(0, 10), time: before.slice(11), utc: true }
   }
-  const { through: _t, ...rest } = rule
+  const { through: _t, ids: _i, ...rest } = rule
   return { ...rest, rrule: formatRule(parsed), rdate: rule.rdate.filter((d) => d < start), exdate: rule.exdate.filter((d) => d < start) }
 }
 

@@ -28,7 +28,7 @@ import type {
   TermRecord,
   TermWithCount,
 } from './types.js'
-import { SlugConflictError } from './types.js'
+import { ID_BLOCK, ID_BLOCK_START, SlugConflictError } from './types.js'
 import { MemoryWebhookStore } from '../webhooks/memory-store.js'
 import { MemoryImportLinkStore, type ImportLink } from './import-links.js'
 import { JournalPositionError, journalTime, type JournalAction, type JournalEntry, type JournalPage } from './journal.js'
@@ -53,6 +53,9 @@ interface State {
   terms: Map<number, TermRecord>
   nextPostId: number
   nextTermId: number
+  /** The next block reserveIds hands out, and the series head of each block handed out. */
+  nextIdBlock: number
+  idBlocks: Map<number, number>
   /** Derived views of the committed data, rebuilt lazily after each commit. */
   derived: Derived
   /** The journal entries kept; the first one's position is `journalBase + 1`. */
@@ -121,6 +124,11 @@ class Reader implements StorageReader {
   async getPost(id: number) {
     const p = this.post(id)
     return p ?? null
+  }
+
+  async reservedBy(id: number) {
+    if (id < ID_BLOCK_START) return null
+    return this.state.idBlocks.get(id - ((id - ID_BLOCK_START) % ID_BLOCK)) ?? null
   }
 
   async getPosts(ids: readonly number[]) {
@@ -482,6 +490,14 @@ class Tx extends Reader implements StorageTx {
     this.nextTermId = state.nextTermId
   }
 
+  async reserveIds(head: number): Promise<number> {
+    // Outside the transaction's state, like a database sequence: a rolled-back block is not reused.
+    const first = this.state.nextIdBlock
+    this.state.nextIdBlock += ID_BLOCK
+    this.state.idBlocks.set(first, head)
+    return first
+  }
+
   async putImportLink(link: ImportLink): Promise<void> {
     this.links.push(link)
   }
@@ -495,7 +511,8 @@ class Tx extends Reader implements StorageTx {
 
   async insertPost<T extends PostType>(record: NewPost<T>): Promise<RecordOf<T>> {
     this.assertFreeSlug(record.type, record.language, record.slug, null)
-    const id = this.nextPostId++
+    if (record.id !== undefined && this.post(record.id)) throw new Error(`post ${record.id} exists`)
+    const id = record.id ?? this.nextPostId++
     const ev = record as Partial<EventRecord>
     const initial = record.type === 'event' ? { sequence: 0, seriesId: ev.seriesId ?? 0, series: ev.series ?? null } : {}
     const stored = clonePost({
@@ -695,6 +712,8 @@ class MemoryStorage extends Reader implements Storage {
       terms: new Map(),
       nextPostId: 1,
       nextTermId: 1,
+      nextIdBlock: ID_BLOCK_START,
+      idBlocks: new Map(),
       derived: {},
       journal: [],
       journalBase: 0,

@@ -41,6 +41,7 @@ const READS = [
   'listTerms',
   'trashedPosts',
   'seriesMembers',
+  'reservedBy',
 ] as const satisfies ReadonlyArray<keyof StorageReader>
 
 // Every read of the contract is listed above: one missing would read outside the open transaction.
@@ -75,7 +76,9 @@ export function storageInTransaction(storage: Storage, open: OpenTransaction): S
   }
   const own: Record<string, unknown> = {}
   for (const name of READS) {
-    const read = open.tx[name] as (...args: unknown[]) => Promise<unknown>
+    const read = open.tx[name] as ((...args: unknown[]) => Promise<unknown>) | undefined
+    // An optional read the backend lacks stays absent here too.
+    if (!read) continue
     own[name] = (...args: unknown[]) => {
       usable()
       return read.apply(open.tx, args)

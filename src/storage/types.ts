@@ -145,7 +145,19 @@ export interface SeriesRule {
   exdate: string[]
   /** Open-ended rules: occurrences exist up to this wall-clock time (the horizon reached). */
   through?: string
+  /**
+   * Open-ended rules: the first of the ID_BLOCK post ids reserved for the series' occurrences
+   * (`reserveIds`). The occurrence at position p is written, and shown by a read before it
+   * is written, under `ids + p - 1` (resources/provisional.ts). Absent on series written before
+   * reservations existed until the horizon task gives them one.
+   */
+  ids?: number
 }
+
+/** Post ids in a block that `reserveIds` reserves: the positions 1..ID_BLOCK of one series. */
+export const ID_BLOCK = 1024
+/** The first reserved block (2^32): the ids storages hand out stay below it. */
+export const ID_BLOCK_START = 2 ** 32
 
 export interface SeriesMember {
   /** 1-based place in the series' expansion when it was written (deletions do not renumber). */
@@ -195,6 +207,13 @@ export type RecordOf<T extends PostType> = T extends 'event' ? EventRecord : T e
 /** What a create stores: everything but the id (and the group, which defaults to the id) and the sequence (0). */
 export type NewPost<T extends PostType = PostType> = Omit<RecordOf<T>, 'id' | 'translationGroup' | 'sequence' | 'revision'> & {
   translationGroup?: number
+  /**
+   * The id to store it under, honoured by `insertPost` (not `insertEvents`): an id of a block
+   * `reserveIds` returned (an occurrence of an open-ended series, under the id a read showed
+   * it with before it was written). The storage keeps handing out its own ids as if this one did
+   * not exist. Absent: the storage picks the id.
+   */
+  id?: number
 }
 export type PostPatch<T extends PostType = PostType> = Partial<Omit<RecordOf<T>, 'id' | 'type' | 'sequence' | 'revision'>>
 
@@ -353,6 +372,8 @@ export class StorageUnavailableError extends Error {
  */
 export interface StorageReader {
   getPost(id: number): Promise<PostRecord | null>
+  /** Optional, with StorageTx.reserveIds: the series head whose reserved block holds `id`, else null. */
+  reservedBy?(id: number): Promise<number | null>
   /** Records for these ids, any type, in no particular order; unknown ids are left out. */
   getPosts(ids: readonly number[]): Promise<PostRecord[]>
   findPostBySlug<T extends PostType>(type: T, language: string, slug: string): Promise<RecordOf<T> | null>
@@ -406,6 +427,14 @@ export interface StorageTx extends StorageReader {
    * and is not stored (the caller picks another slug).
    */
   insertEvents?(records: NewPost<'event'>[]): Promise<Array<EventRecord | null>>
+  /**
+   * Optional (with `reservedBy`): reserves ID_BLOCK consecutive post ids for the occurrences of
+   * series `head`, ids the storage never hands out itself (from ID_BLOCK_START up: 2^32, past
+   * every id it assigns), and returns the first. An open-ended series numbers its occurrences in
+   * its block, so a read shows one before it is written under the id it will have. Without
+   * them, lists do not show occurrences past a series' written horizon. Not rolled back.
+   */
+  reserveIds?(head: number): Promise<number>
   updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>): Promise<RecordOf<T>>
   /** Remove every event link to this venue or organizer (it was trashed). */
   unlinkPost(id: number): Promise<void>

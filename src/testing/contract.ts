@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict'
 import type { PostPatch, Storage, StorageTx } from '../storage/types.js'
-import { SlugConflictError } from '../storage/types.js'
+import { ID_BLOCK, ID_BLOCK_START, SlugConflictError } from '../storage/types.js'
 import { eventQuery as listAll, newEvent, newOrganizer, newTerm, newVenue } from './fixtures.js'
 import { geoContract } from './contract-geo.js'
 import { journalContract } from './contract-journal.js'
@@ -393,6 +393,30 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
           assert.deepEqual(await s.trashedPosts('2026-03-01 00:00:00', 10), [ids[0], ids[3], ids[4]])
           assert.deepEqual(await s.trashedPosts('2026-03-01 00:00:00', 2), [ids[0], ids[3]])
           assert.deepEqual(await s.trashedPosts('2025-01-01 00:00:00', 10), [])
+        }),
+      )
+    })
+
+    describe('reserved ids (optional: reserveIds with reservedBy)', () => {
+      it(
+        'hands out distinct blocks of ID_BLOCK ids from ID_BLOCK_START, stores a post under one, and keeps its own ids below',
+        withStorage(async (s) => {
+          const probe = await insert(s, async (tx) => (tx.reserveIds ? 'yes' : 'no'))
+          if (probe === 'no' || !s.reservedBy) return
+          const head = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'head' })))
+          const [a, b] = await insert(s, async (tx) => [await tx.reserveIds!(head.id), await tx.reserveIds!(head.id + 1)])
+          assert.ok(a! >= ID_BLOCK_START && b! >= ID_BLOCK_START && Math.abs(b! - a!) >= ID_BLOCK)
+          assert.equal((a! - ID_BLOCK_START) % ID_BLOCK, 0)
+          assert.equal(await s.reservedBy(a!), head.id)
+          assert.equal(await s.reservedBy(a! + ID_BLOCK - 1), head.id)
+          assert.equal(await s.reservedBy(b! + 5), head.id + 1)
+          assert.equal(await s.reservedBy(head.id), null)
+          const chosen = await insert(s, (tx) => tx.insertPost({ ...newEvent({ slug: 'chosen' }), id: a! + 3 }))
+          assert.equal(chosen.id, a! + 3)
+          assert.equal(chosen.translationGroup, a! + 3)
+          assert.equal((await s.getPost(a! + 3))?.title, 'Event')
+          const next = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'next' })))
+          assert.ok(next.id > head.id && next.id < ID_BLOCK_START, `the storage's own ids stay below the blocks (got ${next.id})`)
         }),
       )
     })

@@ -48,6 +48,7 @@ import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
 import { recurrenceEdgeCasesDocSuite, recurrenceEdgeCasesSuite } from './recurrence-edge-cases.suite.js'
 import { responseCacheSuite } from './response-cache.suite.js'
+import { readsNeverWriteSuite } from './reads-never-write.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsTransportSuite(name, makeStorage)
@@ -68,6 +69,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   eventsLinkedSuite(name, makeStorage)
   eventsListSuite(name, makeStorage)
   eventsDatesSuite(name, makeStorage)
+  readsNeverWriteSuite(name, makeStorage)
   linkedSuite(name, makeStorage)
   termsSuite(name, makeStorage)
   docResponsesSuite(name, makeStorage)

@@ -7,6 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Storage } from '../../src/storage/types.js'
 import { extendSeries } from '../../src/index.js'
 import { makeApp, type App } from './harness.js'
+import { sync } from './sync.suite.js'
 
 const WINDOW = 'start_date=2026-01-01&end_date=2030-12-31&per_page=50'
 
@@ -137,16 +138,21 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
       expect(await extendSeries(a.storage, { now: new Date('2027-01-15T00:00:00Z'), horizonMonths: 3, languages: ['en'] })).toBe(0)
     })
 
-    it('writes open-ended series further when a list asks past the horizon', async () => {
+    it('shows open-ended series past the horizon without writing, under the ids they are written with later', async () => {
       const a = await app({ recurrence: { horizonMonths: 3 } })
-      await a.post(
-        '/events',
-        { title: 'Monthly', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' },
-        admin,
-      )
+      const head = (
+        await a.post(
+          '/events',
+          { title: 'Monthly', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' },
+          admin,
+        )
+      ).body
+      const before = await sync(a, '/events', '*', { as: 'administrator' })
       expect((await a.get('/events?start_date=2026-11-01&end_date=2027-02-28')).body.total).toBe(3)
       const far = await a.get('/events?start_date=2026-11-01&end_date=2027-07-15&per_page=50')
-      expect(far.body.events.map((e: any) => e.start_date.slice(0, 10))).toEqual([
+      expect(far.status).toBe(200)
+      const shown = far.body.events as any[]
+      expect(shown.map((e) => e.start_date.slice(0, 10))).toEqual([
         '2026-12-01',
         '2027-01-01',
         '2027-02-01',
@@ -156,7 +162,61 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
         '2027-06-01',
         '2027-07-01',
       ])
-      expect(far.body.events.map((e: any) => e.series.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+      expect(far.body.total).toBe(8)
+      expect(shown.map((e) => e.series.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+      expect(shown.every((e) => e.series.id === head.id)).toBe(true)
+      // Paging merges the stored and the computed occurrences in start order.
+      const page2 = await a.get('/events?start_date=2026-11-01&end_date=2027-07-15&per_page=3&page=2')
+      expect(page2.body.events.map((e: any) => e.id)).toEqual(shown.slice(3, 6).map((e) => e.id))
+      expect(page2.body.total_pages).toBe(3)
+
+      // The read wrote nothing: the sync that follows reports no change.
+      const after = await sync(a, '/events', before.token, { as: 'administrator' })
+      expect(after.items).toEqual([])
+      expect(after.deleted).toEqual([])
+      expect((await a.get('/events?start_date=2026-11-01&end_date=2027-02-28')).body.total).toBe(3)
+
+      // One of them read alone answers as the list showed it.
+      const later = shown[5]
+      const alone = await a.get(`/events/${later.id}`)
+      expect(alone.status).toBe(200)
+      const { json_ld: _ld, ...listed } = alone.body
+      expect(listed).toEqual(later)
+      expect((await a.get(`/events/${later.id + 1000}`)).status).toBe(404)
+
+      // Written later by the host task, each keeps the id, link and slug it was shown with.
+      const added = await extendSeries(a.storage, { now: new Date('2027-05-01T00:00:00Z'), horizonMonths: 3, languages: ['en'] })
+      // Through 2027-08-01 now: March to August.
+      expect(added).toBe(6)
+      const written = (await a.get('/events?start_date=2026-11-01&end_date=2027-07-15&per_page=50')).body.events as any[]
+      expect(written.map((e) => [e.id, e.url, e.slug, e.start_date])).toEqual(shown.map((e) => [e.id, e.url, e.slug, e.start_date]))
+      const synced = await sync(a, '/events', before.token, { as: 'administrator' })
+      // The six written and the head (its horizon moved).
+      const changed = synced.items.map((e) => e.id)
+      expect(changed).toHaveLength(7)
+      expect(changed).toEqual(expect.arrayContaining([head.id, ...shown.slice(3).map((e) => e.id)]))
+    })
+
+    it('writes a shown occurrence past the horizon when a write names it', async () => {
+      const a = await app({ recurrence: { horizonMonths: 3 } })
+      await a.post(
+        '/events',
+        { title: 'Monthly', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 09:15:00', recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' },
+        admin,
+      )
+      const shown = (await a.get('/events?start_date=2027-05-01&end_date=2027-07-15')).body.events as any[]
+      expect(shown.map((e) => e.start_date.slice(0, 10))).toEqual(['2027-05-01', '2027-06-01', '2027-07-01'])
+      expect((await a.post(`/events/${shown[1].id}`, { title: 'June special' }, { as: 'subscriber' })).status).toBe(403)
+      const edited = await a.post(`/events/${shown[1].id}`, { title: 'June special', recurrence_scope: 'this' }, admin)
+      expect(edited.status, edited.text).toBe(200)
+      expect(edited.body.id).toBe(shown[1].id)
+      expect(edited.body.title).toBe('June special')
+      const now = (await a.get('/events?start_date=2027-05-01&end_date=2027-07-15')).body.events as any[]
+      expect(now.map((e) => [e.id, e.title])).toEqual([
+        [shown[0].id, 'Monthly'],
+        [shown[1].id, 'June special'],
+        [shown[2].id, 'Monthly'],
+      ])
     })
 
     it.each([

@@ -103,8 +103,12 @@ export const sqliteDialect: Dialect = {
   },
   // Well under SQLite's 32,766 variables per statement.
   maxRows: (columns) => Math.max(1, Math.floor(12_000 / columns)),
-  reservePostIds: null,
-  freshPostId: null,
+  // Ids follow the AUTOINCREMENT counter, not the largest id in the table: a post stored under a
+  // reserved id (2^32 and up, NewPost.id) must not move the ids handed out next. One writer at a
+  // time, so reading the counter inside the write transaction is safe; the insert raises it.
+  reservePostIds: `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+    SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'posts'), 0) + i AS id FROM n`,
+  freshPostId: `COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'posts'), 0) + 1`,
 }
 
 const PG_TYPE: Record<ColumnKind, string> = { int: 'bigint', text: 'text', bool: 'boolean', real: 'double precision' }

@@ -12,6 +12,7 @@
  * given (the resource layer validates them), exactly like the memory backend.
  */
 import type { Dialect, MigrationStatement } from './dialect.js'
+import { ID_BLOCK, ID_BLOCK_START } from '../types.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { classify, translate, RetryTransaction } from './errors.js'
 import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
@@ -403,6 +404,18 @@ export const MIGRATIONS: Migration[] = [
     // the window (1.2 s for 300k matches at 1M events). The rows come from event_custom_values.
     statements: [],
     data: CUSTOM_FILTERS_BACKFILL,
+  },
+  {
+    version: 25,
+    name: 'reserved id blocks',
+    // Blocks of post ids for the occurrences of open-ended series (StorageTx.reserveIdBlock),
+    // from 2^32 up: below 2^33, the event ids the PostgreSQL word index packs (event-words.ts).
+    statements: [
+      `CREATE TABLE IF NOT EXISTS post_id_blocks (first_id {int} PRIMARY KEY, head_id {int} NOT NULL)`,
+      {
+        postgres: `CREATE SEQUENCE IF NOT EXISTS post_id_block_seq START ${ID_BLOCK_START} INCREMENT ${ID_BLOCK} MINVALUE ${ID_BLOCK_START} MAXVALUE ${2 * ID_BLOCK_START - ID_BLOCK}`,
+      },
+    ],
   },
 ]
 

@@ -25,6 +25,7 @@ import type { Dialect } from './dialect.js'
 import type { SqlParam } from './driver.js'
 import type { RecordCache } from './record-cache.js'
 import { addSearchPrefilter } from './search-index.js'
+import { ID_BLOCK, ID_BLOCK_START } from '../types.js'
 import {
   POST_FIELDS,
   REF_LISTS,
@@ -135,6 +136,15 @@ export async function getPosts(db: Db, ids: readonly number[]): Promise<PostReco
 export async function getPost(db: Db, id: number): Promise<PostRecord | null> {
   const rows = await db.query(POST_BY_ID(db), [id])
   return (await toPosts(db, rows))[0] ?? null
+}
+
+/** The series head whose reserved block of ids holds `id` (StorageReader.reservedBy). */
+export async function reservedBy(db: Db, id: number): Promise<number | null> {
+  if (id < ID_BLOCK_START) return null
+  const rows = await db.query<{ head: unknown }>('SELECT head_id AS head FROM post_id_blocks WHERE first_id = ?', [
+    id - ((id - ID_BLOCK_START) % ID_BLOCK),
+  ])
+  return rows[0] ? toInt(rows[0].head) : null
 }
 
 export async function findPostBySlug<T extends PostType>(db: Db, type: T, language: string, slug: string): Promise<RecordOf<T> | null> {

@@ -87,6 +87,9 @@ abstract class Reader implements StorageReader {
   getPost(id: number) {
     return this.use((db) => read.getPost(db, id))
   }
+  reservedBy(id: number) {
+    return this.use((db) => read.reservedBy(db, id))
+  }
   getPosts(ids: readonly number[]) {
     return this.use((db) => read.getPosts(db, ids))
   }
@@ -191,6 +194,9 @@ class Tx extends Reader implements StorageTx {
   }
   async insertPost<T extends PostType>(record: NewPost<T>) {
     return this.note(await this.use((db) => write.insertPost(db, record)))
+  }
+  reserveIds(head: number) {
+    return this.use((db) => write.reserveIds(db, head))
   }
   async updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>) {
     return this.note(await this.use((db) => write.updatePost(db, id, type, patch)))

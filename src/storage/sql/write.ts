@@ -6,7 +6,7 @@
  * conflict and the caller can try another slug.
  */
 import type { EventRecord, NewPost, NewTerm, PostPatch, PostRecord, PostType, RecordOf, TermPatch, TermRecord } from '../types.js'
-import { SlugConflictError } from '../types.js'
+import { ID_BLOCK, ID_BLOCK_START, SlugConflictError } from '../types.js'
 import type { Db } from './db.js'
 import type { ColumnKind } from './dialect.js'
 import type { SqlParam } from './driver.js'
@@ -186,8 +186,10 @@ function createdFields(record: NewPost): Record<string, unknown> {
 
 export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>): Promise<RecordOf<T>> {
   const fixed = createdFields(record)
-  const { columns } = newPostColumns(record.type, false)
-  const fresh = db.dialect.freshPostId
+  const chosen = record.id
+  const { columns } = newPostColumns(record.type, chosen !== undefined)
+  const fresh = chosen === undefined ? db.dialect.freshPostId : null
+  const counter = chosen !== undefined ? await postCounter(db) : null
   // A record starts its own translation group. Where the engine hands out the id inside the
   // statement, the row is written with it; else the id is known only after the insert, and an
   // update sets it (a second statement, and on PostgreSQL a second run of the journal's trigger).
@@ -198,11 +200,13 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
     `${fresh ? `WITH fresh AS (SELECT ${fresh} AS id) ` : ''}INSERT INTO posts (${fresh ? 'id, ' : ''}${columns.join(', ')})
      VALUES (${fresh ? '(SELECT id FROM fresh), ' : ''}${values.join(', ')})
      ON CONFLICT (type, language, slug) DO NOTHING RETURNING id`,
-    newPostRow(record, undefined, fixed),
+    newPostRow(record, chosen, fixed),
   )
   if (!rows[0]) throw new SlugConflictError(record.slug)
   const id = toInt(rows[0].id)
-  if (record.translationGroup === undefined && !fresh) await db.run('UPDATE posts SET translation_group = ? WHERE id = ?', [id, id])
+  if (counter !== null) await counter.restore()
+  if (record.translationGroup === undefined && chosen === undefined && !fresh)
+    await db.run('UPDATE posts SET translation_group = ? WHERE id = ?', [id, id])
   const stored = clonePost({ ...record, ...fixed, id, translationGroup: record.translationGroup ?? id } as unknown as PostRecord)
   if (stored.type === 'event') {
     await writeRefs(db, id, stored, false)
@@ -213,6 +217,35 @@ export async function insertPost<T extends PostType>(db: Db, record: NewPost<T>)
     await syncCustomValues(db, null, stored)
   } else await writeSearch(db, stored, false)
   return clonePost(stored) as RecordOf<T>
+}
+
+/**
+ * The first id of a block of ID_BLOCK for series `head` (StorageTx.reserveIds), and its row in
+ * post_id_blocks. PostgreSQL's sequence steps a block at a time; on SQLite (one writer) the next
+ * block follows the last one reserved.
+ */
+export async function reserveIds(db: Db, head: number): Promise<number> {
+  const first =
+    db.dialect.name === 'postgres'
+      ? `nextval('post_id_block_seq')`
+      : `(SELECT COALESCE(MAX(first_id) + ${ID_BLOCK}, ${ID_BLOCK_START}) FROM post_id_blocks)`
+  const rows = await db.query<{ id: unknown }>(
+    `INSERT INTO post_id_blocks (first_id, head_id) VALUES (${first}, ?) RETURNING first_id AS id`,
+    [head],
+  )
+  return toInt(rows[0]!.id)
+}
+
+/**
+ * SQLite's AUTOINCREMENT counter of posts, to be put back after a row was written under an id
+ * of the caller's (NewPost.id): that id lies far past the ids handed out, and SQLite would
+ * otherwise hand out the ids after it next. PostgreSQL's identity sequence ignores given ids.
+ */
+async function postCounter(db: Db): Promise<{ restore(): Promise<void> } | null> {
+  if (db.dialect.name !== 'sqlite') return null
+  const rows = await db.query<{ seq: unknown }>(`SELECT seq FROM sqlite_sequence WHERE name = 'posts'`)
+  const seq = rows[0] ? toInt(rows[0].seq) : 0
+  return { restore: () => db.run(`UPDATE sqlite_sequence SET seq = ? WHERE name = 'posts'`, [seq]).then(() => undefined) }
 }
 
 /**
