@@ -1,7 +1,7 @@
 /**
  * SQL text that differs between SQLite and PostgreSQL. The storage writes every statement once,
- * with `?` placeholders and these helpers; everything else is the portable subset both engines
- * (and PostgreSQL-compatible distributed engines: CockroachDB, YugabyteDB) accept.
+ * with `?` placeholders and these helpers; everything else is the subset both engines accept
+ * (the PostgreSQL side needs PostgreSQL 13+ itself: engine.ts).
  */
 import type { SqlParam } from './driver.js'
 

@@ -1,7 +1,7 @@
 /**
  * Versioned schema migrations. Each migration is a list of single DDL statements, each
- * idempotent (`IF NOT EXISTS`) and run on its own outside any explicit transaction (what
- * CockroachDB asks of schema changes); a migration's version is recorded in
+ * idempotent (`IF NOT EXISTS`) and run on its own outside any explicit transaction; a
+ * migration's version is recorded in
  * `calendar_migrations` once all of its statements ran, so an interrupted run simply repeats
  * them. Append new migrations; never edit a released one.
  *

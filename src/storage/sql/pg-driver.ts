@@ -1,9 +1,13 @@
 /**
  * SqlDriver over a `pg.Pool` (typed structurally: nothing here imports pg). Reads outside a
  * transaction go to the pool (any connection, READ COMMITTED: they only ever see committed
- * rows). A transaction checks out one client and runs SERIALIZABLE, the level CockroachDB always
- * uses, so concurrent writers in other processes either serialize or fail with 40001, which the
- * storage retries.
+ * rows). A transaction checks out one client and runs SERIALIZABLE, so concurrent writers in
+ * other processes either serialize or fail with 40001, which the storage retries.
+ *
+ * Nothing here needs a session of its own: the writers' lock is a table lock that ends with the
+ * transaction, and named statements fall back to unnamed ones where the connection they were
+ * prepared on is not the one the next statement gets. So the driver works behind a pooler in
+ * transaction mode (PgBouncer's `pool_mode = transaction`).
  *
  * Recovery: a client whose connection failed is destroyed (`release(true)`) rather than returned
  * to the pool, and the pool opens fresh connections on demand, so once the server is back the
@@ -44,9 +48,11 @@ export interface PgPool extends PgQueryable {
 export interface PgDriverOptions {
   /**
    * Reuse prepared statements (default true): each statement text gets a name, which pg prepares
-   * once per connection, so the server parses and plans it once rather than on every call. Turn
-   * off behind a pooler that does not keep named statements across transactions (PgBouncer in
-   * transaction mode before 1.21).
+   * once per connection, so the server parses and plans it once rather than on every call. Behind
+   * a pooler that does not keep named statements with their client (PgBouncer in transaction mode
+   * before 1.21) the server answers "prepared statement already exists" or "does not exist": the
+   * driver then stops naming statements for good (the transaction it happened in is run again).
+   * `false` never names them.
    */
   preparedStatements?: boolean
   /**
@@ -56,15 +62,26 @@ export interface PgDriverOptions {
   onIdleError?: (err: Error) => void
   /**
    * Write transactions of every process on this database and schema run one at a time (default
-   * true), as SQLite's do: a session advisory lock is taken before BEGIN and released after the
-   * end. Without it, concurrent writers that touch one hot row (a term's count, a day's event
-   * count) fail SERIALIZABLE's checks again and again, and some give up. Reads never wait for it.
+   * true), as SQLite's do: each takes `LOCK TABLE calendar_writer IN EXCLUSIVE MODE` first,
+   * which ends with the transaction. Without it, concurrent writers that touch one hot row (a
+   * term's count, a day's event count) fail SERIALIZABLE's checks again and again, and some give
+   * up. Reads never wait for it (the table is never read).
    */
   serializeWriters?: boolean
 }
 
-/** The advisory lock of this schema's writers (advisory locks are per database; schemas share one). */
-const WRITER_LOCK = 'hashtext(current_schema())'
+/**
+ * The writers' lock: a table of the storage's schema, locked as the transaction's first
+ * statement. LOCK TABLE takes no snapshot, so the SERIALIZABLE snapshot is taken by the next
+ * statement, once the previous writer committed (an advisory lock taken by a SELECT would freeze
+ * the snapshot before waiting). Being a transaction lock, it needs no session of its own.
+ */
+const WRITER_TABLE = 'calendar_writer'
+const LOCK_WRITERS = `LOCK TABLE ${WRITER_TABLE} IN EXCLUSIVE MODE`
+/** Concurrent CREATE TABLE IF NOT EXISTS can still collide on the catalog: the table is there then. */
+const ALREADY_THERE = new Set(['42P07', '23505'])
+/** The server lost or never had the named statement of this connection (a pooler moved us). */
+const NAMED_LOST = new Set(['42P05', '26000'])
 
 /**
  * Names for statement texts, never reused for another text (pg refuses a known name with other
@@ -82,20 +99,42 @@ const MAX_NAMED = 1000
  */
 const PLANNED_PER_CALL = /\bLIKE\b/i
 
-function statementNames(): (text: string) => string | undefined {
-  const names = new Map<string, string>()
-  return (text) => {
-    if (PLANNED_PER_CALL.test(text)) return undefined
-    let name = names.get(text)
-    if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = `cer_${names.size + 1}`))
-    return name
-  }
+/** Statement names per text; `off` once the server showed they do not stay with their connection. */
+interface Naming {
+  off: boolean
+  nameOf(text: string): string | undefined
 }
 
-function connection(target: PgQueryable, nameOf: ((text: string) => string | undefined) | null): SqlConnection {
-  const send = (text: string, params: readonly SqlParam[]) => {
-    const name = nameOf?.(text)
-    return name === undefined ? target.query(text, params as unknown[]) : target.query({ name, text, values: params as unknown[] })
+function statementNames(enabled: boolean): Naming {
+  const names = new Map<string, string>()
+  const naming: Naming = {
+    off: !enabled,
+    nameOf(text) {
+      if (naming.off || PLANNED_PER_CALL.test(text)) return undefined
+      let name = names.get(text)
+      if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = `cer_${names.size + 1}`))
+      return name
+    },
+  }
+  return naming
+}
+
+const codeOf = (err: unknown) => (typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined)
+
+/** `inTransaction`: a lost name aborted the transaction, so it is rethrown (the storage runs it again). */
+function connection(target: PgQueryable, naming: Naming, inTransaction: boolean): SqlConnection {
+  const send = async (text: string, params: readonly SqlParam[]): Promise<PgQueryResult> => {
+    const name = naming.nameOf(text)
+    if (name === undefined) return target.query(text, params as unknown[])
+    try {
+      return await target.query({ name, text, values: params as unknown[] })
+    } catch (err) {
+      if (!NAMED_LOST.has(codeOf(err) as string)) throw err
+      naming.off = true
+      if (inTransaction)
+        throw Object.assign(new Error('Named statements do not survive this pooler: retried unnamed', { cause: err }), { code: '40001' })
+      return target.query(text, params as unknown[])
+    }
   }
   return {
     async query<R extends object>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
@@ -111,9 +150,19 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
   // pg emits 'error' on the pool when an idle client's server goes away; an EventEmitter with no
   // 'error' listener throws, which would take the whole process down.
   pool.on('error', (err) => options.onIdleError?.(err))
-  const nameOf = options.preparedStatements === false ? null : statementNames()
-  const poolConn = connection(pool, nameOf)
+  const naming = statementNames(options.preparedStatements !== false)
+  const poolConn = connection(pool, naming, false)
   const serialize = options.serializeWriters !== false
+  let lockTable: Promise<void> | null = null
+  const ensureLockTable = () =>
+    (lockTable ??= pool.query(`CREATE TABLE IF NOT EXISTS ${WRITER_TABLE} (held boolean)`).then(
+      () => undefined,
+      (err: unknown) => {
+        if (ALREADY_THERE.has(codeOf(err) as string)) return
+        lockTable = null
+        throw err
+      },
+    ))
 
   return {
     dialect: 'postgres',
@@ -129,15 +178,11 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
         destroy = true
       }
       client.on('error', onError)
-      let locked = false
       try {
-        // Before BEGIN: the transaction's snapshot must be taken once the previous writer committed.
-        if (serialize) {
-          await client.query(`SELECT pg_advisory_lock(${WRITER_LOCK})`)
-          locked = true
-        }
+        if (serialize) await ensureLockTable()
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE')
-        const result = await fn(connection(client, nameOf))
+        if (serialize) await client.query(LOCK_WRITERS)
+        const result = await fn(connection(client, naming, true))
         await client.query('COMMIT')
         return result
       } catch (err) {
@@ -151,14 +196,6 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
         }
         throw err
       } finally {
-        // A destroyed connection ends its session, and the lock with it.
-        if (locked && !destroy) {
-          try {
-            await client.query(`SELECT pg_advisory_unlock(${WRITER_LOCK})`)
-          } catch {
-            destroy = true
-          }
-        }
         client.removeListener('error', onError)
         client.release(destroy)
       }

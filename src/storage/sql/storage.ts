@@ -39,6 +39,7 @@ import { dialectFor, type Dialect } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
 import { RetryTransaction, translate } from './errors.js'
 import { runMigrations } from './migrations.js'
+import { checkEngine } from './engine.js'
 import { EVENT_FTS_TABLE, searchIndexes, type SearchIndexes } from './event-search.js'
 import { FTS_TABLE } from './search-index.js'
 import { wordIndexState } from './event-words.js'
@@ -282,6 +283,9 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   }
 
   async migrate(): Promise<void> {
+    await checkEngine(this.driver).catch((err: unknown) => {
+      throw translate(err)
+    })
     try {
       await runMigrations(this.driver, this.dialect, undefined, this.log)
     } catch (err) {
