@@ -11,11 +11,9 @@
  * the journal's horizon back, and with two `npm start` servers on one schema.
  */
 import Database from 'better-sqlite3'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { DEFAULT_POLL_MS } from '../src/cache.js'
 import { createCalendarRouter, type CalendarRouter } from '../src/router.js'
@@ -24,6 +22,7 @@ import { createSqlStorage, openSqliteFile } from '../src/storage/sql/index.js'
 import type { Storage } from '../src/storage/types.js'
 import { API, authenticate, NOW } from './http/harness.js'
 import { admin as pgAdmin, pgDescribe, schemaStorage, url as pgUrl } from './support/pg-schema.js'
+import { startExample } from './support/example-server.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'calendar-coherence-'))
 afterAll(async () => {
@@ -189,36 +188,6 @@ describe('response cache across storages on one SQLite file', () => {
     expect((await get(b, `/events/${one.id}`)).body.title).toBe('One again')
   })
 })
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-
-/** `npm start` in a process of its own; resolves with its API root once it listens. */
-function startExample(env: Record<string, string>): Promise<{ root: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/node-server/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      }),
-  )
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const m = /listening on (http:\/\/\S+?)\/?\n/.exec(out)
-      if (m) resolve({ root: m[1]!, child })
-    })
-    child.once('exit', (code) => reject(new Error(`example server exited with ${code}: ${err}`)))
-  })
-}
 
 /**
  * Two `npm start` servers on one database (`env` names it), caches on: a write through either is

@@ -4,48 +4,19 @@
  * on one database through it, then writing concurrently. Nothing may depend on a session: not
  * the writers' lock, not named prepared statements, not the migrations.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it, onTestFinished } from 'vitest'
 import { inCi } from './support/postgres-setup.js'
 import { admin, pgDescribe, url } from './support/pg-schema.js'
 import { PGBOUNCER, startBouncer } from './support/pgbouncer.js'
+import { startExample } from './support/example-server.js'
 
 afterAll(() => admin?.end())
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
 // In CI .ci/run installs pgbouncer: a missing one fails there instead of skipping.
 const describeBouncer =
   PGBOUNCER || inCi()
     ? pgDescribe
     : (name: string, fn: () => void) => pgDescribe(`${name} (pgbouncer not installed)`, () => it.skip('needs pgbouncer', fn))
-
-function startExample(env: Record<string, string>): Promise<{ root: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/node-server/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CALENDAR_DEMO: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      }),
-  )
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const m = /listening on (http:\/\/\S+?)\/?\n/.exec(out)
-      if (m) resolve({ root: m[1]!, child })
-    })
-    child.once('exit', (code) => reject(new Error(`example server exited with ${code}: ${err}`)))
-  })
-}
 
 describeBouncer('PostgreSQL behind PgBouncer (transaction pooling)', () => {
   it('three servers start together and write concurrently through a pool of two connections', { timeout: 120_000 }, async () => {
@@ -56,7 +27,7 @@ describeBouncer('PostgreSQL behind PgBouncer (transaction pooling)', () => {
       await bouncer.stop()
       await admin!.query(`DROP DATABASE ${database} WITH (FORCE)`)
     })
-    const env = { CALENDAR_DATABASE_URL: bouncer.url, CALENDAR_API_TOKENS: 'admintoken:administrator' }
+    const env = { CALENDAR_DATABASE_URL: bouncer.url, CALENDAR_API_TOKENS: 'admintoken:administrator', CALENDAR_DEMO: 'off' }
     const servers = await Promise.all([startExample(env), startExample(env), startExample(env)])
 
     const create = async (root: string, n: number) => {

@@ -12,6 +12,7 @@
  */
 import type { Context } from '../context.js'
 import { expandRule, parseRule } from '../recurrence/index.js'
+import { inDateWindow } from '../storage/event-window.js'
 import { ID_BLOCK, type EventListQuery, type EventRecord, type Page } from '../storage/types.js'
 import { addMonths, dayEnd } from '../time/format.js'
 import { occurrenceOf, occurrenceSlug } from './occurrences.js'
@@ -99,12 +100,7 @@ function reachOf(ctx: Context, q: EventListQuery): string | null {
 
 /** Whether a provisional occurrence falls in the list's window (the head matched every other filter). */
 function inWindow(q: EventListQuery, e: EventRecord): boolean {
-  if (q.startGte !== undefined && !(e.startDate >= q.startGte)) return false
-  if (q.startGt !== undefined && !(e.startDate > q.startGt)) return false
-  if (q.startLt !== undefined && !(e.startDate < q.startLt)) return false
-  if (q.endLte !== undefined && !(e.endDate <= q.endLte)) return false
-  if (q.endGt !== undefined && !(e.endDate > q.endGt)) return false
-  if (q.endLt !== undefined && !(e.endDate < q.endLt)) return false
+  if (!inDateWindow(q, e)) return false
   if (q.include && !q.include.includes(e.id)) return false
   return q.parentId === undefined || q.parentId === e.parentId
 }

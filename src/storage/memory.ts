@@ -5,6 +5,7 @@
  */
 import { customValuesMatch } from './custom-values.js'
 import { firstOfEachSeries } from './first-of-series.js'
+import { inDateWindow } from './event-window.js'
 import type {
   TranslationKind,
   EventListQuery,
@@ -194,12 +195,7 @@ class Reader implements StorageReader {
   ): boolean {
     if (e.language !== q.language || !q.statuses.includes(e.status) || e.hideFromListings) return false
     if (q.unpublishedAuthor !== undefined && e.status !== 'publish' && e.author !== q.unpublishedAuthor) return false
-    if (q.startGte !== undefined && !(e.startDate >= q.startGte)) return false
-    if (q.startGt !== undefined && !(e.startDate > q.startGt)) return false
-    if (q.startLt !== undefined && !(e.startDate < q.startLt)) return false
-    if (q.endLte !== undefined && !(e.endDate <= q.endLte)) return false
-    if (q.endGt !== undefined && !(e.endDate > q.endGt)) return false
-    if (q.endLt !== undefined && !(e.endDate < q.endLt)) return false
+    if (!inDateWindow(q, e)) return false
     if (q.featured !== undefined && e.featured !== q.featured) return false
     if (q.eventStatuses && !q.eventStatuses.includes(e.eventStatus ?? 'scheduled')) return false
     if (q.customFields && !customValuesMatch(e.customFields, q.customFields)) return false

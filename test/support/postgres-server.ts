@@ -36,7 +36,8 @@ export function findPostgresBin(): string | null {
   return versions[0] ? join(root, versions[0], 'bin') : null
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer()
     srv.once('error', reject)
