@@ -3,6 +3,7 @@
  * default with data surviving a restart, memory on request, CORS from the environment.
  */
 import { spawn } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -104,6 +105,31 @@ describe('examples/node-server', () => {
     const off = await run({ CALENDAR_STORAGE: 'memory' })
     expect((await fetch(off.root.replace('calendar/events/v1', 'tribe/events/v1') + '/events')).status).toBe(404)
     await off.stop()
+  })
+
+  it('reads a request target as a path: `//evil.test/` and absolute forms never become the origin of its links', async () => {
+    const s = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'admintoken:administrator' })
+    // fetch() would normalise these targets away: the raw request line is sent as a client may send it.
+    const get = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: s.port, path, headers: { host: `127.0.0.1:${s.port}` } }, (res) => {
+          let body = ''
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+        })
+        req.on('error', reject).end()
+      })
+    for (const path of ['//evil.test/', '//evil.test/calendar/', '//evil.test']) {
+      const page = await get(path)
+      expect(page.status, path).toBe(404)
+      expect(page.body, path).not.toContain('evil.test')
+    }
+    // An absolute-form target (proxies send them) names the path; the origin stays this server's.
+    const absolute = await get('http://evil.test/')
+    expect(absolute.status).toBe(200)
+    expect(absolute.body).not.toContain('evil.test')
+    expect(absolute.body).toContain(`http://127.0.0.1:${s.port}/wp-json/calendar/events/v1/events?format=ics`)
+    await s.stop()
   })
 
   it('rejects unknown roles and storage kinds with a clear message', async () => {
