@@ -88,6 +88,12 @@ export interface CalendarOptions {
   prefix?: string
   /** Origin (and optional path) used in `url`, `rest_url` and `global_id`. Default: the request's origin. */
   baseUrl?: string
+  /**
+   * The site's own address (`https://events.example.org`, optionally with a path): its identity
+   * in iCalendar UIDs, `global_id`, JSON-LD and webhook payloads, whatever name a request used.
+   * Default: `baseUrl`, else the request's origin (identities then follow the Host header).
+   */
+  siteUrl?: string
   /** Languages served. Default `['en', 'ja', 'ko', 'zh-hans']`. */
   languages?: string[]
   defaultLanguage?: string
@@ -219,6 +225,8 @@ export interface IcalOptions {
 export interface ResolvedOptions {
   prefix: string
   baseUrl: string | null
+  /** `siteUrl` without its trailing slash. */
+  siteUrl: string | null
   languages: string[]
   defaultLanguage: string
   languagePathSegment: boolean
@@ -295,6 +303,26 @@ function resolveUsers(users: UserDirectory | undefined): UserDirectory | null {
   return users
 }
 
+/** An http(s) origin with an optional path and nothing else: identities are built from it. */
+function siteUrl(value: string): string {
+  const bad = () =>
+    new TypeError(
+      `calendar-events-router: siteUrl must be an http(s) address without query or fragment, like https://events.example.org (got ${JSON.stringify(value)})`,
+    )
+  if (typeof value !== 'string' || !URL.canParse(value)) throw bad()
+  const u = new URL(value)
+  if (
+    (u.protocol !== 'http:' && u.protocol !== 'https:') ||
+    !u.hostname ||
+    u.search ||
+    u.hash ||
+    value.includes('?') ||
+    value.includes('#')
+  )
+    throw bad()
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`
+}
+
 export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
   const prefix = '/' + (o.prefix ?? '/wp-json').replace(/^\/+|\/+$/g, '')
   const languages = o.languages ?? ['en', 'ja', 'ko', 'zh-hans']
@@ -307,6 +335,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
   return {
     prefix: prefix === '/' ? '' : prefix,
     baseUrl: o.baseUrl ? o.baseUrl.replace(/\/+$/, '') : null,
+    siteUrl: o.siteUrl === undefined ? null : siteUrl(o.siteUrl),
     languages,
     defaultLanguage,
     languagePathSegment: o.languagePathSegment ?? true,

@@ -28,6 +28,21 @@ async function run(env: NodeJS.ProcessEnv) {
 
 const EVENT = { title: 'Launch party', start_date: 'tomorrow 7pm', end_date: 'tomorrow 10pm' }
 
+/**
+ * A GET sent as written: fetch() would normalise the target (`//evil.test/`) and refuses to set
+ * Host, and a client may send either as it likes.
+ */
+function rawGet(port: number, path: string, host = `127.0.0.1:${port}`) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+      let body = ''
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject).end()
+  })
+}
+
 describe('examples/node-server', () => {
   it('stores in a SQLite file by default: an acknowledged create survives a restart', async () => {
     const env = { CALENDAR_DB: join(dir, 'calendar.db'), CALENDAR_API_TOKENS: 'admintoken:administrator,readtoken:subscriber' }
@@ -109,16 +124,7 @@ describe('examples/node-server', () => {
 
   it('reads a request target as a path: `//evil.test/` and absolute forms never become the origin of its links', async () => {
     const s = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'admintoken:administrator' })
-    // fetch() would normalise these targets away: the raw request line is sent as a client may send it.
-    const get = (path: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port: s.port, path, headers: { host: `127.0.0.1:${s.port}` } }, (res) => {
-          let body = ''
-          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-        })
-        req.on('error', reject).end()
-      })
+    const get = (path: string) => rawGet(s.port, path)
     for (const path of ['//evil.test/', '//evil.test/calendar/', '//evil.test']) {
       const page = await get(path)
       expect(page.status, path).toBe(404)
@@ -130,6 +136,30 @@ describe('examples/node-server', () => {
     expect(absolute.body).not.toContain('evil.test')
     expect(absolute.body).toContain(`http://127.0.0.1:${s.port}/wp-json/calendar/events/v1/events?format=ics`)
     await s.stop()
+  })
+
+  it('names the site by its own address or CALENDAR_SITE_URL: UIDs and global_id ignore the Host header', async () => {
+    const s = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'admintoken:administrator' })
+    expect(s.siteUrl).toBe(`http://127.0.0.1:${s.port}`)
+    const created = await fetch(`${s.root}/events`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer admintoken', 'content-type': 'application/json' },
+      body: JSON.stringify({ ...EVENT, status: 'publish' }),
+    })
+    const id = ((await created.json()) as { id: number }).id
+    const feedPath = '/wp-json/calendar/events/v1/events?format=ics'
+    const uids = async (host: string) => (await rawGet(s.port, feedPath, host)).body.split('\r\n').filter((l) => l.startsWith('UID:'))
+    expect(await uids(`127.0.0.1:${s.port}`)).toEqual([`UID:${id}@127.0.0.1`])
+    expect(await uids(`localhost:${s.port}`)).toEqual([`UID:${id}@127.0.0.1`])
+    // The home page's feed link is the site's, not the Host header's.
+    expect((await rawGet(s.port, '/', 'evil.test')).body).not.toContain('evil.test')
+    await s.stop()
+
+    const named = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_SITE_URL: 'https://events.example.org/' })
+    expect(named.siteUrl).toBe('https://events.example.org')
+    expect((await rawGet(named.port, '/')).body).toContain('webcal://events.example.org/wp-json/calendar/events/v1/events?format=ics')
+    await named.stop()
+    await expect(run({ CALENDAR_STORAGE: 'memory', CALENDAR_SITE_URL: 'events.example.org' })).rejects.toThrow(/siteUrl/)
   })
 
   it('rejects unknown roles and storage kinds with a clear message', async () => {
@@ -156,9 +186,9 @@ describe('examples/node-server', () => {
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
       child.once('exit', (code, signal) => resolve({ code, signal })),
     )
+    let out = ''
     try {
       const root = await new Promise<string>((resolve, reject) => {
-        let out = ''
         child.stdout!.on('data', (c: Buffer) => {
           out += c.toString()
           const m = /listening on (http:\/\/\S+?)\/?\s/.exec(out)
@@ -183,6 +213,10 @@ describe('examples/node-server', () => {
       child.kill('SIGTERM')
       const late = await Promise.all(inFlight)
       expect(await exited).toEqual({ code: 0, signal: null })
+      // The start says which address names the site, and how to change it.
+      expect(out).toContain(
+        `site address (UIDs, global ids, webhook links): ${root.replace(/\/wp-json.*$/, '')} (this server; set CALENDAR_SITE_URL`,
+      )
       // Closed: the log checkpointed into the database and removed (or at least emptied).
       expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0)
       const db = new Database(file, { readonly: true })

@@ -4,7 +4,9 @@
  * CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`: webhooks may go to loopback and private addresses),
  * CALENDAR_TEC_NAMES (`1`: also serve the namespace as TEC's `tribe/events/v1` with
  * `wpml_language`, for clients written for a TEC site), CALENDAR_CUSTOM_FIELDS (the
- * `customFields` declarations as JSON, docs/custom-fields.md; a bad value stops the start).
+ * `customFields` declarations as JSON, docs/custom-fields.md; a bad value stops the start),
+ * CALENDAR_SITE_URL (the site's address: its identity in iCalendar UIDs, `global_id`, JSON-LD
+ * and webhook payloads; `npm start` defaults it to its own address).
  */
 import type { CalendarOptions } from '../../src/index.js'
 import { tokenAuth } from '../node-server/auth.js'
@@ -61,14 +63,20 @@ export function exampleOptions(env: Env): { options: CalendarOptions; generatedT
       onError: (error) => console.error('[calendar]', error),
       tecNames: env.CALENDAR_TEC_NAMES === '1',
       customFields: customFields(env.CALENDAR_CUSTOM_FIELDS),
+      ...(env.CALENDAR_SITE_URL ? { siteUrl: env.CALENDAR_SITE_URL } : {}),
     },
   }
 }
 
 /** The start-up lines every example prints (the tests read the first one). */
-export function announce(root: string, storage: string, generatedToken: string | null): void {
+export function announce(root: string, storage: string, generatedToken: string | null, site?: { url: string; fromEnv: boolean }): void {
   console.log(`calendar-events-router listening on ${root}`)
   console.log(`storage: ${storage}`)
+  if (site)
+    console.log(
+      `site address (UIDs, global ids, webhook links): ${site.url}` +
+        (site.fromEnv ? ' (CALENDAR_SITE_URL)' : ' (this server; set CALENDAR_SITE_URL to the public address)'),
+    )
   if (generatedToken) {
     console.log(`No CALENDAR_API_TOKENS set: administrator token for this run is ${generatedToken}`)
     console.log(`  curl -H 'Authorization: Bearer ${generatedToken}' -H 'Content-Type: application/json' \\`)

@@ -19,6 +19,11 @@ import { visitorApi, type VisitorApi } from './visitor-api.js'
 export interface PagesOptions {
   /** The site's default time zone: the editor's preselected zone. */
   timezone: string
+  /**
+   * The site's address (the router's `siteUrl`): the feed links the home page hands out, never
+   * taken from the request's Host header.
+   */
+  siteUrl: string
 }
 
 const redirect = (location: string, status = 301) => new Response(null, { status, headers: { Location: location } })
@@ -47,7 +52,7 @@ export function createPages(calendar: Pick<CalendarRouter, 'fetch'>, options: Pa
     if (path === '/') {
       const p = url.searchParams.get('p')
       if (p !== null) return /^\d{1,15}$/.test(p) ? byId(api, p) : notFoundPage()
-      return homePage(api, url.origin)
+      return homePage(api, options.siteUrl)
     }
     if (path === '/calendar/') return calendarPage(api, url)
     if (path === '/reference/') return referencePage()
