@@ -141,9 +141,12 @@ afterAll(async () => {
 const path = (url: string) => new URL(url).pathname
 
 /** A page in a fresh context: desktop size unless a phone is asked for. Page errors fail the test. */
-async function open(url: string, options: { phone?: boolean; allowStatus?: number } = {}): Promise<Page> {
+async function open(
+  url: string,
+  options: { phone?: boolean; allowStatus?: number; size?: { width: number; height: number } } = {},
+): Promise<Page> {
   const context = await browser.newContext({
-    viewport: options.phone ? { width: 375, height: 740 } : { width: 1200, height: 900 },
+    viewport: options.size ?? (options.phone ? { width: 375, height: 740 } : { width: 1200, height: 900 }),
     deviceScaleFactor: 1,
     isMobile: options.phone ?? false,
     hasTouch: options.phone ?? false,
@@ -549,4 +552,134 @@ describe('example pages: on a phone', () => {
       }
     }
   }, 120_000)
+})
+
+/**
+ * The sizes of issue 37: a 1280×800 desktop and a 390×844 phone. Titles wrap between words,
+ * never inside one; the phone's month is dots with an agenda below, its week has headers that
+ * fit; the week opens at its first event; a list mixing zones labels them.
+ */
+describe('example pages: the calendar at 1280×800 and 390×844', () => {
+  const DESKTOP = { width: 1280, height: 800 }
+  const PHONE = { width: 390, height: 844 }
+  // A month no other test shows: these events change no count elsewhere.
+  const ym = monthStart(2).toISOString().slice(0, 7)
+  const on = (d: number) => `${ym}-${String(d).padStart(2, '0')}`
+  const TITLES = ['Repair Café for Newcomers and Neighbours', 'Breakfast Briefing', 'Evening Recital']
+
+  beforeAll(async () => {
+    // The same Wednesday: 09:00 in New York (15:00 in Berlin) and 19:00 in Berlin.
+    await post('/events', {
+      title: TITLES[0],
+      start_date: `${on(10)} 14:00:00`,
+      end_date: `${on(10)} 17:00:00`,
+      timezone: 'Europe/Berlin',
+      status: 'publish',
+    })
+    await post('/events', {
+      title: TITLES[1],
+      start_date: `${on(12)} 09:00:00`,
+      end_date: `${on(12)} 10:00:00`,
+      timezone: 'America/New_York',
+      status: 'publish',
+    })
+    await post('/events', {
+      title: TITLES[2],
+      start_date: `${on(12)} 19:00:00`,
+      end_date: `${on(12)} 21:00:00`,
+      timezone: 'Europe/Berlin',
+      status: 'publish',
+    })
+  })
+
+  /** Words of the titles shown that span more than one line box (a word broken mid-word). */
+  async function brokenWords(page: Page, selector: string): Promise<string[]> {
+    return page.evaluate((sel) => {
+      const broken: string[] = []
+      for (const el of Array.from(document.querySelectorAll(sel))) {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? ''
+          for (const m of text.matchAll(/\S+/g)) {
+            const range = document.createRange()
+            range.setStart(node, m.index!)
+            range.setEnd(node, m.index! + m[0].length)
+            const lines = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)))
+            if (lines.size > 1) broken.push(m[0])
+          }
+        }
+      }
+      return broken
+    }, selector)
+  }
+
+  it('desktop: the month shows whole words, the week opens at its first event', async () => {
+    const page = await open(`/calendar/?date=${on(1)}&view=dayGridMonth`, { size: DESKTOP })
+    try {
+      await calendarReady(page)
+      await expect.poll(() => page.locator('.fc-event-title').allTextContents()).toEqual(expect.arrayContaining(TITLES))
+      await page.screenshot({ path: '/tmp/calendar-month-1280.png' })
+      expect(await brokenWords(page, '.fc-event-title')).toEqual([])
+      await axeCheck(page, 'calendar-month-1280')
+      await page.goto(`${site}/calendar/?date=${on(12)}&view=timeGridWeek`)
+      await calendarReady(page)
+      const first = page.locator('.fc-timegrid-event', { hasText: TITLES[1] })
+      await first.waitFor()
+      // The first event of the week (09:00) is in sight without scrolling.
+      await expect.poll(() => first.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(DESKTOP.height)
+      expect(await first.evaluate((el) => el.getBoundingClientRect().bottom)).toBeGreaterThan(0)
+      await page.screenshot({ path: '/tmp/calendar-week-1280.png' })
+      await axeCheck(page, 'calendar-week-1280')
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+
+  it('phone: the month is dots with an agenda of whole titles below, the week headers fit', async () => {
+    const page = await open(`/calendar/?date=${on(1)}&view=dayGridMonth`, { size: PHONE, phone: true })
+    try {
+      await calendarReady(page)
+      const agenda = page.locator('#calendar-agenda')
+      await expect.poll(() => agenda.locator('a').allTextContents()).toEqual(TITLES)
+      expect(await brokenWords(page, '#calendar-agenda a, .fc-event-title:not(.fc-daygrid-dot-event .fc-event-title)')).toEqual([])
+      // The day's heading and the time (with the zone, as the month mixes them) come with each title.
+      expect(await agenda.locator('h3').allTextContents()).toHaveLength(2)
+      expect(await agenda.locator('li', { hasText: TITLES[1] }).textContent()).toMatch(/09:00 New York/)
+      await noHorizontalScroll(page, 'calendar-month-390')
+      await page.screenshot({ path: '/tmp/calendar-month-390.png', fullPage: true })
+      await axeCheck(page, 'calendar-month-390')
+
+      await page.goto(`${site}/calendar/?date=${on(12)}&view=timeGridWeek`)
+      await calendarReady(page)
+      // Seven day headers side by side, none wider than its column, none over another.
+      const headers = await page.locator('.fc-col-header-cell').evaluateAll((cells) =>
+        cells.map((c) => ({
+          cell: c.getBoundingClientRect().toJSON(),
+          text: c.querySelector('.fc-col-header-cell-cushion')!.getBoundingClientRect().toJSON(),
+        })),
+      )
+      expect(headers).toHaveLength(7)
+      for (const h of headers) expect(h.text.width).toBeLessThanOrEqual(h.cell.width + 0.5)
+      await expect.poll(() => agenda.locator('a').allTextContents()).toEqual(expect.arrayContaining([TITLES[1], TITLES[2]]))
+      await noHorizontalScroll(page, 'calendar-week-390')
+      await page.screenshot({ path: '/tmp/calendar-week-390.png', fullPage: true })
+      await axeCheck(page, 'calendar-week-390')
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
+
+  it('list: events of different zones say which zone their time is in', async () => {
+    const page = await open(`/calendar/?date=${on(1)}&view=listMonth`, { size: PHONE, phone: true })
+    try {
+      await calendarReady(page)
+      const row = (title: string) => page.locator('.fc-list-event', { hasText: title }).locator('.fc-list-event-time')
+      await expect.poll(() => row(TITLES[1]).textContent()).toMatch(/^09:00.*New York$/)
+      expect(await row(TITLES[2]).textContent()).toMatch(/^19:00.*Berlin$/)
+      await page.screenshot({ path: '/tmp/calendar-list-390.png', fullPage: true })
+      await axeCheck(page, 'calendar-list-390')
+    } finally {
+      await close(page)
+    }
+  }, 60_000)
 })
