@@ -94,6 +94,12 @@ export interface CalendarOptions {
    * Default: `baseUrl`, else the request's origin (identities then follow the Host header).
    */
   siteUrl?: string
+  /**
+   * The site's currency: the symbol shown with numeric costs written without one of their own
+   * (`12` → `£12`), before the number (`prefix`) or after it (`postfix`, e.g. `' €'` → `12 €`).
+   * Default `{ symbol: '$', position: 'prefix' }`, TEC's default.
+   */
+  currency?: { symbol: string; position?: 'prefix' | 'postfix' }
   /** Languages served. Default `['en', 'ja', 'ko', 'zh-hans']`. */
   languages?: string[]
   defaultLanguage?: string
@@ -227,6 +233,7 @@ export interface ResolvedOptions {
   baseUrl: string | null
   /** `siteUrl` without its trailing slash. */
   siteUrl: string | null
+  currency: SiteCurrency
   languages: string[]
   defaultLanguage: string
   languagePathSegment: boolean
@@ -303,6 +310,22 @@ function resolveUsers(users: UserDirectory | undefined): UserDirectory | null {
   return users
 }
 
+export interface SiteCurrency {
+  symbol: string
+  position: 'prefix' | 'postfix'
+}
+
+/** A short symbol without digits (a digit would read as part of the price), placed before or after. */
+function currency(value: CalendarOptions['currency']): SiteCurrency {
+  if (value === undefined) return { symbol: '$', position: 'prefix' }
+  const { symbol, position = 'prefix' } = value
+  if (typeof symbol !== 'string' || !symbol.trim() || symbol.length > 8 || /\d/.test(symbol))
+    throw new TypeError(`calendar-events-router: currency.symbol must be a short symbol without digits, like '£' or ' €' (got ${JSON.stringify(symbol)})`)
+  if (position !== 'prefix' && position !== 'postfix')
+    throw new TypeError(`calendar-events-router: currency.position must be 'prefix' or 'postfix' (got ${JSON.stringify(position)})`)
+  return { symbol, position }
+}
+
 /** An http(s) origin with an optional path and nothing else: identities are built from it. */
 function siteUrl(value: string): string {
   const bad = () =>
@@ -336,6 +359,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     prefix: prefix === '/' ? '' : prefix,
     baseUrl: o.baseUrl ? o.baseUrl.replace(/\/+$/, '') : null,
     siteUrl: o.siteUrl === undefined ? null : siteUrl(o.siteUrl),
+    currency: currency(o.currency),
     languages,
     defaultLanguage,
     languagePathSegment: o.languagePathSegment ?? true,

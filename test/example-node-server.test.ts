@@ -162,6 +162,19 @@ describe('examples/node-server', () => {
     await expect(run({ CALENDAR_STORAGE: 'memory', CALENDAR_SITE_URL: 'events.example.org' })).rejects.toThrow(/siteUrl/)
   })
 
+  it("shows costs in CALENDAR_CURRENCY, in the API and in the editor's hint", async () => {
+    const s = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'admintoken:administrator', CALENDAR_CURRENCY: '€:postfix' })
+    const created = await fetch(`${s.root}/events`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer admintoken', 'content-type': 'application/json' },
+      body: JSON.stringify({ ...EVENT, cost: '12' }),
+    })
+    expect(((await created.json()) as { cost: string }).cost).toBe('12€')
+    expect((await rawGet(s.port, '/editor/')).body).toContain('For example 12 (shown as 12€)')
+    await s.stop()
+    await expect(run({ CALENDAR_STORAGE: 'memory', CALENDAR_CURRENCY: '12' })).rejects.toThrow(/currency/)
+  })
+
   it('rejects unknown roles and storage kinds with a clear message', async () => {
     expect(() => tokenAuth({ CALENDAR_API_TOKENS: 'x:superuser' })).toThrow(/unknown role "superuser"/)
     await expect(startServer({ PORT: '0', CALENDAR_STORAGE: 'oracle' })).rejects.toThrow(/memory, sqlite or postgres/)

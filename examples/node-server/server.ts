@@ -3,7 +3,7 @@
  * and, around it, pages a person can look at (pages/: `/`, the calendar, event, venue and
  * organizer pages at the API's permalinks, the API reference, an editor). Environment: PORT (8080), HOST (127.0.0.1), CALENDAR_STORAGE (sqlite), CALENDAR_DB (./calendar.db),
  * CALENDAR_DATABASE_URL (PostgreSQL), CALENDAR_API_TOKENS / CALENDAR_API_TOKEN, CALENDAR_TIMEZONE
- * (UTC), CALENDAR_SITE_URL (the site's identity: UIDs, global ids, webhook links; default this server's address), CALENDAR_CORS_ORIGINS (*), CALENDAR_CACHE (on; `off`), CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`:
+ * (UTC), CALENDAR_SITE_URL (the site's identity: UIDs, global ids, webhook links; default this server's address), CALENDAR_CURRENCY (`£`, `€:postfix`; default `$`), CALENDAR_CORS_ORIGINS (*), CALENDAR_CACHE (on; `off`), CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`:
  * webhooks to loopback and private addresses), CALENDAR_DEMO (on: an empty database gets demo
  * events; `off`), CALENDAR_TEC_NAMES (`1`: TEC clients' names too, /wp-json/tribe/events/v1/
  * with `wpml_language`), CALENDAR_IMPORT_SOURCES (a JSON array of import sources, re-imported
@@ -75,7 +75,9 @@ async function serveCalendar(server: Server, storage: Storage, options: Calendar
   const demoEvents = await seedDemoData(storage, options, env)
   const api = toNodeHandler(calendar)
   // The API answers its namespace; everything else is handed on to the pages.
-  const pages = servePages(createPages(calendar, { timezone: options.timezone ?? 'UTC', siteUrl: options.siteUrl }))
+  const pages = servePages(
+    createPages(calendar, { timezone: options.timezone ?? 'UTC', siteUrl: options.siteUrl, currency: options.currency }),
+  )
   // Scheduled re-imports (CALENDAR_IMPORT_SOURCES, checked before serving): the first run starts now, in the background.
   const imports = scheduleImports(calendar, env)
   server.on('close', () => imports.stop())

@@ -6,7 +6,8 @@
  * `wpml_language`, for clients written for a TEC site), CALENDAR_CUSTOM_FIELDS (the
  * `customFields` declarations as JSON, docs/custom-fields.md; a bad value stops the start),
  * CALENDAR_SITE_URL (the site's address: its identity in iCalendar UIDs, `global_id`, JSON-LD
- * and webhook payloads; `npm start` defaults it to its own address).
+ * and webhook payloads; `npm start` defaults it to its own address), CALENDAR_CURRENCY (the
+ * site's currency symbol for costs written without one: `£`, or `€:postfix` after the number).
  */
 import type { CalendarOptions } from '../../src/index.js'
 import { tokenAuth } from '../node-server/auth.js'
@@ -38,6 +39,18 @@ export function customFields(value: string | undefined): CustomFieldDeclaration[
   return parsed as CustomFieldDeclaration[]
 }
 
+/**
+ * CALENDAR_CURRENCY: a symbol, before the number unless `:postfix` follows it.
+ *
+ * @example siteCurrency('£') // { symbol: '£', position: 'prefix' }
+ * @example siteCurrency(' €:postfix') // { symbol: ' €', position: 'postfix' }
+ */
+export function siteCurrency(value: string | undefined): CalendarOptions['currency'] {
+  if (value === undefined || value.trim() === '') return undefined
+  const m = /^(.*?)(?::(prefix|postfix))?$/s.exec(value)!
+  return { symbol: m[1]!, position: (m[2] as 'prefix' | 'postfix' | undefined) ?? 'prefix' }
+}
+
 /** `*` (default) or a comma-separated list of origins. */
 export function corsOrigins(value: string | undefined): '*' | string[] {
   if (value === undefined || value.trim() === '' || value.trim() === '*') return '*'
@@ -64,6 +77,7 @@ export function exampleOptions(env: Env): { options: CalendarOptions; generatedT
       tecNames: env.CALENDAR_TEC_NAMES === '1',
       customFields: customFields(env.CALENDAR_CUSTOM_FIELDS),
       ...(env.CALENDAR_SITE_URL ? { siteUrl: env.CALENDAR_SITE_URL } : {}),
+      ...(siteCurrency(env.CALENDAR_CURRENCY) ? { currency: siteCurrency(env.CALENDAR_CURRENCY) } : {}),
     },
   }
 }

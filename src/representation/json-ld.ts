@@ -97,8 +97,8 @@ export function eventJsonLd(ctx: Context, e: EventRecord, venue: VenueRecord | u
     const values = costNumbers(e.cost)
     out.offers = {
       '@type': 'Offer',
-      price: values[0] ?? formatCost(e),
-      priceCurrency: e.currencyCode || currencyOfSymbol(e.currencySymbol),
+      price: values[0] ?? formatCost(e, ctx.options.currency),
+      priceCurrency: e.currencyCode || currencyOfSymbol(e.currencySymbol || ctx.options.currency.symbol),
       url,
       category: 'primary',
       availability: 'inStock',

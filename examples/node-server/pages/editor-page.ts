@@ -7,6 +7,7 @@
  * from the existing terms (a new one is added explicitly). The script checks only what it can
  * say better than the API (an end before the start); the API's rules are the rules.
  */
+import type { CalendarOptions } from '../../../src/index.js'
 import { html, plainText, type SafeHtml } from './html.js'
 import { renderPage } from './layout.js'
 import { API_PATH, TOKEN_COOKIE, type VisitorApi } from './visitor-api.js'
@@ -92,7 +93,13 @@ function select(name: string, options: Array<[string, string]>, hint = false): S
   </select>`
 }
 
-export async function editorPage(api: VisitorApi, siteTimezone: string): Promise<Response> {
+/** `£12` or `12 €`: how a plain number typed as cost reads on this site. */
+function costExample(currency: CalendarOptions['currency']): string {
+  const symbol = currency?.symbol ?? '$'
+  return currency?.position === 'postfix' ? `12${symbol}` : `${symbol}12`
+}
+
+export async function editorPage(api: VisitorApi, siteTimezone: string, currency?: CalendarOptions['currency']): Promise<Response> {
   const [venues, organizers, categories, tags] = await Promise.all([
     api.get<{ venues: Named[] }>('/venues', { per_page: 100 }),
     api.get<{ organizers: Named[] }>('/organizers', { per_page: 100 }),
@@ -183,7 +190,7 @@ export async function editorPage(api: VisitorApi, siteTimezone: string): Promise
             ${linkedPicker('venue', 'Venue', venueOptions)} ${linkedPicker('organizer', 'Organizer', organizerOptions)}
             ${termPicker('categories', 'Categories', 'category', categories.status === 200 ? categories.body.categories : [])}
             ${termPicker('tags', 'Tags', 'tag', tags.status === 200 ? tags.body.tags : [])}
-            ${field('cost', 'Cost', input('cost', 'text', '', true), 'For example 10, 5–15, or Free.')}
+            ${field('cost', 'Cost', input('cost', 'text', '', true), `For example 12 (shown as ${costExample(currency)}), 5–15, or Free; a symbol typed with the number is kept.`)}
             ${field('website', 'Event website', input('website', 'url'))}
             ${field('description', 'Description', html`<textarea id="field-description" name="description" rows="6" aria-describedby="error-description"></textarea>`)}
             <div class="actions">

@@ -5,7 +5,7 @@
  * `/organizer/<slug>/`, `/?p=<id>` for records that are not published; category and tag
  * permalinks open the calendar filtered.
  */
-import type { CalendarRouter } from '../../../src/index.js'
+import type { CalendarOptions, CalendarRouter } from '../../../src/index.js'
 import { assetResponse } from './assets.js'
 import { calendarPage } from './calendar-page.js'
 import { editorPage } from './editor-page.js'
@@ -24,6 +24,8 @@ export interface PagesOptions {
    * taken from the request's Host header.
    */
   siteUrl: string
+  /** The router's `currency` option: the editor shows how a number typed as cost will read. */
+  currency?: CalendarOptions['currency']
 }
 
 const redirect = (location: string, status = 301) => new Response(null, { status, headers: { Location: location } })
@@ -56,7 +58,7 @@ export function createPages(calendar: Pick<CalendarRouter, 'fetch'>, options: Pa
     }
     if (path === '/calendar/') return calendarPage(api, url)
     if (path === '/reference/') return referencePage()
-    if (path === '/editor/') return editorPage(api, options.timezone)
+    if (path === '/editor/') return editorPage(api, options.timezone, options.currency)
     if (path === '/calendar' || path === '/reference' || path === '/editor') return redirect(`${path}/${url.search}`)
     const record = /^\/(event|venue|organizer)\/([^/]+)(\/?)$/.exec(path)
     if (record) {
