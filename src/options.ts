@@ -320,7 +320,9 @@ function currency(value: CalendarOptions['currency']): SiteCurrency {
   if (value === undefined) return { symbol: '$', position: 'prefix' }
   const { symbol, position = 'prefix' } = value
   if (typeof symbol !== 'string' || !symbol.trim() || symbol.length > 8 || /\d/.test(symbol))
-    throw new TypeError(`calendar-events-router: currency.symbol must be a short symbol without digits, like '£' or ' €' (got ${JSON.stringify(symbol)})`)
+    throw new TypeError(
+      `calendar-events-router: currency.symbol must be a short symbol without digits, like '£' or ' €' (got ${JSON.stringify(symbol)})`,
+    )
   if (position !== 'prefix' && position !== 'postfix')
     throw new TypeError(`calendar-events-router: currency.position must be 'prefix' or 'postfix' (got ${JSON.stringify(position)})`)
   return { symbol, position }
