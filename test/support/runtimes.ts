@@ -11,7 +11,7 @@
  */
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -39,10 +39,13 @@ export async function installRuntimes(): Promise<void> {
   // Unique per call: test files run in parallel workers, which may share a process id.
   const staging = `${FOLDER}.tmp-${randomUUID()}`
   mkdirSync(staging, { recursive: true })
+  // A project of its own, approving the two install scripts that are the point of it (npm 11
+  // otherwise lists them as "not yet covered by allowScripts").
+  writeFileSync(join(staging, 'package.json'), JSON.stringify({ private: true, allowScripts: { bun: true, deno: true } }))
   const started = Date.now()
   try {
     // Both packages download their platform's binary through an optional dependency and a
-    // postinstall script that puts it in place: scripts stay on for this install.
+    // postinstall script that puts it in place.
     await promisify(execFile)(
       'npm',
       [
