@@ -88,6 +88,18 @@ export interface CalendarOptions {
   prefix?: string
   /** Origin (and optional path) used in `url`, `rest_url` and `global_id`. Default: the request's origin. */
   baseUrl?: string
+  /**
+   * The site's own address (`https://events.example.org`, optionally with a path): its identity
+   * in iCalendar UIDs, `global_id`, JSON-LD and webhook payloads, whatever name a request used.
+   * Default: `baseUrl`, else the request's origin (identities then follow the Host header).
+   */
+  siteUrl?: string
+  /**
+   * The site's currency: the symbol shown with numeric costs written without one of their own
+   * (`12` → `£12`), before the number (`prefix`) or after it (`postfix`, e.g. `' €'` → `12 €`).
+   * Default `{ symbol: '$', position: 'prefix' }`, TEC's default.
+   */
+  currency?: { symbol: string; position?: 'prefix' | 'postfix' }
   /** Languages served. Default `['en', 'ja', 'ko', 'zh-hans']`. */
   languages?: string[]
   defaultLanguage?: string
@@ -219,6 +231,9 @@ export interface IcalOptions {
 export interface ResolvedOptions {
   prefix: string
   baseUrl: string | null
+  /** `siteUrl` without its trailing slash. */
+  siteUrl: string | null
+  currency: SiteCurrency
   languages: string[]
   defaultLanguage: string
   languagePathSegment: boolean
@@ -295,6 +310,44 @@ function resolveUsers(users: UserDirectory | undefined): UserDirectory | null {
   return users
 }
 
+export interface SiteCurrency {
+  symbol: string
+  position: 'prefix' | 'postfix'
+}
+
+/** A short symbol without digits (a digit would read as part of the price), placed before or after. */
+function currency(value: CalendarOptions['currency']): SiteCurrency {
+  if (value === undefined) return { symbol: '$', position: 'prefix' }
+  const { symbol, position = 'prefix' } = value
+  if (typeof symbol !== 'string' || !symbol.trim() || symbol.length > 8 || /\d/.test(symbol))
+    throw new TypeError(
+      `calendar-events-router: currency.symbol must be a short symbol without digits, like '£' or ' €' (got ${JSON.stringify(symbol)})`,
+    )
+  if (position !== 'prefix' && position !== 'postfix')
+    throw new TypeError(`calendar-events-router: currency.position must be 'prefix' or 'postfix' (got ${JSON.stringify(position)})`)
+  return { symbol, position }
+}
+
+/** An http(s) origin with an optional path and nothing else: identities are built from it. */
+function siteUrl(value: string): string {
+  const bad = () =>
+    new TypeError(
+      `calendar-events-router: siteUrl must be an http(s) address without query or fragment, like https://events.example.org (got ${JSON.stringify(value)})`,
+    )
+  if (typeof value !== 'string' || !URL.canParse(value)) throw bad()
+  const u = new URL(value)
+  if (
+    (u.protocol !== 'http:' && u.protocol !== 'https:') ||
+    !u.hostname ||
+    u.search ||
+    u.hash ||
+    value.includes('?') ||
+    value.includes('#')
+  )
+    throw bad()
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`
+}
+
 export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
   const prefix = '/' + (o.prefix ?? '/wp-json').replace(/^\/+|\/+$/g, '')
   const languages = o.languages ?? ['en', 'ja', 'ko', 'zh-hans']
@@ -307,6 +360,8 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
   return {
     prefix: prefix === '/' ? '' : prefix,
     baseUrl: o.baseUrl ? o.baseUrl.replace(/\/+$/, '') : null,
+    siteUrl: o.siteUrl === undefined ? null : siteUrl(o.siteUrl),
+    currency: currency(o.currency),
     languages,
     defaultLanguage,
     languagePathSegment: o.languagePathSegment ?? true,

@@ -22,30 +22,38 @@ const KIND_PATH: Record<PermalinkKind, string> = {
   tag: 'events/tag',
 }
 
-/** Public page of a record; unpublished posts get the id form, as WordPress does. */
-export function permalink(ctx: Context, kind: PermalinkKind, record: PostRecord | TermRecord): string {
-  if (ctx.options.permalink) return ctx.options.permalink(kind, record, ctx.base)
-  const lang = record.language !== ctx.options.defaultLanguage ? `/${record.language}` : ''
-  if ('status' in record && record.status !== 'publish') return `${ctx.base}${lang}/?p=${record.id}`
-  return `${ctx.base}${lang}/${KIND_PATH[kind]}/${encodeURIComponent(record.slug)}/`
+/**
+ * The site's identity: `siteUrl`, else `baseUrl`, else the request's origin. UIDs, global ids and
+ * JSON-LD use it, so that a record keeps one name whatever Host a request came with.
+ */
+export function siteBase(ctx: Context): string {
+  return ctx.options.siteUrl ?? ctx.base
 }
 
-/** `host[/path]?id=N`: TEC's global id has neither scheme nor port. */
-const hostPaths = new Map<string, string>()
+/**
+ * Public page of a record under `base` (the request's link root unless told); unpublished posts
+ * get the id form, as WordPress does.
+ */
+export function permalink(ctx: Context, kind: PermalinkKind, record: PostRecord | TermRecord, base = ctx.base): string {
+  if (ctx.options.permalink) return ctx.options.permalink(kind, record, base)
+  const lang = record.language !== ctx.options.defaultLanguage ? `/${record.language}` : ''
+  if ('status' in record && record.status !== 'publish') return `${base}${lang}/?p=${record.id}`
+  return `${base}${lang}/${KIND_PATH[kind]}/${encodeURIComponent(record.slug)}/`
+}
 
+/** The host name of the site's identity (UIDs): `events.example.org`. */
+export function siteHost(ctx: Context): string {
+  const base = siteBase(ctx)
+  return URL.canParse(base) ? new URL(base).hostname : ''
+}
+
+/**
+ * `host[/path]?id=N`: TEC's global id has neither scheme nor port. A base that is not a URL
+ * (a host's own `baseUrl` string) is used as given.
+ */
 export function globalId(ctx: Context, id: number): string {
-  let hostPath = hostPaths.get(ctx.base)
-  if (hostPath === undefined) {
-    hostPath = ctx.base
-    try {
-      const u = new URL(ctx.base)
-      hostPath = u.hostname + u.pathname.replace(/\/+$/, '')
-    } catch {
-      // A baseUrl that is not a URL is used as given.
-    }
-    // Bounded: a host-controlled set of origins, but Host headers are caller input.
-    if (hostPaths.size > 100) hostPaths.clear()
-    hostPaths.set(ctx.base, hostPath)
-  }
-  return `${hostPath}?id=${id}`
+  const base = siteBase(ctx)
+  if (!URL.canParse(base)) return `${base}?id=${id}`
+  const u = new URL(base)
+  return `${u.hostname}${u.pathname.replace(/\/+$/, '')}?id=${id}`
 }

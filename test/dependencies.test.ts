@@ -45,7 +45,20 @@ describe('dependencies', () => {
       .map(([path]) => nameOf(path))
     expect(scripted.length).toBeGreaterThan(0)
     for (const name of new Set(scripted)) expect(pkg.allowScripts, name).toHaveProperty([name])
-    // The ones whose scripts the project needs run them: the native SQLite addon and Bun's binary.
-    expect(pkg.allowScripts).toMatchObject({ 'better-sqlite3': true, bun: true })
+    // The one whose script the project needs runs it: the native SQLite addon.
+    expect(pkg.allowScripts).toMatchObject({ 'better-sqlite3': true })
+  })
+
+  it('npm ci installs no runtime binaries: Bun and Deno come with the tests that run them', () => {
+    // About 200 MB a newcomer's `npm ci` would download for a handful of tests
+    // (test/support/runtimes.ts installs them on demand, pinned).
+    const dev = Object.keys((pkg as { devDependencies?: Record<string, string> }).devDependencies ?? {})
+    expect(dev.filter((name) => ['bun', 'deno'].includes(name))).toEqual([])
+    const installed = Object.keys(lock.packages).map(nameOf)
+    expect(installed.filter((name) => /^(bun|deno|@oven\/bun-.*|@deno\/.*)$/.test(name))).toEqual([])
+    expect(Object.keys(pkg.allowScripts ?? {}).filter((name) => ['bun', 'deno'].includes(name))).toEqual([])
+    // `npm pack` leaves the tarball in the checkout, and the runtimes their cache: neither is committed.
+    const ignored = readFileSync(new URL('../.gitignore', import.meta.url), 'utf8').split('\n')
+    expect(ignored).toEqual(expect.arrayContaining(['*.tgz', '.cache/']))
   })
 })

@@ -3,6 +3,7 @@
  * default with data surviving a restart, memory on request, CORS from the environment.
  */
 import { spawn } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,6 +27,21 @@ async function run(env: NodeJS.ProcessEnv) {
 }
 
 const EVENT = { title: 'Launch party', start_date: 'tomorrow 7pm', end_date: 'tomorrow 10pm' }
+
+/**
+ * A GET sent as written: fetch() would normalise the target (`//evil.test/`) and refuses to set
+ * Host, and a client may send either as it likes.
+ */
+function rawGet(port: number, path: string, host = `127.0.0.1:${port}`) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+      let body = ''
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject).end()
+  })
+}
 
 describe('examples/node-server', () => {
   it('stores in a SQLite file by default: an acknowledged create survives a restart', async () => {
@@ -106,6 +122,59 @@ describe('examples/node-server', () => {
     await off.stop()
   })
 
+  it('reads a request target as a path: `//evil.test/` and absolute forms never become the origin of its links', async () => {
+    const s = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'admintoken:administrator' })
+    const get = (path: string) => rawGet(s.port, path)
+    for (const path of ['//evil.test/', '//evil.test/calendar/', '//evil.test']) {
+      const page = await get(path)
+      expect(page.status, path).toBe(404)
+      expect(page.body, path).not.toContain('evil.test')
+    }
+    // An absolute-form target (proxies send them) names the path; the origin stays this server's.
+    const absolute = await get('http://evil.test/')
+    expect(absolute.status).toBe(200)
+    expect(absolute.body).not.toContain('evil.test')
+    expect(absolute.body).toContain(`http://127.0.0.1:${s.port}/wp-json/calendar/events/v1/events?format=ics`)
+    await s.stop()
+  })
+
+  it('names the site by its own address or CALENDAR_SITE_URL: UIDs and global_id ignore the Host header', async () => {
+    const s = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'admintoken:administrator' })
+    expect(s.siteUrl).toBe(`http://127.0.0.1:${s.port}`)
+    const created = await fetch(`${s.root}/events`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer admintoken', 'content-type': 'application/json' },
+      body: JSON.stringify({ ...EVENT, status: 'publish' }),
+    })
+    const id = ((await created.json()) as { id: number }).id
+    const feedPath = '/wp-json/calendar/events/v1/events?format=ics'
+    const uids = async (host: string) => (await rawGet(s.port, feedPath, host)).body.split('\r\n').filter((l) => l.startsWith('UID:'))
+    expect(await uids(`127.0.0.1:${s.port}`)).toEqual([`UID:${id}@127.0.0.1`])
+    expect(await uids(`localhost:${s.port}`)).toEqual([`UID:${id}@127.0.0.1`])
+    // The home page's feed link is the site's, not the Host header's.
+    expect((await rawGet(s.port, '/', 'evil.test')).body).not.toContain('evil.test')
+    await s.stop()
+
+    const named = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_SITE_URL: 'https://events.example.org/' })
+    expect(named.siteUrl).toBe('https://events.example.org')
+    expect((await rawGet(named.port, '/')).body).toContain('webcal://events.example.org/wp-json/calendar/events/v1/events?format=ics')
+    await named.stop()
+    await expect(run({ CALENDAR_STORAGE: 'memory', CALENDAR_SITE_URL: 'events.example.org' })).rejects.toThrow(/siteUrl/)
+  })
+
+  it("shows costs in CALENDAR_CURRENCY, in the API and in the editor's hint", async () => {
+    const s = await run({ CALENDAR_STORAGE: 'memory', CALENDAR_API_TOKENS: 'admintoken:administrator', CALENDAR_CURRENCY: '€:postfix' })
+    const created = await fetch(`${s.root}/events`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer admintoken', 'content-type': 'application/json' },
+      body: JSON.stringify({ ...EVENT, cost: '12' }),
+    })
+    expect(((await created.json()) as { cost: string }).cost).toBe('12€')
+    expect((await rawGet(s.port, '/editor/')).body).toContain('For example 12 (shown as 12€)')
+    await s.stop()
+    await expect(run({ CALENDAR_STORAGE: 'memory', CALENDAR_CURRENCY: '12' })).rejects.toThrow(/currency/)
+  })
+
   it('rejects unknown roles and storage kinds with a clear message', async () => {
     expect(() => tokenAuth({ CALENDAR_API_TOKENS: 'x:superuser' })).toThrow(/unknown role "superuser"/)
     await expect(startServer({ PORT: '0', CALENDAR_STORAGE: 'oracle' })).rejects.toThrow(/memory, sqlite or postgres/)
@@ -130,9 +199,9 @@ describe('examples/node-server', () => {
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
       child.once('exit', (code, signal) => resolve({ code, signal })),
     )
+    let out = ''
     try {
       const root = await new Promise<string>((resolve, reject) => {
-        let out = ''
         child.stdout!.on('data', (c: Buffer) => {
           out += c.toString()
           const m = /listening on (http:\/\/\S+?)\/?\s/.exec(out)
@@ -157,6 +226,10 @@ describe('examples/node-server', () => {
       child.kill('SIGTERM')
       const late = await Promise.all(inFlight)
       expect(await exited).toEqual({ code: 0, signal: null })
+      // The start says which address names the site, and how to change it.
+      expect(out).toContain(
+        `site address (UIDs, global ids, webhook links): ${root.replace(/\/wp-json.*$/, '')} (this server; set CALENDAR_SITE_URL`,
+      )
       // Closed: the log checkpointed into the database and removed (or at least emptied).
       expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0)
       const db = new Database(file, { readonly: true })

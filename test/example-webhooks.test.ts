@@ -54,6 +54,8 @@ describe('examples/node-server webhooks', () => {
     const refused = await strict.post('/webhooks', { url })
     expect(refused.status).toBe(400)
     expect(Object.keys(refused.body.data.params)).toEqual(['url'])
+    // The refusal names the option that allows such a receiver, so a developer knows the way out.
+    expect(refused.body.data.params.url).toMatch(/webhooks\.allowPrivate/)
 
     const dev = await start({ CALENDAR_WEBHOOK_ALLOW_PRIVATE: '1' })
     const endpoint = await dev.post('/webhooks', { url, events: ['tag.*'] })

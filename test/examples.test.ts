@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../examples/express-mount/server.js'
 import { createCmsServer } from '../examples/cms-prefix/server.js'
+import { installRuntimes, RUNTIME_BIN } from './support/runtimes.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
@@ -200,7 +201,7 @@ describe('examples/cms-prefix', () => {
   })
 })
 
-/** Starts `npm run <script>`'s command (node_modules/.bin on PATH) and waits for its listening line. */
+/** Starts `npm run <script>`'s command (the test runtimes and node_modules/.bin on PATH) and waits for its listening line. */
 async function startScript(name: string, env: Record<string, string>): Promise<{ api: string; child: ChildProcess; output: () => string }> {
   const command = scripts[name]
   if (!command) throw new Error(`package.json has no script ${name}`)
@@ -210,7 +211,7 @@ async function startScript(name: string, env: Record<string, string>): Promise<{
     detached: true, // its own process group, so stop() ends the runtime and not just the shell
     env: {
       ...process.env,
-      PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+      PATH: `${RUNTIME_BIN}:${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
       PORT: '0',
       HOST: '127.0.0.1',
       NO_COLOR: '1',
@@ -250,6 +251,8 @@ describe.each([
   { name: 'example:bun', engine: 'bun:sqlite' },
   { name: 'example:deno', engine: 'node:sqlite' },
 ])('npm run $name', ({ name, engine }) => {
+  // Bun and Deno are installed on demand (test/support/runtimes.ts), not by npm ci.
+  beforeAll(() => installRuntimes(), 600_000)
   it(`serves the calendar from a SQLite file (${engine}) that survives a restart`, async () => {
     const env = { CALENDAR_DB: join(dir, `${name.replace(':', '-')}.db`), CALENDAR_API_TOKENS: 'tok:administrator,reader:subscriber' }
     const first = await startScript(name, env)

@@ -4,7 +4,10 @@
  * CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`: webhooks may go to loopback and private addresses),
  * CALENDAR_TEC_NAMES (`1`: also serve the namespace as TEC's `tribe/events/v1` with
  * `wpml_language`, for clients written for a TEC site), CALENDAR_CUSTOM_FIELDS (the
- * `customFields` declarations as JSON, docs/custom-fields.md; a bad value stops the start).
+ * `customFields` declarations as JSON, docs/custom-fields.md; a bad value stops the start),
+ * CALENDAR_SITE_URL (the site's address: its identity in iCalendar UIDs, `global_id`, JSON-LD
+ * and webhook payloads; `npm start` defaults it to its own address), CALENDAR_CURRENCY (the
+ * site's currency symbol for costs written without one: `£`, or `€:postfix` after the number).
  */
 import type { CalendarOptions } from '../../src/index.js'
 import { tokenAuth } from '../node-server/auth.js'
@@ -36,6 +39,18 @@ export function customFields(value: string | undefined): CustomFieldDeclaration[
   return parsed as CustomFieldDeclaration[]
 }
 
+/**
+ * CALENDAR_CURRENCY: a symbol, before the number unless `:postfix` follows it.
+ *
+ * @example siteCurrency('£') // { symbol: '£', position: 'prefix' }
+ * @example siteCurrency(' €:postfix') // { symbol: ' €', position: 'postfix' }
+ */
+export function siteCurrency(value: string | undefined): CalendarOptions['currency'] {
+  if (value === undefined || value.trim() === '') return undefined
+  const m = /^(.*?)(?::(prefix|postfix))?$/s.exec(value)!
+  return { symbol: m[1]!, position: (m[2] as 'prefix' | 'postfix' | undefined) ?? 'prefix' }
+}
+
 /** `*` (default) or a comma-separated list of origins. */
 export function corsOrigins(value: string | undefined): '*' | string[] {
   if (value === undefined || value.trim() === '' || value.trim() === '*') return '*'
@@ -61,14 +76,21 @@ export function exampleOptions(env: Env): { options: CalendarOptions; generatedT
       onError: (error) => console.error('[calendar]', error),
       tecNames: env.CALENDAR_TEC_NAMES === '1',
       customFields: customFields(env.CALENDAR_CUSTOM_FIELDS),
+      ...(env.CALENDAR_SITE_URL ? { siteUrl: env.CALENDAR_SITE_URL } : {}),
+      ...(siteCurrency(env.CALENDAR_CURRENCY) ? { currency: siteCurrency(env.CALENDAR_CURRENCY) } : {}),
     },
   }
 }
 
 /** The start-up lines every example prints (the tests read the first one). */
-export function announce(root: string, storage: string, generatedToken: string | null): void {
+export function announce(root: string, storage: string, generatedToken: string | null, site?: { url: string; fromEnv: boolean }): void {
   console.log(`calendar-events-router listening on ${root}`)
   console.log(`storage: ${storage}`)
+  if (site)
+    console.log(
+      `site address (UIDs, global ids, webhook links): ${site.url}` +
+        (site.fromEnv ? ' (CALENDAR_SITE_URL)' : ' (this server; set CALENDAR_SITE_URL to the public address)'),
+    )
   if (generatedToken) {
     console.log(`No CALENDAR_API_TOKENS set: administrator token for this run is ${generatedToken}`)
     console.log(`  curl -H 'Authorization: Bearer ${generatedToken}' -H 'Content-Type: application/json' \\`)

@@ -18,8 +18,14 @@ export interface CostInput {
  * written with an exponent is not a price (TEC would read `1` and `400`, a range out of one value).
  */
 const NUMBER = /\d+(?:[.,]\d+)?([eE][+-]?\d+)?/g
-/** The site's default currency, applied to numeric costs that carry no symbol of their own. */
-const DEFAULT_SYMBOL = '$'
+/** The site's currency (the `currency` option), applied to numeric costs that carry no symbol of their own. */
+export interface DefaultCurrency {
+  symbol: string
+  position: 'prefix' | 'postfix'
+}
+
+/** TEC's default, for callers without a router's options. */
+const DOLLAR: DefaultCurrency = { symbol: '$', position: 'prefix' }
 
 /** `12,50` → `12.5`, `007` → `7`, `5.0` → `5`: the value as decimal text, every digit kept. */
 function canonical(n: string): string {
@@ -65,12 +71,12 @@ export function costValues(entries: string[]): string[] {
   return [...numbers, ...words]
 }
 
-export function formatCost(c: CostInput): string {
+export function formatCost(c: CostInput, site: DefaultCurrency = DOLLAR): string {
   if (!c.cost.length) return ''
   const values = costNumbers(c.cost)
   if (!values.length) return c.cost[0] as string
-  const symbol = c.currencySymbol || DEFAULT_SYMBOL
-  const position = c.currencySymbol ? c.currencyPosition : 'prefix'
+  const symbol = c.currencySymbol || site.symbol
+  const position = c.currencySymbol ? c.currencyPosition : site.position
   const show = (v: string) => (v === '0' ? 'Free' : position === 'postfix' ? `${v}${symbol}` : `${symbol}${v}`)
   const min = values[0] as string
   const max = values[values.length - 1] as string

@@ -5,7 +5,7 @@
  * event at a time, so a feed never needs its records and its text in full at once.
  */
 import type { Context } from '../context.js'
-import { permalink, globalId } from '../urls.js'
+import { permalink, globalId, siteHost } from '../urls.js'
 import type { EventRecord, OrganizerRecord } from '../storage/types.js'
 import { addDays } from '../time/format.js'
 import { plainText } from './plain-text.js'
@@ -86,13 +86,12 @@ export class IcalText {
   }
 }
 
-/** The host part of UIDs: stable per site, whatever path or port the feed was fetched on. */
+/**
+ * The host part of UIDs: the site's identity (`siteUrl`), whatever name, path or port the feed
+ * was fetched on.
+ */
 export function uidHost(ctx: Context): string {
-  try {
-    return new URL(ctx.base).hostname || 'calendar'
-  } catch {
-    return 'calendar'
-  }
+  return siteHost(ctx) || 'calendar'
 }
 
 export interface CalendarHead {

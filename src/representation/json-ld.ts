@@ -1,6 +1,6 @@
 /** schema.org JSON-LD for single reads (docs/wire-compatibility.md §2.5). */
 import type { Context } from '../context.js'
-import { permalink } from '../urls.js'
+import { permalink, siteBase } from '../urls.js'
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../storage/types.js'
 import { formatCost, costNumbers } from './cost.js'
 import { isoOffset } from '../time/zone.js'
@@ -19,7 +19,8 @@ export function venueJsonLd(ctx: Context, v: VenueRecord): Json {
     '@type': 'Place',
     name: v.title,
     description: v.excerpt || v.description,
-    url: permalink(ctx, 'venue', v),
+    // The canonical page: under the site's address, whatever name the request used.
+    url: permalink(ctx, 'venue', v, siteBase(ctx)),
     address,
   }
   if (v.geoLat !== null && v.geoLng !== null) out.geo = { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng }
@@ -70,7 +71,7 @@ function eventStatus(e: EventRecord): string {
 }
 
 export function eventJsonLd(ctx: Context, e: EventRecord, venue: VenueRecord | undefined, organizer: OrganizerRecord | undefined): Json {
-  const url = permalink(ctx, 'event', e)
+  const url = permalink(ctx, 'event', e, siteBase(ctx))
   const out: Json = {
     '@context': 'http://schema.org',
     '@type': 'Event',
@@ -96,8 +97,8 @@ export function eventJsonLd(ctx: Context, e: EventRecord, venue: VenueRecord | u
     const values = costNumbers(e.cost)
     out.offers = {
       '@type': 'Offer',
-      price: values[0] ?? formatCost(e),
-      priceCurrency: e.currencyCode || currencyOfSymbol(e.currencySymbol),
+      price: values[0] ?? formatCost(e, ctx.options.currency),
+      priceCurrency: e.currencyCode || currencyOfSymbol(e.currencySymbol || ctx.options.currency.symbol),
       url,
       category: 'primary',
       availability: 'inStock',

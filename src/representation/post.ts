@@ -74,7 +74,7 @@ export function eventHead(ctx: Context, e: EventRecord): Json {
     utc_end_date_details: dateDetails(e.endDateUtc),
     timezone: e.timezone,
     timezone_abbr: e.timezone ? timezoneAbbr(e.timezone, e.startDateUtc) : '',
-    cost: formatCost(e),
+    cost: formatCost(e, ctx.options.currency),
     cost_details: {
       currency_symbol: e.currencySymbol,
       currency_code: e.currencyCode,

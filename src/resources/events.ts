@@ -366,7 +366,7 @@ async function eventPatch(ctx: Context, current: EventRecord, input: Input<'even
   if (input.image !== undefined) patch.image = await resolveImage(ctx, input.image)
   // A read sent back unchanged shows the cost formatted and the permalink as the website: as
   // long as they say what the record already shows, nothing changes.
-  const sameCost = typeof input.cost === 'string' && input.cost === formatCost(current)
+  const sameCost = typeof input.cost === 'string' && input.cost === formatCost(current, ctx.options.currency)
   const sameWebsite = current.website === null && input.website === permalink(ctx, 'event', current)
   if (input.cost !== undefined && !sameCost) {
     patch.cost = costEntries(input.cost)

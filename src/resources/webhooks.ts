@@ -76,7 +76,8 @@ export async function checkWebhookUrl(ctx: Context, url: string): Promise<void> 
   }
   if (addresses.some(isBlockedAddress)) {
     throw invalidParam('url', {
-      message: 'url resolves to a private, loopback, link-local or reserved address; webhooks are not sent there.',
+      message:
+        'url resolves to a private, loopback, link-local or reserved address; webhooks are not sent there unless the host sets the webhooks.allowPrivate option (for a receiver on its own machine or network).',
     })
   }
 }

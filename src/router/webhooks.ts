@@ -29,7 +29,7 @@ const SINGLE: Record<JournalEntry['kind'], (ctx: ReturnType<typeof createContext
 }
 
 function renderer(storage: Storage, options: ResolvedOptions, schemas: Schemas, fragments: FragmentCache | null): Render {
-  const origin = options.baseUrl ?? 'http://localhost'
+  const origin = options.siteUrl ?? options.baseUrl ?? 'http://localhost'
   return async (entry) => {
     const type = eventType(entry)
     if (entry.action === 'delete' || entry.action === 'trash') {

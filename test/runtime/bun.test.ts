@@ -1,4 +1,5 @@
 // The built package on Bun (Bun.serve through calendar-events-router/bun; memory and bun:sqlite).
-import { BIN, smokeSuite } from './smoke.js'
+import { runtimeBinary } from '../support/runtimes.js'
+import { smokeSuite } from './smoke.js'
 
-await smokeSuite('Bun', BIN('bun'), ['test/runtime/smoke/bun.mjs'], ['memory', 'bun:sqlite'])
+await smokeSuite('Bun', await runtimeBinary('bun'), ['test/runtime/smoke/bun.mjs'], ['memory', 'bun:sqlite'])

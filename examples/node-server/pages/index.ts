@@ -5,7 +5,7 @@
  * `/organizer/<slug>/`, `/?p=<id>` for records that are not published; category and tag
  * permalinks open the calendar filtered.
  */
-import type { CalendarRouter } from '../../../src/index.js'
+import type { CalendarOptions, CalendarRouter } from '../../../src/index.js'
 import { assetResponse } from './assets.js'
 import { calendarPage } from './calendar-page.js'
 import { editorPage } from './editor-page.js'
@@ -19,6 +19,13 @@ import { visitorApi, type VisitorApi } from './visitor-api.js'
 export interface PagesOptions {
   /** The site's default time zone: the editor's preselected zone. */
   timezone: string
+  /**
+   * The site's address (the router's `siteUrl`): the feed links the home page hands out, never
+   * taken from the request's Host header.
+   */
+  siteUrl: string
+  /** The router's `currency` option: the editor shows how a number typed as cost will read. */
+  currency?: CalendarOptions['currency']
 }
 
 const redirect = (location: string, status = 301) => new Response(null, { status, headers: { Location: location } })
@@ -47,11 +54,11 @@ export function createPages(calendar: Pick<CalendarRouter, 'fetch'>, options: Pa
     if (path === '/') {
       const p = url.searchParams.get('p')
       if (p !== null) return /^\d{1,15}$/.test(p) ? byId(api, p) : notFoundPage()
-      return homePage(api, url.origin)
+      return homePage(api, options.siteUrl)
     }
     if (path === '/calendar/') return calendarPage(api, url)
     if (path === '/reference/') return referencePage()
-    if (path === '/editor/') return editorPage(api, options.timezone)
+    if (path === '/editor/') return editorPage(api, options.timezone, options.currency)
     if (path === '/calendar' || path === '/reference' || path === '/editor') return redirect(`${path}/${url.search}`)
     const record = /^\/(event|venue|organizer)\/([^/]+)(\/?)$/.exec(path)
     if (record) {

@@ -5,6 +5,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 
+/**
+ * The URL of a request target under this server's origin. The target is a path: resolving it
+ * against the origin (`new URL(target, origin)`) would read `//evil.test/` as a scheme-relative
+ * URL and make `evil.test` the origin of every link the page writes. An absolute-form target
+ * (`GET http://host/path`, as proxies send) keeps only its path and query. Anything else
+ * (`*`, garbage) is no page: null.
+ */
+export function pageUrl(target: string, origin: string): URL | null {
+  let path = target
+  if (!target.startsWith('/')) {
+    if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) return null
+    const absolute = new URL(target)
+    path = absolute.pathname + absolute.search
+  }
+  // Concatenated, not resolved: the path can never replace the origin. A Host header that
+  // makes no URL gives null too.
+  return URL.canParse(origin + path) ? new URL(origin + path) : null
+}
+
 export function servePages(handler: (request: Request) => Promise<Response>) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const headers = new Headers()
@@ -12,11 +31,9 @@ export function servePages(handler: (request: Request) => Promise<Response>) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
     }
     const origin = `http://${req.headers.host ?? '127.0.0.1'}`
-    let url: URL
-    try {
-      url = new URL(req.url ?? '/', origin)
-    } catch {
-      res.writeHead(400).end()
+    const url = pageUrl(req.url ?? '/', origin)
+    if (!url) {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request target')
       return
     }
     // A body sent to a page is not read: drain it so the connection can be reused.

@@ -34,6 +34,14 @@
     if (status) status.textContent = message
   }
 
+  // `America/New_York` → `New York`: the label of a time when the events shown mix zones.
+  function zoneName(zone) {
+    return String(zone || 'UTC')
+      .split('/')
+      .pop()
+      .replace(/_/g, ' ')
+  }
+
   function toEvent(e) {
     var cancelled = e.event_status === 'canceled'
     var prefix = cancelled ? 'Cancelled: ' : e.event_status === 'postponed' ? 'Postponed: ' : ''
@@ -42,6 +50,7 @@
       title: prefix + text(e.title),
       url: new URL(e.url, location.href).pathname + new URL(e.url, location.href).search,
       classNames: cancelled ? ['is-cancelled'] : [],
+      extendedProps: { zone: e.timezone || 'UTC', zoneLabel: '' },
     }
     if (e.all_day) {
       out.allDay = true
@@ -52,6 +61,20 @@
       out.end = wall(e.end_date)
     }
     return out
+  }
+
+  // Times are each event's wall clock: when the events shown are in more than one zone, each
+  // says which (09:00 New York beside 19:00 Berlin would otherwise read as the earlier one).
+  function labelZones(events) {
+    var zones = {}
+    events.forEach(function (e) {
+      zones[e.extendedProps.zone] = true
+    })
+    var mixed = Object.keys(zones).length > 1
+    events.forEach(function (e) {
+      e.extendedProps.zoneLabel = mixed && !e.allDay ? zoneName(e.extendedProps.zone) : ''
+    })
+    return events
   }
 
   // Every page of the visible range (the API pages at 50 here).
@@ -80,7 +103,7 @@
         .then(function (body) {
           if (!body) return events
           events = events.concat(body.events.map(toEvent))
-          return n < (body.total_pages || 1) ? page(n + 1) : events
+          return n < (body.total_pages || 1) ? page(n + 1) : labelZones(events)
         })
     }
     page(1).then(
@@ -96,7 +119,8 @@
   }
 
   var initialView = el.getAttribute('data-view') || (narrow ? 'listMonth' : 'dayGridMonth')
-  var calendar = new FullCalendar.Calendar(el, {
+  var calendar = null
+  calendar = new FullCalendar.Calendar(el, {
     initialView: initialView,
     initialDate: el.getAttribute('data-date') || undefined,
     // Wall-clock times as given: no conversion to the visitor's zone.
@@ -110,16 +134,41 @@
     buttonText: { today: 'Today', month: 'Month', week: 'Week', list: 'List' },
     buttonHints: { prev: 'Previous $0', next: 'Next $0', today: 'This $0' },
     eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
-    // On a phone the list shows start times only: the column stays one line wide.
-    views: { listMonth: { displayEventEnd: !narrow } },
+    views: {
+      // On a phone the list shows start times only: the column stays one line wide.
+      listMonth: { displayEventEnd: !narrow },
+      // On a phone a month cell is a few letters wide: it shows a dot per event (the title stays
+      // for screen readers) and the agenda below the grid has the titles.
+      dayGridMonth: narrow ? { eventDisplay: 'list-item', dayMaxEvents: 3 } : {},
+      // "Mo 23" rather than "11/23": seven headers fit a phone's width.
+      timeGridWeek: {
+        dayHeaderFormat: narrow ? { weekday: 'short', day: 'numeric' } : { weekday: 'short', day: 'numeric', month: 'numeric' },
+      },
+    },
     slotLabelFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
     events: load,
+    // The zone beside the time when the events shown mix zones (list, week and agenda).
+    eventDidMount: function (arg) {
+      var label = arg.event.extendedProps.zoneLabel
+      if (!label) return
+      var where = arg.el.querySelector('.fc-list-event-time, .fc-event-time')
+      if (!where) return
+      var span = document.createElement('span')
+      span.className = 'zone'
+      span.textContent = ' ' + label
+      where.appendChild(span)
+    },
+    eventsSet: function () {
+      agenda()
+      scrollToFirst()
+    },
     // A day cell is named by its date link; with events in it the visible text is more than
     // that name (axe: label-content-name-mismatch), so the cell is named by its content.
     dayCellDidMount: function (arg) {
       arg.el.removeAttribute('aria-labelledby')
     },
     datesSet: function (info) {
+      fitHeight(info.view.type)
       // The toolbar's chevrons are drawn by an icon font with role=img and no text: the buttons
       // carry the names ("Next month"), the icons are decoration.
       setTimeout(function () {
@@ -134,6 +183,89 @@
       history.replaceState(null, '', url)
     },
   })
+  // The week's time grid scrolls inside a box the height of the window (with `auto` it would be
+  // 24 hours tall and open at midnight); the other views grow with their content.
+  function fitHeight(type) {
+    var want = type.indexOf('timeGrid') === 0 ? Math.max(420, window.innerHeight - 120) : 'auto'
+    if (calendar && calendar.getOption('height') !== want) calendar.setOption('height', want)
+  }
+
+  // A week opens at its first event's hour (once per week shown: a refetch does not move it).
+  var scrolledFor = ''
+  function scrollToFirst() {
+    var view = calendar.view
+    if (view.type.indexOf('timeGrid') !== 0) return
+    var key = view.type + view.currentStart.toISOString()
+    var first = null
+    calendar.getEvents().forEach(function (e) {
+      if (e.allDay || e.start < view.activeStart || e.start >= view.activeEnd) return
+      var minutes = e.start.getUTCHours() * 60 + e.start.getUTCMinutes()
+      if (first === null || minutes < first) first = minutes
+    })
+    if (first === null || scrolledFor === key) return
+    scrolledFor = key
+    var hour = Math.max(0, Math.floor(first / 60) - 1)
+    calendar.scrollToTime((hour < 10 ? '0' : '') + hour + ':00:00')
+  }
+
+  // Below the grid on a phone: the month's or week's events by day, with their titles in full.
+  var agendaBox = document.createElement('section')
+  agendaBox.id = 'calendar-agenda'
+  agendaBox.setAttribute('aria-labelledby', 'calendar-agenda-heading')
+  el.parentNode.insertBefore(agendaBox, el.nextSibling)
+  var dayFormat = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
+  var timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' })
+  function agenda() {
+    var view = calendar.view
+    agendaBox.textContent = ''
+    if (!narrow || view.type.indexOf('list') === 0) return (agendaBox.hidden = true)
+    agendaBox.hidden = false
+    var heading = document.createElement('h2')
+    heading.id = 'calendar-agenda-heading'
+    heading.textContent = view.type === 'timeGridWeek' ? 'This week’s events' : 'This month’s events'
+    agendaBox.appendChild(heading)
+    var shown = calendar
+      .getEvents()
+      .filter(function (e) {
+        return e.start >= view.currentStart && e.start < view.currentEnd
+      })
+      .sort(function (a, b) {
+        return a.start - b.start
+      })
+    if (!shown.length) {
+      var none = document.createElement('p')
+      none.textContent = 'No events.'
+      return agendaBox.appendChild(none)
+    }
+    var list = null
+    var lastDay = ''
+    shown.forEach(function (e) {
+      var dayText = dayFormat.format(e.start)
+      if (dayText !== lastDay) {
+        var h = document.createElement('h3')
+        h.textContent = dayText
+        agendaBox.appendChild(h)
+        list = document.createElement('ul')
+        agendaBox.appendChild(list)
+        lastDay = dayText
+      }
+      var item = document.createElement('li')
+      var time = document.createElement('span')
+      time.className = 'agenda-time'
+      time.textContent = e.allDay
+        ? 'All day'
+        : timeFormat.format(e.start) + (e.extendedProps.zoneLabel ? ' ' + e.extendedProps.zoneLabel : '')
+      var link = document.createElement('a')
+      link.href = e.url
+      link.textContent = e.title
+      if (e.classNames.indexOf('is-cancelled') >= 0) link.className = 'is-cancelled'
+      item.appendChild(time)
+      item.appendChild(document.createTextNode(' '))
+      item.appendChild(link)
+      list.appendChild(item)
+    })
+  }
+
   calendar.render()
 
   function refilter() {

@@ -1,6 +1,7 @@
-// The editor: signs in with an API token and creates or edits one event through the API.
-// What the API answers is what the visitor sees: a 400's messages (data.params / data.details)
-// go next to the fields they name, anything else to the form's status line.
+// The editor: signs in with an API token; lists, searches, creates, edits and trashes events
+// through the API. What the API answers is what the visitor sees: a 400's messages
+// (data.params / data.details) go next to the fields they name, anything else to the status
+// line. Checked here first: an end before the start (said next to the end, nothing sent).
 ;(function () {
   var root = document.getElementById('editor')
   if (!root) return
@@ -10,7 +11,7 @@
   var KEY = 'calendar-token'
   var signIn = document.getElementById('sign-in')
   var signInForm = document.getElementById('sign-in-form')
-  var editor = document.getElementById('event-editor')
+  var editor = document.getElementById('signed-in')
   var form = document.getElementById('event-form')
   var statusBox = document.getElementById('form-status')
   var heading = document.getElementById('form-heading')
@@ -124,14 +125,36 @@
       if (res.status === 200) {
         setCookie(value)
         showSignedIn(true)
-        start()
+        if (eventId === null && !form.elements.title.value) start()
+        loadList()
       } else {
         sessionStorage.removeItem(KEY)
-        fieldError('token', 'The API did not accept this token for editing (HTTP ' + res.status + ').')
+        fieldError('token', REFUSED)
         document.getElementById('field-token').focus()
       }
     })
   })
+
+  // An unknown token reads as an anonymous caller, whom the drafts' list answers 400: what the
+  // visitor needs is why, not the status.
+  var REFUSED =
+    'This token is not one this server accepts for editing. A token the server generated changes at every restart: ' +
+    'copy the one it printed last, or use one of CALENDAR_API_TOKENS with the editor or administrator role.'
+
+  // A saved token that stops working (the server restarted with a new generated one): back to
+  // the sign-in, with the form kept as typed for after.
+  function tokenExpired() {
+    sessionStorage.removeItem(KEY)
+    setCookie(null)
+    showSignedIn(false)
+    notice('')
+    clearErrors(signInForm)
+    fieldError(
+      'token',
+      'Your token is no longer accepted (the server may have restarted with a new one). Paste the current token; the form keeps what you typed.',
+    )
+    document.getElementById('field-token').focus()
+  }
 
   document.getElementById('sign-out').addEventListener('click', function () {
     sessionStorage.removeItem(KEY)
@@ -154,11 +177,15 @@
     else el.value = value == null ? '' : value
   }
 
+  // Titles and term names as text (see calendar.js): a textarea decodes entities and never runs markup.
+  var decoder = document.createElement('textarea')
+  function text(html) {
+    decoder.innerHTML = String(html).replace(/<[^>]*>?/g, '')
+    return decoder.value.trim()
+  }
+
   function fill(e) {
-    // The title as text (see calendar.js): a textarea decodes entities and never runs markup.
-    var decoder = document.createElement('textarea')
-    decoder.innerHTML = String(e.title).replace(/<[^>]*>?/g, '')
-    set('title', decoder.value.trim())
+    set('title', text(e.title))
     set('description', e.description)
     set('start_date', wallToInput(e.start_date))
     set('end_date', wallToInput(e.end_date))
@@ -171,14 +198,19 @@
     set('virtual_url', e.virtual_url)
     set('venue', e.venue && e.venue.id ? String(e.venue.id) : '')
     set('organizer', e.organizer && e.organizer[0] ? String(e.organizer[0].id) : '')
-    set(
+    pickTerms(
       'categories',
-      (e.categories || [])
-        .map(function (c) {
-          return c.name
-        })
-        .join(', '),
+      (e.categories || []).map(function (c) {
+        return text(c.name)
+      }),
     )
+    pickTerms(
+      'tags',
+      (e.tags || []).map(function (t) {
+        return text(t.name)
+      }),
+    )
+    showNewLinked()
     set('cost', e.cost_details && e.cost_details.values && e.cost_details.values.length ? e.cost : e.cost || '')
     set('website', e.website && e.website !== e.url ? e.website : '')
   }
@@ -211,25 +243,29 @@
       virtual_url: v('virtual_url'),
       cost: v('cost'),
       website: v('website'),
-      categories: v('categories')
-        .split(',')
-        .map(function (s) {
-          return s.trim()
-        })
-        .filter(Boolean),
+      categories: checkedTerms('categories'),
+      tags: checkedTerms('tags'),
     }
-    if (v('venue')) out.venue = Number(v('venue'))
-    if (v('organizer')) out.organizer = [Number(v('organizer'))]
+    if (v('venue') && v('venue') !== 'new') out.venue = Number(v('venue'))
+    if (v('organizer') && v('organizer') !== 'new') out.organizer = [Number(v('organizer'))]
     return out
   }
 
   form.addEventListener('submit', function (ev) {
     ev.preventDefault()
     clearErrors(form)
+    if (!datesInOrder()) return
     notice('Saving…')
     save.disabled = true
-    call('POST', eventId ? '/events/' + eventId : '/events', body())
+    createLinked('venue')
+      .then(function () {
+        return createLinked('organizer')
+      })
+      .then(function () {
+        return call('POST', eventId ? '/events/' + eventId : '/events', body())
+      })
       .then(function (res) {
+        if (!res) return
         if (res.status === 200 || res.status === 201) {
           var e = res.body
           editing(e)
@@ -240,20 +276,204 @@
             { href: new URL(e.url, location.href).pathname + new URL(e.url, location.href).search, text: 'View its page' },
           )
           statusBox.focus()
+          loadList()
         } else if (res.status === 400) {
           showInvalid(res.body)
-        } else if (res.status === 401 || res.status === 403) {
-          notice('This token may not do that (HTTP ' + res.status + '). ' + ((res.body && res.body.message) || ''), 'error')
+        } else if (res.status === 401) {
+          tokenExpired()
+        } else if (res.status === 403) {
+          notice('This token’s role may not do that: ' + ((res.body && res.body.message) || 'forbidden.'), 'error')
         } else {
           notice('The API answered HTTP ' + res.status + ': ' + ((res.body && res.body.message) || 'no message'), 'error')
         }
       })
       .catch(function (error) {
+        if (error && error.shown) return
         notice('The API could not be reached: ' + error.message, 'error')
       })
       .then(function () {
         save.disabled = false
       })
+  })
+
+  // ---- Dates: an end before the start is refused here, with the reason where the end is.
+  function datesInOrder() {
+    var allDay = form.elements.all_day.checked
+    var start = inputToWall(form.elements.start_date.value.trim(), allDay)
+    var end = inputToWall(form.elements.end_date.value.trim(), allDay)
+    if (!start || !end || end >= start) return true
+    fieldError('end_date', 'The end is before the start.')
+    notice('The event was not saved: its end is before its start.', 'error')
+    form.elements.end_date.focus()
+    return false
+  }
+
+  // ---- Categories and tags: the existing terms are checkboxes; a new one is added explicitly.
+  function termBoxes(kind) {
+    return Array.prototype.slice.call(document.querySelectorAll('#choices-' + kind + ' input[type=checkbox]'))
+  }
+  function checkedTerms(kind) {
+    return termBoxes(kind)
+      .filter(function (b) {
+        return b.checked
+      })
+      .map(function (b) {
+        return b.value
+      })
+  }
+  // Checks the box of `name` (the same name in any case), adding one if there is none.
+  function checkTerm(kind, name) {
+    var found = termBoxes(kind).filter(function (b) {
+      return b.value.toLowerCase() === name.toLowerCase()
+    })[0]
+    if (!found) {
+      var li = document.createElement('li')
+      found = document.createElement('input')
+      found.type = 'checkbox'
+      found.name = kind
+      found.value = name
+      found.id = 'term-' + kind + '-new-' + termBoxes(kind).length
+      var label = document.createElement('label')
+      label.htmlFor = found.id
+      label.textContent = name
+      li.appendChild(found)
+      li.appendChild(label)
+      document.getElementById('choices-' + kind).appendChild(li)
+    }
+    found.checked = true
+  }
+  function pickTerms(kind, names) {
+    termBoxes(kind).forEach(function (b) {
+      b.checked = false
+    })
+    names.forEach(function (n) {
+      checkTerm(kind, n)
+    })
+  }
+  document.querySelectorAll('[data-add-term]').forEach(function (button) {
+    var kind = button.getAttribute('data-add-term')
+    var box = document.getElementById('new-' + kind)
+    function add() {
+      var name = box.value.trim()
+      if (!name) return void box.focus()
+      checkTerm(kind, name)
+      box.value = ''
+      box.focus()
+    }
+    button.addEventListener('click', add)
+    box.addEventListener('keydown', function (ev) {
+      if (ev.key === 'Enter') {
+        ev.preventDefault()
+        add()
+      }
+    })
+  })
+
+  // ---- Venue and organizer: picked from the list, or "New …" with a name, created on save.
+  function showNewLinked() {
+    ;['venue', 'organizer'].forEach(function (kind) {
+      document.getElementById('new-' + kind + '-field').hidden = form.elements[kind].value !== 'new'
+    })
+  }
+  form.elements.venue.addEventListener('change', showNewLinked)
+  form.elements.organizer.addEventListener('change', showNewLinked)
+  function createLinked(kind) {
+    if (form.elements[kind].value !== 'new') return Promise.resolve()
+    var name = form.elements['new_' + kind].value.trim()
+    var fail = function (message) {
+      fieldError('new_' + kind, message)
+      notice('The event was not saved: the new ' + kind + ' could not be created.', 'error')
+      form.elements['new_' + kind].focus()
+      throw { shown: true }
+    }
+    if (!name)
+      return Promise.resolve().then(function () {
+        fail('Give the new ' + kind + ' a name.')
+      })
+    var payload = { status: 'publish' }
+    payload[kind] = name
+    return call('POST', '/' + kind + 's', payload).then(function (res) {
+      if (res.status === 401) {
+        tokenExpired()
+        throw { shown: true }
+      }
+      if (res.status !== 201) fail((res.body && res.body.message) || 'HTTP ' + res.status)
+      var option = document.createElement('option')
+      option.value = String(res.body.id)
+      option.textContent = name
+      form.elements[kind].insertBefore(option, form.elements[kind].lastElementChild)
+      form.elements[kind].value = option.value
+      form.elements['new_' + kind].value = ''
+      showNewLinked()
+    })
+  }
+
+  // ---- The list of events: searchable, drafts included, edit and trash from each row.
+  var list = document.getElementById('event-list')
+  var listStatus = document.getElementById('event-list-status')
+  var search = document.getElementById('event-search')
+  var searchTimer = null
+  function loadList() {
+    var params = new URLSearchParams({ status: 'any', start_date: '1900-01-01 00:00:00', per_page: '20' })
+    if (search.value.trim()) params.set('search', search.value.trim())
+    return call('GET', '/events?' + params).then(function (res) {
+      if (res.status === 401) return tokenExpired()
+      if (res.status !== 200) return void (listStatus.textContent = 'The events could not be listed (HTTP ' + res.status + ').')
+      list.textContent = ''
+      res.body.events.forEach(function (e) {
+        list.appendChild(listRow(e))
+      })
+      var n = res.body.total
+      listStatus.textContent =
+        n === 0 ? 'No events match.' : n === 1 ? '1 event.' : n + ' events' + (n > 20 ? ', the first 20 shown.' : '.')
+    })
+  }
+  function listRow(e) {
+    var title = text(e.title) || '(no title)'
+    var li = document.createElement('li')
+    var name = document.createElement('span')
+    name.className = 'row-title'
+    name.textContent = title
+    var when = document.createElement('span')
+    when.className = 'meta'
+    when.textContent = ' ' + e.start_date.slice(0, 16) + (e.status !== 'publish' ? ' · ' + (STATUS[e.status] || e.status) : '')
+    var edit = rowButton('Edit', 'Edit ' + title, function () {
+      openEvent(e.id).then(function () {
+        form.elements.title.focus()
+      })
+    })
+    var trash = rowButton('Trash', 'Move ' + title + ' to the trash', function () {
+      call('DELETE', '/events/' + e.id).then(function (res) {
+        if (res.status === 401) return tokenExpired()
+        if (res.status !== 200)
+          return notice('“' + title + '” could not be trashed: ' + ((res.body && res.body.message) || 'HTTP ' + res.status), 'error')
+        li.remove()
+        notice('“' + title + '” was moved to the trash.', 'ok')
+        if (eventId === e.id) location.href = '/editor/'
+      })
+    })
+    var actions = document.createElement('span')
+    actions.className = 'row-actions'
+    actions.appendChild(edit)
+    actions.appendChild(trash)
+    li.appendChild(name)
+    li.appendChild(when)
+    li.appendChild(actions)
+    return li
+  }
+  var STATUS = { draft: 'Draft', pending: 'Pending review', future: 'Scheduled', private: 'Private', trash: 'In the trash' }
+  function rowButton(label, name, onClick) {
+    var b = document.createElement('button')
+    b.type = 'button'
+    b.className = 'button secondary small'
+    b.textContent = label
+    b.setAttribute('aria-label', name)
+    b.addEventListener('click', onClick)
+    return b
+  }
+  search.addEventListener('input', function () {
+    clearTimeout(searchTimer)
+    searchTimer = setTimeout(loadList, 250)
   })
 
   function start() {
@@ -263,12 +483,17 @@
       return
     }
     notice('Loading event ' + id + '…')
-    call('GET', '/events/' + id).then(function (res) {
+    openEvent(id)
+  }
+
+  function openEvent(id) {
+    return call('GET', '/events/' + id).then(function (res) {
       if (res.status === 200) {
         fill(res.body)
         editing(res.body)
         notice('')
-      } else notice('Event ' + id + ' could not be loaded (HTTP ' + res.status + ').', 'error')
+      } else if (res.status === 401) tokenExpired()
+      else notice('Event ' + id + ' could not be loaded: ' + ((res.body && res.body.message) || 'HTTP ' + res.status), 'error')
     })
   }
 
@@ -276,5 +501,6 @@
   if (token()) {
     showSignedIn(true)
     start()
+    loadList()
   } else showSignedIn(false)
 })()
