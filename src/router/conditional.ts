@@ -12,6 +12,7 @@ import type { Context } from '../context.js'
 import { tagOf, type RecordAt } from '../resources/record-tag.js'
 import type { Reply } from '../resources/respond.js'
 import type { RouteDef } from '../routes.js'
+import { storageInTransaction } from '../storage/open-transaction.js'
 import { overlay } from '../storage/overlay.js'
 import type { Storage, StorageTx } from '../storage/types.js'
 import type { Params } from '../http/params.js'
@@ -56,8 +57,9 @@ export function guardIfMatch(ctx: Context, single: Single, at: RecordAt, header:
       if (!first) return storage.transaction(fn, options)
       first = false
       return storage.transaction(async (tx) => {
-        // Reads only: a transaction reads like the storage it belongs to.
-        await check(tx as unknown as Storage)
+        // The record as a read would render it, seen from inside the transaction (its import
+        // links too: an administrator's tag includes `import_source`).
+        await check(storageInTransaction(storage, { tx, failure: null }))
         return fn(tx)
       }, options)
     },

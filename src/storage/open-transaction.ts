@@ -10,11 +10,13 @@
  * - A `fn` that throws may have written half of its work, which only rolling back the whole open
  *   transaction undoes (PostgreSQL refuses every later statement anyway): the view remembers the
  *   failure, and every later read or transaction through it throws.
- * - What lives outside transactions is not offered: the import links and webhook stores, the
- *   journal, other writers' version. They read or write through the storage's own connections
+ * - What lives outside transactions is not offered: the webhook store, the journal, other
+ *   writers' version, and of the import links all but the links of given records, which the
+ *   transaction reads itself (`importLinksOf`) where the backend can. They read or write through the storage's own connections
  *   and write queue, which inside an open write transaction would see stale data or wait for it
  *   to end (for ever, on SQLite with one connection).
  */
+import type { ImportKind, ImportLink, ImportLinkStore, ImportSourceState } from './import-links.js'
 import { overlay } from './overlay.js'
 import type { Storage, StorageReader, StorageTx, TransactionOptions } from './types.js'
 
@@ -101,8 +103,43 @@ export function storageInTransaction(storage: Storage, open: OpenTransaction): S
     journalHead: outside('the change journal'),
     compactJournal: outside('the change journal'),
     close: outside('close()'),
-    importLinks: undefined,
+    importLinks: open.tx.importLinksOf ? new LinksInTransaction(open.tx) : undefined,
     webhooks: undefined,
     otherWriters: undefined,
   })
+}
+
+/**
+ * The import links as a transaction sees them: what a record's representation shows of them
+ * (`import_source`) and nothing more. The store's other operations run through the storage's own
+ * connections, so they are refused here rather than left to wait for this transaction.
+ */
+export class LinksInTransaction implements ImportLinkStore {
+  constructor(private readonly tx: StorageTx) {}
+
+  linksOf(recordIds: readonly number[]): Promise<ImportLink[]> {
+    return this.tx.importLinksOf ? this.tx.importLinksOf(recordIds) : Promise.resolve([])
+  }
+
+  private refused(): never {
+    throw new Error('calendar-events-router: the import link store is not available inside an open transaction')
+  }
+  links(_source: string): Promise<ImportLink[]> {
+    this.refused()
+  }
+  putLink(_link: ImportLink): Promise<void> {
+    this.refused()
+  }
+  putLinks(_links: readonly ImportLink[]): Promise<void> {
+    this.refused()
+  }
+  removeLink(_source: string, _kind: ImportKind, _sourceId: string): Promise<void> {
+    this.refused()
+  }
+  sourceState(_source: string): Promise<ImportSourceState | null> {
+    this.refused()
+  }
+  putSourceState(_state: ImportSourceState): Promise<void> {
+    this.refused()
+  }
 }
