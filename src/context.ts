@@ -19,7 +19,8 @@ import { OWN_NAMES, type WireNames } from './wire-names.js'
 export const NAMESPACE = OWN_NAMES.namespace
 
 export interface Context {
-  storage: Storage
+  /** The storage the request works on (router/context.ts): built with the context, never replaced. */
+  readonly storage: Storage
   options: ResolvedOptions
   principal: Principal | null
   language: string

@@ -61,7 +61,7 @@ export function ifMatchGuard(single: Single, at: RecordAt, header: string): IfMa
     if (!ifMatchHolds(header, await tagWith(single, { ...ctx, storage: reader }, at))) throw preconditionFailed()
     checked = true
   }
-  const scope: TransactionHook = { begin: check }
+  const scope: TransactionHook = { begin: (inside) => check(inside()) }
   return {
     hook: {
       transaction() {

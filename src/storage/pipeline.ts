@@ -45,8 +45,11 @@ export { unreachable } from './operations.js'
 
 /** What a hook does inside one transaction; each part optional. */
 export interface TransactionHook {
-  /** At the start of each attempt (a retried one starts over), inside it; `inside` reads what it sees. */
-  begin?(inside: Storage): void | Promise<void>
+  /**
+   * At the start of each attempt (a retried one starts over), inside it; `inside()` is a storage
+   * reading what the transaction sees (built only when asked for).
+   */
+  begin?(inside: () => Storage): void | Promise<void>
   /** Every write of the transaction; `tx` is the backend's, for reads of the hook's own (not recorded). */
   write?(op: WriteOp, next: NextWrite, tx: StorageTx): Promise<unknown>
   /** After the transaction's function, still inside it: a throw rolls everything back. */
@@ -150,7 +153,9 @@ export class Pipeline {
     const result = await this.source.transaction(
       async (raw) => {
         const tx = writeScopes.length || this.readHooks.length ? new TxView(raw, this.readHooks, writeScopes) : raw
-        for (const s of scopes) if (s.begin) await s.begin(this.inside(raw))
+        let inside: Storage | undefined
+        const view = () => (inside ??= this.inside(raw))
+        for (const s of scopes) if (s.begin) await s.begin(view)
         const out = await fn(tx)
         for (const s of scopes) if (s.end) await s.end(tx)
         return out
