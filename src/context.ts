@@ -9,6 +9,8 @@ import type { Storage } from './storage/types.js'
 import type { Schemas } from './schemas/index.js'
 import type { FragmentCache } from './fragment-cache.js'
 import type { AuthRequest } from './options.js'
+import { LRUCache } from 'lru-cache'
+import type { InTransaction } from './storage/pipeline.js'
 import { toUtcString } from './time/format.js'
 import { utcToLocal } from './time/zone.js'
 import { OWN_NAMES, type WireNames } from './wire-names.js'
@@ -17,7 +19,8 @@ import { OWN_NAMES, type WireNames } from './wire-names.js'
 export const NAMESPACE = OWN_NAMES.namespace
 
 export interface Context {
-  storage: Storage
+  /** The storage the request works on (router/context.ts): built with the context, never replaced. */
+  readonly storage: Storage
   options: ResolvedOptions
   principal: Principal | null
   language: string
@@ -48,9 +51,27 @@ export interface Context {
   request: AuthRequest
   /** Every operation's parameters: nested write data (a venue inside an event) validates like a create. */
   schemas: Schemas
-  /** The router's fragment cache (null when the `fragmentCache` option is false). */
+  /** The router's fragment cache (null when the `fragmentCache` option is false, and in a batch). */
   fragments: FragmentCache | null
+  /** A host job's hook, run inside each transaction of its write (router/host-request.ts); null for HTTP requests. */
+  inTransaction: InTransaction | null
+  /** The request runs inside a batch's open transaction: it reads what is not committed yet. */
+  inBatch: boolean
+  /** What the router keeps between requests for its handlers: its own, never another router's. */
+  shared: RouterShared
 }
+
+/** Per-router state handlers use (created with the router, handed to every request's context). */
+export interface RouterShared {
+  /** The ids each stretch of the journal changed, per list and filters (resources/sync.ts). */
+  syncStretches: LRUCache<string, readonly number[]>
+}
+
+/** A router's fresh `RouterShared`. */
+export const routerShared = (): RouterShared => ({
+  // Bounded by the ids held (a sync of many changes holds many).
+  syncStretches: new LRUCache<string, readonly number[]>({ maxSize: 200_000, sizeCalculation: (ids) => Math.max(1, ids.length) }),
+})
 
 export interface ContextInit {
   storage: Storage
@@ -69,6 +90,11 @@ export interface ContextInit {
   request: AuthRequest
   schemas: Schemas
   fragments: FragmentCache | null
+  /** Host jobs' requests only (router/context.ts); a context outside a request has none. */
+  inTransaction?: InTransaction | null
+  inBatch?: boolean
+  /** The router's; a context outside its requests (a webhook payload's) gets one of its own. */
+  shared?: RouterShared
 }
 
 /**
@@ -112,6 +138,9 @@ export function createContext(init: ContextInit): Context {
     request: init.request,
     schemas: init.schemas,
     fragments: init.fragments,
+    inTransaction: init.inTransaction ?? null,
+    inBatch: init.inBatch ?? false,
+    shared: init.shared ?? routerShared(),
     requestRoot: `${init.origin}${init.pathLanguage ? `/${init.language}` : ''}${options.prefix}/${init.names.namespace}`,
     now,
     // Reads rarely need the clock as text, and the zone conversion is not free: compute on demand.

@@ -25,20 +25,14 @@ import { contextFactory } from './router/context.js'
 import { dispatch, type Routing } from './router/dispatch.js'
 import { failureResponse } from './router/failure.js'
 import { hostTasks } from './router/host-tasks.js'
-import {
-  batchStorages,
-  HOST_REQUEST,
-  inTransactionHooks,
-  type BatchOutcome,
-  type HostRequest,
-  type HostSend,
-} from './router/host-request.js'
-import { storageInTransaction, TransactionFailedError, type OpenTransaction } from './storage/open-transaction.js'
-import type { Principal } from './auth/principal.js'
+import { HOST_REQUEST, type BatchOutcome, type HostCall, type HostRequest, type HostSend } from './router/host-request.js'
+import { TransactionFailedError, type OpenTransaction } from './storage/open-transaction.js'
+import { Pipeline } from './storage/pipeline.js'
+import { routerShared } from './context.js'
 import { locate } from './router/locate.js'
 import { routeMatcher } from './router/match.js'
-import { cacheCoherence } from './router/coherence.js'
-import { observedStorage } from './router/observe.js'
+import { cacheCoherence, type Coherence } from './router/coherence.js'
+import { routerHooks } from './router/observe.js'
 import { cachedReply } from './router/read-cache.js'
 import { answerOptions } from './router/options-request.js'
 import { routerWebhooks, type RouterWebhooks } from './router/webhooks.js'
@@ -99,6 +93,20 @@ export interface CalendarRouter {
   readonly [HOST_REQUEST]?: HostRequest
 }
 
+/**
+ * Everything one router keeps, built once by createCalendarRouter and handed down the routing
+ * (dispatch, the context factory, host requests). Nothing of it lives anywhere else, so two
+ * routers in one process share nothing.
+ */
+interface RouterState extends Routing {
+  /** The backend behind the router's own hooks (router/observe.ts); requests add theirs in front. */
+  storage: Pipeline
+  cache: ReadCache | null
+  coherence: Coherence | null
+  /** Set by `close()`: later requests are answered without the response cache. */
+  closed: boolean
+}
+
 export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
   const options = resolveOptions(userOptions)
   const schemas = buildSchemas({
@@ -107,125 +115,135 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     geofence: options.geofence,
     customFields: options.customFields,
   })
+  const cache = options.cache ? new ReadCache(options.cache) : null
+  const fragments = options.fragmentCache ? new FragmentCache(options.fragmentCache.maxBytes) : null
+  // The webhook runner renders payloads through the plain backend and wakes after our commits.
+  const webhooks = routerWebhooks(backend, options, schemas, fragments, (error) =>
+    options.onError?.(error, { method: 'WEBHOOK', url: '', headers: { get: () => null } }),
+  )
+  const state = routerState(backend, options, schemas, cache, fragments, webhooks.wake)
+  const { coherence } = state
+
+  /** The door of host requests; `batch`: the open transaction of the batch they run in. */
+  const hostSend =
+    (batch: OpenTransaction | null): HostSend =>
+    (request, principal, inTransaction) =>
+      handle(state, request, { principal, inTransaction: inTransaction ?? null, batch })
+
+  return {
+    options,
+    handle: (request) => handle(state, request, null),
+    ...hostTasks(state.storage, options),
+    [HOST_REQUEST]: Object.assign(hostSend(null), { storage: backend, batch: <T>(fn: BatchFn<T>) => batch(state, hostSend, fn) }),
+    webhooks: webhooks.api,
+    cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
+    fragmentCacheStats: () => fragments?.stats() ?? null,
+    close() {
+      state.closed = true
+      webhooks.api.stop()
+      coherence?.close()
+      cache?.invalidate()
+    },
+    async fetch(request: Request): Promise<Response> {
+      return toResponse(await handle(state, fromRequest(request), null))
+    },
+  }
+}
+
+/** The router's state: its table, caches, storage pipeline and context factory. */
+function routerState(
+  backend: Storage,
+  options: ResolvedOptions,
+  schemas: Schemas,
+  cache: ReadCache | null,
+  fragments: FragmentCache | null,
+  wakeWebhooks: () => void,
+): RouterState {
   // Each served namespace validates and describes the language parameter under its own name.
   const schemasByNames = new Map<WireNames, Schemas>(options.namespaces.map((names) => [names, schemasUnder(schemas, names)]))
   const schemasFor = (names: WireNames) => schemasByNames.get(names) ?? schemas
   // The root and /doc describe the table they belong to: they get the very array they end up in.
   const routes: RouteDef[] = []
   routes.push(...describingRoutes(routes), ...buildRoutes())
-  const cache = options.cache ? new ReadCache(options.cache) : null
   // Other processes' commits on the same database reach the cache through the journal.
   const coherence = cache && options.cache ? cacheCoherence(backend, cache, options.cache) : null
-  let closed = false
-  const fragments = options.fragmentCache ? new FragmentCache(options.fragmentCache.maxBytes) : null
-  // The webhook runner renders payloads through the plain backend and wakes after our commits.
-  let wakeWebhooks = () => {}
-  const storage = observedStorage(backend, options, cache, coherence, () => wakeWebhooks())
-  const webhooks = routerWebhooks(backend, options, schemas, fragments, (error) =>
-    options.onError?.(error, { method: 'WEBHOOK', url: '', headers: { get: () => null } }),
-  )
-  wakeWebhooks = webhooks.wake
-  const routing: Routing = {
+  const storage = new Pipeline(backend, routerHooks(options, cache, coherence, wakeWebhooks))
+  return {
     options,
     routes,
     match: routeMatcher(routes),
-    context: contextFactory(storage, options, schemasFor, fragments),
+    context: contextFactory({ storage, options, schemasFor, fragments, shared: routerShared() }),
+    storage,
+    cache,
+    coherence,
+    closed: false,
   }
+}
 
-  // Requests of host-side jobs (HOST_REQUEST) and the caller each one runs as.
-  const hostCallers = new WeakMap<RequestLike, Principal>()
+/** One request; `host` when a host job sends it (router/host-request.ts), null from HTTP. */
+async function handle(state: RouterState, request: RequestLike, host: HostCall | null): Promise<RawResponse & { passthrough?: boolean }> {
+  const { options } = state
+  const located = locate(request.url, options)
+  // The discovery Link names `{prefix}/` only when something is known to answer there.
+  const apiRoot = options.restIndex ? `${options.baseUrl ?? located?.origin ?? ''}${options.prefix}/` : null
+  const meta: ResponseMeta = { apiRoot, loggedIn: false }
+  if (!located) return { ...errorResponse(noRoute(), meta), passthrough: true }
+  let raw: RawResponse
+  let method = request.method.toUpperCase()
+  try {
+    const query = parseFormEncoded(located.search)
+    method = effectiveMethod(request, query)
+    if (method === 'OPTIONS') {
+      raw = await answerOptions(state, request, located, query, meta)
+    } else {
+      const principal = host ? host.principal : await authenticate(options, request)
+      meta.loggedIn = principal !== null
+      const read = method === 'GET' || method === 'HEAD'
+      // A batch's request reads what is not committed yet: never from the cache, nor into it.
+      const cached = state.closed || host?.batch ? null : state.cache
+      raw = await cachedReply(cached, state.coherence, options, request, located.names, read, principal, (dependsOn) =>
+        dispatch(state, request, located, read ? 'GET' : method, query, principal, meta, dependsOn, host),
+      )
+    }
+  } catch (error) {
+    raw = failureResponse(options, error, request, meta)
+  }
+  if (options.cors && !(method === 'OPTIONS' && raw.status === 204)) applyCors(options.cors, request, raw)
+  if (method === 'HEAD') raw.body = null
+  return raw
+}
 
-  async function handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }> {
-    const located = locate(request.url, options)
-    // The discovery Link names `{prefix}/` only when something is known to answer there.
-    const apiRoot = options.restIndex ? `${options.baseUrl ?? located?.origin ?? ''}${options.prefix}/` : null
-    const meta: ResponseMeta = { apiRoot, loggedIn: false }
-    if (!located) return { ...errorResponse(noRoute(), meta), passthrough: true }
-    let raw: RawResponse
-    let method = request.method.toUpperCase()
-    try {
-      const query = parseFormEncoded(located.search)
-      method = effectiveMethod(request, query)
-      if (method === 'OPTIONS') {
-        raw = await answerOptions(routing, request, located, query, meta)
-      } else {
-        const principal = hostCallers.get(request) ?? (await authenticate(options, request))
-        meta.loggedIn = principal !== null
-        const read = method === 'GET' || method === 'HEAD'
-        // A batch's request reads what is not committed yet: never from the cache, nor into it.
-        const cached = closed || batchStorages.has(request) ? null : cache
-        raw = await cachedReply(cached, coherence, options, request, located.names, read, principal, (dependsOn) =>
-          dispatch(routing, request, located, read ? 'GET' : method, query, principal, meta, dependsOn),
-        )
+type BatchFn<T> = (send: HostSend, failed: () => boolean) => Promise<T>
+
+/** Host requests in one transaction of the router's storage (HostRequest.batch). */
+async function batch<T>(state: RouterState, door: (batch: OpenTransaction) => HostSend, fn: BatchFn<T>): Promise<BatchOutcome<T>> {
+  // The failure of the attempt that ran last: the storage may run the function more than once.
+  let last: OpenTransaction | null = null
+  try {
+    const result = await state.storage.transaction(async (tx) => {
+      const open: OpenTransaction = { tx, failure: null }
+      last = open
+      const sendInside = door(open)
+      let ended = false
+      const send: HostSend = (request, principal, inTransaction) => {
+        if (ended) return Promise.reject(new Error('calendar-events-router: this batch has ended'))
+        if (open.failure) return Promise.reject(new TransactionFailedError(open.failure.error))
+        return sendInside(request, principal, inTransaction)
       }
-    } catch (error) {
-      raw = failureResponse(options, error, request, meta)
-    }
-    if (options.cors && !(method === 'OPTIONS' && raw.status === 204)) applyCors(options.cors, request, raw)
-    if (method === 'HEAD') raw.body = null
-    return raw
-  }
-
-  /** The door of host requests; `view`: the storage inside a batch's open transaction. */
-  function hostSend(view?: Storage): HostSend {
-    return (request, principal, inTransaction) => {
-      hostCallers.set(request, principal)
-      if (inTransaction) inTransactionHooks.set(request, inTransaction)
-      if (view) batchStorages.set(request, view)
-      return handle(request)
-    }
-  }
-
-  /** Host requests in one transaction of the observed storage (HostRequest.batch). */
-  async function batch<T>(fn: (send: HostSend, failed: () => boolean) => Promise<T>): Promise<BatchOutcome<T>> {
-    // The failure of the attempt that ran last: the storage may run the function more than once.
-    let last: OpenTransaction | null = null
-    try {
-      const result = await storage.transaction(async (tx) => {
-        const open: OpenTransaction = { tx, failure: null }
-        last = open
-        const view = storageInTransaction(storage, open)
-        const door = hostSend(view)
-        let ended = false
-        const send: HostSend = (request, principal, inTransaction) => {
-          if (ended) return Promise.reject(new Error('calendar-events-router: this batch has ended'))
-          if (open.failure) return Promise.reject(new TransactionFailedError(open.failure.error))
-          return door(request, principal, inTransaction)
-        }
-        try {
-          const result = await fn(send, () => open.failure !== null)
-          // The failure itself rolls the transaction back: the SQL storage runs the whole batch
-          // again when it is a serialization failure, as it would a single request's.
-          if (open.failure) throw open.failure.error
-          return result
-        } finally {
-          ended = true
-        }
-      })
-      return { committed: true, result }
-    } catch (error) {
-      const failure = (last as OpenTransaction | null)?.failure
-      if (failure && failure.error === error) return { committed: false }
-      throw error
-    }
-  }
-
-  return {
-    options,
-    handle,
-    ...hostTasks(storage, options),
-    [HOST_REQUEST]: Object.assign(hostSend(), { storage: backend, batch }),
-    webhooks: webhooks.api,
-    cacheStats: () => (cache ? { ...cache.stats, entries: cache.entries, bytes: cache.size } : null),
-    fragmentCacheStats: () => fragments?.stats() ?? null,
-    close() {
-      closed = true
-      webhooks.api.stop()
-      coherence?.close()
-      cache?.invalidate()
-    },
-    async fetch(request: Request): Promise<Response> {
-      return toResponse(await handle(fromRequest(request)))
-    },
+      try {
+        const result = await fn(send, () => open.failure !== null)
+        // The failure itself rolls the transaction back: the SQL storage runs the whole batch
+        // again when it is a serialization failure, as it would a single request's.
+        if (open.failure) throw open.failure.error
+        return result
+      } finally {
+        ended = true
+      }
+    })
+    return { committed: true, result }
+  } catch (error) {
+    const failure = (last as OpenTransaction | null)?.failure
+    if (failure && failure.error === error) return { committed: false }
+    throw error
   }
 }

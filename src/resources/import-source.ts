@@ -7,8 +7,6 @@
 import { canEditPosts, canModify } from '../auth/principal.js'
 import type { Context } from '../context.js'
 import { RawJson } from '../http/raw-json.js'
-import type { RequestLike } from '../http/types.js'
-import { inTransactionHooks } from '../router/host-request.js'
 import type { ImportKind } from '../storage/import-links.js'
 import type { PostRecord } from '../storage/types.js'
 
@@ -33,7 +31,7 @@ export async function importSources(
   const out = new Map<number, ImportSourceJson>()
   const links = ctx.storage.importLinks
   // The importer's own writes (host requests with an in-transaction hook) never read it back.
-  if (created || !links || !canEditPosts(ctx.principal) || inTransactionHooks.has(ctx.request as RequestLike)) return out
+  if (created || !links || !canEditPosts(ctx.principal) || ctx.inTransaction) return out
   const editable = records.filter((r) => canModify(ctx.principal, r))
   if (!editable.length) return out
   const kinds = new Map(editable.map((r) => [r.id, r.type as ImportKind]))

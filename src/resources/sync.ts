@@ -13,7 +13,6 @@
  * token of the next page, so that all pages of one sync read the same stretch of the journal and
  * a record changed while a client pages is delivered by the next sync, never lost.
  */
-import { LRUCache } from 'lru-cache'
 import { ApiError, invalidParam } from '../http/errors.js'
 import { strongEtag } from '../http/etag.js'
 import type { Context } from '../context.js'
@@ -28,21 +27,12 @@ export const MAX_SYNC_ENTRIES = 50_000
 const READ_BATCH = 5_000
 
 /**
- * The ids a stretch of the journal changed, per router (its resolved options), list, filters
- * and stretch: every page of one sync reads the same stretch (its token holds where the stretch
- * ends), so the pages after the first take the list the first one made instead of reading the
- * stretch and the related records again. Bounded by the ids held.
+ * The ids a stretch of the journal changed, per list, filters and stretch, kept by the router
+ * (`ctx.shared.syncStretches`): every page of one sync reads the same stretch (its token holds
+ * where the stretch ends), so the pages after the first take the list the first one made instead
+ * of reading the stretch and the related records again.
  */
-const stretches = new WeakMap<object, LRUCache<string, readonly number[]>>()
-
-function stretchesOf(ctx: Context): LRUCache<string, readonly number[]> {
-  let held = stretches.get(ctx.options)
-  if (!held) {
-    held = new LRUCache<string, readonly number[]>({ maxSize: 200_000, sizeCalculation: (ids) => Math.max(1, ids.length) })
-    stretches.set(ctx.options, held)
-  }
-  return held
-}
+const stretchesOf = (ctx: Context) => ctx.shared.syncStretches
 
 /** Where a sync stands, inside its token. */
 interface TokenState {

@@ -12,8 +12,8 @@ import type { Context } from '../context.js'
 import { tagOf, type RecordAt } from '../resources/record-tag.js'
 import type { Reply } from '../resources/respond.js'
 import type { RouteDef } from '../routes.js'
-import { overlay } from '../storage/overlay.js'
-import type { Storage, StorageTx } from '../storage/types.js'
+import type { StorageHook, TransactionHook } from '../storage/pipeline.js'
+import type { Storage } from '../storage/types.js'
 import type { Params } from '../http/params.js'
 
 type Single = NonNullable<RouteDef['single']>
@@ -38,32 +38,44 @@ export function recordAt(path: Params): RecordAt | null {
   return null
 }
 
+/** The `If-Match` check of one request: a storage hook, and what to call once the handler is done. */
+export interface IfMatchGuard {
+  readonly hook: StorageHook
+  /** The request's context, once built (it holds the storage the hook is part of). */
+  bind(ctx: Context): void
+  /** A handler that wrote nothing is checked here, against the committed record. */
+  finish(): Promise<void>
+}
+
 /**
- * Makes `ctx.storage` check `If-Match` at the start of the handler's first transaction (each
- * attempt of it, should the backend run it again). Returns what to call once the handler is
- * done: a handler that wrote nothing is checked there, against the committed record.
+ * Checks `If-Match` at the start of the handler's first transaction (each attempt of it, should
+ * the backend run it again), on the record as a read would render it from inside that
+ * transaction (its import links too: an administrator's tag includes `import_source`).
  */
-export function guardIfMatch(ctx: Context, single: Single, at: RecordAt, header: string): () => Promise<void> {
-  const storage = ctx.storage
+export function ifMatchGuard(single: Single, at: RecordAt, header: string): IfMatchGuard {
+  let ctx: Context | null = null
   let first = true
   let checked = false
   const check = async (reader: Storage) => {
+    if (!ctx) throw new Error('calendar-events-router: the If-Match guard runs before its request has a context')
     if (!ifMatchHolds(header, await tagWith(single, { ...ctx, storage: reader }, at))) throw preconditionFailed()
     checked = true
   }
-  ctx.storage = overlay(storage, {
-    transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: Parameters<Storage['transaction']>[1]): Promise<T> {
-      if (!first) return storage.transaction(fn, options)
-      first = false
-      return storage.transaction(async (tx) => {
-        // Reads only: a transaction reads like the storage it belongs to.
-        await check(tx as unknown as Storage)
-        return fn(tx)
-      }, options)
+  const scope: TransactionHook = { begin: (inside) => check(inside()) }
+  return {
+    hook: {
+      transaction() {
+        if (!first) return undefined
+        first = false
+        return scope
+      },
     },
-  })
-  return async () => {
-    if (!checked) await check(storage)
+    bind(c) {
+      ctx = c
+    },
+    async finish() {
+      if (!checked && ctx) await check(ctx.storage)
+    },
   }
 }
 

@@ -1,21 +1,24 @@
 /**
  * The per-request context factory: resolves the language (the parameter as the request's
- * namespace names it, then the path segment, then the site default), gives writes of callers
- * without unfiltered_html the HTML-filtering storage, and a cacheable read the storage that
- * records what it reads. A host request sent through a batch gets the storage inside the batch's
- * open transaction instead of the router's.
+ * namespace names it, then the path segment, then the site default) and builds, once, the
+ * storage the request works on: the router's pipeline (or, for a host request sent through a
+ * batch, the batch's open transaction) behind the request's own hooks: the `If-Match` check, the
+ * HTML filter for writes of callers without unfiltered_html, read recording for a cacheable
+ * read, and a host job's in-transaction hook.
  */
 import type { Principal } from '../auth/principal.js'
-import { createContext, type Context } from '../context.js'
+import { createContext, type Context, type RouterShared } from '../context.js'
 import type { Params } from '../http/params.js'
 import type { RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
-import { filteringStorage } from '../sanitize/storage.js'
-import { batchStorages, hookedStorage, inTransactionHooks } from './host-request.js'
+import { htmlFilter } from '../sanitize/storage.js'
+import type { HostCall } from './host-request.js'
 import type { Schemas } from '../schemas/index.js'
-import type { Storage } from '../storage/types.js'
 import type { FragmentCache } from '../fragment-cache.js'
-import { recordReads, type Tags } from '../storage/dependencies.js'
+import { recordingReads, type Tags } from '../storage/dependencies.js'
+import { storageInTransaction } from '../storage/open-transaction.js'
+import { inTransactionHook, Pipeline, type StorageHook } from '../storage/pipeline.js'
+import type { Storage } from '../storage/types.js'
 import type { Located } from './locate.js'
 import type { WireNames } from '../wire-names.js'
 
@@ -31,33 +34,58 @@ export interface RequestParts {
   path: Params
   /** Set when the response may be cached: the reads record what they touched in it. */
   dependsOn?: Tags
+  /** A host job's request: its hook and batch (null or absent for HTTP requests). */
+  host?: HostCall | null
+  /** The request's `If-Match` check, the outermost of its hooks. */
+  guard?: StorageHook | null
+}
+
+/** What the factory needs of its router. */
+export interface ContextSource {
+  /** The router's pipeline: the backend behind the router's own hooks (router/observe.ts). */
+  storage: Pipeline
+  options: ResolvedOptions
+  schemasFor: (names: WireNames) => Schemas
+  fragments: FragmentCache | null
+  shared: RouterShared
 }
 
 export type ContextFactory = (parts: RequestParts) => Context
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/** `schemasFor` gives the operations as the namespace a request came in on names them (schemas/wire-names.ts). */
-export function contextFactory(
-  storage: Storage,
-  options: ResolvedOptions,
-  schemasFor: (names: WireNames) => Schemas,
-  fragments: FragmentCache | null,
-): ContextFactory {
-  return ({ request, located, method, principal, params, query, body, path, dependsOn }) => {
+/** The hooks a request adds in front of the router's, outermost first. */
+function requestHooks(options: ResolvedOptions, { method, principal, dependsOn, host, guard }: RequestParts): StorageHook[] {
+  const hooks: StorageHook[] = []
+  if (guard) hooks.push(guard)
+  // Writes by callers without unfiltered_html store their text through the HTML filter.
+  const filter = READS.has(method) ? null : options.sanitize(principal)
+  if (filter) hooks.push(htmlFilter(filter))
+  else if (dependsOn) hooks.push(recordingReads(dependsOn))
+  // A host job's write (router/host-request.ts) ends each transaction with the job's own hook.
+  if (host?.inTransaction && !READS.has(method)) hooks.push(inTransactionHook(host.inTransaction))
+  return hooks
+}
+
+/** The storage a request works on, built once with its context. */
+function requestStorage(source: ContextSource, parts: RequestParts): Storage {
+  const hooks = requestHooks(source.options, parts)
+  // A host request sent through a batch works inside the batch's open transaction, which the
+  // router's own hooks already observe.
+  const batch = parts.host?.batch
+  return batch ? new Pipeline(storageInTransaction(batch), hooks) : source.storage.with(hooks)
+}
+
+/** `source.schemasFor` gives the operations as the namespace a request came in on names them (schemas/wire-names.ts). */
+export function contextFactory(source: ContextSource): ContextFactory {
+  const { options } = source
+  return (parts) => {
+    const { request, located, principal, params, query, body, path, host } = parts
     const asked = params[located.names.languageParam]
     const language =
       typeof asked === 'string' && options.languages.includes(asked) ? asked : (located.pathLanguage ?? options.defaultLanguage)
-    // Writes by callers without unfiltered_html store their text through the HTML filter.
-    const filter = READS.has(method) ? null : options.sanitize(principal)
-    // A host request sent through a batch works inside the batch's open transaction.
-    const inBatch = batchStorages.get(request)
-    const root = inBatch ?? storage
-    // A host job's write (router/host-request.ts) ends each transaction with the job's own hook.
-    const hook = READS.has(method) ? undefined : inTransactionHooks.get(request)
-    const base = hook ? hookedStorage(root, hook) : root
     return createContext({
-      storage: filter ? filteringStorage(base, filter) : dependsOn ? recordReads(base, dependsOn) : base,
+      storage: requestStorage(source, parts),
       options,
       principal,
       language,
@@ -70,10 +98,13 @@ export function contextFactory(
       path,
       accept: request.headers.get('accept') ?? '',
       request,
-      schemas: schemasFor(located.names),
+      schemas: source.schemasFor(located.names),
       // Fragments are kept by record id and revision: one rendered from a batch that then rolls
       // back would be served for whatever commits later under that id and revision.
-      fragments: inBatch ? null : fragments,
+      fragments: host?.batch ? null : source.fragments,
+      inTransaction: host?.inTransaction ?? null,
+      inBatch: !!host?.batch,
+      shared: source.shared,
     })
   }
 }

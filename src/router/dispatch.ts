@@ -12,12 +12,13 @@ import type { ResolvedOptions } from '../options.js'
 import type { Method, RouteDef } from '../routes.js'
 import type { Tags } from '../storage/dependencies.js'
 import { queryOnly, type ContextFactory } from './context.js'
+import type { HostCall } from './host-request.js'
 import type { Located } from './locate.js'
 import type { Match } from './match.js'
 import { runEndpoint } from './run.js'
-import { guardIfMatch, recordAt, writtenTag } from './conditional.js'
+import { ifMatchGuard, recordAt, writtenTag } from './conditional.js'
 
-/** What dispatching needs from the router: its options, table, matcher and context factory. */
+/** What dispatching needs from the router's state (router.ts): its options, table, matcher and context factory. */
 export interface Routing {
   options: ResolvedOptions
   routes: readonly RouteDef[]
@@ -44,14 +45,18 @@ export async function dispatch(
   principal: Principal | null,
   meta: ResponseMeta,
   /** Given when the reply may be cached: collects tags of what its reads touched. */
-  dependsOn?: Tags,
+  dependsOn: Tags | undefined,
+  /** A host job's request (router/host-request.ts), null for HTTP requests. */
+  host: HostCall | null,
 ): Promise<RawResponse> {
   const { options, routes } = routing
   if (located.siteIndex) {
     meta.allow = ['GET']
     if (method !== 'GET') return errorResponse(noRoute(), meta)
     // The index lists every served namespace, each described under its own names.
-    const contexts = options.namespaces.map((names) => routing.context(queryOnly(request, { ...located, names }, 'GET', principal, query)))
+    const contexts = options.namespaces.map((names) =>
+      routing.context({ ...queryOnly(request, { ...located, names }, 'GET', principal, query), host }),
+    )
     return jsonResponse(200, buildSiteIndex(contexts, routes), meta)
   }
   const { def, captures } = await routing.match(located.path, method)
@@ -69,12 +74,13 @@ export async function dispatch(
   const params: Params = Object.assign(Object.create(null), path, query, body)
   delete params._method
   delete params.rest_route
-  const ctx = routing.context({ request, located, method, principal, params, query, body, path, dependsOn })
   const at = def.single ? recordAt(path) : null
   const ifMatch = method !== 'GET' && at ? request.headers.get('if-match') : null
-  const finish = ifMatch !== null && def.single && at ? guardIfMatch(ctx, def.single, at, ifMatch) : null
+  const guard = ifMatch !== null && def.single && at ? ifMatchGuard(def.single, at, ifMatch) : null
+  const ctx = routing.context({ request, located, method, principal, params, query, body, path, dependsOn, host, guard: guard?.hook })
+  guard?.bind(ctx)
   const reply = await runEndpoint(endpoint, ctx, ctx.schemas)
-  await finish?.()
+  await guard?.finish()
   if (reply.allow) meta.allow = reply.allow.filter((m) => meta.allow?.includes(m as Method))
   if (reply.text) return textResponse(reply.status, reply.text.body, reply.text.type, meta, reply.headers)
   if (method !== 'GET' && def.single && reply.status < 300) {

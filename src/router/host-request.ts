@@ -11,20 +11,13 @@
  */
 import type { Principal } from '../auth/principal.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
-import { overlay } from '../storage/overlay.js'
-import type { Storage, StorageTx } from '../storage/types.js'
+import type { OpenTransaction } from '../storage/open-transaction.js'
+import type { InTransaction } from '../storage/pipeline.js'
+import type { Storage } from '../storage/types.js'
+
+export type { InTransaction, WrittenRecord } from '../storage/pipeline.js'
 
 export const HOST_REQUEST: unique symbol = Symbol('calendar-events-router host request')
-
-/** A record a transaction inserted or updated, in the order it did so. */
-export interface WrittenRecord {
-  /** A post type (`event`, `venue`, `organizer`) or a taxonomy (`category`, `tag`). */
-  type: string
-  id: number
-}
-
-/** Runs last inside a write's transaction (a throw rolls the write back). */
-export type InTransaction = (tx: StorageTx, written: readonly WrittenRecord[]) => Promise<void>
 
 /** Sends one host request as `principal`; `inTransaction` as for the door itself. */
 export type HostSend = (request: RequestLike, principal: Principal, inTransaction?: InTransaction) => Promise<RawResponse>
@@ -63,55 +56,13 @@ export type HostRequest = HostSend & {
   batch<T>(fn: (send: HostSend, failed: () => boolean) => Promise<T>): Promise<BatchOutcome<T>>
 }
 
-/** The hooks of host requests in flight (set by the router, read by its context factory). */
-export const inTransactionHooks = new WeakMap<RequestLike, InTransaction>()
-
 /**
- * The storage a host request sent through a batch works on: the router's storage seen from
- * inside the batch's open transaction (storage/open-transaction.ts). Set by the router, read by
- * its context factory, which wraps it as it wraps the router's storage for any other request.
+ * What a host request brings beside the request itself, handed down the router with it (never
+ * kept anywhere keyed by the request): who calls, the job's hook, and the batch's open
+ * transaction it runs in (storage/open-transaction.ts), if any.
  */
-export const batchStorages = new WeakMap<RequestLike, Storage>()
-
-/**
- * `storage` whose transactions note what they write and end with `hook`.
- *
- * @example
- * const hooked = hookedStorage(storage, async (tx, written) => console.log(written))
- */
-export function hookedStorage(storage: Storage, hook: InTransaction): Storage {
-  return overlay(storage, {
-    transaction: (fn, options) =>
-      storage.transaction(async (tx) => {
-        const written: WrittenRecord[] = []
-        const note = <T extends { id: number } | null>(type: string, r: T): T => {
-          if (r) written.push({ type, id: r.id })
-          return r
-        }
-        const tracked = overlay(tx, {
-          insertPost: async (record) => note(record.type, await tx.insertPost(record)),
-          updatePost: async (id, type, patch) => note(type, await tx.updatePost(id, type, patch)),
-          ...(tx.insertEvents
-            ? {
-                insertEvents: async (records: Parameters<NonNullable<StorageTx['insertEvents']>>[0]) => {
-                  const out = await tx.insertEvents!(records)
-                  for (const r of out) note('event', r)
-                  return out
-                },
-              }
-            : {}),
-          insertTerm: async (term) => {
-            const r = await tx.insertTerm(term)
-            return note(r.taxonomy, r)
-          },
-          updateTerm: async (id, patch) => {
-            const r = await tx.updateTerm(id, patch)
-            return note(r.taxonomy, r)
-          },
-        })
-        const result = await fn(tracked)
-        await hook(tx, written)
-        return result
-      }, options),
-  })
+export interface HostCall {
+  principal: Principal
+  inTransaction: InTransaction | null
+  batch: OpenTransaction | null
 }

@@ -7,8 +7,7 @@
  * name) see the filtered form too, so they find what an earlier filtered write stored.
  */
 import { fieldsWithHtml } from '../storage/fields.js'
-import { overlay } from '../storage/overlay.js'
-import type { Storage, StorageTx } from '../storage/types.js'
+import { unreachable, type ReadOp, type StorageHook, type TransactionHook, type WriteOp } from '../storage/pipeline.js'
 import type { HtmlKind } from './allowlist.js'
 import type { TextField, TextFilter } from './policy.js'
 
@@ -34,25 +33,63 @@ export function filterRecord<T extends object>(record: T, resource: Resource, fi
   return out as T
 }
 
-function filteringTx(tx: StorageTx, filter: TextFilter): StorageTx {
-  return overlay(tx, {
-    insertPost: (record) => tx.insertPost(filterRecord(record, record.type, filter)),
-    updatePost: (id, type, patch) => tx.updatePost(id, type, filterRecord(patch, type, filter)),
-    insertTerm: (term) => tx.insertTerm(filterRecord(term, 'term', filter)),
-    updateTerm: (id, patch) => tx.updateTerm(id, filterRecord(patch, 'term', filter)),
-    findLinkedDuplicate: (type, language, fields) => tx.findLinkedDuplicate(type, language, filterRecord(fields, type, filter)),
-    findTerm: (taxonomy, language, by) =>
-      tx.findTerm(
-        taxonomy,
-        language,
-        by.name === undefined ? by : { ...by, name: filter(by.name, { resource: 'term', field: 'name', kind: 'inline' }) },
-      ),
-  })
+/**
+ * The hook of a write by a caller without unfiltered_html: every record and patch a transaction
+ * writes is filtered, and the look-ups inside it that match stored text look for the filtered form.
+ */
+export function htmlFilter(filter: TextFilter): StorageHook {
+  const scope: TransactionHook = { write: (op, next) => next(filteredWrite(op, filter)) }
+  return {
+    read: (op, next, inTx) => next(inTx ? filteredRead(op, filter) : op),
+    transaction: () => scope,
+  }
 }
 
-/** `storage` whose transactions filter every text they write through `filter`. */
-export function filteringStorage(storage: Storage, filter: TextFilter): Storage {
-  return overlay(storage, {
-    transaction: (fn, options) => storage.transaction((tx) => fn(filteringTx(tx, filter)), options),
-  })
+/** `op` with the text it writes filtered. */
+function filteredWrite(op: WriteOp, filter: TextFilter): WriteOp {
+  switch (op.name) {
+    case 'insertPost': {
+      const [record] = op.args
+      return { name: op.name, args: [filterRecord(record, record.type, filter)] }
+    }
+    case 'insertEvents':
+      return { name: op.name, args: [op.args[0].map((record) => filterRecord(record, 'event', filter))] }
+    case 'updatePost': {
+      const [id, type, patch] = op.args
+      return { name: op.name, args: [id, type, filterRecord(patch, type, filter)] }
+    }
+    case 'insertTerm':
+      return { name: op.name, args: [filterRecord(op.args[0], 'term', filter)] }
+    case 'updateTerm':
+      return { name: op.name, args: [op.args[0], filterRecord(op.args[1], 'term', filter)] }
+    // No text of their own.
+    case 'unlinkPost':
+    case 'deletePost':
+    case 'deleteTerm':
+    case 'putImportLink':
+    case 'reserveIds':
+      return op
+    default:
+      return unreachable(op)
+  }
+}
+
+/** A look-up by stored text, for the filtered form (what an earlier filtered write stored). */
+function filteredRead(op: ReadOp, filter: TextFilter): ReadOp {
+  switch (op.name) {
+    case 'findLinkedDuplicate': {
+      const [type, language, fields] = op.args
+      return { name: op.name, args: [type, language, filterRecord(fields, type, filter)] }
+    }
+    case 'findTerm': {
+      const [taxonomy, language, by] = op.args
+      if (by.name === undefined) return op
+      return {
+        name: op.name,
+        args: [taxonomy, language, { ...by, name: filter(by.name, { resource: 'term', field: 'name', kind: 'inline' }) }],
+      }
+    }
+    default:
+      return op
+  }
 }

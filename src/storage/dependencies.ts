@@ -13,12 +13,12 @@
  * searched or filtered by venue, non-empty terms...), `S:{words}` an event search for those words.
  *
  * An edit of an event's searched text changes a search only if the event enters or leaves it:
- * such a write carries its edits (textEdits), and the cache asks which of the searches it holds
- * they change (searchesChanged), instead of dropping every search on every title edit.
+ * such a write carries its edits (`Stale.edits`), and the cache asks which of the searches it
+ * holds they change (searchesChanged), instead of dropping every search on every title edit.
  */
 import type { JournalEntry } from './journal.js'
 import { fieldsWhere } from './fields.js'
-import { overlay } from './overlay.js'
+import { unreachable, type NextRead, type ReadOp, type StorageHook } from './pipeline.js'
 import { eventMatchesWords, searchWords } from './search-fields.js'
 import type {
   EventListQuery,
@@ -26,8 +26,6 @@ import type {
   LinkedListQuery,
   PostRecord,
   PostType,
-  Storage,
-  StorageReader,
   Taxonomy,
   TermListQuery,
   TermRecord,
@@ -58,16 +56,26 @@ export function addTerm(tags: Tags, t: TermRecord | null): void {
 export const SEARCH_TAG = 'S:'
 const searchTag = (search: string) => SEARCH_TAG + JSON.stringify(searchWords(search))
 
-/** The searched-text edits of a write's tags (events before and after), kept beside the tag set. */
-const edits = new WeakMap<Tags, Array<[PostRecord, PostRecord]>>()
+/** What a transaction's writes made stale: tags, and its edits of events' searched text. */
+export class Stale {
+  readonly tags: Tags = new Set()
+  /** Events whose searched text alone changed, before and after (searchesChanged). */
+  readonly edits: Array<[PostRecord, PostRecord]> = []
+
+  /** A retried attempt starts over: what one that rolled back wrote means nothing. */
+  clear(): void {
+    this.tags.clear()
+    this.edits.length = 0
+  }
+}
 
 /**
- * The search tags among `held` whose answer a write with these tags changes: an edited event
- * that matches the search before and not after, or after and not before.
+ * The search tags among `held` whose answer these writes change: an edited event that matches
+ * the search before and not after, or after and not before.
  */
-export function searchesChanged(tags: Tags, held: Iterable<string>): string[] {
-  const list = edits.get(tags)
-  if (!list) return []
+export function searchesChanged(stale: Stale, held: Iterable<string>): string[] {
+  const list = stale.edits
+  if (!list.length) return []
   const out: string[] = []
   for (const tag of held) {
     const words = JSON.parse(tag.slice(SEARCH_TAG.length)) as string[]
@@ -98,7 +106,8 @@ const termListTags = (q: TermListQuery): string[] =>
  * made stale. Both images count: an event moved from one venue or category to another changes
  * the old and the new one (term counts, lists filtered by them).
  */
-export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyArray<PostRecord | TermRecord | null>): void {
+export function writeTags(stale: Stale, kind: Kind, id: number, images: ReadonlyArray<PostRecord | TermRecord | null>): void {
+  const tags = stale.tags
   if (kind === 'category' || kind === 'tag') {
     tags.add(`t${id}`).add(`L:${kind}`).add(`L:${kind}@event`).add('L:event@term')
   } else if (kind === 'event' && shownOnly(images)) {
@@ -106,11 +115,7 @@ export function writeTags(tags: Tags, kind: Kind, id: number, images: ReadonlyAr
     // how many, stays as it was, except for searches when the searched text changed.
     tags.add(`p${id}`).add(`s${id}`)
     const [before, after] = images as [PostRecord, PostRecord]
-    if (!sameFields(before, after, EVENT_TEXT)) {
-      const list = edits.get(tags)
-      if (list) list.push([before, after])
-      else edits.set(tags, [[before, after]])
-    }
+    if (!sameFields(before, after, EVENT_TEXT)) stale.edits.push([before, after])
   } else {
     tags.add(`p${id}`).add(`s${id}`).add(`L:${kind}`)
     if (kind === 'event') tags.add('L:venue@event').add('L:organizer@event').add('L:category@event').add('L:tag@event')
@@ -213,109 +218,113 @@ function countsKept(images: ReadonlyArray<Image>): boolean {
   return sameFields(a, b, TERM_COUNTED)
 }
 
-const IDENTITY = Symbol('storage identity')
-
-/** The storage a per-request wrapper stands for: state kept per storage must not be per request. */
-export const storageIdentity = (s: object): object => (s as { [IDENTITY]?: object })[IDENTITY] ?? s
-
 /**
- * `reader` with every read reported into `tags` (transactions included: their reads are
- * dependencies too). Writes are not its business: the observed storage reports them.
+ * The hook that reports every read into `tags` (transactions' reads too: they are dependencies
+ * as well). Writes are not its business: the observed storage reports them.
  */
-export function recordReads<S extends StorageReader>(reader: S, tags: Tags): S {
-  const own: Partial<StorageReader & Storage> & { [IDENTITY]?: object } = {
-    [IDENTITY]: storageIdentity(reader),
-    async getPost(id) {
-      tags.add(`p${id}`)
-      const p = await reader.getPost(id)
+export function recordingReads(tags: Tags): StorageHook {
+  return { read: (op, next) => recordRead(tags, op, next) }
+}
+
+/** `op` read through `next`, with the tags of what it asked for and what it found. */
+async function recordRead(tags: Tags, op: ReadOp, next: NextRead): Promise<unknown> {
+  switch (op.name) {
+    case 'getPost': {
+      tags.add(`p${op.args[0]}`)
+      const p = await next(op)
       addPost(tags, p)
       return p
-    },
-    async getPosts(ids) {
-      for (const id of ids) tags.add(`p${id}`)
-      const ps = await reader.getPosts(ids)
+    }
+    case 'getPosts': {
+      for (const id of op.args[0]) tags.add(`p${id}`)
+      const ps = await next(op)
       for (const p of ps) addPost(tags, p)
       return ps
-    },
-    async findPostBySlug(type, language, slug) {
-      tags.add(`L:${type}`)
-      const p = await reader.findPostBySlug(type, language, slug)
+    }
+    case 'findPostBySlug':
+    case 'findLinkedDuplicate': {
+      tags.add(`L:${op.args[0]}`)
+      const p = await next(op)
       addPost(tags, p)
       return p
-    },
-    async slugsLike(kind, language, base) {
-      tags.add(`L:${kind}`)
-      return reader.slugsLike(kind, language, base)
-    },
-    async listEvents(q) {
-      for (const t of eventListTags(q)) tags.add(t)
-      const page = await reader.listEvents(q)
+    }
+    case 'slugsLike':
+      tags.add(`L:${op.args[0]}`)
+      return next(op)
+    case 'listEvents': {
+      for (const t of eventListTags(op.args[0])) tags.add(t)
+      const page = await next(op)
       for (const p of page.items) addPost(tags, p)
       return page
-    },
-    async eventsShowing(language, shown) {
+    }
+    case 'eventsShowing':
       // Any event's links or terms may change the answer.
       tags.add('L:event').add('L:event@linked').add('L:event@term')
-      return reader.eventsShowing(language, shown)
-    },
-    async listLinked(type, q) {
-      for (const t of linkedListTags(type, q)) tags.add(t)
-      const page = await reader.listLinked(type, q)
+      return next(op)
+    case 'listLinked': {
+      for (const t of linkedListTags(op.args[0], op.args[1])) tags.add(t)
+      const page = await next(op)
       for (const p of page.items) addPost(tags, p)
       return page
-    },
-    async findLinkedDuplicate(type, language, fields) {
-      tags.add(`L:${type}`)
-      const p = await reader.findLinkedDuplicate(type, language, fields)
-      addPost(tags, p)
-      return p
-    },
-    async getTranslations(groups, of) {
-      for (const g of groups) tags.add(groupTag(of, g))
-      return reader.getTranslations(groups, of)
-    },
-    async getTerm(id) {
-      tags.add(`t${id}`)
-      const t = await reader.getTerm(id)
+    }
+    case 'getTranslations':
+      for (const g of op.args[0]) tags.add(groupTag(op.args[1], g))
+      return next(op)
+    case 'reservedBy':
+      // A block is reserved when a series is written: an event write, which changes event lists.
+      tags.add('L:event')
+      return next(op)
+    default:
+      return recordTermRead(tags, op, next)
+  }
+}
+
+type LaterRead = Extract<
+  ReadOp,
+  { name: 'getTerm' | 'getTerms' | 'findTerm' | 'termDescendants' | 'listTerms' | 'trashedPosts' | 'seriesMembers' }
+>
+
+/** recordRead for the term reads, the trash and series members. */
+async function recordTermRead(tags: Tags, op: LaterRead, next: NextRead): Promise<unknown> {
+  switch (op.name) {
+    case 'getTerm': {
+      tags.add(`t${op.args[0]}`)
+      const t = await next(op)
       addTerm(tags, t)
       return t
-    },
-    async getTerms(ids) {
-      for (const id of ids) tags.add(`t${id}`)
-      const ts = await reader.getTerms(ids)
+    }
+    case 'getTerms': {
+      for (const id of op.args[0]) tags.add(`t${id}`)
+      const ts = await next(op)
       for (const t of ts) addTerm(tags, t)
       return ts
-    },
-    async findTerm(taxonomy, language, by) {
-      tags.add(`L:${taxonomy}`)
-      const t = await reader.findTerm(taxonomy, language, by)
+    }
+    case 'findTerm': {
+      tags.add(`L:${op.args[0]}`)
+      const t = await next(op)
       addTerm(tags, t)
       return t
-    },
-    async termDescendants(ids) {
+    }
+    case 'termDescendants':
       tags.add('L:category')
-      return reader.termDescendants(ids)
-    },
-    async listTerms(q) {
-      for (const t of termListTags(q)) tags.add(t)
-      const page = await reader.listTerms(q)
+      return next(op)
+    case 'listTerms': {
+      for (const t of termListTags(op.args[0])) tags.add(t)
+      const page = await next(op)
       for (const t of page.items) addTerm(tags, t)
       return page
-    },
-    async trashedPosts(before, limit) {
+    }
+    case 'trashedPosts':
       tags.add('L:event').add('L:venue').add('L:organizer')
-      return reader.trashedPosts(before, limit)
-    },
-    async seriesMembers(seriesId) {
-      tags.add(`s${seriesId}`).add(`p${seriesId}`)
-      const members = await reader.seriesMembers(seriesId)
+      return next(op)
+    case 'seriesMembers': {
+      tags.add(`s${op.args[0]}`).add(`p${op.args[0]}`)
+      const members = await next(op)
       for (const p of members) addPost(tags, p)
       return members
-    },
+    }
+    default:
+      // A read added to the contract fails to compile here until it says what it depends on.
+      return unreachable(op)
   }
-  if ('transaction' in reader) {
-    const storage = reader as unknown as Storage
-    own.transaction = (fn) => storage.transaction((tx) => fn(recordReads(tx, tags)))
-  }
-  return overlay(reader, own as Partial<S>)
 }

@@ -498,6 +498,14 @@ class Tx extends Reader implements StorageTx {
     this.links.push(link)
   }
 
+  async importLinksOf(recordIds: readonly number[]): Promise<ImportLink[]> {
+    const wanted = new Set(recordIds)
+    const own = this.links.filter((l) => wanted.has(l.recordId)).map((l) => ({ ...l, importedFields: structuredClone(l.importedFields) }))
+    const mine = new Set(own.map((l) => JSON.stringify([l.source, l.kind, l.sourceId])))
+    const committed = (await this.importLinks.linksOf(recordIds)).filter((l) => !mine.has(JSON.stringify([l.source, l.kind, l.sourceId])))
+    return [...committed, ...own]
+  }
+
   private assertFreeSlug(kind: PostType | Taxonomy, language: string, slug: string, selfId: number | null) {
     if (kind === 'category' || kind === 'tag') {
       for (const t of this.allTerms())

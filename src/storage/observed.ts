@@ -3,10 +3,10 @@
  * journal entries for it (one per record, cascades included, in commit order), never anything of
  * a rolled-back attempt, however often the backend ran the transaction again.
  */
-import { writeTags, type Tags } from './dependencies.js'
+import { Stale, writeTags } from './dependencies.js'
 import type { JournalEntry } from './journal.js'
-import { overlay } from './overlay.js'
-import type { PostType, Storage, StorageTx, Taxonomy, TransactionOptions } from './types.js'
+import { unreachable, type NextWrite, type StorageHook, type WriteOp } from './pipeline.js'
+import type { PostType, StorageTx, Taxonomy } from './types.js'
 
 export interface Change {
   type: PostType | Taxonomy
@@ -28,84 +28,83 @@ export const changeOf = (e: JournalEntry): Change => ({
 })
 
 /**
- * `onCommit` gets the journal entries of each committed transaction and, with `tags`, what they
- * may have made stale (see dependencies.ts). Tags need each record's image before the write, one
- * read more per write; every journaled record is tagged too, so what a backend cascaded is dropped.
+ * The hook that tells `onCommit` the journal entries of each committed transaction and, with
+ * `tags`, what they may have made stale (see dependencies.ts). Tags need each record's image
+ * before the write, one read more per write; every journaled record is tagged too, so what a
+ * backend cascaded is dropped.
  */
-export function observeStorage(storage: Storage, onCommit: (entries: JournalEntry[], tags: Tags) => void, o: { tags: boolean }): Storage {
-  return overlay(storage, {
-    async transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
-      const tags: Tags = new Set()
+export function observing(onCommit: (entries: JournalEntry[], stale: Stale) => void, o: { tags: boolean }): StorageHook {
+  return {
+    transaction() {
+      const stale = new Stale()
       let entries: JournalEntry[] = []
-      const result = await storage.transaction(
-        (tx) => {
-          // A retried attempt starts over: the tags of one that rolled back mean nothing.
-          tags.clear()
-          return fn(o.tags ? recording(tx, tags) : tx)
+      return {
+        // A retried attempt starts over: the tags of one that rolled back mean nothing.
+        begin: () => stale.clear(),
+        ...(o.tags ? { write: (op: WriteOp, next: NextWrite, tx: StorageTx) => recordWrite(stale, op, next, tx) } : {}),
+        committed(committed) {
+          entries = committed
         },
-        {
-          onCommit(committed) {
-            entries = committed
-            options?.onCommit?.(committed)
-          },
+        after() {
+          if (o.tags) for (const e of entries) stale.tags.add(e.kind === 'category' || e.kind === 'tag' ? `t${e.id}` : `p${e.id}`)
+          if (entries.length || stale.tags.size) onCommit(entries, stale)
         },
-      )
-      if (o.tags) for (const e of entries) tags.add(e.kind === 'category' || e.kind === 'tag' ? `t${e.id}` : `p${e.id}`)
-      if (entries.length || tags.size) onCommit(entries, tags)
-      return result
+      }
     },
-  })
+  }
 }
 
-function recording(tx: StorageTx, tags: Tags): StorageTx {
-  const r: Partial<StorageTx> = {}
-  const before = (id: number) => tx.getPost(id)
-  const termBefore = (id: number) => tx.getTerm(id)
-  r.insertPost = async (record) => {
-    const rec = await tx.insertPost(record)
-    writeTags(tags, rec.type, rec.id, [rec])
-    return rec
-  }
-  if (tx.insertEvents) {
-    const insertEvents = tx.insertEvents.bind(tx)
-    r.insertEvents = async (records) => {
-      const stored = await insertEvents(records)
-      for (const rec of stored) if (rec) writeTags(tags, 'event', rec.id, [rec])
+/** `op` written through `next`, with the tags of the records before and after it. */
+async function recordWrite(stale: Stale, op: WriteOp, next: NextWrite, tx: StorageTx): Promise<unknown> {
+  switch (op.name) {
+    case 'insertPost': {
+      const rec = await next(op)
+      writeTags(stale, rec.type, rec.id, [rec])
+      return rec
+    }
+    case 'insertEvents': {
+      const stored = await next(op)
+      for (const rec of stored) if (rec) writeTags(stale, 'event', rec.id, [rec])
       return stored
     }
+    case 'updatePost': {
+      const old = await tx.getPost(op.args[0])
+      const rec = await next(op)
+      writeTags(stale, rec.type, rec.id, [old, rec])
+      return rec
+    }
+    // unlinkPost is not a change of its own (the trashing that calls it is); the events linked to it are.
+    case 'unlinkPost':
+    case 'deletePost': {
+      const rec = await tx.getPost(op.args[0])
+      await next(op)
+      if (rec) writeTags(stale, rec.type, rec.id, [rec])
+      return
+    }
+    case 'insertTerm': {
+      const t = await next(op)
+      writeTags(stale, t.taxonomy, t.id, [t])
+      return t
+    }
+    case 'updateTerm': {
+      const old = await tx.getTerm(op.args[0])
+      const t = await next(op)
+      writeTags(stale, t.taxonomy, t.id, [old, t])
+      return t
+    }
+    case 'deleteTerm': {
+      const t = await tx.getTerm(op.args[0])
+      await next(op)
+      if (t) writeTags(stale, t.taxonomy, t.id, [t])
+      return
+    }
+    // A link changes no record any response shows to the anonymous (import_source is an editor's).
+    case 'putImportLink':
+      return next(op)
+    // Reserved ids name no record until one is written under them.
+    case 'reserveIds':
+      return next(op)
+    default:
+      return unreachable(op)
   }
-  r.updatePost = async (id, type, patch) => {
-    const old = await before(id)
-    const rec = await tx.updatePost(id, type, patch)
-    writeTags(tags, rec.type, rec.id, [old, rec])
-    return rec
-  }
-  r.unlinkPost = async (id) => {
-    // Not a change of its own (the trashing that calls it is); the events linked to it are.
-    const rec = await before(id)
-    await tx.unlinkPost(id)
-    if (rec) writeTags(tags, rec.type, id, [rec])
-  }
-  r.deletePost = async (id) => {
-    const rec = await tx.getPost(id)
-    await tx.deletePost(id)
-    if (rec) writeTags(tags, rec.type, id, [rec])
-  }
-  r.insertTerm = async (term) => {
-    const t = await tx.insertTerm(term)
-    writeTags(tags, t.taxonomy, t.id, [t])
-    return t
-  }
-  r.updateTerm = async (id, patch) => {
-    const old = await termBefore(id)
-    const t = await tx.updateTerm(id, patch)
-    writeTags(tags, t.taxonomy, t.id, [old, t])
-    return t
-  }
-  r.deleteTerm = async (id) => {
-    const t = await tx.getTerm(id)
-    await tx.deleteTerm(id)
-    if (t) writeTags(tags, t.taxonomy, id, [t])
-  }
-  return overlay(tx, r)
 }

@@ -10,44 +10,22 @@
  * - A `fn` that throws may have written half of its work, which only rolling back the whole open
  *   transaction undoes (PostgreSQL refuses every later statement anyway): the view remembers the
  *   failure, and every later read or transaction through it throws.
- * - What lives outside transactions is not offered: the import links and webhook stores, the
- *   journal, other writers' version. They read or write through the storage's own connections
+ * - What lives outside transactions is not offered: the webhook store, the journal, other
+ *   writers' version, and of the import links all but the links of given records, which the
+ *   transaction reads itself (`importLinksOf`) where the backend can. They read or write through the storage's own connections
  *   and write queue, which inside an open write transaction would see stale data or wait for it
  *   to end (for ever, on SQLite with one connection).
  */
-import { overlay } from './overlay.js'
-import type { Storage, StorageReader, StorageTx, TransactionOptions } from './types.js'
+import type { ImportKind, ImportLink, ImportLinkStore, ImportSourceState } from './import-links.js'
+import type { JournalPage } from './journal.js'
+import { applyRead, defineOps, READS, type ReadOp } from './operations.js'
+import type { Storage, StorageTx, TransactionOptions } from './types.js'
 
 /** The transaction a view runs in, and the first failure of a part of it (null while none). */
 export interface OpenTransaction {
   readonly tx: StorageTx
   failure: { error: unknown } | null
 }
-
-const READS = [
-  'getPost',
-  'getPosts',
-  'findPostBySlug',
-  'slugsLike',
-  'listEvents',
-  'eventsShowing',
-  'listLinked',
-  'findLinkedDuplicate',
-  'getTranslations',
-  'getTerm',
-  'getTerms',
-  'findTerm',
-  'termDescendants',
-  'listTerms',
-  'trashedPosts',
-  'seriesMembers',
-  'reservedBy',
-] as const satisfies ReadonlyArray<keyof StorageReader>
-
-// Every read of the contract is listed above: one missing would read outside the open transaction.
-type Unlisted = Exclude<keyof StorageReader, (typeof READS)[number]>
-const everyRead: [Unlisted] extends [never] ? true : Unlisted = true
-void everyRead
 
 /** Raised by a view whose open transaction already failed: nothing more may run in it. */
 export class TransactionFailedError extends Error {
@@ -58,54 +36,101 @@ export class TransactionFailedError extends Error {
 }
 
 /**
- * `storage` as a request inside `open` sees it. `open.failure` is set by the first `transaction`
- * whose function throws; the caller that opened the transaction rolls it back then.
+ * The storage as a request inside `open` sees it. `open.failure` is set by the first
+ * `transaction` whose function throws; the caller that opened the transaction rolls it back then.
  *
  * @example
  * await storage.transaction(async (tx) => {
  *   const open: OpenTransaction = { tx, failure: null }
- *   const view = storageInTransaction(storage, open)
+ *   const view = storageInTransaction(open)
  *   await view.transaction((t) => t.insertTerm({ taxonomy: 'tag', language: 'en', name: 'Jazz', slug: 'jazz', description: '', parent: 0 }))
  *   await view.findTerm('tag', 'en', { slug: 'jazz' }) // the term, not committed yet
  *   if (open.failure) throw open.failure.error // one part failed: roll everything back
  * })
  */
-export function storageInTransaction(storage: Storage, open: OpenTransaction): Storage {
-  const usable = () => {
-    if (open.failure) throw new TransactionFailedError(open.failure.error)
+export const storageInTransaction = (open: OpenTransaction): Storage => new InsideTransaction(open)
+
+const outside = (what: string): never => {
+  throw new Error(`calendar-events-router: ${what} is not available inside an open transaction`)
+}
+
+class InsideTransaction {
+  readonly importLinks: ImportLinkStore | undefined
+  readonly webhooks = undefined
+  readonly otherWriters = undefined
+
+  constructor(private readonly open: OpenTransaction) {
+    this.importLinks = open.tx.importLinksOf ? new LinksInTransaction(open.tx) : undefined
   }
-  const own: Record<string, unknown> = {}
-  for (const name of READS) {
-    const read = open.tx[name] as ((...args: unknown[]) => Promise<unknown>) | undefined
-    // An optional read the backend lacks stays absent here too.
-    if (!read) continue
-    own[name] = (...args: unknown[]) => {
-      usable()
-      return read.apply(open.tx, args)
+
+  private usable(): void {
+    if (this.open.failure) throw new TransactionFailedError(this.open.failure.error)
+  }
+
+  read(op: ReadOp): Promise<unknown> {
+    this.usable()
+    return applyRead(this.open.tx, op)
+  }
+
+  async transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    // It would have to wait for the open transaction's commit, which its caller awaits in turn.
+    if (options?.onCommit) throw new TypeError('calendar-events-router: onCommit is not available inside an open transaction')
+    this.usable()
+    try {
+      return await fn(this.open.tx)
+    } catch (error) {
+      this.open.failure ??= { error }
+      throw error
     }
   }
-  const outside = (what: string) => () => {
-    throw new Error(`calendar-events-router: ${what} is not available inside an open transaction`)
+
+  readJournal(): Promise<JournalPage> {
+    return outside('the change journal')
   }
-  return overlay(storage, {
-    ...(own as Partial<Storage>),
-    async transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
-      // It would have to wait for the open transaction's commit, which its caller awaits in turn.
-      if (options?.onCommit) throw new TypeError('calendar-events-router: onCommit is not available inside an open transaction')
-      usable()
-      try {
-        return await fn(open.tx)
-      } catch (error) {
-        open.failure ??= { error }
-        throw error
-      }
-    },
-    readJournal: outside('the change journal'),
-    journalHead: outside('the change journal'),
-    compactJournal: outside('the change journal'),
-    close: outside('close()'),
-    importLinks: undefined,
-    webhooks: undefined,
-    otherWriters: undefined,
-  })
+  journalHead(): Promise<string> {
+    return outside('the change journal')
+  }
+  compactJournal(): Promise<number> {
+    return outside('the change journal')
+  }
+  close(): Promise<void> {
+    return outside('close()')
+  }
+}
+interface InsideTransaction extends Storage {}
+defineOps(InsideTransaction.prototype, READS, 'read')
+
+/**
+ * The import links as a transaction sees them: what a record's representation shows of them
+ * (`import_source`) and nothing more. The store's other operations run through the storage's own
+ * connections, so they are refused here rather than left to wait for this transaction.
+ */
+export class LinksInTransaction implements ImportLinkStore {
+  constructor(private readonly tx: StorageTx) {}
+
+  linksOf(recordIds: readonly number[]): Promise<ImportLink[]> {
+    return this.tx.importLinksOf ? this.tx.importLinksOf(recordIds) : Promise.resolve([])
+  }
+
+  private refused(): never {
+    throw new Error('calendar-events-router: the import link store is not available inside an open transaction')
+  }
+  links(_source: string): Promise<ImportLink[]> {
+    this.refused()
+  }
+  putLink(_link: ImportLink): Promise<void> {
+    this.refused()
+  }
+  putLinks(_links: readonly ImportLink[]): Promise<void> {
+    this.refused()
+  }
+  removeLink(_source: string, _kind: ImportKind, _sourceId: string): Promise<void> {
+    this.refused()
+  }
+  sourceState(_source: string): Promise<ImportSourceState | null> {
+    this.refused()
+  }
+  putSourceState(_state: ImportSourceState): Promise<void> {
+    this.refused()
+  }
 }

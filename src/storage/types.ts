@@ -453,6 +453,13 @@ export interface StorageTx extends StorageReader {
    * record and its link commit together. Without it the importer writes the link after.
    */
   putImportLink?(link: ImportLink): Promise<void>
+  /**
+   * Optional: the import links naming these records as this transaction sees them (its own
+   * `putImportLink`s included), for what a write shows of them inside its transaction (the
+   * `If-Match` check renders the record as a read would). Reading the link store instead would
+   * wait for this very transaction on a backend with one connection.
+   */
+  importLinksOf?(recordIds: readonly number[]): Promise<ImportLink[]>
 }
 
 export interface TransactionOptions {

@@ -157,6 +157,36 @@ export function conditionalWritesSuite(name: string, makeStorage: () => Storage 
       })
     }
 
+    it('an imported record: the administrator’s fresh tag (from a read or a write reply, with import_source) lets an update through', async () => {
+      const app = await open(makeStorage)
+      const links = app.storage.importLinks
+      if (!links) throw new Error('every backend of the suites keeps import links')
+      const event = await app.seed({ title: 'Imported' })
+      const venue = (await app.post('/venues', { venue: 'Imported hall', status: 'publish' }, { as: 'administrator' })).body
+      const link = { source: 'ics:https://example.org/cal.ics', fingerprint: 'f', importedFields: {}, importedAt: '2026-11-20 10:00:00' }
+      await links.putLink({ ...link, kind: 'event', sourceId: 'uid-1', recordId: event.id })
+      await links.putLink({ ...link, kind: 'venue', sourceId: 'venue-1', recordId: venue.id })
+      for (const [path, update] of [
+        [`/events/${event.id}`, { title: 'Edited here' }],
+        [`/venues/${venue.id}`, { venue: 'Edited hall' }],
+      ] as const) {
+        const read = await app.get(path, { as: 'administrator' })
+        expect(read.body.import_source.source_id).toMatch(/-1$/)
+        const written = await app.patch(path, update, { as: 'administrator', headers: { 'If-Match': read.headers.get('etag')! } })
+        expect(written.status, `${path}: ${written.text}`).toBe(200)
+        expect(written.body.import_source.source).toBe(link.source)
+        // The write reply's tag chains into the next conditional write, the delete included.
+        const again = await app.patch(
+          path,
+          { description: 'local' },
+          { as: 'administrator', headers: { 'If-Match': written.headers.get('etag')! } },
+        )
+        expect(again.status, `${path}: ${again.text}`).toBe(200)
+        const gone = await app.del(path, { as: 'administrator', headers: { 'If-Match': again.headers.get('etag')! } })
+        expect(gone.status, `${path}: ${gone.text}`).toBe(200)
+      }
+    })
+
     it('a create reply carries the tag of the record’s first read, for every kind and caller who may write', async () => {
       const app = await open(makeStorage)
       const day = { start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:00' }

@@ -4,7 +4,7 @@
  * expired tokens; filters that must stay the same; changes committed while a client pages.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { overlay } from '../../src/storage/overlay.js'
+import { overlay } from '../support/overlay.js'
 import type { Storage } from '../../src/storage/types.js'
 import { makeApp, NS_PATH, type App, type Caller, type Res } from './harness.js'
 
@@ -247,6 +247,44 @@ export function syncSuite(name: string, makeStorage: () => Storage | Promise<Sto
       expect(ids(next)).toEqual(events.slice(1).map((e) => e.id))
       expect(next.deleted).toEqual([events[0]!.id])
       expect(reads).toBe(1)
+    })
+
+    it('two routers on one storage share nothing: the changes one holds for a sync’s later pages are its own', async () => {
+      let reads = 0
+      const storage = await makeStorage()
+      const counted = overlay(storage, {
+        readJournal: (after, limit, until) => {
+          reads++
+          return storage.readJournal(after, limit, until)
+        },
+      })
+      const a = await makeApp(() => counted)
+      const b = await makeApp(() => counted)
+      onTestFinished(() => a.close())
+      const events: Array<{ id: number }> = []
+      for (let i = 0; i < 4; i++) events.push(await a.seed({ title: `E${i}` }))
+      const { token } = await sync(a, '/events', '*', { perPage: 50 })
+      for (const e of events) await a.patch(`/events/${e.id}`, { title: 'changed' }, { as: 'administrator' })
+      const first = await a.get(`/events?sync_token=${encodeURIComponent(token)}&per_page=2`)
+      expect(first.status, first.text).toBe(200)
+      const nextPage = pathOf(first.body.next_rest_url)
+      // Router A answers its next page from the list its first page made; router B, handed the
+      // same link, holds no such list and reads the journal itself, with the same answer.
+      reads = 0
+      const fromA = await a.get(nextPage)
+      expect(reads).toBe(0)
+      const fromB = await b.get(nextPage)
+      expect(reads).toBe(1)
+      expect(fromB.status, fromB.text).toBe(200)
+      expect(fromB.body.events.map((e: { id: number }) => e.id)).toEqual(fromA.body.events.map((e: { id: number }) => e.id))
+      expect((await a.get(`/events/${events[0]!.id}`)).headers.get('etag')).toBe(
+        (await b.get(`/events/${events[0]!.id}`)).headers.get('etag'),
+      )
+      // Each router's response cache is its own: B's reads neither hit nor fill A's.
+      const hitsOfA = a.router.cacheStats()?.hits ?? 0
+      await b.get(`/events/${events[1]!.id}`)
+      await b.get(`/events/${events[1]!.id}`)
+      expect(a.router.cacheStats()?.hits ?? 0).toBe(hitsOfA)
     })
 
     it('venues, organizers, categories and tags sync too; a term whose count moves counts as changed', async () => {

@@ -15,7 +15,7 @@ import type { SourceRecord } from '../../src/import/types.js'
 import { HOST_REQUEST } from '../../src/router/host-request.js'
 import type { Change } from '../../src/storage/observed.js'
 import { TransactionFailedError } from '../../src/storage/open-transaction.js'
-import { overlay } from '../../src/storage/overlay.js'
+import { overlay } from '../support/overlay.js'
 import type { Storage, StorageTx, TransactionOptions } from '../../src/storage/types.js'
 import { makeApp, type App } from '../http/harness.js'
 

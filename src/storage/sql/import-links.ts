@@ -47,6 +47,15 @@ export async function upsertImportLink(db: Db, l: ImportLink): Promise<void> {
   )
 }
 
+/** The links naming these records, in whatever transaction `db` is (a write's own, or a read's). */
+export async function selectLinksOf(db: Db, recordIds: readonly number[]): Promise<ImportLink[]> {
+  if (!recordIds.length) return []
+  const rows = await db.query(`SELECT ${COLUMNS} FROM import_links WHERE ${db.dialect.inList('record_id', 'int')}`, [
+    db.dialect.list(recordIds),
+  ])
+  return rows.map(linkOf)
+}
+
 export class SqlImportLinkStore implements ImportLinkStore {
   constructor(
     /** A read outside any transaction. */
@@ -61,11 +70,7 @@ export class SqlImportLinkStore implements ImportLinkStore {
 
   linksOf(recordIds: readonly number[]) {
     if (!recordIds.length) return Promise.resolve([])
-    return this.read(async (db) =>
-      (
-        await db.query(`SELECT ${COLUMNS} FROM import_links WHERE ${db.dialect.inList('record_id', 'int')}`, [db.dialect.list(recordIds)])
-      ).map(linkOf),
-    )
+    return this.read((db) => selectLinksOf(db, recordIds))
   }
 
   putLink(l: ImportLink) {

@@ -31,7 +31,7 @@ import type {
 import { collapseEntries, journalTime, type JournalEntry, type JournalPage } from '../journal.js'
 import { SqlJournal } from './journal.js'
 import { SqlWebhookStore } from './webhooks.js'
-import { SqlImportLinkStore, upsertImportLink } from './import-links.js'
+import { selectLinksOf, SqlImportLinkStore, upsertImportLink } from './import-links.js'
 import type { ImportLink } from '../import-links.js'
 import { StorageUnavailableError, type TranslationKind } from '../types.js'
 import { Db } from './db.js'
@@ -220,6 +220,9 @@ class Tx extends Reader implements StorageTx {
   }
   putImportLink(link: ImportLink) {
     return this.use((db) => upsertImportLink(db, link))
+  }
+  importLinksOf(recordIds: readonly number[]) {
+    return this.use((db) => selectLinksOf(db, recordIds))
   }
 }
 

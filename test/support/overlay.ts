@@ -1,5 +1,6 @@
 /**
- * Delegates everything to `target` (bound, so backends may use private fields) except the
+ * Tests only (fault injection around a real backend; the library itself has no Proxy: its hooks
+ * are storage/pipeline.ts's). Delegates everything to `target` (bound, so backends may use private fields) except the
  * methods given.
  */
 export function overlay<T extends object>(target: T, own: Partial<T>): T {
