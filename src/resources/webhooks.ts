@@ -76,7 +76,9 @@ export async function checkWebhookUrl(ctx: Context, url: string): Promise<void> 
   }
   if (addresses.some(isBlockedAddress)) {
     throw invalidParam('url', {
-      message: 'url resolves to a private, loopback, link-local or reserved address; webhooks are not sent there.',
+      message:
+        'url resolves to an address that is not global unicast (private, loopback, link-local, reserved, or one of these inside IPv6); ' +
+        'webhooks are not sent there unless the router option webhooks.allowPrivate is set (development and tests only).',
     })
   }
 }
