@@ -48,6 +48,7 @@ import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
 import { recurrenceEdgeCasesDocSuite, recurrenceEdgeCasesSuite } from './recurrence-edge-cases.suite.js'
 import { responseCacheSuite } from './response-cache.suite.js'
+import { urlFieldsSuite } from './url-fields.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsTransportSuite(name, makeStorage)
@@ -96,6 +97,7 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   searchSyntaxSuite(name, makeStorage)
   responseCacheSuite(name, makeStorage)
   fragmentCacheSuite(name, makeStorage)
+  urlFieldsSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(
