@@ -43,6 +43,11 @@ function compareDecimal(a: string, b: string): number {
   return af === bf ? 0 : af < bf ? -1 : 1
 }
 
+/** Whether an entry holds a number in another notation than decimal (`0xFF`, `1e3`, `NaN`). */
+export function otherNotation(entry: string): boolean {
+  return NOT_A_NUMBER.test(entry.trim()) || [...entry.matchAll(NUMBER)].some(([m]) => !PLAIN.test(m))
+}
+
 /**
  * The entries' plain numbers (ascending, distinct) and the entries that hold none: lower-cased
  * as TEC does (`Free` → `free`), except a number in another notation (`NaN`, `0xFF`, `1E3`),
@@ -53,16 +58,12 @@ function readCosts(entries: string[]): { numbers: string[]; words: string[] } {
   const words = new Set<string>()
   for (const e of entries) {
     let plain = 0
-    let other = NOT_A_NUMBER.test(e.trim())
     for (const [m] of e.matchAll(NUMBER)) {
-      if (!PLAIN.test(m)) {
-        other = true
-        continue
-      }
+      if (!PLAIN.test(m)) continue
       numbers.add(canonical(m))
       plain++
     }
-    if (!plain) words.add(other ? e : e.toLowerCase())
+    if (!plain) words.add(otherNotation(e) ? e : e.toLowerCase())
   }
   return { numbers: [...numbers].sort(compareDecimal), words: [...words] }
 }
