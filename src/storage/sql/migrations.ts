@@ -19,7 +19,7 @@ import { CUSTOM_FILTERS_BACKFILL, EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, lin
 import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
 import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
-import { WEBHOOK_DDL, WEBHOOK_QUEUE_DDL } from './webhooks.js'
+import { WEBHOOK_DDL, WEBHOOK_QUEUE_DDL, WEBHOOK_REPLAY_DDL } from './webhooks.js'
 import { IMPORT_LINKS_DDL, IMPORT_RESUME_DDL } from './import-links.js'
 import { CUSTOM_VALUES_DDL } from './custom-values.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
@@ -403,6 +403,12 @@ export const MIGRATIONS: Migration[] = [
     // the window (1.2 s for 300k matches at 1M events). The rows come from event_custom_values.
     statements: [],
     data: CUSTOM_FILTERS_BACKFILL,
+  },
+  {
+    version: 25,
+    name: 'webhook replays',
+    // Which delivery a replay sends again (webhooks.ts); deliveries stored before are originals.
+    statements: WEBHOOK_REPLAY_DDL,
   },
 ]
 
