@@ -49,6 +49,11 @@ export interface WebhookOptions {
   retentionDays?: number
   /** Finished deliveries kept per endpoint at most (the newest), whatever their age. Default 1000. */
   keepPerEndpoint?: number
+  /**
+   * Deliveries of one endpoint a runner claims at once, sends in order and records in one write
+   * transaction. Default 25. After a crash, up to this many are sent again (same webhook-id).
+   */
+  batchSize?: number
   endpoints?: DeclaredWebhook[]
 }
 
@@ -345,6 +350,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
       leaseMs: positive('webhooks.leaseMs', o.webhooks?.leaseMs, positive('webhooks.timeoutMs', o.webhooks?.timeoutMs, 15_000) + 30_000),
       retentionDays: positiveNumber('webhooks.retentionDays', o.webhooks?.retentionDays, 7),
       keepPerEndpoint: positive('webhooks.keepPerEndpoint', o.webhooks?.keepPerEndpoint, 1000),
+      batchSize: positive('webhooks.batchSize', o.webhooks?.batchSize, 25),
       endpoints: o.webhooks?.endpoints ?? [],
     },
     users: resolveUsers(o.users),

@@ -140,6 +140,10 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async finish(id: string, o: AttemptOutcome) {
+    this.record(id, o)
+  }
+
+  private record(id: string, o: AttemptOutcome): void {
     const d = this.deliveries.get(id)
     if (!d) return
     Object.assign(d, {
@@ -157,6 +161,11 @@ export class MemoryWebhookStore implements WebhookStore {
     if (at >= 0) queue.splice(at, 1)
     this.finished.get(d.endpointId)?.push(d)
     if (d.replayOf !== null && this.replays.get(d.replayOf) === d.id) this.replays.delete(d.replayOf)
+  }
+
+  async settle(outcomes: Array<{ id: string; outcome: AttemptOutcome }>, release: string[]) {
+    for (const { id, outcome } of outcomes) this.record(id, outcome)
+    for (const id of release) this.leases.delete(id)
   }
 
   async release(ids: string[]) {

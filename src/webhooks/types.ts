@@ -104,6 +104,12 @@ export interface WebhookStore {
   finish(id: string, outcome: AttemptOutcome): Promise<void>
   /** Lets go of claimed deliveries without an attempt (a runner that stops early). */
   release(ids: string[]): Promise<void>
+  /**
+   * Records several attempts and lets go of other claimed deliveries, in one step: a runner
+   * sends a claimed batch of one endpoint in order and records the outcomes together, so a
+   * delivery costs a fraction of a write transaction.
+   */
+  settle(outcomes: Array<{ id: string; outcome: AttemptOutcome }>, release: string[]): Promise<void>
   getDelivery(id: string): Promise<WebhookDelivery | null>
   /** An endpoint's deliveries, newest first. */
   listDeliveries(endpointId: number, limit: number, offset: number): Promise<{ items: WebhookDelivery[]; total: number }>

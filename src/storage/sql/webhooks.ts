@@ -235,19 +235,24 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   finish(id: string, o: AttemptOutcome) {
-    return this.write(async (db) => {
-      await db.run(
-        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = ?, last_status = ?, last_response = ?,
-           next_attempt_at = ?, status = ?, lease_until = NULL WHERE id = ?`,
-        [o.at, o.status, o.response, o.next, o.succeeded ? 'succeeded' : o.next === null ? 'failed' : 'pending', id],
-      )
-    })
+    return this.settle([{ id, outcome: o }], [])
   }
 
   release(ids: string[]) {
-    if (!ids.length) return Promise.resolve()
+    return this.settle([], ids)
+  }
+
+  settle(outcomes: Array<{ id: string; outcome: AttemptOutcome }>, release: string[]) {
+    if (!outcomes.length && !release.length) return Promise.resolve()
     return this.write(async (db) => {
-      for (const id of ids) await db.run('UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ?', [id])
+      for (const { id, outcome: o } of outcomes) {
+        await db.run(
+          `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = ?, last_status = ?, last_response = ?,
+             next_attempt_at = ?, status = ?, lease_until = NULL WHERE id = ?`,
+          [o.at, o.status, o.response, o.next, o.succeeded ? 'succeeded' : o.next === null ? 'failed' : 'pending', id],
+        )
+      }
+      for (const id of release) await db.run('UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ?', [id])
     })
   }
 
