@@ -160,8 +160,9 @@ const dbBytes = () => {
   for (const f of [file, `${file}-wal`]) {
     try {
       n += statSync(f).size
-    } catch {
-      // No WAL file at this moment.
+    } catch (err) {
+      // No WAL file at this moment is fine; anything else is not.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
     }
   }
   return n

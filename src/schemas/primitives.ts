@@ -156,12 +156,8 @@ export const urlOrEmpty = () =>
  */
 export function httpUrlText(s: string): string | null {
   if (s.length > 2048 || hasControl(s)) return null
-  let u: URL
-  try {
-    u = new URL(s)
-  } catch {
-    return null
-  }
+  if (!URL.canParse(s)) return null
+  const u = new URL(s)
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '') return null
   const href = u.pathname === '/' && u.href.endsWith('/') && !/[/\\]$/.test(s.trim()) ? u.href.slice(0, -1) : u.href
   return href.length <= 2048 ? href : null
