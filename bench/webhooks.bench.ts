@@ -10,6 +10,13 @@
  *    the receiver has them all (target >= 300 deliveries/s). To one endpoint (one delivery in
  *    flight at a time: deliveries to one endpoint go in order) and spread over 8 endpoints (the
  *    runner's default concurrency).
+ * 4. Deliveries under writes (issue 38): a backlog of WEBHOOK_BENCH_BACKLOG deliveries to one
+ *    endpoint while 4 writers create events (paced to WEBHOOK_BENCH_WRITE_RATE writes/s in all;
+ *    0: as fast as they can), measured for WEBHOOK_BENCH_UNDER_SECONDS; side by side in one run:
+ *    the outcome of every attempt in its own write transaction, claims of 10 (how the runner
+ *    worked before, reproduced by splitting each batch's settle into per-outcome writes), and
+ *    the batches of `webhooks.batchSize` (25). Printed: deliveries/s per endpoint, writes/s the
+ *    writers got, and the ratios after/before (target >= 100 deliveries/s per endpoint).
  * 3. The write path with 0, 1 and 20 endpoints (every endpoint wanting every change, no runner):
  *    three databases, one event created in each in turn (so the host's load falls on all three
  *    alike); median and p90 (target: no growth with endpoints: a write adds its journal entry,
@@ -24,6 +31,9 @@
  *   WEBHOOK_BENCH_CHANGES=2000      changes in part 2
  *   WEBHOOK_BENCH_MAX_SECONDS=120   part 2 gives up waiting after this long (and reports what arrived)
  *   WEBHOOK_BENCH_WRITES=300        measured writes per endpoint count in part 3 (after 20 warm-up)
+ *   WEBHOOK_BENCH_BACKLOG=3000      deliveries queued before part 4 starts
+ *   WEBHOOK_BENCH_WRITE_RATE=14     writes/s of part 4's 4 writers together (0: unpaced)
+ *   WEBHOOK_BENCH_UNDER_SECONDS=20  how long part 4 measures each variant
  *   CALENDAR_BENCH_DATABASE_URL     PostgreSQL to use (a schema of its own per database); else a
  *                                   throwaway server from Debian's binaries (fsync off)
  */
@@ -41,7 +51,10 @@ import { findPostgresBin, startPostgres, type PgServer } from '../test/support/p
 
 const env = process.env
 const ENGINES = (env.WEBHOOK_BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((s) => s.trim())
-const PARTS = (env.WEBHOOK_BENCH_PARTS ?? 'latency,throughput,writes').split(',').map((s) => s.trim())
+const PARTS = (env.WEBHOOK_BENCH_PARTS ?? 'latency,throughput,under-writes,writes').split(',').map((s) => s.trim())
+const BACKLOG = Number(env.WEBHOOK_BENCH_BACKLOG ?? 3000)
+const WRITE_RATE = Number(env.WEBHOOK_BENCH_WRITE_RATE ?? 14)
+const UNDER_SECONDS = Number(env.WEBHOOK_BENCH_UNDER_SECONDS ?? 20)
 const LATENCY = Number(env.WEBHOOK_BENCH_LATENCY ?? 200)
 const CHANGES = Number(env.WEBHOOK_BENCH_CHANGES ?? 2000)
 const WRITES = Number(env.WEBHOOK_BENCH_WRITES ?? 300)
@@ -317,6 +330,68 @@ async function throughput(engine: Engine, r: Receiver, endpoints: number) {
   r.reset()
 }
 
+/**
+ * The runner as it was before batches: each outcome in its own write transaction (and the
+ * release of the rest in one more), claims of 10. Reproduced by splitting the store's settle.
+ */
+function perAttemptWrites(storage: Storage): void {
+  const store = storage.webhooks!
+  const settle = store.settle.bind(store)
+  store.settle = async (outcomes, release) => {
+    for (const one of outcomes) await settle([one], [])
+    if (release.length) await settle([], release)
+  }
+}
+
+/** 4 writers creating events until `stop()`, paced to `rate` writes/s in all (0: unpaced). */
+function writers(s: Site, rate: number): { stop: () => Promise<number> } {
+  let running = true
+  let writes = 0
+  const one = async () => {
+    while (running) {
+      const t0 = now()
+      await s.post('/events', event())
+      writes++
+      if (rate > 0) await sleep(Math.max(0, 4000 / rate - (now() - t0)))
+    }
+  }
+  const all = Promise.all([one(), one(), one(), one()])
+  return {
+    async stop() {
+      running = false
+      await all
+      return writes
+    },
+  }
+}
+
+async function underWrites(engine: Engine, r: Receiver, variant: 'before' | 'batches'): Promise<number> {
+  const storage = await engine.open()
+  const s = site(storage, variant === 'before' ? { batchSize: 10 } : {})
+  if (variant === 'before') perAttemptWrites(storage)
+  await s.post('/webhooks', { url: r.url('/under'), events: ['tag.*'] })
+  for (let i = 0; i < BACKLOG; i++) await s.post('/tags', tag())
+  await s.router.webhooks.run({ maxMs: 0 })
+  const load = writers(s, WRITE_RATE)
+  await sleep(1000)
+  const t0 = now()
+  await s.router.webhooks.start()
+  await r.within(() => r.count >= BACKLOG, UNDER_SECONDS * 1000)
+  const elapsed = (now() - t0) / 1000
+  const delivered = r.count
+  const wrote = await load.stop()
+  await s.router.webhooks.stop()
+  await s.close()
+  const rate = delivered / elapsed
+  console.log(
+    `    ${variant === 'before' ? 'one write per outcome, claims of 10 (before)' : 'batches of 25, one write each (after)    '}: ` +
+      `${delivered} of ${BACKLOG} delivered in ${elapsed.toFixed(1)} s = ${rate.toFixed(1)} deliveries/s per endpoint; ` +
+      `the writers made ${(wrote / (elapsed + 1)).toFixed(1)} writes/s`,
+  )
+  r.reset()
+  return rate
+}
+
 async function writePath(engine: Engine, r: Receiver) {
   const counts = [0, 1, 20]
   const sites: Site[] = []
@@ -361,6 +436,13 @@ for (const kind of ENGINES) {
       console.log(`  throughput to a local receiver, ${CHANGES} deliveries (target >= 300/s):`)
       await throughput(engine, r, 1)
       await throughput(engine, r, 8)
+    }
+    if (PARTS.includes('under-writes')) {
+      const pace = WRITE_RATE > 0 ? `${WRITE_RATE} writes/s in all` : 'as fast as they can'
+      console.log(`  one endpoint's backlog of ${BACKLOG} while 4 writers create events (${pace}), ${UNDER_SECONDS} s at most:`)
+      const before = await underWrites(engine, r, 'before')
+      const after = await underWrites(engine, r, 'batches')
+      console.log(`    after / before: ${(after / before).toFixed(2)}x`)
     }
     if (PARTS.includes('writes')) await writePath(engine, r)
   } finally {

@@ -42,6 +42,18 @@ export interface WebhookOptions {
   keepBytes?: number
   /** How long a claimed delivery is held before another runner may take it (a runner that died). Default timeoutMs + 30 s. */
   leaseMs?: number
+  /**
+   * Days a finished (succeeded or failed) delivery stays in the delivery log after its last
+   * attempt; `router.compactJournal()` removes older ones. Default 7. Pending ones always stay.
+   */
+  retentionDays?: number
+  /** Finished deliveries kept per endpoint at most (the newest), whatever their age. Default 1000. */
+  keepPerEndpoint?: number
+  /**
+   * Deliveries of one endpoint a runner claims at once, sends in order and records in one write
+   * transaction. Default 25. After a crash, up to this many are sent again (same webhook-id).
+   */
+  batchSize?: number
   endpoints?: DeclaredWebhook[]
 }
 
@@ -391,6 +403,9 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
       secretOverlapHours: positive('webhooks.secretOverlapHours', o.webhooks?.secretOverlapHours, 24),
       keepBytes: positive('webhooks.keepBytes', o.webhooks?.keepBytes, 1024),
       leaseMs: positive('webhooks.leaseMs', o.webhooks?.leaseMs, positive('webhooks.timeoutMs', o.webhooks?.timeoutMs, 15_000) + 30_000),
+      retentionDays: positiveNumber('webhooks.retentionDays', o.webhooks?.retentionDays, 7),
+      keepPerEndpoint: positive('webhooks.keepPerEndpoint', o.webhooks?.keepPerEndpoint, 1000),
+      batchSize: positive('webhooks.batchSize', o.webhooks?.batchSize, 25),
       endpoints: o.webhooks?.endpoints ?? [],
     },
     users: resolveUsers(o.users),

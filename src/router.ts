@@ -58,12 +58,14 @@ export interface CalendarRouter {
   /**
    * Removes the change journal's entries older than `olderThanDays` (default the
    * `journalRetentionDays` option, 30): sync tokens from before then answer 410. Host-side, like
-   * emptyTrash: call it from a daily job.
+   * emptyTrash: call it from a daily job. It also removes finished webhook deliveries past
+   * `webhooks.retentionDays` (7) and beyond the newest `webhooks.keepPerEndpoint` (1000) per
+   * endpoint.
    *
    * @example
    * setInterval(() => void router.compactJournal(), 24 * 3600_000).unref()
    */
-  compactJournal(options?: { olderThanDays?: number }): Promise<{ removed: number }>
+  compactJournal(options?: { olderThanDays?: number }): Promise<{ removed: number; deliveriesRemoved: number }>
   /**
    * Webhook deliveries (docs/webhooks.md): `start()` in a long-lived server (or the option
    * `webhooks.background`), `run()` from a scheduler where no process lives long.

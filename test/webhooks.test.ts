@@ -125,6 +125,26 @@ function webhooksSuite(name: string, makeStorage: () => Storage | Promise<Storag
       ).toBe(true)
     })
 
+    it('a change whose record is gone before dispatch still gets its delivery: created, updated and deleted all arrive', async () => {
+      const r = await receiver()
+      const app = await open(makeStorage)
+      const e = await endpoint(app, r.url, { events: ['event.*'] })
+      const made = (await app.post('/events', EVENT, { as: 'administrator' })).body
+      expect((await app.patch(`/events/${made.id}`, { title: 'Renamed' }, { as: 'administrator' })).status).toBe(200)
+      expect((await app.del(`/events/${made.id}?force=true`, { as: 'administrator' })).status).toBe(200)
+      // Nothing was dispatched before the record vanished.
+      expect(await app.router.webhooks.run()).toMatchObject({ attempted: 3, succeeded: 3 })
+      const verifier = new Webhook(e.secret)
+      const payloads = r.got.map((g) => verifier.verify(g.body, g.headers as Record<string, string>) as { type: string; data: any })
+      expect(payloads.map((p) => p.type)).toEqual(['event.created', 'event.updated', 'event.deleted'])
+      // The record is gone when the first two are made: each says so, with the revision its change reached.
+      expect(payloads[0]!.data).toEqual({ id: made.id, kind: 'event', revision: expect.any(Number), deleted: true })
+      expect(payloads[1]!.data).toEqual({ id: made.id, kind: 'event', revision: expect.any(Number), deleted: true })
+      expect(payloads[1]!.data.revision).toBeGreaterThan(payloads[0]!.data.revision)
+      expect(payloads[2]!.data).toMatchObject({ id: made.id, kind: 'event', trashed: false })
+      expect(new Set(r.got.map((g) => g.headers['webhook-id'])).size).toBe(3)
+    })
+
     it('retries 500, 429 (after Retry-After) and timeouts with the same webhook-id, and stops at 410', async () => {
       const r = await receiver([{ status: 500 }, { status: 429, headers: { 'retry-after': '1' } }, { status: 0, hang: true }])
       // Retries: at once, at once, then after 30 s.

@@ -4,7 +4,7 @@
  * stored ones (`mergeValues`) and what a read shows (`shownValues`, TEC's wire shape). Pure: the
  * schemas (src/schemas/custom-fields.ts), the resources and the representation call it.
  */
-import { isHttpUrl } from '../schemas/primitives.js'
+import { hasControl, httpUrlText } from '../schemas/primitives.js'
 import { customValueText, type CustomValue, type CustomValues } from '../storage/custom-values.js'
 import type { CustomField } from './declarations.js'
 
@@ -36,8 +36,13 @@ export function checkValue(field: CustomField, raw: unknown): Checked {
       if (typeof raw !== 'string') return { error: 'is not of type string.' }
       return raw.length <= max ? { value: raw } : { error: `is longer than ${max} characters.` }
     }
-    case 'url':
-      return typeof raw === 'string' && isHttpUrl(raw) ? { value: raw } : { error: 'is not an http or https URL.' }
+    case 'url': {
+      // Stored serialized, as every URL field is (schemas/primitives.ts).
+      if (typeof raw === 'string' && hasControl(raw))
+        return { error: 'holds a control character (CR, LF, tab, NUL or another); a URL cannot.' }
+      const url = typeof raw === 'string' ? httpUrlText(raw) : null
+      return url !== null ? { value: url } : { error: 'is not an http or https URL.' }
+    }
     case 'email':
       return typeof raw === 'string' && raw.length <= 254 && EMAIL.test(raw) ? { value: raw } : { error: 'is not an email address.' }
     case 'number': {

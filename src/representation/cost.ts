@@ -14,10 +14,15 @@ export interface CostInput {
 }
 
 /**
- * A number in cost text, with an optional exponent part so that `1e400` is seen whole: a number
- * written with an exponent is not a price (TEC would read `1` and `400`, a range out of one value).
+ * A number in cost text, seen whole in whatever notation it is written, so that only a plain
+ * decimal (`12`, `12.50`, `12,50`) counts as a price. Hexadecimal and binary (`0x1p1023`, `0b101`),
+ * exponents (`1e400`) and digit separators (`1_000`) are matched too, to be left out: TEC's digit
+ * pattern would read `0x1p1023` as 0, 1 and 1023 ("Free – $1023").
  */
-const NUMBER = /\d+(?:[.,]\d+)?([eE][+-]?\d+)?/g
+const NUMBER = /0[xXbBoO][\da-fA-F_]*(?:\.[\da-fA-F_]*)?(?:[pP][+-]?\d+)?|\d[\d_]*(?:[.,]\d[\d_]*)?(?:[eE][+-]?\d+)?/g
+const PLAIN = /^\d+(?:[.,]\d+)?$/
+/** Words programs print for numbers that are none. */
+const NOT_A_NUMBER = /^[+-]?(?:nan|inf|infinity)$/i
 /** The site's currency (the `currency` option), applied to numeric costs that carry no symbol of their own. */
 export interface DefaultCurrency {
   symbol: string
@@ -44,18 +49,27 @@ function compareDecimal(a: string, b: string): number {
   return af === bf ? 0 : af < bf ? -1 : 1
 }
 
-/** The entries' plain numbers (ascending, distinct) and the entries that hold none (lower-cased). */
+/** Whether an entry holds a number in another notation than decimal (`0xFF`, `1e3`, `NaN`). */
+export function otherNotation(entry: string): boolean {
+  return NOT_A_NUMBER.test(entry.trim()) || [...entry.matchAll(NUMBER)].some(([m]) => !PLAIN.test(m))
+}
+
+/**
+ * The entries' plain numbers (ascending, distinct) and the entries that hold none: lower-cased
+ * as TEC does (`Free` → `free`), except a number in another notation (`NaN`, `0xFF`, `1E3`),
+ * kept as given, since lower-casing it reads like a program's printout (`nan`).
+ */
 function readCosts(entries: string[]): { numbers: string[]; words: string[] } {
   const numbers = new Set<string>()
   const words = new Set<string>()
   for (const e of entries) {
     let plain = 0
-    for (const m of e.matchAll(NUMBER)) {
-      if (m[1]) continue
-      numbers.add(canonical(m[0]))
+    for (const [m] of e.matchAll(NUMBER)) {
+      if (!PLAIN.test(m)) continue
+      numbers.add(canonical(m))
       plain++
     }
-    if (!plain) words.add(e.toLowerCase())
+    if (!plain) words.add(otherNotation(e) ? e : e.toLowerCase())
   }
   return { numbers: [...numbers].sort(compareDecimal), words: [...words] }
 }

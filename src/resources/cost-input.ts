@@ -2,7 +2,7 @@
  * Event cost on write: the `cost` parameter as the entries stored, and the currency they carry
  * (the display side is representation/cost.ts).
  */
-import type { CostInput } from '../representation/cost.js'
+import { otherNotation, type CostInput } from '../representation/cost.js'
 
 const SINGLE = /^\s*([^\d\s.,-]*)\s*(\d+(?:[.,]\d+)?)\s*([^\d\s.,-]*)\s*$/
 
@@ -18,7 +18,8 @@ export function costEntries(input: unknown): string[] {
 export function deriveCurrency(entries: string[]): Pick<CostInput, 'currencySymbol' | 'currencyPosition'> {
   let found: { symbol: string; position: 'prefix' | 'postfix' } | null = null
   for (const e of entries) {
-    const m = SINGLE.exec(e)
+    // `0xFF` is no price with the symbol `xFF`.
+    const m = otherNotation(e) ? null : SINGLE.exec(e)
     const before = m?.[1] ?? ''
     const after = m?.[3] ?? ''
     if (!m || (before && after) || (!before && !after)) return { currencySymbol: '', currencyPosition: '' }

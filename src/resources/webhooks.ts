@@ -9,7 +9,7 @@ import type { Context } from '../context.js'
 import type { Input } from '../schemas/index.js'
 import { isBlockedAddress } from '../webhooks/address.js'
 import { messageId, newSecret } from '../webhooks/signature.js'
-import type { WebhookDelivery, WebhookEndpoint, WebhookStore } from '../webhooks/types.js'
+import type { ReplaySelection, WebhookDelivery, WebhookEndpoint, WebhookStore } from '../webhooks/types.js'
 import { created, ok, totals, type Reply } from './respond.js'
 import { restUrl } from '../urls.js'
 
@@ -53,6 +53,7 @@ function deliveryJson(d: WebhookDelivery) {
     next_attempt_at: d.nextAttemptAt,
     last_response: d.lastResponse,
     created: d.created,
+    replay_of: d.replayOf,
     payload: JSON.parse(d.payload) as unknown,
   }
 }
@@ -77,7 +78,8 @@ export async function checkWebhookUrl(ctx: Context, url: string): Promise<void> 
   if (addresses.some(isBlockedAddress)) {
     throw invalidParam('url', {
       message:
-        'url resolves to a private, loopback, link-local or reserved address; webhooks are not sent there unless the host sets the webhooks.allowPrivate option (for a receiver on its own machine or network).',
+        'url resolves to an address that is not global unicast (private, loopback, link-local, reserved, or one of these inside IPv6); ' +
+        'webhooks are not sent there unless the router option webhooks.allowPrivate is set (development and tests only).',
     })
   }
 }
@@ -167,31 +169,40 @@ export async function listDeliveries(ctx: Context, q: Input<'webhookDeliveries'>
   return ok({ deliveries: items.map(deliveryJson), total, total_pages: pages }, totals(total, pages))
 }
 
-/** Sends deliveries again as new messages (new ids: the receiver is meant to take them again). */
+/** Deliveries one replay queues at most; `more: true` says to ask again for the rest. */
+export const REPLAY_LIMIT = 1000
+
+/**
+ * Sends deliveries again as new messages (new ids: the receiver is meant to take them again).
+ * A replay sends the dispatcher's deliveries, never earlier replays, and queues each once: a
+ * delivery whose replay is still pending is left out, so asking twice queues what asking once
+ * did, and the deliveries one call queues are at most REPLAY_LIMIT.
+ */
 export async function replayDeliveries(ctx: Context, q: Input<'webhookReplay'>): Promise<Reply> {
   const e = await endpointOf(ctx, q.id)
   const store = storeOf(ctx)
-  let source: WebhookDelivery[]
+  let what: ReplaySelection
   if (q.delivery !== undefined) {
     const d = await store.getDelivery(q.delivery)
     if (!d || d.endpointId !== e.id) throw invalidParam('delivery')
-    source = [d]
+    // A replay's replay is its original's.
+    what = { delivery: d.replayOf ?? d.id }
   } else if (q.since !== undefined) {
     const since = new Date(`${String(q.since).replace(' ', 'T')}Z`)
     if (!Number.isFinite(since.getTime())) throw invalidParam('since')
-    source = await store.deliveriesSince(e.id, since.toISOString())
+    what = { since: since.toISOString() }
   } else throw invalidParam('delivery', { message: 'Give delivery (an ID) or since (a time).' })
   const now = new Date().toISOString()
-  const copies = source.map((d) => ({
+  const { queued, more } = await store.replay(e.id, what, REPLAY_LIMIT, (d) => ({
     id: messageId(),
     endpointId: e.id,
     type: d.type,
     payload: d.payload,
     nextAttemptAt: now,
     created: now,
+    replayOf: d.id,
   }))
-  await store.addDeliveries(copies)
-  return ok({ replayed: copies.length, deliveries: copies.map((d) => d.id) })
+  return ok({ replayed: queued.length, deliveries: queued.map((d) => d.id), more })
 }
 
 /** A `webhook.ping` delivery, to check an endpoint end to end. */

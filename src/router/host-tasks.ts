@@ -17,13 +17,18 @@ export function hostTasks(storage: Storage, options: ResolvedOptions) {
       const cutoff = toUtcString(new Date(options.now().getTime() - days * 86_400_000))
       return { deleted: await emptyTrash(storage, cutoff) }
     },
-    async compactJournal(o: { olderThanDays?: number } = {}): Promise<{ removed: number }> {
+    async compactJournal(o: { olderThanDays?: number } = {}): Promise<{ removed: number; deliveriesRemoved: number }> {
       const days = o?.olderThanDays ?? options.journalRetentionDays
       if (typeof days !== 'number' || !Number.isFinite(days) || days < 0 || days > 100_000) {
         throw new TypeError('calendar-events-router: compactJournal takes { olderThanDays: a number from 0 to 100000 }')
       }
       // The journal's times are the real clock's (storage/journal.ts), whatever `now` the router has.
-      return { removed: await storage.compactJournal(journalTime(new Date(Date.now() - days * 86_400_000))) }
+      const removed = await storage.compactJournal(journalTime(new Date(Date.now() - days * 86_400_000)))
+      // Finished webhook deliveries go by their own retention (docs/webhooks.md), in the same daily job.
+      const { retentionDays, keepPerEndpoint } = options.webhooks
+      const before = new Date(Date.now() - retentionDays * 86_400_000).toISOString()
+      const deliveriesRemoved = storage.webhooks ? await storage.webhooks.prune(before, keepPerEndpoint) : 0
+      return { removed, deliveriesRemoved }
     },
     async extendSeries(): Promise<{ added: number }> {
       const { horizonMonths, maxOccurrences } = options.recurrence

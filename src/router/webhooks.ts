@@ -55,8 +55,9 @@ function renderer(storage: Storage, options: ResolvedOptions, schemas: Schemas, 
       fragments,
     })
     const single = await SINGLE[entry.kind](ctx, { id: entry.id })
-    // Gone since (deleted right after): its deletion has an entry of its own.
-    if (!single) return null
+    // Gone since (deleted before this was dispatched): the change still gets its delivery, which
+    // says so (docs/webhooks.md §2); the deletion has an entry, and a delivery, of its own.
+    if (!single) return { type, data: { id: entry.id, kind: entry.kind, revision: entry.revision, deleted: true } }
     // The record as it is when the delivery is made (at once, with a background runner), with
     // the revision it is at: no older version is kept to rebuild the one the entry names.
     const data = JSON.parse(serializeJson(single.body)) as Record<string, unknown>

@@ -125,7 +125,9 @@ export const imageParam = {
         return typeof o.id === 'number' && o.id > 0 ? o.id : o.url
       }),
       v.union([v.string(), v.number(), v.null()], p.failure('rest_invalid_type', '{name} is not of type string.')),
-      v.check((x) => x === null || x === '' || p.isPositiveIntLike(x) || (typeof x === 'string' && p.isHttpUrl(x)), p.INVALID),
+      v.check((x) => x === null || x === '' || p.isPositiveIntLike(x) || (typeof x === 'string' && p.isHttpUrl(x)), p.urlFailure),
+      // An image URL is stored serialized, as every URL field is.
+      v.transform((x) => (typeof x === 'string' && x !== '' && !p.isPositiveIntLike(x) ? (p.httpUrlText(x) as string) : x)),
     ),
     { type: ['string', 'integer', 'null', 'boolean', 'object'] },
   ),

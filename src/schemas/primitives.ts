@@ -116,24 +116,55 @@ export const timezone = () =>
     { type: 'string' },
   )
 
-/** Absolute http(s) URL, or empty to clear. */
+/**
+ * C0 control characters and DEL. The URL parser drops tabs and line breaks and trims the others
+ * at the ends, so a URL holding one would be stored as something else than was sent (and a CR/LF
+ * is what header injection is made of): it is refused instead, naming the field.
+ */
+const CONTROL = /[\u0000-\u001f\u007f]/
+
+export const hasControl = (s: string) => CONTROL.test(s)
+
+/** The failure of a URL field that holds a control character. */
+export const URL_CONTROL = failure('rest_invalid_param', '{name} holds a control character (CR, LF, tab, NUL or another); a URL cannot.')
+
+/** Why a URL field's value is refused: a control character, or not an absolute http(s) URL. */
+export const urlFailure = (issue: { input: unknown }) =>
+  typeof issue.input === 'string' && hasControl(issue.input) ? URL_CONTROL : INVALID
+
+/** Absolute http(s) URL, or empty to clear; what is stored is its serialized form (`httpUrlText`). */
 export const urlOrEmpty = () =>
   wire(
     v.pipe(
       v.union([v.string(), v.null()], typeFailure('string')),
-      v.check((s) => s === null || s === '' || isHttpUrl(s), INVALID),
+      v.check((s) => s === null || s === '' || isHttpUrl(s), urlFailure),
+      v.transform((s) => (s === null || s === '' ? s : (httpUrlText(s) as string))),
     ),
     { type: ['string', 'null'] },
   )
 
+/**
+ * An absolute http(s) URL as the URL standard serializes it (`new URL(s).href`: `"`, `<`, `>`,
+ * spaces and non-ASCII percent-encoded, the host lower-cased and punycoded), which is what every
+ * URL field stores, so that any consumer of the data gets a URL; null for anything else,
+ * control characters included. A bare origin keeps no trailing slash: `https://a.example` and
+ * `https://a.example/` are the same URL, and sites show the first.
+ *
+ * @example httpUrlText('https://A.example/a b?q=<x>') // 'https://a.example/a%20b?q=%3Cx%3E'
+ * @example httpUrlText('https://a.example') // 'https://a.example'
+ * @example httpUrlText('https://a.example/\r\nX-Injected: 1') // null
+ */
+export function httpUrlText(s: string): string | null {
+  if (s.length > 2048 || hasControl(s)) return null
+  if (!URL.canParse(s)) return null
+  const u = new URL(s)
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '') return null
+  const href = u.pathname === '/' && u.href.endsWith('/') && !/[/\\]$/.test(s.trim()) ? u.href.slice(0, -1) : u.href
+  return href.length <= 2048 ? href : null
+}
+
 export function isHttpUrl(s: string): boolean {
-  if (s.length > 2048) return false
-  try {
-    const u = new URL(s)
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== ''
-  } catch {
-    return false
-  }
+  return httpUrlText(s) !== null
 }
 
 /** An array, or a comma-separated string, split and trimmed; empty items dropped. */

@@ -33,7 +33,11 @@ const httpUrl = () =>
   wire(
     v.pipe(
       p.nonEmptyString(),
-      v.check((s) => p.isHttpUrl(s), 'url must be an absolute http or https URL.'),
+      v.check(
+        (s) => p.isHttpUrl(s),
+        (issue) => (p.hasControl(issue.input) ? p.URL_CONTROL : 'url must be an absolute http or https URL.'),
+      ),
+      v.transform((s) => p.httpUrlText(s) as string),
     ),
     {
       type: 'string',

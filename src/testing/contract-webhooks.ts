@@ -125,9 +125,87 @@ export function webhookContract(it: It, withStorage: WithStorage): void {
         listed.items.map((d) => d.id),
         ['msg_b2', 'msg_b1'],
       )
+    }),
+  )
+
+  it(
+    "replays the dispatcher's deliveries since a time: never a replay or a ping, once while pending, at most the limit",
+    withStorage(async (s) => {
+      const store = s.webhooks!
+      const a = await store.insertEndpoint(endpoint('https://a.example/hook'))
+      await store.addDeliveries([1, 2, 3].map((i) => delivery(`msg_r${i}`, a.id, later(i))))
+      await store.addDeliveries([{ ...delivery('msg_ping', a.id, later(4)), type: 'webhook.ping' }])
+      let n = 0
+      const make = (d: { id: string; payload: string; type: string }): NewWebhookDelivery => ({
+        ...delivery(`msg_copy${++n}`, a.id, later(10 + n)),
+        type: d.type,
+        payload: d.payload,
+        replayOf: d.id,
+      })
+      const first = await store.replay(a.id, { since: later(2) }, 10, make)
       assert.deepEqual(
-        (await store.deliveriesSince(a.id, later(1))).map((d) => d.id),
-        ['msg_a2'],
+        first.queued.map((d) => [d.id, d.replayOf]),
+        [
+          ['msg_copy1', 'msg_r2'],
+          ['msg_copy2', 'msg_r3'],
+        ],
+      )
+      assert.equal(first.more, false)
+      assert.equal((await store.getDelivery('msg_copy1'))?.replayOf, 'msg_r2')
+      // Asked again while those are pending: nothing more; the replays themselves are never copied.
+      assert.deepEqual(
+        (await store.replay(a.id, { since: later(0) }, 10, make)).queued.map((d) => d.replayOf),
+        ['msg_r1'],
+      )
+      assert.deepEqual((await store.replay(a.id, { since: later(0) }, 10, make)).queued, [])
+      assert.deepEqual((await store.replay(a.id, { delivery: 'msg_r2' }, 10, make)).queued, [])
+      // Once a replay has finished, the original can be replayed again.
+      await store.finish('msg_copy1', { at: later(20), status: 200, response: 'ok', next: null, succeeded: true })
+      assert.deepEqual(
+        (await store.replay(a.id, { delivery: 'msg_r2' }, 10, make)).queued.map((d) => d.replayOf),
+        ['msg_r2'],
+      )
+      // The limit: the oldest first, and `more` says some are left.
+      const b = await store.insertEndpoint(endpoint('https://b.example/hook'))
+      await store.addDeliveries([1, 2, 3].map((i) => delivery(`msg_b${i}`, b.id, later(i))))
+      const capped = await store.replay(b.id, { since: later(0) }, 2, make)
+      assert.deepEqual(
+        capped.queued.map((d) => d.replayOf),
+        ['msg_b1', 'msg_b2'],
+      )
+      assert.equal(capped.more, true)
+      assert.deepEqual(
+        (await store.replay(b.id, { since: later(0) }, 2, make)).queued.map((d) => d.replayOf),
+        ['msg_b3'],
+      )
+    }),
+  )
+
+  it(
+    'prunes finished deliveries past their age and beyond the newest few per endpoint, never pending ones',
+    withStorage(async (s) => {
+      const store = s.webhooks!
+      const a = await store.insertEndpoint(endpoint('https://a.example/hook'))
+      const b = await store.insertEndpoint(endpoint('https://b.example/hook'))
+      await store.addDeliveries([1, 2, 3, 4, 5].map((i) => delivery(`msg_a${i}`, a.id, later(i))))
+      await store.addDeliveries([1, 2].map((i) => delivery(`msg_b${i}`, b.id, later(i))))
+      for (const id of ['msg_a1', 'msg_a2', 'msg_a3', 'msg_a4', 'msg_b1', 'msg_b2']) {
+        const at = id === 'msg_a1' ? later(10) : later(100)
+        await store.finish(id, { at, status: id === 'msg_a2' ? 500 : 200, response: 'r', next: null, succeeded: id !== 'msg_a2' })
+      }
+      // a1 finished before the cutoff; of the rest, each endpoint keeps its newest two finished.
+      assert.equal(await store.prune(later(50), 2), 2)
+      const ids = async (e: number) => (await store.listDeliveries(e, 100, 0)).items.map((d) => d.id)
+      assert.deepEqual(await ids(a.id), ['msg_a5', 'msg_a4', 'msg_a3'])
+      assert.deepEqual(await ids(b.id), ['msg_b2', 'msg_b1'])
+      assert.equal(await store.getDelivery('msg_a1'), null)
+      // What the log keeps of a finished delivery stays whole.
+      assert.equal((await store.getDelivery('msg_a4'))?.lastResponse, 'r')
+      assert.equal(await store.prune(later(50), 2), 0)
+      // The pending one is still claimed and sent.
+      assert.deepEqual(
+        (await store.claim(later(200), later(230), 10)).map((d) => d.id),
+        ['msg_a5'],
       )
     }),
   )

@@ -16,7 +16,7 @@ import { JournalPositionError } from '../storage/journal.js'
 import type { Storage } from '../storage/types.js'
 import { messageId, signatureHeader } from './signature.js'
 import { send, type SendResult } from './sender.js'
-import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpoint, WebhookStore } from './types.js'
+import type { AttemptOutcome, NewWebhookDelivery, WebhookDelivery, WebhookEndpoint, WebhookStore } from './types.js'
 
 export interface WebhookRunnerOptions {
   /** Deliver to private, loopback and link-local addresses (development and tests only). */
@@ -35,6 +35,8 @@ export interface WebhookRunnerOptions {
   keepBytes: number
   /** How long a claimed delivery is held: a runner that died holding it is replaced after this. */
   leaseMs: number
+  /** Deliveries of one endpoint claimed at once, sent in order and recorded in one transaction. */
+  batchSize: number
 }
 
 /** What a journal entry becomes: the event type and the data of its payload (null: nothing to send). */
@@ -59,9 +61,6 @@ export function wants(endpoint: Pick<WebhookEndpoint, 'events'>, type: string): 
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
-
-/** Deliveries of one endpoint a worker claims at once and sends in order. */
-const PER_ENDPOINT = 10
 
 /** Claimed deliveries grouped by endpoint, each group in claim (queue) order. */
 function byEndpoint(batch: WebhookDelivery[]): WebhookDelivery[][] {
@@ -149,7 +148,7 @@ export class WebhookRunner {
   /**
    * Sends the deliveries due now, `concurrency` endpoints at a time, until none is left or
    * `deadline` (epoch ms) passes. Each worker claims the head of one endpoint's queue (up to
-   * PER_ENDPOINT deliveries, one claim) and sends them in order: a slow receiver holds one
+   * `batchSize` deliveries, one claim) and sends them in order: a slow receiver holds one
    * worker, the others go on with other endpoints.
    */
   async deliver(deadline = Infinity): Promise<{ attempted: number; succeeded: number }> {
@@ -157,7 +156,7 @@ export class WebhookRunner {
     let succeeded = 0
     const worker = async () => {
       while (Date.now() < deadline) {
-        const batch = await this.claim(PER_ENDPOINT, PER_ENDPOINT)
+        const batch = await this.claim(this.options.batchSize, this.options.batchSize)
         if (!batch.length) return
         for (const chain of byEndpoint(batch)) {
           const r = await this.chain(chain, deadline)
@@ -178,33 +177,48 @@ export class WebhookRunner {
   /**
    * One endpoint's claimed deliveries, in order. After a failure (its retry is scheduled) or
    * when the lease would not cover another full attempt, the rest are let go for a later claim.
+   * The outcomes are recorded together when the chain ends, with the release of the rest: one
+   * write transaction for the batch, not one per attempt (a runner that dies meanwhile leaves
+   * its leases to run out, and the batch is sent again with the same webhook-ids).
    */
   private async chain(list: WebhookDelivery[], deadline = Infinity): Promise<{ attempted: number; succeeded: number }> {
     const claimedAt = Date.now()
-    let attempted = 0
+    const outcomes: Array<{ id: string; outcome: AttemptOutcome }> = []
+    let rest: WebhookDelivery[] = []
     let succeeded = 0
-    for (let i = 0; i < list.length; i++) {
-      const leaseLeft = claimedAt + this.options.leaseMs - Date.now()
-      if (leaseLeft < this.options.timeoutMs + 5_000 || Date.now() >= deadline || this.halted) {
-        await this.store.release(list.slice(i).map((d) => d.id))
-        break
+    let endpoint = await this.store.getEndpoint((list[0] as WebhookDelivery).endpointId)
+    try {
+      for (let i = 0; i < list.length; i++) {
+        const leaseLeft = claimedAt + this.options.leaseMs - Date.now()
+        if (leaseLeft < this.options.timeoutMs + 5_000 || Date.now() >= deadline || this.halted) {
+          rest = list.slice(i)
+          break
+        }
+        const d = list[i] as WebhookDelivery
+        const { outcome, gone } = await this.attempt(endpoint, d)
+        outcomes.push({ id: d.id, outcome })
+        // A disabled or deleted endpoint's deliveries fail without an attempt: nothing to track.
+        if (endpoint?.enabled) endpoint = await this.track(endpoint, outcome.succeeded, gone, new Date(outcome.at))
+        if (outcome.succeeded) succeeded++
+        else {
+          rest = list.slice(i + 1)
+          break
+        }
       }
-      attempted++
-      if (await this.attempt(list[i] as WebhookDelivery)) succeeded++
-      else {
-        await this.store.release(list.slice(i + 1).map((d) => d.id))
-        break
-      }
+    } finally {
+      await this.store.settle(
+        outcomes,
+        rest.map((d) => d.id),
+      )
     }
-    return { attempted, succeeded }
+    return { attempted: outcomes.length, succeeded }
   }
 
-  private async attempt(d: WebhookDelivery): Promise<boolean> {
-    const endpoint = await this.store.getEndpoint(d.endpointId)
+  /** One attempt, to an endpoint as the chain last saw it; the outcome is recorded by the chain. */
+  private async attempt(endpoint: WebhookEndpoint | null, d: WebhookDelivery): Promise<{ outcome: AttemptOutcome; gone: boolean }> {
     const at = new Date()
     if (!endpoint || !endpoint.enabled) {
-      await this.store.finish(d.id, { at: at.toISOString(), status: null, response: 'endpoint disabled', next: null, succeeded: false })
-      return false
+      return { outcome: { at: at.toISOString(), status: null, response: 'endpoint disabled', next: null, succeeded: false }, gone: false }
     }
     const timestamp = Math.floor(at.getTime() / 1000)
     const headers = {
@@ -227,15 +241,14 @@ export class WebhookRunner {
     const ok = result.status !== null && result.status >= 200 && result.status < 300
     const gone = result.status === 410
     const next = ok || gone ? null : this.nextAttempt(d.attempts + 1, result.retryAfterMs)
-    await this.store.finish(d.id, {
+    const outcome = {
       at: at.toISOString(),
       status: result.status,
       response: result.response.slice(0, this.options.keepBytes),
       next,
       succeeded: ok,
-    })
-    await this.track(endpoint, ok, gone, at)
-    return ok
+    }
+    return { outcome, gone }
   }
 
   /** When to try again after `attempts` failed ones: the schedule with ±20% jitter, or Retry-After. */
@@ -247,22 +260,19 @@ export class WebhookRunner {
     return iso(Date.now() + Math.max(jittered, retryAfterMs ?? 0))
   }
 
-  /** Keeps the endpoint's failure state: 410 disables it, and so does failing for too long. */
-  private async track(endpoint: WebhookEndpoint, ok: boolean, gone: boolean, at: Date): Promise<void> {
+  /**
+   * Keeps the endpoint's failure state: 410 disables it, and so does failing for too long. Writes
+   * only when the state changes; returns the endpoint as it now is (null: gone meanwhile).
+   */
+  private async track(endpoint: WebhookEndpoint, ok: boolean, gone: boolean, at: Date): Promise<WebhookEndpoint | null> {
     const stamp = at.toISOString()
-    if (ok) {
-      if (endpoint.failingSince !== null) await this.store.updateEndpoint(endpoint.id, { failingSince: null })
-      return
-    }
-    if (gone) {
-      await this.store.updateEndpoint(endpoint.id, { enabled: false, disabledReason: 'gone', modified: stamp })
-      return
-    }
+    if (ok) return endpoint.failingSince === null ? endpoint : this.store.updateEndpoint(endpoint.id, { failingSince: null })
+    if (gone) return this.store.updateEndpoint(endpoint.id, { enabled: false, disabledReason: 'gone', modified: stamp })
     const since = endpoint.failingSince ?? stamp
     const tooLong = at.getTime() - Date.parse(since) >= this.options.disableAfterDays * 86_400_000
     if (tooLong)
-      await this.store.updateEndpoint(endpoint.id, { enabled: false, disabledReason: 'failing', failingSince: since, modified: stamp })
-    else if (endpoint.failingSince === null) await this.store.updateEndpoint(endpoint.id, { failingSince: since })
+      return this.store.updateEndpoint(endpoint.id, { enabled: false, disabledReason: 'failing', failingSince: since, modified: stamp })
+    return endpoint.failingSince === null ? this.store.updateEndpoint(endpoint.id, { failingSince: since }) : endpoint
   }
 
   /**
@@ -323,7 +333,7 @@ export class WebhookRunner {
       while (this.timer && this.inflight < this.options.concurrency) {
         // One claim for every free slot (a claim is a write transaction), each slot one endpoint's chain.
         const free = this.options.concurrency - this.inflight
-        const batch = await this.claim(free * PER_ENDPOINT, PER_ENDPOINT)
+        const batch = await this.claim(free * this.options.batchSize, this.options.batchSize)
         for (const chain of byEndpoint(batch)) {
           this.inflight++
           const running: Promise<void> = this.chain(chain)

@@ -30,7 +30,7 @@ export interface SendResult {
 
 export class BlockedAddressError extends Error {
   constructor(address: string) {
-    super(`refused: ${address} is a private, loopback, link-local or reserved address`)
+    super(`refused: ${address} is not a global unicast address (private, loopback, link-local, reserved or special-purpose)`)
     this.name = 'BlockedAddressError'
   }
 }

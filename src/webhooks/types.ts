@@ -50,9 +50,19 @@ export interface WebhookDelivery {
   /** The start of the last answer's body, or what went wrong (timeout, refused address). */
   lastResponse: string | null
   created: string
+  /** The delivery this one sends again (a replay), null for one the dispatcher or a ping made. */
+  replayOf: string | null
 }
 
-export type NewWebhookDelivery = Omit<WebhookDelivery, 'status' | 'attempts' | 'lastAttemptAt' | 'lastStatus' | 'lastResponse'>
+export type NewWebhookDelivery = Omit<
+  WebhookDelivery,
+  'status' | 'attempts' | 'lastAttemptAt' | 'lastStatus' | 'lastResponse' | 'replayOf'
+> & {
+  replayOf?: string | null
+}
+
+/** What a replay sends again: every delivery since a time, or one delivery. */
+export type ReplaySelection = { since: string } | { delivery: string }
 
 export interface AttemptOutcome {
   at: string
@@ -64,8 +74,8 @@ export interface AttemptOutcome {
 }
 
 /**
- * What a storage offers for webhooks. Every method is one atomic step; the memory store keeps
- * everything for the life of the process.
+ * What a storage offers for webhooks. Every method is one atomic step. Finished deliveries stay
+ * until `prune` removes them (router.compactJournal calls it with the retention options).
  */
 export interface WebhookStore {
   listEndpoints(): Promise<WebhookEndpoint[]>
@@ -94,9 +104,32 @@ export interface WebhookStore {
   finish(id: string, outcome: AttemptOutcome): Promise<void>
   /** Lets go of claimed deliveries without an attempt (a runner that stops early). */
   release(ids: string[]): Promise<void>
+  /**
+   * Records several attempts and lets go of other claimed deliveries, in one step: a runner
+   * sends a claimed batch of one endpoint in order and records the outcomes together, so a
+   * delivery costs a fraction of a write transaction.
+   */
+  settle(outcomes: Array<{ id: string; outcome: AttemptOutcome }>, release: string[]): Promise<void>
   getDelivery(id: string): Promise<WebhookDelivery | null>
   /** An endpoint's deliveries, newest first. */
   listDeliveries(endpointId: number, limit: number, offset: number): Promise<{ items: WebhookDelivery[]; total: number }>
-  /** Every delivery of the endpoint made at or after `since` (UTC), as new deliveries of the same payloads. */
-  deliveriesSince(endpointId: number, since: string): Promise<WebhookDelivery[]>
+  /**
+   * Queues again, in one step, what a replay names, as new deliveries `make` builds: the
+   * endpoint's deliveries made at or after `since` (UTC) by the dispatcher (never a replay, never
+   * a ping), or one delivery by id; each only when no replay of it is still pending, so a replay
+   * asked twice queues once. At most `limit`, oldest first; `more` says some were left for the
+   * next call.
+   */
+  replay(
+    endpointId: number,
+    what: ReplaySelection,
+    limit: number,
+    make: (source: WebhookDelivery) => NewWebhookDelivery,
+  ): Promise<{ queued: WebhookDelivery[]; more: boolean }>
+  /**
+   * Removes finished deliveries (succeeded or failed) whose last attempt was before
+   * `finishedBefore`, and beyond the newest `keepPerEndpoint` finished ones of each endpoint;
+   * pending deliveries stay. Returns how many were removed.
+   */
+  prune(finishedBefore: string, keepPerEndpoint: number): Promise<number>
 }

@@ -49,6 +49,8 @@ import { recurrenceShiftSuite } from './recurrence-shift.suite.js'
 import { recurrenceEdgeCasesDocSuite, recurrenceEdgeCasesSuite } from './recurrence-edge-cases.suite.js'
 import { responseCacheSuite } from './response-cache.suite.js'
 import { readsNeverWriteSuite } from './reads-never-write.suite.js'
+import { urlFieldsSuite } from './url-fields.suite.js'
+import { costNotationSuite } from './cost-notation.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   eventsTransportSuite(name, makeStorage)
@@ -98,6 +100,8 @@ export function httpSuites(name: string, makeStorage: () => Storage | Promise<St
   searchSyntaxSuite(name, makeStorage)
   responseCacheSuite(name, makeStorage)
   fragmentCacheSuite(name, makeStorage)
+  urlFieldsSuite(name, makeStorage)
+  costNotationSuite(name, makeStorage)
   // Figures for the reliability report (the assertions are in the suites).
   afterAll(() => {
     console.log(

@@ -20,7 +20,7 @@ import { CUSTOM_FILTERS_BACKFILL, EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, lin
 import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
 import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
-import { WEBHOOK_DDL, WEBHOOK_QUEUE_DDL } from './webhooks.js'
+import { WEBHOOK_DDL, WEBHOOK_QUEUE_DDL, WEBHOOK_REPLAY_DDL } from './webhooks.js'
 import { IMPORT_LINKS_DDL, IMPORT_RESUME_DDL } from './import-links.js'
 import { CUSTOM_VALUES_DDL } from './custom-values.js'
 import { SQLITE_EVENT_KEYS_BACKFILL, SQLITE_EVENT_KEYS_DDL, SQLITE_EVENT_KEYS_INDEX_DDL, createSearchIndex } from './search-index.js'
@@ -408,7 +408,7 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 25,
     name: 'reserved id blocks',
-    // Blocks of post ids for the occurrences of open-ended series (StorageTx.reserveIdBlock),
+    // Blocks of post ids for the occurrences of open-ended series (StorageTx.reserveIds),
     // from 2^32 up: below 2^33, the event ids the PostgreSQL word index packs (event-words.ts).
     statements: [
       `CREATE TABLE IF NOT EXISTS post_id_blocks (first_id {int} PRIMARY KEY, head_id {int} NOT NULL)`,
@@ -416,6 +416,12 @@ export const MIGRATIONS: Migration[] = [
         postgres: `CREATE SEQUENCE IF NOT EXISTS post_id_block_seq START ${ID_BLOCK_START} INCREMENT ${ID_BLOCK} MINVALUE ${ID_BLOCK_START} MAXVALUE ${2 * ID_BLOCK_START - ID_BLOCK}`,
       },
     ],
+  },
+  {
+    version: 26,
+    name: 'webhook replays',
+    // Which delivery a replay sends again (webhooks.ts); deliveries stored before are originals.
+    statements: WEBHOOK_REPLAY_DDL,
   },
 ]
 

@@ -9,6 +9,7 @@ import type {
   AttemptOutcome,
   NewWebhookDelivery,
   NewWebhookEndpoint,
+  ReplaySelection,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointPatch,
@@ -30,6 +31,15 @@ export const WEBHOOK_QUEUE_DDL: MigrationStatement[] = [
   `CREATE UNIQUE INDEX IF NOT EXISTS webhook_endpoints_declared ON webhook_endpoints (url) WHERE declared = TRUE`,
 ]
 
+/**
+ * Migration 25: which delivery a replay sends again (a replay never copies a replay, and one
+ * still pending is not queued twice), found through a partial index of the replays.
+ */
+export const WEBHOOK_REPLAY_DDL: MigrationStatement[] = [
+  `ALTER TABLE webhook_deliveries ADD COLUMN replay_of {text}`,
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_replays ON webhook_deliveries (replay_of) WHERE replay_of IS NOT NULL`,
+]
+
 export const WEBHOOK_DDL: MigrationStatement[] = [
   `CREATE TABLE IF NOT EXISTS webhook_endpoints (
     id {id}, url {text} NOT NULL, events {text} NOT NULL, description {text} NOT NULL, enabled {bool} NOT NULL,
@@ -47,7 +57,7 @@ export const WEBHOOK_DDL: MigrationStatement[] = [
 const ENDPOINT_COLUMNS =
   'id, url, events, description, enabled, secret, previous_secret, previous_secret_until, disabled_reason, failing_since, declared, created, modified'
 const DELIVERY_COLUMNS =
-  'id, endpoint_id, type, payload, status, attempts, next_attempt_at, last_attempt_at, last_status, last_response, created'
+  'id, endpoint_id, type, payload, status, attempts, next_attempt_at, last_attempt_at, last_status, last_response, created, replay_of'
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
 const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 't'
@@ -83,6 +93,7 @@ function deliveryOf(r: Row): WebhookDelivery {
     lastStatus: r.last_status === null || r.last_status === undefined ? null : toInt(r.last_status),
     lastResponse: text(r.last_response),
     created: String(r.created),
+    replayOf: text(r.replay_of),
   }
 }
 
@@ -194,9 +205,9 @@ export class SqlWebhookStore implements WebhookStore {
   private async insert(db: Db, deliveries: NewWebhookDelivery[]) {
     for (const d of deliveries) {
       await db.run(
-        `INSERT INTO webhook_deliveries (id, endpoint_id, type, payload, status, attempts, next_attempt_at, created)
-         SELECT ?, ?, ?, ?, 'pending', 0, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ?)`,
-        [d.id, d.endpointId, d.type, d.payload, d.nextAttemptAt, d.created, d.endpointId],
+        `INSERT INTO webhook_deliveries (id, endpoint_id, type, payload, status, attempts, next_attempt_at, created, replay_of)
+         SELECT ?, ?, ?, ?, 'pending', 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ?)`,
+        [d.id, d.endpointId, d.type, d.payload, d.nextAttemptAt, d.created, d.replayOf ?? null, d.endpointId],
       )
     }
   }
@@ -224,19 +235,24 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   finish(id: string, o: AttemptOutcome) {
-    return this.write(async (db) => {
-      await db.run(
-        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = ?, last_status = ?, last_response = ?,
-           next_attempt_at = ?, status = ?, lease_until = NULL WHERE id = ?`,
-        [o.at, o.status, o.response, o.next, o.succeeded ? 'succeeded' : o.next === null ? 'failed' : 'pending', id],
-      )
-    })
+    return this.settle([{ id, outcome: o }], [])
   }
 
   release(ids: string[]) {
-    if (!ids.length) return Promise.resolve()
+    return this.settle([], ids)
+  }
+
+  settle(outcomes: Array<{ id: string; outcome: AttemptOutcome }>, release: string[]) {
+    if (!outcomes.length && !release.length) return Promise.resolve()
     return this.write(async (db) => {
-      for (const id of ids) await db.run('UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ?', [id])
+      for (const { id, outcome: o } of outcomes) {
+        await db.run(
+          `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = ?, last_status = ?, last_response = ?,
+             next_attempt_at = ?, status = ?, lease_until = NULL WHERE id = ?`,
+          [o.at, o.status, o.response, o.next, o.succeeded ? 'succeeded' : o.next === null ? 'failed' : 'pending', id],
+        )
+      }
+      for (const id of release) await db.run('UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ?', [id])
     })
   }
 
@@ -260,14 +276,52 @@ export class SqlWebhookStore implements WebhookStore {
     })
   }
 
-  deliveriesSince(endpointId: number, since: string) {
-    return this.read(async (db) =>
-      (
-        await db.query(
-          `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE endpoint_id = ? AND created >= ? AND type <> 'webhook.ping' ORDER BY created, id`,
-          [endpointId, since],
-        )
-      ).map(deliveryOf),
-    )
+  replay(endpointId: number, what: ReplaySelection, limit: number, make: (source: WebhookDelivery) => NewWebhookDelivery) {
+    // One write transaction: two replays asked at once cannot both find no pending replay.
+    return this.write(async (db) => {
+      const unreplayed = `NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.replay_of = d.id AND r.status = 'pending')`
+      const rows =
+        'since' in what
+          ? await db.query(
+              `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+               WHERE d.endpoint_id = ? AND d.created >= ? AND d.type <> 'webhook.ping' AND d.replay_of IS NULL AND ${unreplayed}
+               ORDER BY d.created, d.id LIMIT ?`,
+              [endpointId, what.since, limit + 1],
+            )
+          : await db.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = ? AND d.id = ? AND ${unreplayed}`, [
+              endpointId,
+              what.delivery,
+            ])
+      const copies = rows.slice(0, limit).map((r) => make(deliveryOf(r)))
+      await this.insert(db, copies)
+      const queued = copies.map((c): WebhookDelivery => ({
+        ...c,
+        replayOf: c.replayOf ?? null,
+        status: 'pending',
+        attempts: 0,
+        lastAttemptAt: null,
+        lastStatus: null,
+        lastResponse: null,
+      }))
+      return { queued, more: rows.length > limit }
+    })
+  }
+
+  prune(finishedBefore: string, keepPerEndpoint: number) {
+    return this.write(async (db) => {
+      const old = await db.run(`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND COALESCE(last_attempt_at, created) < ?`, [
+        finishedBefore,
+      ])
+      // Beyond the newest `keepPerEndpoint` finished ones of each endpoint.
+      const many = await db.run(
+        `DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM (
+             SELECT id, ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY created DESC, id DESC) AS n
+             FROM webhook_deliveries WHERE status <> 'pending') ranked
+           WHERE n > ?)`,
+        [keepPerEndpoint],
+      )
+      return old.changes + many.changes
+    })
   }
 }

@@ -37,7 +37,14 @@ describe('costValues', () => {
     ],
     // A number with an exponent is not a price: the entry is text unless it holds a plain number.
     [['1e400'], ['1e400']],
-    [['2.5E-3'], ['2.5e-3']],
+    [['2.5E-3'], ['2.5E-3']],
+    // Other notations are text, kept as given (issue 38): never pieces of a range, never 'nan'.
+    [['0x1p1023'], ['0x1p1023']],
+    [['NaN'], ['NaN']],
+    [
+      ['1_000', '$3'],
+      ['3', '1_000'],
+    ],
     [['$5 or 1e3'], ['5']],
     [
       ['1e400', '10'],
@@ -80,6 +87,8 @@ describe('formatCost', () => {
     // Exponent notation is text, shown as given, never a range made of its two halves.
     [input(['1e400']), '1e400'],
     [input(['1e400', '10']), '$10'],
+    [input(['0x1p1023']), '0x1p1023'],
+    [input(['NaN', '0']), 'Free'],
   ]
   for (const [c, shown] of cases) {
     it(`${JSON.stringify(c.cost)} ${c.currencySymbol || '(no symbol)'} ${c.currencyPosition || ''} → ${JSON.stringify(shown)}`, () => {

@@ -38,6 +38,9 @@ describe('deriveCurrency', () => {
     [['$5', '5$'], none],
     [['$5', '10'], none],
     [['5'], none],
+    // A number in another notation carries no symbol (issue 38).
+    [['0xFF'], none],
+    [['NaN$'], none],
     [['$5$'], none],
     [['Free'], none],
     [['$10 - $25'], none],
