@@ -1,4 +1,6 @@
 import { createMemoryStorage } from '../src/storage/memory.js'
+import { hostileSuite } from './import/hostile.suite.js'
 import { importSuite } from './import/import.suite.js'
 
 importSuite('memory', () => createMemoryStorage())
+hostileSuite('memory', () => createMemoryStorage())

@@ -92,7 +92,7 @@ function checkedWall(raw: string, what: string): { date: string; time: string | 
   return { date: `${y}-${mo}-${d}`, time: h === undefined ? null : `${h}:${mi}:${s}`, utc: z === 'Z' }
 }
 
-interface Resolved {
+export interface Resolved {
   /** Wall clock in `zone` (or the site's zone when `zone` is null). */
   wall: string
   zone: string | null
@@ -143,6 +143,18 @@ class Calendar {
     return zone ? { wall: utcToLocal(utc, zone), zone, allDay: false } : { wall: utc, zone: 'UTC', allDay: false }
   }
 
+  /**
+   * The zone `resolve` would give a DTSTART, without converting its time: a file-only zone's
+   * rules are expanded only when an event itself is read (inside that event's budget).
+   */
+  zoneOf(prop: ICAL.Property, raw: string): string | null {
+    if (!/T/.test(raw)) return this.calendarZone
+    const tzid = prop.getParameter('tzid') as string | undefined
+    if (/Z$/.test(raw) || (tzid && /^(UTC|GMT|Z)$/i.test(tzid))) return this.calendarZone ?? 'UTC'
+    if (!tzid) return this.calendarZone
+    return ianaZone(tzid) ?? this.calendarZone ?? 'UTC'
+  }
+
   /** A wall clock of one zone as the same instant in another. */
   private convert(wall: string, from: string, to: string): string {
     return utcToLocal(localToUtc(wall, from), to)
@@ -163,11 +175,30 @@ function rawValues(prop: ICAL.Property): string[] {
 const addDaysWall = (wall: string, days: number) =>
   new Date(Date.parse(`${wall.slice(0, 10)}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10) + wall.slice(10)
 
-/** Wall clock plus an iCalendar duration, on the wall clock (as ical.js adds to a zoned time). */
-function addDuration(wall: string, duration: ICAL.Duration): string {
-  const t = ICAL.Time.fromDateTimeString(wall.replace(' ', 'T'))
-  t.addDuration(duration)
-  return t.toString().replace('T', ' ')
+/** Longest DURATION taken: a century. Beyond it a value is a mistake or an attack (ical.js never ends adding P999999999999999999W). */
+const MAX_DURATION_DAYS = 36_525
+
+/**
+ * The end an iCalendar DURATION gives, computed here rather than by ical.js (whose arithmetic
+ * walks a huge value day by day): weeks and days move the wall clock, hours, minutes and
+ * seconds are exact time, so PT24H across a DST change is 24 real hours (RFC 5545 §3.3.6).
+ */
+export function endAfter(start: Resolved, d: ICAL.Duration): string {
+  const sign = d.isNegative ? -1 : 1
+  const days = sign * (d.weeks * 7 + d.days)
+  const seconds = sign * (d.hours * 3600 + d.minutes * 60 + d.seconds)
+  if (!Number.isSafeInteger(days) || !Number.isSafeInteger(seconds) || Math.abs(days + seconds / 86_400) > MAX_DURATION_DAYS)
+    throw new Error(`DURATION ${d.toString()} is longer than a century`)
+  let wall = days ? addDaysWall(start.wall, days) : start.wall
+  if (seconds) {
+    // A floating time (no zone) or an all-day start has no real instant: the wall clock moves.
+    const zone = start.allDay || !start.zone ? 'UTC' : start.zone
+    const utc = zone === 'UTC' ? wall : localToUtc(wall, zone)
+    const moved = new Date(Date.parse(`${utc.replace(' ', 'T')}Z`) + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')
+    wall = zone === 'UTC' ? moved : utcToLocal(moved, zone)
+  }
+  if (!/^\d{4}-/.test(wall)) throw new Error(`DURATION ${d.toString()} ends outside the years 0000-9999`)
+  return wall
 }
 
 const text = (comp: ICAL.Component, name: string): string => {
@@ -195,7 +226,7 @@ function eventRecords(
   const endProp = comp.getFirstProperty('dtend') ?? comp.getFirstProperty('due')
   const durationValue = comp.getFirstPropertyValue('duration') as ICAL.Duration | null
   if (endProp) end = cal.resolve(endProp, rawValues(endProp)[0]!, 'DTEND', start.allDay ? undefined : start.zone)
-  else if (durationValue) end = { ...start, wall: addDuration(start.wall, durationValue) }
+  else if (durationValue) end = { ...start, wall: endAfter(start, durationValue) }
   else end = { ...start, wall: start.allDay ? addDaysWall(start.wall, 1) : start.wall }
   if (start.allDay !== end.allDay) throw new Error('DTSTART and DTEND are not both dates or both date-times')
 
@@ -287,7 +318,6 @@ function eventRecords(
     const expand = () => expandSeries(comp, record, body, start, o)
     if (!rruleValue) {
       // RDATE alone has no rule of ours to carry it: the dates become single events.
-      record.expand = expand
       return [...out, ...withWarning(expand(), ref, 'RDATE without RRULE: imported as single events')]
     }
     const rrule = rruleValue.toString()
@@ -305,8 +335,9 @@ function eventRecords(
         ),
       ]
     }
+    // A rule of ours stays a rule: the router expands it, and if the router refuses it the
+    // core falls back to the router's own expander (rule-expand.ts), never to ical.js.
     body.recurrence = { rrule, rdate, exdate }
-    record.expand = expand
   }
   out.push(record)
   return out
@@ -351,16 +382,19 @@ function expandSeries(
   return out
 }
 
+/** An iCalendar document cut into its events, read one at a time (the worker's unit of budget). */
+export interface IcsPlan {
+  /** How reports name each event, in reading order (series before their overrides). */
+  refs: string[]
+  /** The records event `i` gives; never throws (an unreadable event is a record with `error`). */
+  read(i: number): SourceRecord[]
+}
+
 /**
- * The records of an iCalendar document: venues and organizers just before the events naming
- * them, series before their overrides. Never throws: an event that cannot be read is a record
- * with `error`.
- *
- * @example
- * const records = readIcs(await readFile('calendar.ics', 'utf8'))
- * for (const r of records) console.log(r.kind, r.sourceId, r.error ?? r.body?.title)
+ * Cuts and parses the document, without reading any event's times yet. A document that is not
+ * iCalendar at all is answered as a single error record.
  */
-export function readIcs(source: string, options: IcsOptions = {}): SourceRecord[] {
+export function planIcs(source: string, options: IcsOptions = {}): IcsPlan | SourceRecord[] {
   const o: Required<IcsOptions> = {
     horizonMonths: options.horizonMonths ?? 24,
     maxOccurrences: options.maxOccurrences ?? 1000,
@@ -385,36 +419,52 @@ export function readIcs(source: string, options: IcsOptions = {}): SourceRecord[
     const uid = text(p.comp, 'uid')
     const prop = p.comp.getFirstProperty('dtstart')
     if (!uid || !prop) continue
-    try {
-      masters.set(uid, cal.resolve(prop, rawValues(prop)[0]!, 'DTSTART').zone)
-    } catch {
-      // Reported when the event itself is read.
-    }
+    masters.set(uid, cal.zoneOf(prop, rawValues(prop)[0]!))
   }
   const ordered = [
     ...parsed.filter((p) => !p.comp?.getFirstProperty('recurrence-id')),
     ...parsed.filter((p) => p.comp?.getFirstProperty('recurrence-id')),
   ]
-  const out: SourceRecord[] = []
-  for (const p of ordered) {
+  const refOf = (p: (typeof parsed)[number]) => {
     const uid = p.comp ? text(p.comp, 'uid') : ''
-    const ref = uid
-      ? `UID ${uid}${p.comp?.getFirstProperty('recurrence-id') ? ` (RECURRENCE-ID ${String(p.comp.getFirstPropertyValue('recurrence-id'))})` : ''}`
-      : p.ref
-    if (p.error !== undefined || !p.comp) {
-      out.push({ kind: 'event', sourceId: p.ref, ref: p.ref, error: p.error ?? 'unreadable' })
-      continue
-    }
-    try {
-      out.push(...eventRecords(cal, p.comp, ref, masters, o))
-    } catch (e) {
-      out.push({
-        kind: 'event',
-        sourceId: uid || p.ref,
-        ref: uid ? `${ref}, ${p.ref}` : p.ref,
-        error: e instanceof Error ? e.message : String(e),
-      })
-    }
+    const rid = p.comp?.getFirstProperty('recurrence-id')
+    return uid ? `UID ${uid}${rid ? ` (RECURRENCE-ID ${String(p.comp!.getFirstPropertyValue('recurrence-id'))})` : ''}` : p.ref
   }
-  return out
+  return {
+    refs: ordered.map(refOf),
+    read(i) {
+      const p = ordered[i]!
+      const uid = p.comp ? text(p.comp, 'uid') : ''
+      const ref = refOf(p)
+      if (p.error !== undefined || !p.comp) return [{ kind: 'event', sourceId: p.ref, ref: p.ref, error: p.error ?? 'unreadable' }]
+      try {
+        return eventRecords(cal, p.comp, ref, masters, o)
+      } catch (e) {
+        return [
+          {
+            kind: 'event',
+            sourceId: uid || p.ref,
+            ref: uid ? `${ref}, ${p.ref}` : p.ref,
+            error: e instanceof Error ? e.message : String(e),
+          },
+        ]
+      }
+    },
+  }
+}
+
+/**
+ * The records of an iCalendar document: venues and organizers just before the events naming
+ * them, series before their overrides. Never throws: an event that cannot be read is a record
+ * with `error`. It runs on the calling thread with no time budget: `importCalendar` reads
+ * iCalendar in a worker with one (docs/importing.md, "Budgets").
+ *
+ * @example
+ * const records = readIcs(await readFile('calendar.ics', 'utf8'))
+ * for (const r of records) console.log(r.kind, r.sourceId, r.error ?? r.body?.title)
+ */
+export function readIcs(source: string, options: IcsOptions = {}): SourceRecord[] {
+  const plan = planIcs(source, options)
+  if (Array.isArray(plan)) return plan
+  return plan.refs.flatMap((_, i) => plan.read(i))
 }

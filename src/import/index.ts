@@ -4,18 +4,22 @@
  * second run updates what the first created.
  */
 import type { ImportLinkStore } from '../storage/import-links.js'
-import { readCsv, type CsvOptions } from './csv.js'
-import { readIcs, type IcsOptions } from './ics.js'
+import type { CsvOptions } from './csv.js'
+import type { IcsOptions } from './ics.js'
 import { loadSource, type LoadOptions } from './read-source.js'
 import { readTec, type TecOptions } from './tec.js'
 import { runImport, type ImportTarget, type RunOptions } from './run.js'
-import type { ImportSummary, SourceRead, SourceRecord } from './types.js'
+import { BudgetError, resolveBudget, type ImportBudget } from './budget.js'
+import type { ParseJob } from './parse-worker.js'
+import { parseInWorker } from './sandbox.js'
+import type { ImportSummary, SourceRead } from './types.js'
 
 export type { Authority, ImportFailure, ImportSummary, SourceRecord } from './types.js'
 export type { ImportTarget, RunOptions } from './run.js'
 export { readIcs, type IcsOptions } from './ics.js'
 export { readCsv, TEC_CSV_COLUMNS, type CsvOptions, type CsvField } from './csv.js'
 export { readTec, type TecOptions } from './tec.js'
+export { BudgetError, DEFAULT_BUDGET, type ImportBudget } from './budget.js'
 
 export type ImportFormat = 'ics' | 'csv' | 'tec'
 
@@ -38,20 +42,25 @@ export interface ImportSource extends LoadOptions {
   tec?: Pick<TecOptions, 'auth' | 'perPage'>
   /** TEC site: the same as `tec.auth`. */
   auth?: string
+  /** What reading this source may spend (time, records, bytes, pages, memory): see ImportBudget. */
+  budget?: ImportBudget
 }
 
 export type ImportOptions = RunOptions
 
 export const sourceName = (s: ImportSource) => s.name ?? `${s.format}:${s.location ?? 'text'}`
 
+/** A file source (ics, csv): downloaded or read within the budget, then parsed in a worker (sandbox.ts). */
 function fromText(
   load: (links: ImportLinkStore) => Promise<{ notModified: true } | { notModified: false; text: string; commit(): Promise<void> }>,
-  parse: (text: string) => SourceRecord[],
+  job: (text: string) => Omit<ParseJob, 'skip'>,
+  budget: Required<ImportBudget>,
 ) {
   return async (links: ImportLinkStore): Promise<SourceRead> => {
+    const deadline = Date.now() + budget.sourceMs
     const got = await load(links)
     if (got.notModified) return { records: [], complete: () => true, notModified: true }
-    const records = parse(got.text)
+    const records = await parseInWorker(job(got.text), budget, deadline)
     // A document that is nothing but one unreadable record is an unreadable source.
     if (records.length === 1 && records[0]!.sourceId === 'source' && records[0]!.error) throw new Error(records[0]!.error)
     return Object.assign({ records, complete: () => true, commit: got.commit }, { total: records.length })
@@ -68,24 +77,30 @@ function fromText(
  */
 export async function importCalendar(target: ImportTarget, source: ImportSource, options: ImportOptions = {}): Promise<ImportSummary> {
   const name = sourceName(source)
-  const load = (links: ImportLinkStore) => {
+  const budget = resolveBudget(source.budget)
+  const load = async (links: ImportLinkStore) => {
+    if (source.text !== undefined && Buffer.byteLength(source.text) > budget.bytes)
+      throw new BudgetError(`the text is larger than ${budget.bytes} bytes (budget.bytes)`)
     if (source.text !== undefined) return Promise.resolve({ notModified: false as const, text: source.text, commit: async () => {} })
     if (!source.location) throw new Error('the source needs a location or a text')
-    return loadSource(source.location, name, links, source)
+    return loadSource(source.location, name, links, source, budget)
   }
   switch (source.format) {
-    case 'ics':
+    case 'ics': {
+      const now = source.ics?.now?.getTime() ?? Date.now()
+      const ics = { ...source.ics, maxOccurrences: source.ics?.maxOccurrences ?? budget.occurrences, now }
       return runImport(
         target,
         name,
-        fromText(load, (text) => readIcs(text, source.ics)),
+        fromText(load, (text) => ({ format: 'ics', text, ics }), budget),
         options,
       )
+    }
     case 'csv':
       return runImport(
         target,
         name,
-        fromText(load, (text) => readCsv(text, source.csv)),
+        fromText(load, (text) => ({ format: 'csv', text, ...(source.csv ? { csv: source.csv } : {}) }), budget),
         options,
       )
     case 'tec': {

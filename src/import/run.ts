@@ -18,6 +18,7 @@ import type { Storage } from '../storage/types.js'
 import { toUtcString } from '../time/format.js'
 import { apiClient, type ApiAnswer, type ApiClient } from './client.js'
 import { fingerprint, locallyChanged, project } from './fields.js'
+import { expandWithRouterRule, type RuleExpandOptions } from './rule-expand.js'
 import type { Authority, ImportSummary, SourceRead, SourceRecord } from './types.js'
 
 export interface RunOptions {
@@ -101,6 +102,8 @@ class ImportRun {
   private undo: Array<() => void> | null = null
   /** Links of records whose group's commit reported a failure yet landed (see `adoptCommitted`). */
   private readonly landed = new Set<string>()
+  /** The router's series limits, for a refused rule's single events. */
+  rules: RuleExpandOptions = {}
 
   constructor(
     private readonly client: (door?: HostSend) => ApiClient,
@@ -357,12 +360,13 @@ class ImportRun {
       this.summary.created++
       return this.remember(r, Number(answer.body.id), print, project(r.kind, answer.body, Object.keys(body)))
     }
-    if (answer.status === 400 && r.expand && answer.body?.data?.params?.recurrence !== undefined) {
-      const occurrences = r.expand()
-      this.warn(
-        r.ref,
-        `the rule was refused (${String(answer.body.data.params.recurrence)}): imported as ${occurrences.length} single events`,
-      )
+    const refused = answer.status === 400 ? answer.body?.data?.params?.recurrence : undefined
+    if (refused !== undefined && (r.expand || (r.body?.recurrence as { rrule?: unknown } | undefined)?.rrule)) {
+      // The router's own expander gives the dates (rule-expand.ts); a source's `expand` only
+      // where the record carries no rule of ours.
+      const occurrences = r.expand ? r.expand() : expandWithRouterRule(r, this.rules)
+      if (!occurrences.length) return this.fail(r.ref, `its rule was refused (${String(refused)}) and gives no date: not imported`)
+      this.warn(r.ref, `the rule was refused (${String(refused)}): imported as ${occurrences.length} single events`)
       for (const o of occurrences) await this.record(o)
       return
     }
@@ -526,6 +530,7 @@ export async function runImport(
   const { router, links } = resolveTarget(target)
   const as = o.as ?? { id: 1, role: 'administrator' }
   const run = new ImportRun((door) => apiClient(router, as, door), links, source, o)
+  run.rules = { ...router.options.recurrence }
   let src: SourceRead
   try {
     src = await read(links)
