@@ -566,6 +566,7 @@ export async function runImport(
     await records.close()
     await run.flush()
   }
+  for (const w of src.warnings?.() ?? []) run.warn('source', w)
   if (o.deleteMissing) {
     if (src.complete()) await run.deleteMissing()
     else run.warn('source', 'the source was not read to its end: nothing was trashed')

@@ -49,6 +49,8 @@ export interface SourceRead {
    * source that keeps a resume point saves it here, never when the next record is asked for.
    */
   written?(): Promise<void>
+  /** What the source noticed beyond its records (a listing that repeats, a link not followed): reported once the run ends. */
+  warnings?(): string[]
   /** Called once every record was written: remember the source's validators (ETag...). */
   commit?(): Promise<void>
 }

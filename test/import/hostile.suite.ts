@@ -27,6 +27,32 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return { url, seen, close: () => new Promise<void>((r) => server.close(() => r())) }
 }
 
+/**
+ * A TEC site of its own making (the shapes of test/support/tec-stub.ts, trimmed): `listing`
+ * answers each listing's page, the API root answers itself, everything else is empty.
+ */
+function tecSite(listing: (key: string, page: number, origin: string) => Record<string, unknown>) {
+  return serve((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    const base = '/wp-json/tribe/events/v1'
+    const key = url.pathname.slice(base.length).replace(/^\/|\/$/g, '')
+    const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    if (!url.pathname.startsWith(base)) return res.writeHead(404).end('{}')
+    if (key === '') return json({ namespace: 'tribe/events/v1', routes: {} })
+    json(listing(key, Number(url.searchParams.get('page') ?? 1), `http://${req.headers.host}`))
+  })
+}
+
+const tecEvent = (id: number) => ({
+  id,
+  global_id: `hostile.test?id=${id}`,
+  title: `Event ${id}`,
+  start_date: '2027-03-01 10:00:00',
+  end_date: '2027-03-01 11:00:00',
+  timezone: 'UTC',
+  status: 'publish',
+})
+
 /** A file with one plain event. */
 const GOOD =
   readFileSync('test/fixtures/import/hostile/impossible-rules.ics', 'utf8').split('BEGIN:VEVENT').slice(0, 2).join('BEGIN:VEVENT') +
@@ -93,6 +119,77 @@ export function hostileSuite(backend: string, makeStorage: () => Storage | Promi
         const s = await run({ format: 'ics', location: fixture('impossible-rules.ics'), budget: { records: 2 } })
         expect(s.failed).toEqual([{ ref: 'source', reason: 'over budget: the file gives more than 2 records (budget.records)' }])
         expect(await titles()).toEqual([])
+      })
+    })
+
+    describe('TEC sites', () => {
+      it('a site that never reports total_pages ends at budget.pages, with a sentence', async () => {
+        app = await makeApp(makeStorage)
+        const site = await tecSite((key, page) => (key === 'events' ? { events: [tecEvent(1000 + page)] } : { [key]: [] }))
+        try {
+          const s = await run({ format: 'tec', location: site.url, budget: { pages: 20 } })
+          expect(s.failed).toEqual([
+            {
+              ref: 'events (publish)',
+              reason: `over budget: ${site.url}/wp-json/tribe/events/v1/events has more than 20 pages (budget.pages)`,
+            },
+          ])
+          expect(site.seen.filter((r) => r.path.includes('/events?')).length).toBeLessThanOrEqual(21)
+          expect((await titles()).length).toBe(20)
+        } finally {
+          await site.close()
+        }
+      })
+
+      it('a site that ignores `page` (the same page again and again) ends the listing at the repeat, and says so', async () => {
+        app = await makeApp(makeStorage)
+        const site = await tecSite((key) =>
+          key === 'categories'
+            ? { categories: [{ id: 3, name: 'Loop', slug: 'loop', parent: 0 }] }
+            : key === 'events'
+              ? { events: [tecEvent(7)] }
+              : { [key]: [] },
+        )
+        try {
+          const s = await run({ format: 'tec', location: site.url })
+          expect(s.failed).toEqual([])
+          expect(s.warnings.map((w) => w.reason)).toEqual([
+            `${site.url}/wp-json/tribe/events/v1/categories: page 2 repeats page 1; the listing ends there`,
+            `${site.url}/wp-json/tribe/events/v1/events: page 2 repeats page 1; the listing ends there`,
+          ])
+          expect(await titles()).toEqual(['Event 7'])
+        } finally {
+          await site.close()
+        }
+      })
+
+      it('next_rest_url on another origin is not followed: the other server gets nothing, the credentials stay on the site', async () => {
+        app = await makeApp(makeStorage)
+        const thief = await tecSite(() => ({ events: [tecEvent(666)], total_pages: 2 }))
+        const site = await tecSite((key, page) =>
+          key === 'events'
+            ? {
+                events: [tecEvent(100 + page)],
+                total_pages: 2,
+                ...(page === 1 ? { next_rest_url: `${thief.url}/wp-json/tribe/events/v1/events?page=2` } : {}),
+              }
+            : { [key]: [], total_pages: 1 },
+        )
+        try {
+          const s = await run({ format: 'tec', location: site.url, auth: 'importer:s3cr3t app pass' })
+          expect(s.failed).toEqual([])
+          expect(s.warnings.map((w) => w.reason)).toEqual([
+            `next_rest_url leads to another origin (${thief.url}/wp-json/tribe/events/v1/events?page=2): not followed, pages are counted instead`,
+          ])
+          expect(thief.seen).toEqual([])
+          expect(site.seen.every((r) => r.authorization === `Basic ${Buffer.from('importer:s3cr3t app pass').toString('base64')}`)).toBe(
+            true,
+          )
+          expect((await titles()).sort()).toEqual(['Event 101', 'Event 102'])
+        } finally {
+          await site.close()
+          await thief.close()
+        }
       })
     })
 
