@@ -18,9 +18,9 @@ import { BudgetError, type ImportBudget } from './budget.js'
 import type { ParseJob, ParseMessage } from './parse-worker.js'
 import type { SourceRecord } from './types.js'
 
-/** This module's file: `__filename` in the CommonJS build, `import.meta.url` in the ESM build and the sources. */
+/** This module's file (tsup's `shims` give the CommonJS build an import.meta.url). */
 function here(): string {
-  return typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url)
+  return fileURLToPath(import.meta.url)
 }
 
 /**
