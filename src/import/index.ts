@@ -118,9 +118,28 @@ export async function importCalendar(target: ImportTarget, source: ImportSource,
   }
 }
 
+/** The summary of a source that could not even start (an unknown format, a missing location). */
+function notStarted(source: ImportSource, options: ImportOptions, error: unknown): ImportSummary {
+  const reason = error instanceof Error ? error.message : String(error)
+  return {
+    source: sourceName(source),
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    skipped: 0,
+    trashed: 0,
+    failed: [{ ref: 'source', reason }],
+    warnings: [],
+    notModified: false,
+    dryRun: options.dryRun === true,
+  }
+}
+
 /**
  * The host task for scheduled re-imports (like `router.emptyTrash`): every source in turn, each
- * with its own options; one source failing never stops the next. Call it from a scheduler.
+ * with its own options and budget, so none can hold up the others for longer than its budget;
+ * a source that fails, even before it starts, is reported in its summary and the next goes on.
+ * Call it from a scheduler.
  *
  * @example
  * const sources = [{ format: 'ics', location: 'https://example.org/team.ics', deleteMissing: true }] as const
@@ -128,6 +147,12 @@ export async function importCalendar(target: ImportTarget, source: ImportSource,
  */
 export async function runImports(target: ImportTarget, sources: Array<ImportSource & ImportOptions>): Promise<ImportSummary[]> {
   const out: ImportSummary[] = []
-  for (const s of sources) out.push(await importCalendar(target, s, s))
+  for (const s of sources) {
+    try {
+      out.push(await importCalendar(target, s, s))
+    } catch (error) {
+      out.push(notStarted(s, s, error))
+    }
+  }
   return out
 }
