@@ -1,4 +1,5 @@
 import { afterAll, describe } from 'vitest'
+import { fidelitySuite } from './import/fidelity.suite.js'
 import { hostileSuite } from './import/hostile.suite.js'
 import { importSuite } from './import/import.suite.js'
 import { admin, reason, schemaStorage, url } from './support/pg-schema.js'
@@ -9,4 +10,5 @@ afterAll(() => admin?.end())
 if (url) {
   importSuite('postgres', () => schemaStorage())
   hostileSuite('postgres', () => schemaStorage())
+  fidelitySuite('postgres', () => schemaStorage())
 } else describe.skip(`importers on PostgreSQL: ${reason}`, () => {})

@@ -168,7 +168,10 @@ class Calendar {
 function rawValues(prop: ICAL.Property): string[] {
   return (prop.toJSON() as unknown[]).slice(3).map((v) => {
     const s = Array.isArray(v) ? String(v[0]) : String(v)
-    return s.includes('/') ? s.slice(0, s.indexOf('/')) : s
+    const value = s.includes('/') ? s.slice(0, s.indexOf('/')) : s
+    // A date written without VALUE=DATE (`DTSTART;TZID=...:20041225`, holiday calendars): ical.js
+    // reads it as a date-time with an empty time, `2004-12-25T::`. It is a date.
+    return /^\d{4}-\d{2}-\d{2}T::$/.test(value) ? value.slice(0, 10) : value
   })
 }
 
@@ -201,6 +204,22 @@ export function endAfter(start: Resolved, d: ICAL.Duration): string {
   return wall
 }
 
+/**
+ * DTEND a date after a timed DTSTART (or the other way round), which several exporters write:
+ * a date ends the event at the start of that day, in the start's zone; a time after an all-day
+ * start makes its day the last one.
+ */
+function mixedEnd(start: Resolved, end: Resolved, warnings: string[]): Resolved {
+  const day = end.wall.slice(0, 10)
+  if (!start.allDay) {
+    warnings.push(`DTEND is a date while DTSTART has a time: it ends at the start of ${day}`)
+    return { wall: `${day} 00:00:00`, zone: start.zone, allDay: false }
+  }
+  const next = end.wall.slice(11) > '00:00:00' ? addDaysWall(`${day} 00:00:00`, 1) : `${day} 00:00:00`
+  warnings.push(`DTEND has a time while DTSTART is a date: the event is all day up to ${addDaysWall(next, -1).slice(0, 10)}`)
+  return { wall: next, zone: start.zone, allDay: true }
+}
+
 const text = (comp: ICAL.Component, name: string): string => {
   const v = comp.getFirstPropertyValue(name)
   return v === null || v === undefined ? '' : String(v).trim()
@@ -228,7 +247,8 @@ function eventRecords(
   if (endProp) end = cal.resolve(endProp, rawValues(endProp)[0]!, 'DTEND', start.allDay ? undefined : start.zone)
   else if (durationValue) end = { ...start, wall: endAfter(start, durationValue) }
   else end = { ...start, wall: start.allDay ? addDaysWall(start.wall, 1) : start.wall }
-  if (start.allDay !== end.allDay) throw new Error('DTSTART and DTEND are not both dates or both date-times')
+  const warnings: string[] = []
+  if (start.allDay !== end.allDay) end = mixedEnd(start, end, warnings)
 
   const body: Record<string, unknown> = {
     title: text(comp, 'summary') || '(untitled)',
@@ -236,7 +256,6 @@ function eventRecords(
     status: 'publish',
     all_day: start.allDay,
   }
-  const warnings: string[] = []
   if (!text(comp, 'summary')) warnings.push('has no SUMMARY: titled "(untitled)"')
   if (start.allDay) {
     // DTEND of an all-day event is the day after its last day (RFC 5545 §3.6.1).
