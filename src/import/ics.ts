@@ -11,6 +11,7 @@ import ICAL from 'ical.js'
 import { parseRule, RuleError } from '../recurrence/index.js'
 import { isValidDate, isValidTime } from '../time/format.js'
 import { isValidTimezone, localToUtc, utcToLocal } from '../time/zone.js'
+import { deriveUids, latestCopies, type ParsedEvent } from './ics-copies.js'
 import { textToHtml } from './text.js'
 import type { SourceRecord } from './types.js'
 import { WINDOWS_ZONES } from './windows-zones.js'
@@ -424,13 +425,15 @@ export function planIcs(source: string, options: IcsOptions = {}): IcsPlan | Sou
     return [{ kind: 'event', sourceId: 'source', ref: 'source', error: 'not an iCalendar document (no BEGIN:VCALENDAR)' }]
   }
   const cal = new Calendar(zones, props)
-  const parsed: Array<{ ref: string; comp?: ICAL.Component; error?: string }> = events.map((b) => {
+  const all: ParsedEvent[] = events.map((b) => {
     try {
-      return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text) as unknown as unknown[]) }
+      return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text) as unknown as unknown[]), notes: [] }
     } catch (e) {
-      return { ref: `VEVENT at line ${b.line}`, error: `malformed: ${e instanceof Error ? e.message : String(e)}` }
+      return { ref: `VEVENT at line ${b.line}`, error: `malformed: ${e instanceof Error ? e.message : String(e)}`, notes: [] }
     }
   })
+  deriveUids(all)
+  const parsed = latestCopies(all)
   // The zone of each series, for its overrides' RECURRENCE-ID; masters before overrides.
   const masters = new Map<string, string | null>()
   for (const p of parsed) {
@@ -444,8 +447,9 @@ export function planIcs(source: string, options: IcsOptions = {}): IcsPlan | Sou
     ...parsed.filter((p) => !p.comp?.getFirstProperty('recurrence-id')),
     ...parsed.filter((p) => p.comp?.getFirstProperty('recurrence-id')),
   ]
-  const refOf = (p: (typeof parsed)[number]) => {
-    const uid = p.comp ? text(p.comp, 'uid') : ''
+  const refOf = (p: ParsedEvent) => {
+    // A derived UID means nothing to the reader: the event is named by its line.
+    const uid = p.comp && !p.notes.some((n) => n.startsWith('has no UID')) ? text(p.comp, 'uid') : ''
     const rid = p.comp?.getFirstProperty('recurrence-id')
     return uid ? `UID ${uid}${rid ? ` (RECURRENCE-ID ${String(p.comp!.getFirstPropertyValue('recurrence-id'))})` : ''}` : p.ref
   }
@@ -457,7 +461,10 @@ export function planIcs(source: string, options: IcsOptions = {}): IcsPlan | Sou
       const ref = refOf(p)
       if (p.error !== undefined || !p.comp) return [{ kind: 'event', sourceId: p.ref, ref: p.ref, error: p.error ?? 'unreadable' }]
       try {
-        return eventRecords(cal, p.comp, ref, masters, o)
+        const records = eventRecords(cal, p.comp, ref, masters, o)
+        const event = records.find((r) => r.kind === 'event')
+        if (event && p.notes.length) event.warnings = [...p.notes, ...(event.warnings ?? [])]
+        return records
       } catch (e) {
         return [
           {

@@ -37,5 +37,33 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
         { ref: 'UID mixed@fidelity.test', reason: 'DTEND is a date while DTSTART has a time: it ends at the start of 2027-03-02' },
       ])
     })
+
+    it('an event without UID gets a stable id from its SUMMARY and DTSTART, with a warning; a second run changes nothing', async () => {
+      app = await makeApp(makeStorage)
+      const s = await run({ format: 'ics', location: fixture('copies-and-no-uid.ics') })
+      expect(s.failed).toEqual([])
+      expect(s.warnings).toContainEqual({
+        ref: 'VEVENT at line 5',
+        reason: expect.stringMatching(
+          /^has no UID: known by its SUMMARY and DTSTART as derived-[0-9a-f]{16}@ics; renaming or moving it imports it anew$/,
+        ),
+      })
+      expect((await events()).map((e) => e.title)).toContain('Team lunch (an old export without UID)')
+      const again = await run({ format: 'ics', location: fixture('copies-and-no-uid.ics') })
+      expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
+      expect((await events()).length).toBe(3)
+    })
+
+    it('copies of one UID: the highest SEQUENCE wins, then the latest LAST-MODIFIED (DTSTAMP), whatever their order', async () => {
+      app = await makeApp(makeStorage)
+      const s = await run({ format: 'ics', location: fixture('copies-and-no-uid.ics') })
+      expect(s.failed).toEqual([])
+      const titles = (await events()).map((e) => [e.title, e.start_date])
+      expect(titles).toContainEqual(['Board meeting (moved)', '2027-04-13 11:00:00'])
+      expect(titles).toContainEqual(['Reading group (new room)', '2027-04-14 10:00:00'])
+      expect(titles.map(([t]) => t)).not.toContain('Board meeting')
+      expect(titles.map(([t]) => t)).not.toContain('Reading group')
+      expect(s.warnings).toContainEqual({ ref: 'UID board@fidelity.test', reason: 'an older copy at line 19 (SEQUENCE 1) was left out' })
+    })
   })
 }
