@@ -6,7 +6,7 @@
  */
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startServer } from '../examples/node-server/server.js'
 import { scheduleImports } from '../examples/node-server/imports.js'
@@ -90,7 +90,7 @@ describe('scheduled imports of hostile sources', () => {
       { format: 'ics', location: good },
     ])
     expect(summaries.map((s) => [s.source, s.created, s.failed])).toEqual([
-      ['xls:a.xls', 0, [{ ref: 'source', reason: 'calendar-events-router: unknown import format xls' }]],
+      [`xls:${resolve('a.xls')}`, 0, [{ ref: 'source', reason: 'calendar-events-router: unknown import format xls' }]],
       [`ics:${good}`, 1, []],
     ])
   })

@@ -3,12 +3,14 @@
  * call per source; every record is written through the router as the importing caller, and a
  * second run updates what the first created.
  */
+import { resolve as resolvePath } from 'node:path'
+import { HOST_REQUEST } from '../router/host-request.js'
 import type { ImportLinkStore } from '../storage/import-links.js'
 import type { CsvOptions } from './csv.js'
 import type { IcsOptions } from './ics.js'
-import { loadSource, type LoadOptions } from './read-source.js'
+import { isUrl, loadSource, type LoadOptions } from './read-source.js'
 import { readTec, type TecOptions } from './tec.js'
-import { runImport, type ImportTarget, type RunOptions } from './run.js'
+import { isRouter, runImport, type ImportTarget, type RunOptions } from './run.js'
 import { BudgetError, resolveBudget, type ImportBudget } from './budget.js'
 import type { ParseJob } from './parse-worker.js'
 import { parseInWorker } from './sandbox.js'
@@ -48,7 +50,30 @@ export interface ImportSource extends LoadOptions {
 
 export type ImportOptions = RunOptions
 
-export const sourceName = (s: ImportSource) => s.name ?? `${s.format}:${s.location ?? 'text'}`
+/** A location as one key whatever its spelling: a URL normalised (`HTTP://Host:80/a/../b` → `http://host/b`), a path made absolute. */
+export function canonicalLocation(location: string): string {
+  if (!isUrl(location)) return resolvePath(location)
+  try {
+    return new URL(location).href
+  } catch {
+    return location
+  }
+}
+
+export const sourceName = (s: ImportSource) => s.name ?? `${s.format}:${s.location ? canonicalLocation(s.location) : 'text'}`
+
+/**
+ * The name a source's links are under: its canonical name, or the name an earlier version gave
+ * it (the location as written) when only that one has links, so an upgrade imports nothing twice.
+ */
+async function linkedName(target: ImportTarget, source: ImportSource): Promise<string> {
+  const name = sourceName(source)
+  const legacy = `${source.format}:${source.location}`
+  if (source.name || !source.location || legacy === name) return name
+  const links = (isRouter(target) ? target[HOST_REQUEST]?.storage : target.storage)?.importLinks
+  if (!links || (await links.links(name)).length) return name
+  return (await links.links(legacy)).length ? legacy : name
+}
 
 /** A file source (ics, csv): downloaded or read within the budget, then parsed in a worker (sandbox.ts). */
 function fromText(
@@ -76,7 +101,7 @@ function fromText(
  * console.log(summary.created, summary.updated, summary.failed)
  */
 export async function importCalendar(target: ImportTarget, source: ImportSource, options: ImportOptions = {}): Promise<ImportSummary> {
-  const name = sourceName(source)
+  const name = await linkedName(target, source)
   const budget = resolveBudget(source.budget)
   const load = async (links: ImportLinkStore) => {
     if (source.text !== undefined && Buffer.byteLength(source.text) > budget.bytes)
@@ -130,6 +155,7 @@ function notStarted(source: ImportSource, options: ImportOptions, error: unknown
     trashed: 0,
     failed: [{ ref: 'source', reason }],
     warnings: [],
+    kinds: {},
     notModified: false,
     dryRun: options.dryRun === true,
   }

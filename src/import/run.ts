@@ -19,7 +19,7 @@ import { toUtcString } from '../time/format.js'
 import { apiClient, type ApiAnswer, type ApiClient } from './client.js'
 import { fingerprint, locallyChanged, project } from './fields.js'
 import { expandWithRouterRule, type RuleExpandOptions } from './rule-expand.js'
-import type { Authority, ImportSummary, SourceRead, SourceRecord } from './types.js'
+import type { Authority, ImportSummary, KindCounts, SourceRead, SourceRecord } from './types.js'
 
 export interface RunOptions {
   /** overwrite (default): the source wins; keep-local: fields edited here since the last import keep their value; skip: records imported before are left alone. */
@@ -83,6 +83,7 @@ const linkKey = (kind: ImportKind, sourceId: string) => `${kind}\u0000${sourceId
 /** Where a run stood before a group: what the group's writes are undone to when it rolls back. */
 interface Mark {
   counts: [number, number, number, number, number]
+  kinds: string
   failed: number
   warnings: number
   pending: number
@@ -122,6 +123,7 @@ class ImportRun {
       trashed: 0,
       failed: [],
       warnings: [],
+      kinds: {},
       notModified: false,
       dryRun: o.dryRun === true,
     }
@@ -156,6 +158,7 @@ class ImportRun {
     const s = this.summary
     return {
       counts: [s.created, s.updated, s.unchanged, s.skipped, s.trashed],
+      kinds: JSON.stringify(s.kinds),
       failed: s.failed.length,
       warnings: s.warnings.length,
       pending: this.pending.length,
@@ -169,6 +172,7 @@ class ImportRun {
     undo.length = 0
     const s = this.summary
     ;[s.created, s.updated, s.unchanged, s.skipped, s.trashed] = m.counts
+    s.kinds = JSON.parse(m.kinds) as ImportSummary['kinds']
     s.failed.length = m.failed
     s.warnings.length = m.warnings
     // Never flushed inside a group (see `group`): the queue only grew since the mark.
@@ -250,6 +254,13 @@ class ImportRun {
     return body
   }
 
+  /** One more record of `kind` created, updated...: in the totals and in that kind's counts. */
+  private count(kind: ImportKind, what: keyof KindCounts) {
+    this.summary[what]++
+    const counts = (this.summary.kinds[kind] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0, trashed: 0 })
+    counts[what]++
+  }
+
   warn(ref: string, reason: string) {
     this.summary.warnings.push({ ref, reason })
   }
@@ -284,19 +295,19 @@ class ImportRun {
     if (!link) return this.create(r, body, print)
     // Created by this run, in a group whose commit was reported failed but landed.
     if (this.landed.has(linkKey(r.kind, r.sourceId)) && link.fingerprint === print) {
-      this.summary.created++
+      this.count(r.kind, 'created')
       return
     }
     if (this.authority === 'skip') {
-      this.summary.skipped++
+      this.count(r.kind, 'skipped')
       return
     }
     if (link.fingerprint === print) {
-      this.summary.unchanged++
+      this.count(r.kind, 'unchanged')
       return
     }
     if (this.o.dryRun) {
-      this.summary.updated++
+      this.count(r.kind, 'updated')
       return
     }
     let send = body
@@ -311,7 +322,7 @@ class ImportRun {
         if (changed.size) this.warn(r.ref, `kept the local value of ${[...changed].join(', ')}`)
       } else if (current.status !== 404) {
         // Trashed or unreadable here: a local decision the source does not overrule.
-        this.summary.skipped++
+        this.count(r.kind, 'skipped')
         return this.keepLink(link, print)
       }
     }
@@ -327,7 +338,7 @@ class ImportRun {
       return this.create(r, body, print)
     }
     if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
-    this.summary.updated++
+    this.count(r.kind, 'updated')
     await this.remember(r, link.recordId, print, { ...project(r.kind, answer.body, Object.keys(body)), ...kept })
   }
 
@@ -341,7 +352,7 @@ class ImportRun {
 
   private async create(r: SourceRecord, body: Record<string, unknown>, print: string): Promise<void> {
     if (this.o.dryRun) {
-      this.summary.created++
+      this.count(r.kind, 'created')
       // Later records of this dry run may name it.
       this.setKnown(linkKey(r.kind, r.sourceId), {
         source: this.source,
@@ -357,7 +368,7 @@ class ImportRun {
     if (r.occurrenceOf) return this.detach(r, body, print)
     const answer = await this.api.send('POST', PATHS[r.kind], body, this.linkIn(r, print, {}))
     if (answer.status === 201) {
-      this.summary.created++
+      this.count(r.kind, 'created')
       return this.remember(r, Number(answer.body.id), print, project(r.kind, answer.body, Object.keys(body)))
     }
     const refused = answer.status === 400 ? answer.body?.data?.params?.recurrence : undefined
@@ -397,12 +408,12 @@ class ImportRun {
       this.warn(r.ref, `the occurrence it replaces (${original}) is not in the imported series: imported as a single event`)
       const answer = await this.api.send('POST', '/events', body, this.linkIn(r, print, {}))
       if (answer.status !== 201) return this.fail(r.ref, reasonOf(answer))
-      this.summary.created++
+      this.count(r.kind, 'created')
       return this.remember(r, Number(answer.body.id), print, project('event', answer.body, Object.keys(body)))
     }
     const answer = await this.api.send('PATCH', `/events/${target}?recurrence_scope=this`, body, this.linkIn(r, print, {}, target))
     if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
-    this.summary.created++
+    this.count(r.kind, 'created')
     return this.remember(r, target, print, project('event', answer.body, Object.keys(body)))
   }
 
@@ -474,12 +485,12 @@ class ImportRun {
     for (const link of this.known.values()) {
       if (link.kind !== 'event' || this.seen.has(linkKey(link.kind, link.sourceId))) continue
       if (this.o.dryRun) {
-        this.summary.trashed++
+        this.count(link.kind, 'trashed')
         continue
       }
       let answer = await this.api.send('DELETE', `/events/${link.recordId}?recurrence_scope=all`)
       if (answer.status === 400) answer = await this.api.send('DELETE', `/events/${link.recordId}`)
-      if (answer.status === 200) this.summary.trashed++
+      if (answer.status === 200) this.count(link.kind, 'trashed')
       else if (answer.status !== 404 && answer.status !== 410) {
         this.fail(`${link.kind} ${link.sourceId}`, `could not trash it: ${reasonOf(answer)}`)
         continue

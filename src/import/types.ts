@@ -61,6 +61,14 @@ export interface ImportFailure {
   reason: string
 }
 
+export interface KindCounts {
+  created: number
+  updated: number
+  unchanged: number
+  skipped: number
+  trashed: number
+}
+
 export interface ImportSummary {
   source: string
   created: number
@@ -72,6 +80,8 @@ export interface ImportSummary {
   failed: ImportFailure[]
   /** Not failures: rules expanded into single events, references dropped, overrides without their series. */
   warnings: ImportFailure[]
+  /** The same counts for each kind of record apart (events, venues, organizers, categories, tags). */
+  kinds: Partial<Record<ImportKind, KindCounts>>
   /** The source answered 304 (conditional GET): nothing was read or written. */
   notModified: boolean
   dryRun: boolean

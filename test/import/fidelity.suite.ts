@@ -3,6 +3,7 @@
  * 12, 17), each with a fixture of its own shaped like those exporters' files. Registered for
  * memory, SQLite and PostgreSQL by test/import-*.test.ts.
  */
+import { resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { importCalendar, type ImportSource } from '../../src/import/index.js'
 import type { Storage } from '../../src/storage/types.js'
@@ -64,6 +65,24 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       expect(titles.map(([t]) => t)).not.toContain('Board meeting')
       expect(titles.map(([t]) => t)).not.toContain('Reading group')
       expect(s.warnings).toContainEqual({ ref: 'UID board@fidelity.test', reason: 'an older copy at line 19 (SEQUENCE 1) was left out' })
+    })
+
+    it('the source key is canonical: team.ics and ./team.ics (an absolute path) are one source; the summary counts each kind apart', async () => {
+      app = await makeApp(makeStorage)
+      const first = await run({ format: 'ics', location: fixture('google.ics') })
+      expect(first.source).toBe(`ics:${resolve(fixture('google.ics'))}`)
+      expect(first.kinds.event?.created).toBe((await events()).filter((e) => !e.series || e.series.id === e.id || e.series.detached).length)
+      expect(first.kinds.venue?.created).toBe(1)
+      expect(first.kinds.organizer?.created).toBe(1)
+      const again = await run({ format: 'ics', location: `./${fixture('google.ics')}` })
+      expect([again.source, again.created, again.unchanged]).toEqual([first.source, 0, first.created])
+      // Links an earlier version made under the location as written are still found.
+      const legacy = `ics:${fixture('outlook.ics')}`
+      const before = await run({ format: 'ics', location: fixture('outlook.ics'), name: legacy })
+      const upgraded = await run({ format: 'ics', location: fixture('outlook.ics') })
+      expect([upgraded.source, upgraded.created, upgraded.unchanged]).toEqual([legacy, 0, before.created])
+      const url = await run({ format: 'ics', location: 'HTTP://127.0.0.1:9/a/../cal.ics', timeoutMs: 2000 })
+      expect(url.source).toBe('ics:http://127.0.0.1:9/cal.ics')
     })
   })
 }
