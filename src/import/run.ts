@@ -371,6 +371,8 @@ class ImportRun {
       this.count(r.kind, 'created')
       return this.remember(r, Number(answer.body.id), print, project(r.kind, answer.body, Object.keys(body)))
     }
+    if (answer.status === 400 && answer.body?.code === 'term_exists' && Number(answer.body?.data?.term_id) > 0)
+      return this.adopt(r, Number(answer.body.data.term_id), body, print)
     const refused = answer.status === 400 ? answer.body?.data?.params?.recurrence : undefined
     if (refused !== undefined && (r.expand || (r.body?.recurrence as { rrule?: unknown } | undefined)?.rrule)) {
       // The router's own expander gives the dates (rule-expand.ts); a source's `expand` only
@@ -382,6 +384,21 @@ class ImportRun {
       return
     }
     this.fail(r.ref, reasonOf(answer))
+  }
+
+  /**
+   * A category or tag that exists here by name (and parent), made by hand or by another source:
+   * to a reader it is the same term, so this source links to it instead of failing. Nothing of
+   * it is rewritten; a later change at the source updates it as any linked record.
+   */
+  private async adopt(r: SourceRecord, id: number, body: Record<string, unknown>, print: string): Promise<void> {
+    const path = r.kind === 'category' ? '/categories' : '/tags'
+    const current = await this.api.send('GET', `${path}/${id}`)
+    if (current.status !== 200)
+      return this.fail(r.ref, `a ${r.kind} of that name exists (id ${id}) but cannot be read: ${reasonOf(current)}`)
+    this.warn(r.ref, `adopted the ${r.kind} "${String(current.body.name)}" that exists here (id ${id})`)
+    this.count(r.kind, 'unchanged')
+    await this.remember(r, id, print, project(r.kind, current.body, Object.keys(body)))
   }
 
   /** A RECURRENCE-ID override: the occurrence of the imported series it replaces, edited on its own. */

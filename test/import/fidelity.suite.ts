@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { importCalendar, type ImportSource } from '../../src/import/index.js'
 import type { Storage } from '../../src/storage/types.js'
 import { makeApp, type App } from '../http/harness.js'
+import { startTecStub } from '../support/tec-stub.js'
 
 const fixture = (name: string) => `test/fixtures/import/${name}`
 const YEAR = '?start_date=2000-01-01&end_date=2100-01-01&per_page=100&status=publish,future,draft,pending,private'
@@ -83,6 +84,31 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       expect([upgraded.source, upgraded.created, upgraded.unchanged]).toEqual([legacy, 0, before.created])
       const url = await run({ format: 'ics', location: 'HTTP://127.0.0.1:9/a/../cal.ics', timeoutMs: 2000 })
       expect(url.source).toBe('ics:http://127.0.0.1:9/cal.ics')
+    })
+
+    it('two sources into one calendar: a category or tag that exists by name (and parent) is adopted, not refused', async () => {
+      app = await makeApp(makeStorage)
+      const csv = 'Event Name,Event Start Date,Event Start Time,Event Category,Event Tags\nPicnic,2027-06-01,12:00,Music,Outdoor\n'
+      expect((await run({ format: 'csv', text: csv, name: 'sheet' })).failed).toEqual([])
+      const terms = async (kind: string) => (await app.get(`/${kind}?hide_empty=false&per_page=100`)).body[kind] as any[]
+      const music = (await terms('categories')).find((c) => c.name === 'Music')
+      const outdoor = (await terms('tags')).find((t) => t.name === 'Outdoor')
+      const site = await startTecStub()
+      try {
+        const s = await run({ format: 'tec', location: site.url })
+        expect(s.failed).toEqual([])
+        expect(s.warnings).toContainEqual({ ref: 'category 2', reason: `adopted the category "Music" that exists here (id ${music.id})` })
+        const jazz = (await terms('categories')).find((c) => c.name === 'Jazz')
+        expect(jazz.parent).toBe(music.id)
+        expect((await terms('categories')).filter((c) => c.name === 'Music')).toHaveLength(1)
+        const first = (await events()).find((e) => e.title === 'Event 0')
+        expect(first.categories.map((c: any) => c.id)).toEqual([jazz.id])
+        expect(first.tags.map((t: any) => t.id)).toEqual([outdoor.id])
+        const again = await run({ format: 'tec', location: site.url })
+        expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
+      } finally {
+        await site.close()
+      }
     })
   })
 }
