@@ -30,6 +30,7 @@ const USAGE = `Usage: calendar-events-router import <file|url> --format ics|csv|
   --user NAME:PASSWORD      tec: HTTP Basic credentials (a WordPress application password)
   --as ID --role ROLE       who imports here (default 1, administrator)
   --timezone ZONE           the site's time zone for floating times (default UTC)
+  --trust-html              store the source's HTML as given (default: an untrusted role's filter)
   --allow-private           let the source redirect to (or name) private and loopback addresses
   --json                    print the summary as JSON
 `
@@ -99,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
       role: { type: 'string', default: 'administrator' },
       timezone: { type: 'string' },
       'allow-private': { type: 'boolean', default: false },
+      'trust-html': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -163,6 +165,7 @@ async function main(argv: string[]): Promise<number> {
         authority,
         deleteMissing: values['delete-missing'],
         dryRun: values['dry-run'],
+        trustHtml: values['trust-html'],
         ...(batch !== undefined ? { batchSize: Number(batch) } : {}),
         as: { id: Number(as), role },
         onProgress: (done, total) => {

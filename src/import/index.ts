@@ -54,7 +54,9 @@ export type ImportOptions = RunOptions
 export function canonicalLocation(location: string): string {
   if (!isUrl(location)) return resolvePath(location)
   try {
-    return new URL(location).href
+    const url = new URL(location)
+    // A site's root is written with or without its slash: without, as the first version named it.
+    return url.pathname === '/' && !url.search && !url.hash ? url.origin : url.href
   } catch {
     return location
   }

@@ -19,6 +19,8 @@ import { toUtcString } from '../time/format.js'
 import { apiClient, type ApiAnswer, type ApiClient } from './client.js'
 import { fingerprint, locallyChanged, project } from './fields.js'
 import { expandWithRouterRule, type RuleExpandOptions } from './rule-expand.js'
+import type { HtmlKind } from '../sanitize/allowlist.js'
+import type { TextFilter } from '../sanitize/policy.js'
 import type { Authority, ImportSummary, KindCounts, SourceRead, SourceRecord } from './types.js'
 
 export interface RunOptions {
@@ -36,6 +38,12 @@ export interface RunOptions {
    * writers of other requests wait for at most one group's transaction.
    */
   batchSize?: number
+  /**
+   * Store the sources' HTML as given. By default it goes through the filter of a role without
+   * `unfiltered_html` (a contributor's), whoever imports: the HTML of a feed or a sheet is a
+   * third party's, not the importing administrator's.
+   */
+  trustHtml?: boolean
   /** Called for each record once it is written (a group's after its commit). `total` when the source knows it. */
   onProgress?: (done: number, total: number | undefined) => void
 }
@@ -78,6 +86,29 @@ export function reasonOf(answer: ApiAnswer): string {
   return `${answer.status} ${b.code ?? ''}: ${b.message ?? ''}${detail ? ` (${detail})` : ''}`.trim()
 }
 
+/** The text fields of a write that may hold HTML: paragraphs (`rich`), and one-line names (`inline`). */
+const TEXT_FIELDS: Record<string, HtmlKind> = {
+  description: 'rich',
+  excerpt: 'rich',
+  title: 'inline',
+  venue: 'inline',
+  organizer: 'inline',
+  name: 'inline',
+  address: 'inline',
+  city: 'inline',
+}
+
+/** The body with its text as an untrusted role would store it. */
+function untrustedText(body: Record<string, unknown>, kind: ImportKind, filter: TextFilter): Record<string, unknown> {
+  const resource = kind === 'category' || kind === 'tag' ? 'term' : kind
+  const out = { ...body }
+  for (const [field, htmlKind] of Object.entries(TEXT_FIELDS)) {
+    const v = out[field]
+    if (typeof v === 'string') out[field] = filter(v, { resource, field, kind: htmlKind })
+  }
+  return out
+}
+
 const linkKey = (kind: ImportKind, sourceId: string) => `${kind}\u0000${sourceId}`
 
 /** Where a run stood before a group: what the group's writes are undone to when it rolls back. */
@@ -103,6 +134,8 @@ class ImportRun {
   private undo: Array<() => void> | null = null
   /** Links of records whose group's commit reported a failure yet landed (see `adoptCommitted`). */
   private readonly landed = new Set<string>()
+  /** The filter the sources' text goes through (an untrusted role's), or null with `trustHtml`. */
+  untrusted: TextFilter | null = null
   /** The router's series limits, for a refused rule's single events. */
   rules: RuleExpandOptions = {}
 
@@ -251,7 +284,7 @@ class ImportRun {
     if (refs.categories) body.categories = many('category', refs.categories)
     if (refs.tags) body.tags = many('tag', refs.tags)
     if (refs.parent !== undefined) body.parent = many(r.kind, [refs.parent])[0] ?? 0
-    return body
+    return this.untrusted ? untrustedText(body, r.kind, this.untrusted) : body
   }
 
   /** One more record of `kind` created, updated...: in the totals and in that kind's counts. */
@@ -559,6 +592,7 @@ export async function runImport(
   const as = o.as ?? { id: 1, role: 'administrator' }
   const run = new ImportRun((door) => apiClient(router, as, door), links, source, o)
   run.rules = { ...router.options.recurrence }
+  run.untrusted = o.trustHtml ? null : router.options.sanitize({ id: 0, role: 'contributor' })
   let src: SourceRead
   try {
     src = await read(links)

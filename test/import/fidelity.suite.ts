@@ -110,5 +110,31 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
         await site.close()
       }
     })
+
+    it("imported HTML goes through an untrusted role's filter unless trustHtml; Google's CSV Private column keeps a private event private", async () => {
+      app = await makeApp(makeStorage)
+      const csv = {
+        mapping: {
+          event_name: 'Subject',
+          event_start_date: 'Start Date',
+          event_start_time: 'Start Time',
+          event_end_date: 'End Date',
+          event_end_time: 'End Time',
+          event_description: 'Description',
+          event_venue_name: 'Location',
+        },
+      }
+      const s = await run({ format: 'csv', location: fixture('google-calendar.csv'), csv })
+      expect(s.failed).toEqual([])
+      const list = await events()
+      const picnic = list.find((e) => e.title === 'Team picnic')
+      expect(picnic.description).toContain('Food')
+      expect(picnic.description).not.toMatch(/script|onerror/)
+      expect(list.find((e) => e.title === 'Dentist').status).toBe('private')
+      expect((await app.get(`/events${YEAR.replace(/&status=.*/, '')}`)).body.events.map((e: any) => e.title)).toEqual(['Team picnic'])
+      await run({ format: 'csv', location: fixture('google-calendar.csv'), csv, name: 'trusted' }, { trustHtml: true })
+      const trusted = (await events()).filter((e) => e.title === 'Team picnic')
+      expect(trusted.map((e) => e.description)).toContainEqual(expect.stringContaining('<script>alert(1)</script>'))
+    })
   })
 }
