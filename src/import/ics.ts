@@ -369,7 +369,17 @@ function withWarning(records: SourceRecord[], ref: string, warning: string): Sou
   return records
 }
 
-/** The series' occurrences as single events (ical.js's expansion), each with its own source id. */
+/** Occurrences of an open-ended rule kept before `now`: the recent past, as the router's lists show it. */
+const RECENT_DAYS = 31
+/** ical.js steps looked at for one rule at most (each is cheap; the event's time budget is the real bound). */
+const MAX_STEPS = 2_000_000
+
+/**
+ * The series' occurrences as single events (ical.js's expansion, for rules outside our subset),
+ * each with its own source id and the start's wall clock in the start's zone. An open-ended rule
+ * keeps what lies around now and ahead, up to the horizon, as the router does with its own
+ * series; what was left out, and a cut at `maxOccurrences`, are said in a warning.
+ */
 function expandSeries(
   comp: ICAL.Component,
   master: SourceRecord,
@@ -379,16 +389,33 @@ function expandSeries(
 ): SourceRecord[] {
   const event = new ICAL.Event(comp)
   const it = event.iterator()
+  const rule = comp.getFirstPropertyValue('rrule') as ICAL.Recur | null
+  const openEnded = rule !== null && !rule.count && !rule.until
   const horizon = new Date(o.now.getTime())
   horizon.setUTCMonth(horizon.getUTCMonth() + o.horizonMonths)
+  const from = openEnded ? o.now.getTime() - RECENT_DAYS * 86_400_000 : -Infinity
   const startMs = Date.parse(String(body.start_date).replace(' ', 'T') + 'Z')
   const lengthMs = Date.parse(String(body.end_date).replace(' ', 'T') + 'Z') - startMs
   const out: SourceRecord[] = []
-  for (let next = it.next(); next && out.length < o.maxOccurrences; next = it.next()) {
-    const at = next.toString().replace('T', ' ').replace('Z', '')
+  let before = 0
+  let cut = false
+  let steps = 0
+  for (let next = it.next(); next; next = it.next()) {
+    if (++steps > MAX_STEPS || out.length >= o.maxOccurrences) {
+      cut = true
+      break
+    }
+    const raw = next.toString()
+    let at = raw.replace('T', ' ').replace('Z', '')
+    // ical.js gives a UTC start in UTC: shown in the series' zone, as DTSTART was.
+    if (raw.endsWith('Z') && start.zone && start.zone !== 'UTC') at = utcToLocal(at, start.zone)
     const wall = start.allDay ? `${at.slice(0, 10)} 00:00:00` : at.length === 10 ? `${at} 00:00:00` : at
-    if (Date.parse(wall.replace(' ', 'T') + 'Z') > horizon.getTime()) break
     const ms = Date.parse(wall.replace(' ', 'T') + 'Z')
+    if (ms > horizon.getTime()) break
+    if (ms + lengthMs < from) {
+      before++
+      continue
+    }
     const endWall = new Date(ms + lengthMs).toISOString().slice(0, 19).replace('T', ' ')
     const { recurrence: _, ...single } = body
     out.push({
@@ -399,6 +426,10 @@ function expandSeries(
       refs: master.refs,
     })
   }
+  const notes: string[] = []
+  if (before) notes.push(`${before} occurrences more than ${RECENT_DAYS} days before now were left out`)
+  if (cut) notes.push(`cut at ${out.length} occurrences (budget.occurrences)`)
+  if (notes.length && out[0]) out[0].warnings = [...(out[0].warnings ?? []), ...notes]
   return out
 }
 

@@ -136,5 +136,22 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       const trusted = (await events()).filter((e) => e.title === 'Team picnic')
       expect(trusted.map((e) => e.description)).toContainEqual(expect.stringContaining('<script>alert(1)</script>'))
     })
+
+    it('an open-ended rule outside our subset keeps the occurrences around now and ahead, in the series zone, and says what it left out', async () => {
+      app = await makeApp(makeStorage)
+      const now = new Date('2026-11-21T22:54:48Z')
+      const s = await run({ format: 'ics', location: fixture('open-ended.ics'), ics: { now, horizonMonths: 2 } })
+      expect(s.failed).toEqual([])
+      const list = (await events()).filter((e) => e.title === 'Weekly sync (an hourly rule)')
+      expect(list[0].start_date >= '2026-10-21').toBe(true)
+      // 09:30 UTC on a Monday in November: 04:30 in New York.
+      expect(list.map((e) => [e.start_date, e.timezone])).toContainEqual(['2026-11-23 04:30:00', 'America/New_York'])
+      expect(list.at(-1).start_date < '2027-01-22').toBe(true)
+      expect(s.warnings.map((w) => w.reason)).toContainEqual(
+        expect.stringMatching(/^\d+ occurrences more than 31 days before now were left out$/),
+      )
+      const again = await run({ format: 'ics', location: fixture('open-ended.ics'), ics: { now, horizonMonths: 2 } })
+      expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
+    })
   })
 }
