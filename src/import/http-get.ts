@@ -33,7 +33,10 @@ export interface GetPolicy {
 export interface GetAnswer {
   status: number
   headers: Headers
+  /** The body as UTF-8 (what JSON is). */
   text: string
+  /** The body as it came, for a file whose encoding is to be found out. */
+  bytes: Uint8Array
   /** The URL that answered, after redirects. */
   url: string
 }
@@ -58,8 +61,8 @@ async function guard(url: URL, p: GetPolicy): Promise<void> {
     )
 }
 
-/** The body as text, read chunk by chunk and given up past `maxBytes`. */
-async function readCapped(response: Response, url: string, maxBytes: number): Promise<string> {
+/** The body, read chunk by chunk and given up past `maxBytes`. */
+async function readCapped(response: Response, url: string, maxBytes: number): Promise<Uint8Array> {
   const tooBig = () => new BudgetError(`the answer of ${url} is larger than ${maxBytes} bytes (budget.bytes)`)
   const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -67,9 +70,8 @@ async function readCapped(response: Response, url: string, maxBytes: number): Pr
     throw tooBig()
   }
   const reader = response.body?.getReader()
-  if (!reader) return ''
-  const decoder = new TextDecoder()
-  let text = ''
+  if (!reader) return new Uint8Array(0)
+  const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
     const { done, value } = await reader.read()
@@ -79,9 +81,15 @@ async function readCapped(response: Response, url: string, maxBytes: number): Pr
       await reader.cancel().catch(() => undefined)
       throw tooBig()
     }
-    text += decoder.decode(value, { stream: true })
+    chunks.push(value)
   }
-  return text + decoder.decode()
+  const all = new Uint8Array(size)
+  let at = 0
+  for (const c of chunks) {
+    all.set(c, at)
+    at += c.length
+  }
+  return all
 }
 
 /**
@@ -108,13 +116,13 @@ export async function guardedGet(start: string, p: GetPolicy): Promise<GetAnswer
       url = new URL(location, url)
       continue
     }
-    let text: string
+    let bytes: Uint8Array
     try {
-      text = await readCapped(response, url.href, p.maxBytes)
+      bytes = await readCapped(response, url.href, p.maxBytes)
     } catch (e) {
       if (e instanceof BudgetError) throw e
       throw new Error(`${url.href} stopped answering: ${(e as Error).message}`, { cause: e })
     }
-    return { status: response.status, headers: response.headers, text, url: url.href }
+    return { status: response.status, headers: response.headers, text: new TextDecoder().decode(bytes), bytes, url: url.href }
   }
 }

@@ -12,6 +12,7 @@ import { parseRule, RuleError } from '../recurrence/index.js'
 import { isValidDate, isValidTime } from '../time/format.js'
 import { isValidTimezone, localToUtc, utcToLocal } from '../time/zone.js'
 import { deriveUids, latestCopies, type ParsedEvent } from './ics-copies.js'
+import { expandWithRouterRule } from './rule-expand.js'
 import { textToHtml } from './text.js'
 import type { SourceRecord } from './types.js'
 import { WINDOWS_ZONES } from './windows-zones.js'
@@ -47,7 +48,9 @@ function cut(source: string): { events: Block[]; zones: Block[]; props: Map<stri
   const props = new Map<string, string>()
   let current: { kind: 'VEVENT' | 'VTIMEZONE'; line: number; lines: string[]; depth: number } | null = null
   let depth = 0
-  for (const { line, text } of logical) {
+  for (const { line, text: written } of logical) {
+    // `BEGIN:VEVENT ` with a trailing space (seen in the wild) is still a BEGIN.
+    const text = /^(BEGIN|END):/i.test(written) ? written.trimEnd() : written
     const upper = text.toUpperCase()
     if (current) {
       current.lines.push(text)
@@ -265,6 +268,7 @@ function eventRecords(
     body.end_date = `${lastDay.slice(0, 10)} 23:59:59`
   } else {
     body.start_date = start.wall
+    if (end.wall < start.wall) warnings.push('DTEND is before DTSTART: the event ends when it starts')
     body.end_date = end.wall < start.wall ? start.wall : end.wall
   }
   if (start.zone) body.timezone = start.zone
@@ -341,6 +345,12 @@ function eventRecords(
       return [...out, ...withWarning(expand(), ref, 'RDATE without RRULE: imported as single events')]
     }
     const rrule = rruleValue.toString()
+    if (comp.getAllProperties('rrule').length > 1) {
+      // Our series hold one rule: the union of several becomes single events, at the router's
+      // dates when every rule is ours (ical.js counts DTSTART against each rule's COUNT).
+      const occurrences = unionOfRules(comp, record, { rdate, exdate }, o) ?? expand()
+      return [...out, ...withWarning(occurrences, ref, `several RRULE lines: imported as ${occurrences.length} single events`)]
+    }
     try {
       parseRule(rrule)
     } catch (e) {
@@ -361,6 +371,39 @@ function eventRecords(
   }
   out.push(record)
   return out
+}
+
+/** The single events of several rules of ours, DTSTART first (RFC 5545 §3.8.5.3); null when one rule is not ours. */
+function unionOfRules(
+  comp: ICAL.Component,
+  master: SourceRecord,
+  dates: { rdate: string[]; exdate: string[] },
+  o: Required<IcsOptions>,
+): SourceRecord[] | null {
+  const rules = comp.getAllProperties('rrule').map((p) => String(p.getFirstValue()))
+  const byId = new Map<string, SourceRecord>()
+  const body = master.body!
+  try {
+    for (const rrule of rules) {
+      parseRule(rrule)
+      const one = { ...master, body: { ...body, recurrence: { rrule, ...dates } } }
+      for (const r of expandWithRouterRule(one, o)) byId.set(r.sourceId, r)
+    }
+  } catch (e) {
+    if (e instanceof RuleError) return null
+    throw e
+  }
+  const start = String(body.start_date)
+  const first = `${master.sourceId}#${start}`
+  if (!byId.has(first) && !dates.exdate.some((x) => start.startsWith(x)))
+    byId.set(first, {
+      kind: 'event',
+      sourceId: first,
+      ref: `${master.ref} (occurrence ${start})`,
+      body: { ...body },
+      ...(master.refs ? { refs: master.refs } : {}),
+    })
+  return [...byId.values()].sort((a, b) => (String(a.body!.start_date) < String(b.body!.start_date) ? -1 : 1)).slice(0, o.maxOccurrences)
 }
 
 function withWarning(records: SourceRecord[], ref: string, warning: string): SourceRecord[] {

@@ -8,7 +8,7 @@ import { HOST_REQUEST } from '../router/host-request.js'
 import type { ImportLinkStore } from '../storage/import-links.js'
 import type { CsvOptions } from './csv.js'
 import type { IcsOptions } from './ics.js'
-import { isUrl, loadSource, type LoadOptions } from './read-source.js'
+import { isUrl, loadSource, type LoadOptions, type SourceText } from './read-source.js'
 import { readTec, type TecOptions } from './tec.js'
 import { isRouter, runImport, type ImportTarget, type RunOptions } from './run.js'
 import { BudgetError, resolveBudget, type ImportBudget } from './budget.js'
@@ -77,9 +77,17 @@ async function linkedName(target: ImportTarget, source: ImportSource): Promise<s
   return (await links.links(legacy)).length ? legacy : name
 }
 
+/** Why an iCalendar file gave no record: it holds no VEVENT, only tasks, journal entries... */
+function nothingIn(text: string): string[] {
+  const kinds = new Set([...text.matchAll(/^BEGIN:(V[A-Z]+)/gim)].map((m) => m[1]!.toUpperCase()))
+  for (const k of ['VCALENDAR', 'VTIMEZONE', 'VALARM', 'VEVENT']) kinds.delete(k)
+  if (!/^BEGIN:VCALENDAR/im.test(text)) return []
+  return [`the file holds no VEVENT${kinds.size ? ` (only ${[...kinds].join(', ')})` : ''}: nothing to import`]
+}
+
 /** A file source (ics, csv): downloaded or read within the budget, then parsed in a worker (sandbox.ts). */
 function fromText(
-  load: (links: ImportLinkStore) => Promise<{ notModified: true } | { notModified: false; text: string; commit(): Promise<void> }>,
+  load: (links: ImportLinkStore) => Promise<SourceText>,
   job: (text: string) => Omit<ParseJob, 'skip'>,
   budget: Required<ImportBudget>,
 ) {
@@ -90,7 +98,8 @@ function fromText(
     const records = await parseInWorker(job(got.text), budget, deadline)
     // A document that is nothing but one unreadable record is an unreadable source.
     if (records.length === 1 && records[0]!.sourceId === 'source' && records[0]!.error) throw new Error(records[0]!.error)
-    return Object.assign({ records, complete: () => true, commit: got.commit }, { total: records.length })
+    const warnings = [...(got.warnings ?? []), ...(records.length ? [] : nothingIn(got.text))]
+    return Object.assign({ records, complete: () => true, commit: got.commit, warnings: () => warnings }, { total: records.length })
   }
 }
 

@@ -9,7 +9,21 @@ import { toUtcString } from '../time/format.js'
 import { BudgetError, resolveBudget, type ImportBudget } from './budget.js'
 import { guardedGet, originOf, type GetPolicy } from './http-get.js'
 
-export type SourceText = { notModified: true } | { notModified: false; text: string; commit(): Promise<void> }
+export type SourceText = { notModified: true } | { notModified: false; text: string; commit(): Promise<void>; warnings?: string[] }
+
+/**
+ * A file's bytes as text: UTF-8 (a BOM is dropped by the parsers), else, when they are not valid
+ * UTF-8, Latin-1 as Windows writes it, with a warning, rather than replacement characters.
+ */
+export function decodeText(bytes: Uint8Array): { text: string; warnings: string[] } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), warnings: [] }
+  } catch (e) {
+    // The decoder's own error says only "invalid data"; the warning says what was done instead.
+    if (!(e instanceof TypeError)) throw e
+    return { text: new TextDecoder('windows-1252').decode(bytes), warnings: ['the file is not UTF-8: read as Latin-1 (windows-1252)'] }
+  }
+}
 
 export interface LoadOptions {
   /** Replaces the global fetch (tests, proxies). */
@@ -64,16 +78,16 @@ export async function loadSource(
 ): Promise<SourceText> {
   if (!isUrl(location)) {
     const { readFile, stat } = await import('node:fs/promises')
-    let text: string
+    let bytes: Uint8Array
     try {
       const size = (await stat(location)).size
       if (size > budget.bytes) throw new BudgetError(`${location} is larger than ${budget.bytes} bytes (budget.bytes)`)
-      text = await readFile(location, 'utf8')
+      bytes = await readFile(location)
     } catch (e) {
       if (e instanceof BudgetError) throw e
       throw new Error(`cannot read ${location}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e })
     }
-    return { notModified: false, text, commit: async () => {} }
+    return { notModified: false, ...decodeText(bytes), commit: async () => {} }
   }
   const state = await links.sourceState(source)
   const policy = policyFor(location, o, budget, 'text/calendar, text/csv, application/json;q=0.9, */*;q=0.5')
@@ -86,7 +100,7 @@ export async function loadSource(
   const lastModified = response.headers.get('last-modified')
   return {
     notModified: false,
-    text: response.text,
+    ...decodeText(response.bytes),
     commit: () => links.putSourceState({ source, etag, lastModified, checkedAt: toUtcString(new Date()) }),
   }
 }

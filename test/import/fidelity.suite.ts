@@ -153,5 +153,40 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       const again = await run({ format: 'ics', location: fixture('open-ended.ics'), ics: { now, horizonMonths: 2 } })
       expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
     })
+
+    it('odd shapes: BEGIN:VEVENT with a trailing space, two RRULE lines, DTEND before DTSTART, PT24H across the spring change', async () => {
+      app = await makeApp(makeStorage)
+      const s = await run({ format: 'ics', location: fixture('odd-shapes.ics') })
+      expect(s.failed).toEqual([])
+      const list = await events()
+      expect(list.map((e) => e.title)).toContain('After a BEGIN line with a trailing space')
+      expect(list.filter((e) => e.title === 'Two rules').map((e) => e.start_date)).toEqual([
+        '2027-06-07 10:00:00',
+        '2027-06-09 10:00:00',
+        '2027-06-14 10:00:00',
+        '2027-06-16 10:00:00',
+      ])
+      expect(s.warnings).toContainEqual({
+        ref: 'UID two-rules@fidelity.test (occurrence 2027-06-07 10:00:00)',
+        reason: 'several RRULE lines: imported as 4 single events',
+      })
+      expect(s.warnings).toContainEqual({
+        ref: 'UID backwards@fidelity.test',
+        reason: 'DTEND is before DTSTART: the event ends when it starts',
+      })
+      // 24 real hours: the clocks went forward an hour on 28 March.
+      const day = list.find((e) => e.title === 'Twenty-four hours across the spring change')
+      expect([day.start_date, day.end_date]).toEqual(['2027-03-27 12:00:00', '2027-03-28 13:00:00'])
+    })
+
+    it('a file without events says so; a file that is not UTF-8 is read as Latin-1, with a warning', async () => {
+      app = await makeApp(makeStorage)
+      const tasks = await run({ format: 'ics', location: fixture('tasks-only.ics') })
+      expect([tasks.created, tasks.failed]).toEqual([0, []])
+      expect(tasks.warnings).toEqual([{ ref: 'source', reason: 'the file holds no VEVENT (only VTODO): nothing to import' }])
+      const latin = await run({ format: 'ics', location: fixture('latin1.ics') })
+      expect(latin.warnings).toEqual([{ ref: 'source', reason: 'the file is not UTF-8: read as Latin-1 (windows-1252)' }])
+      expect((await events()).map((e) => e.title)).toEqual(['Café München'])
+    })
   })
 }
