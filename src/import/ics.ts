@@ -341,8 +341,9 @@ function eventRecords(
     const exdate = dates('exdate')
     const expand = () => expandSeries(comp, record, body, start, o)
     if (!rruleValue) {
-      // RDATE alone has no rule of ours to carry it: the dates become single events.
-      return [...out, ...withWarning(expand(), ref, 'RDATE without RRULE: imported as single events')]
+      // RDATE alone has no rule of ours to carry it: DTSTART and each date become single events,
+      // a PERIOD with its own end (RFC 5545 §3.8.5.2).
+      return [...out, ...withWarning(rdateEvents(cal, comp, record, start, exdate), ref, 'RDATE without RRULE: imported as single events')]
     }
     const rrule = rruleValue.toString()
     if (comp.getAllProperties('rrule').length > 1) {
@@ -404,6 +405,37 @@ function unionOfRules(
       ...(master.refs ? { refs: master.refs } : {}),
     })
   return [...byId.values()].sort((a, b) => (String(a.body!.start_date) < String(b.body!.start_date) ? -1 : 1)).slice(0, o.maxOccurrences)
+}
+
+/** DTSTART and every RDATE of an event without RRULE as single events; a PERIOD keeps its own end. */
+function rdateEvents(cal: Calendar, comp: ICAL.Component, master: SourceRecord, start: Resolved, exdate: string[]): SourceRecord[] {
+  const body = master.body!
+  const wallMs = (w: string) => Date.parse(`${w.replace(' ', 'T')}Z`)
+  const lengthMs = wallMs(String(body.end_date)) - wallMs(String(body.start_date))
+  const wallOf = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
+  const starts = new Map<string, string>([[String(body.start_date), String(body.end_date)]])
+  for (const p of comp.getAllProperties('rdate'))
+    for (const v of p.toJSON().slice(3) as unknown[]) {
+      const [from, to] = (Array.isArray(v) ? v.map(String) : String(v).split('/')) as [string, string | undefined]
+      const fromValue = /^\d{4}-\d{2}-\d{2}T::$/.test(from) ? from.slice(0, 10) : from
+      const r = cal.resolve(p, fromValue, 'RDATE', start.allDay ? undefined : start.zone)
+      const wall = start.allDay ? `${r.wall.slice(0, 10)} 00:00:00` : r.wall
+      let end = wallOf(wallMs(wall) + lengthMs)
+      if (to && /^[+-]?P/.test(to)) end = endAfter({ ...r, wall }, ICAL.Duration.fromString(to))
+      else if (to) end = cal.resolve(p, to, 'RDATE', r.zone).wall
+      starts.set(wall, end)
+    }
+  const { recurrence: _, ...single } = body
+  return [...starts]
+    .filter(([wall]) => !exdate.some((x) => (x.length === 10 ? wall.startsWith(x) : wall === x)))
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([wall, end]) => ({
+      kind: 'event' as const,
+      sourceId: `${master.sourceId}#${wall}`,
+      ref: `${master.ref} (occurrence ${wall})`,
+      body: { ...single, start_date: wall, end_date: start.allDay ? `${end.slice(0, 10)} 23:59:59` : end },
+      ...(master.refs ? { refs: master.refs } : {}),
+    }))
 }
 
 function withWarning(records: SourceRecord[], ref: string, warning: string): SourceRecord[] {

@@ -188,5 +188,24 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       expect(latin.warnings).toEqual([{ ref: 'source', reason: 'the file is not UTF-8: read as Latin-1 (windows-1252)' }])
       expect((await events()).map((e) => e.title)).toEqual(['Café München'])
     })
+
+    it('RDATE;VALUE=PERIOD: each period keeps its own length; an RDATE-only event keeps its DTSTART instance', async () => {
+      app = await makeApp(makeStorage)
+      const s = await run({ format: 'ics', location: fixture('rdate-periods.ics') })
+      expect(s.failed).toEqual([])
+      const list = await events()
+      expect(list.filter((e) => e.title.startsWith('Course')).map((e) => [e.start_date, e.end_date])).toEqual([
+        ['2027-09-05 09:00:00', '2027-09-05 10:00:00'],
+        ['2027-09-12 09:00:00', '2027-09-12 12:00:00'],
+        ['2027-09-19 09:00:00', '2027-09-19 11:00:00'],
+      ])
+      expect(list.filter((e) => e.title === 'Three evenings').map((e) => e.start_date)).toEqual([
+        '2027-10-01 18:00:00',
+        '2027-10-08 18:00:00',
+        '2027-10-15 18:00:00',
+      ])
+      const again = await run({ format: 'ics', location: fixture('rdate-periods.ics') })
+      expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
+    })
   })
 }
