@@ -13,6 +13,7 @@ import { isValidDate, isValidTime } from '../time/format.js'
 import { isValidTimezone, localToUtc, utcToLocal } from '../time/zone.js'
 import { deriveUids, latestCopies, type ParsedEvent } from './ics-copies.js'
 import { expandWithRouterRule } from './rule-expand.js'
+import { matchIanaZone } from './zone-match.js'
 import { textToHtml } from './text.js'
 import type { SourceRecord } from './types.js'
 import { WINDOWS_ZONES } from './windows-zones.js'
@@ -106,6 +107,9 @@ export interface Resolved {
 class Calendar {
   readonly calendarZone: string | null
   private readonly fileZones = new Map<string, ICAL.Timezone>()
+  private readonly matches = new Map<string, string | null>()
+  private readonly notes = new Map<string, string>()
+  now = new Date()
 
   constructor(zones: Block[], props: Map<string, string>) {
     const wr = props.get('X-WR-TIMEZONE')
@@ -139,6 +143,12 @@ class Calendar {
     }
     const fileZone = this.fileZones.get(tzid)
     if (!fileZone) throw new Error(`${what} names an unknown TZID "${tzid}"`)
+    const mapped = this.mapped(tzid, fileZone)
+    if (mapped) {
+      if (zoneOverride && zoneOverride !== mapped)
+        return { wall: this.convert(wall, mapped, zoneOverride), zone: zoneOverride, allDay: false }
+      return { wall, zone: mapped, allDay: false }
+    }
     // Only the file knows this zone: take the instant it gives, shown in the calendar's zone or UTC.
     const t = ICAL.Time.fromDateTimeString(raw.replace(' ', 'T'))
     t.zone = fileZone
@@ -157,6 +167,27 @@ class Calendar {
     if (/Z$/.test(raw) || (tzid && /^(UTC|GMT|Z)$/i.test(tzid))) return this.calendarZone ?? 'UTC'
     if (!tzid) return this.calendarZone
     return ianaZone(tzid) ?? this.calendarZone ?? 'UTC'
+  }
+
+  /** The IANA zone a file-only zone matches (zone-match.ts), found once per TZID; its note is said on the events in it. */
+  private mapped(tzid: string, zone: ICAL.Timezone): string | null {
+    if (!this.matches.has(tzid)) {
+      const iana = matchIanaZone(zone, tzid, this.now)
+      this.matches.set(tzid, iana)
+      this.notes.set(
+        tzid,
+        iana
+          ? `TZID "${tzid}" is known only from the file: read as ${iana}, the IANA zone with the same transitions`
+          : `TZID "${tzid}" is known only from the file and matches no IANA zone: its times are taken as instants, and a rule repeats in ${this.calendarZone ?? 'UTC'}`,
+      )
+    }
+    return this.matches.get(tzid) ?? null
+  }
+
+  /** What the importer says about the zone a DTSTART names (a file-only zone), if anything. */
+  noteFor(prop: ICAL.Property): string | undefined {
+    const tzid = prop.getParameter('tzid') as string | undefined
+    return tzid ? this.notes.get(tzid) : undefined
   }
 
   /** A wall clock of one zone as the same instant in another. */
@@ -245,6 +276,7 @@ function eventRecords(
   const recurrenceProp = comp.getFirstProperty('recurrence-id')
   const seriesZone = recurrenceProp ? (masters.get(uid) ?? null) : null
   const start = cal.resolve(startProp, rawValues(startProp)[0]!, 'DTSTART')
+  const zoneNote = cal.noteFor(startProp)
   let end: Resolved
   const endProp = comp.getFirstProperty('dtend') ?? comp.getFirstProperty('due')
   const durationValue = comp.getFirstPropertyValue('duration') as ICAL.Duration | null
@@ -260,6 +292,7 @@ function eventRecords(
     status: 'publish',
     all_day: start.allDay,
   }
+  if (zoneNote) warnings.push(zoneNote)
   if (!text(comp, 'summary')) warnings.push('has no SUMMARY: titled "(untitled)"')
   if (start.allDay) {
     // DTEND of an all-day event is the day after its last day (RFC 5545 §3.6.1).
@@ -531,6 +564,7 @@ export function planIcs(source: string, options: IcsOptions = {}): IcsPlan | Sou
     return [{ kind: 'event', sourceId: 'source', ref: 'source', error: 'not an iCalendar document (no BEGIN:VCALENDAR)' }]
   }
   const cal = new Calendar(zones, props)
+  cal.now = o.now
   const all: ParsedEvent[] = events.map((b) => {
     try {
       return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text) as unknown as unknown[]), notes: [] }

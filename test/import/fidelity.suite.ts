@@ -207,5 +207,32 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       const again = await run({ format: 'ics', location: fixture('rdate-periods.ics') })
       expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
     })
+
+    it('a zone known only from its VTIMEZONE is the IANA zone with the same transitions, with a warning naming it; a weekday series stays on weekdays across the DST change', async () => {
+      app = await makeApp(makeStorage)
+      const s = await run({ format: 'ics', location: fixture('file-only-zone.ics') })
+      expect(s.failed).toEqual([])
+      const list = (await events()).filter((e) => e.title === 'Stand-up')
+      expect(list[0].timezone).toMatch(/^Australia\//)
+      // Sydney leaves summer time on Sunday 4 April 2027: still 09:30, still Monday to Friday.
+      expect(list.map((e) => e.start_date)).toEqual([
+        '2027-03-29 09:30:00',
+        '2027-03-30 09:30:00',
+        '2027-03-31 09:30:00',
+        '2027-04-01 09:30:00',
+        '2027-04-02 09:30:00',
+        '2027-04-05 09:30:00',
+        '2027-04-06 09:30:00',
+        '2027-04-07 09:30:00',
+        '2027-04-08 09:30:00',
+        '2027-04-09 09:30:00',
+      ])
+      expect(s.warnings).toContainEqual({
+        ref: 'UID standup-sydney@fidelity.test',
+        reason: expect.stringMatching(
+          /^TZID "Customized Time Zone" is known only from the file: read as Australia\/\S+, the IANA zone with the same transitions$/,
+        ),
+      })
+    })
   })
 }
