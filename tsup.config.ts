@@ -14,6 +14,8 @@ export default defineConfig({
     'adapters/bun': 'adapters/bun/index.ts',
     // The importers (ical.js, csv-parse) stay out of the root entry; the CLI keeps its #! line.
     'import/index': 'src/import/index.ts',
+    // The worker that parses files off the event loop (src/import/sandbox.ts finds it beside itself).
+    'import/parse-worker': 'src/import/parse-worker.ts',
     cli: 'src/import/cli.ts',
   },
   format: ['esm', 'cjs'],
@@ -25,4 +27,6 @@ export default defineConfig({
   platform: 'node',
   // Keep `node:` specifiers: Deno resolves builtins only with the prefix.
   removeNodeProtocol: false,
+  // import.meta.url in the CommonJS build (the import worker's sandbox.ts finds its file by it).
+  shims: true,
 })

@@ -1,6 +1,6 @@
 /** The import CLI as a real process (through tsx, as `npm run import` runs it) on a SQLite file. */
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -19,6 +19,29 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr:
 
 describe('import CLI', () => {
   const db = join(dir, 'cli.sqlite')
+
+  it('without --db or --database-url: a usage error naming them, nothing imported (a dry run needs neither)', async () => {
+    const r = await cli('test/fixtures/import/google.ics')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('Give --db FILE or --database-url URL: an import into memory would be lost on exit')
+    const dry = await cli('test/fixtures/import/google.ics', '--dry-run', '--json')
+    expect(dry.code, dry.stderr).toBe(0)
+  })
+
+  it('a source file that does not exist: a clear error, and no database file is created', async () => {
+    const file = join(dir, 'never-created.sqlite')
+    const r = await cli(join(dir, 'missing.ics'), '--db', file)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`cannot read ${join(dir, 'missing.ics')}: ENOENT`)
+    expect(existsSync(file)).toBe(false)
+  })
+
+  it('the summary counts events, venues, organizers and terms apart', async () => {
+    const r = await cli('test/fixtures/import/google.ics', '--db', join(dir, 'kinds.sqlite'))
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/\n  events: created \d+/)
+    expect(r.stdout).toMatch(/\n  venues: created 1/)
+  })
 
   it('imports a file into SQLite, then a second run creates nothing (--json)', async () => {
     const first = await cli('test/fixtures/import/google.ics', '--format', 'ics', '--db', db, '--json')

@@ -3,7 +3,10 @@
  * CALENDAR_IMPORT_SOURCES is a JSON array of import sources (`{ "format": "ics", "location":
  * "https://example.org/team.ics", "deleteMissing": true }`, each with its own options), and
  * CALENDAR_IMPORT_EVERY the minutes between runs (default 60). The first run starts right away;
- * a run still going when the next is due is not doubled. Each run's counts go to the log.
+ * a run still going when the next is due is not doubled. Each source has its budget (its
+ * `budget` entry, else the defaults of docs/importing.md, "Budgets"), so no source holds a run
+ * up for longer: one that blows it is reported in the log and the run goes on with the next
+ * source. Each run's counts go to the log.
  */
 import type { CalendarRouter } from '../../src/index.js'
 import { runImports, type ImportOptions, type ImportSource } from '../../src/import/index.js'
@@ -27,7 +30,7 @@ export function importSourcesFromEnv(value: string | undefined): ScheduledSource
     if (typeof source.location !== 'string' || source.location === '')
       throw new Error(`CALENDAR_IMPORT_SOURCES[${i}]: "location" must be a file path or a URL`)
     // Options that only code can give are not taken from the environment.
-    const { fetch: _fetch, onProgress: _progress, as: _as, ...rest } = source
+    const { fetch: _fetch, onProgress: _progress, as: _as, resolveHost: _resolve, ...rest } = source
     return rest as ScheduledSource
   })
 }

@@ -11,12 +11,13 @@ import { createMemoryStorage } from '../storage/memory.js'
 import { createSqlStorage, openPostgres, openSqliteFile } from '../storage/sql/index.js'
 import type { Storage } from '../storage/types.js'
 import { importCalendar, type ImportFormat } from './index.js'
+import { isUrl } from './read-source.js'
 import type { Authority, ImportSummary } from './types.js'
 
 const USAGE = `Usage: calendar-events-router import <file|url> --format ics|csv|tec [options]
 
   --format ics|csv|tec      what the source is (default: from the file name); tec: a TEC site's URL
-  --db FILE                 SQLite database file (created if missing)
+  --db FILE                 SQLite database file (created if missing); this or --database-url is needed
   --database-url URL        PostgreSQL connection string
   --authority MODE          overwrite (default) | keep-local | skip
   --delete-missing          trash events this source no longer has
@@ -29,6 +30,8 @@ const USAGE = `Usage: calendar-events-router import <file|url> --format ics|csv|
   --user NAME:PASSWORD      tec: HTTP Basic credentials (a WordPress application password)
   --as ID --role ROLE       who imports here (default 1, administrator)
   --timezone ZONE           the site's time zone for floating times (default UTC)
+  --trust-html              store the source's HTML as given (default: an untrusted role's filter)
+  --allow-private           let the source redirect to (or name) private and loopback addresses
   --json                    print the summary as JSON
 `
 
@@ -37,10 +40,21 @@ function fail(message: string): never {
   process.exit(2)
 }
 
+const KIND_NAMES = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' } as const
+
 function print(s: ImportSummary) {
+  const kinds = (Object.keys(KIND_NAMES) as Array<keyof typeof KIND_NAMES>).flatMap((k) => {
+    const c = s.kinds[k]
+    return c
+      ? [
+          `  ${KIND_NAMES[k]}: created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, skipped ${c.skipped}, trashed ${c.trashed}`,
+        ]
+      : []
+  })
   const lines = [
     `${s.dryRun ? '[dry run] ' : ''}${s.source}${s.notModified ? ' (not modified since the last import)' : ''}`,
     `  created ${s.created}, updated ${s.updated}, unchanged ${s.unchanged}, skipped ${s.skipped}, trashed ${s.trashed}, failed ${s.failed.length}`,
+    ...kinds,
     ...s.failed.map((f) => `  failed  ${f.ref}: ${f.reason}`),
     ...s.warnings.map((w) => `  note    ${w.ref}: ${w.reason}`),
   ]
@@ -52,6 +66,16 @@ export function exitCode(s: ImportSummary): number {
   if (s.failed.some((f) => f.ref === 'source')) return 1
   const imported = s.created + s.updated + s.unchanged + s.skipped
   return imported === 0 && s.failed.length > 0 ? 1 : 0
+}
+
+/** Throws the importer's own sentence for a file that cannot be read (`cannot read x.ics: ENOENT`). */
+async function readable(path: string): Promise<void> {
+  const { access, constants } = await import('node:fs/promises')
+  try {
+    await access(path, constants.R_OK)
+  } catch (e) {
+    throw new Error(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e })
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -75,6 +99,8 @@ async function main(argv: string[]): Promise<number> {
       as: { type: 'string' },
       role: { type: 'string', default: 'administrator' },
       timezone: { type: 'string' },
+      'allow-private': { type: 'boolean', default: false },
+      'trust-html': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -107,13 +133,14 @@ async function main(argv: string[]): Promise<number> {
     }),
   )
   if (values.db && values['database-url']) fail('Give --db or --database-url, not both')
+  if (!values.db && !values['database-url'] && !values['dry-run'])
+    fail('Give --db FILE or --database-url URL: an import into memory would be lost on exit (--dry-run needs neither)')
+  // A source that cannot be there at all stops before a database file is created.
+  if (format !== 'tec' && !isUrl(location)) await readable(location)
   let storage: Storage
   if (values.db) storage = createSqlStorage({ driver: await openSqliteFile(values.db) })
   else if (values['database-url']) storage = createSqlStorage({ driver: await openPostgres(values['database-url']) })
-  else {
-    if (!values['dry-run']) process.stderr.write('No --db or --database-url: importing into memory, which is lost on exit.\n')
-    storage = createMemoryStorage()
-  }
+  else storage = createMemoryStorage()
 
   const bar =
     process.stderr.isTTY && !values.json
@@ -131,12 +158,14 @@ async function main(argv: string[]): Promise<number> {
         location,
         ...(values.name ? { name: values.name } : {}),
         ...(credentials ? { auth: credentials } : {}),
+        allowPrivateAddresses: values['allow-private'],
         csv: { mapping, ...(values.key ? { key: values.key } : {}), ...(values.delimiter ? { delimiter: values.delimiter } : {}) },
       },
       {
         authority,
         deleteMissing: values['delete-missing'],
         dryRun: values['dry-run'],
+        trustHtml: values['trust-html'],
         ...(batch !== undefined ? { batchSize: Number(batch) } : {}),
         as: { id: Number(as), role },
         onProgress: (done, total) => {

@@ -23,6 +23,8 @@ export const TEC_CSV_COLUMNS = {
   event_hide: ['Hide from Event Listings', 'Hide Event From Event Listings', 'Event Hide From Upcoming'],
   event_sticky: ['Event Sticky in Month View', 'Sticky in Month View'],
   feature_event: ['Feature Event', 'Event Featured'],
+  // Google Calendar's CSV export: True keeps the event private.
+  event_private: ['Private', 'Event Private'],
   event_venue_name: ['Event Venue Name', 'Venue Name'],
   event_organizer_name: ['Event Organizer Name(s) or ID(s)', 'Event Organizer Name', 'Event Organizers', 'Organizer Name'],
   event_show_map_link: ['Event Show Map Link'],
@@ -147,6 +149,7 @@ export function readCsv(source: string, o: CsvOptions = {}): SourceRecord[] {
       start_date: allDay ? startDate : `${startDate} ${startTime}`,
       end_date: allDay ? endDate : `${endDate} ${endTime || startTime}`,
     }
+    if (yes(cell('event_private'))) body.status = 'private'
     const description = cell('event_description')
     if (description) body.description = looksLikeHtml(description) ? description : textToHtml(description)
     const excerpt = cell('event_excerpt')

@@ -11,6 +11,9 @@ import ICAL from 'ical.js'
 import { parseRule, RuleError } from '../recurrence/index.js'
 import { isValidDate, isValidTime } from '../time/format.js'
 import { isValidTimezone, localToUtc, utcToLocal } from '../time/zone.js'
+import { deriveUids, latestCopies, type ParsedEvent } from './ics-copies.js'
+import { expandWithRouterRule } from './rule-expand.js'
+import { matchIanaZone } from './zone-match.js'
 import { textToHtml } from './text.js'
 import type { SourceRecord } from './types.js'
 import { WINDOWS_ZONES } from './windows-zones.js'
@@ -46,7 +49,9 @@ function cut(source: string): { events: Block[]; zones: Block[]; props: Map<stri
   const props = new Map<string, string>()
   let current: { kind: 'VEVENT' | 'VTIMEZONE'; line: number; lines: string[]; depth: number } | null = null
   let depth = 0
-  for (const { line, text } of logical) {
+  for (const { line, text: written } of logical) {
+    // `BEGIN:VEVENT ` with a trailing space (seen in the wild) is still a BEGIN.
+    const text = /^(BEGIN|END):/i.test(written) ? written.trimEnd() : written
     const upper = text.toUpperCase()
     if (current) {
       current.lines.push(text)
@@ -92,7 +97,7 @@ function checkedWall(raw: string, what: string): { date: string; time: string | 
   return { date: `${y}-${mo}-${d}`, time: h === undefined ? null : `${h}:${mi}:${s}`, utc: z === 'Z' }
 }
 
-interface Resolved {
+export interface Resolved {
   /** Wall clock in `zone` (or the site's zone when `zone` is null). */
   wall: string
   zone: string | null
@@ -102,6 +107,9 @@ interface Resolved {
 class Calendar {
   readonly calendarZone: string | null
   private readonly fileZones = new Map<string, ICAL.Timezone>()
+  private readonly matches = new Map<string, string | null>()
+  private readonly notes = new Map<string, string>()
+  now = new Date()
 
   constructor(zones: Block[], props: Map<string, string>) {
     const wr = props.get('X-WR-TIMEZONE')
@@ -135,12 +143,51 @@ class Calendar {
     }
     const fileZone = this.fileZones.get(tzid)
     if (!fileZone) throw new Error(`${what} names an unknown TZID "${tzid}"`)
+    const mapped = this.mapped(tzid, fileZone)
+    if (mapped) {
+      if (zoneOverride && zoneOverride !== mapped)
+        return { wall: this.convert(wall, mapped, zoneOverride), zone: zoneOverride, allDay: false }
+      return { wall, zone: mapped, allDay: false }
+    }
     // Only the file knows this zone: take the instant it gives, shown in the calendar's zone or UTC.
     const t = ICAL.Time.fromDateTimeString(raw.replace(' ', 'T'))
     t.zone = fileZone
     const utc = t.convertToZone(ICAL.Timezone.utcTimezone).toString().replace('T', ' ').replace('Z', '')
     const zone = zoneOverride ?? this.calendarZone
     return zone ? { wall: utcToLocal(utc, zone), zone, allDay: false } : { wall: utc, zone: 'UTC', allDay: false }
+  }
+
+  /**
+   * The zone `resolve` would give a DTSTART, without converting its time: a file-only zone's
+   * rules are expanded only when an event itself is read (inside that event's budget).
+   */
+  zoneOf(prop: ICAL.Property, raw: string): string | null {
+    if (!/T/.test(raw)) return this.calendarZone
+    const tzid = prop.getParameter('tzid') as string | undefined
+    if (/Z$/.test(raw) || (tzid && /^(UTC|GMT|Z)$/i.test(tzid))) return this.calendarZone ?? 'UTC'
+    if (!tzid) return this.calendarZone
+    return ianaZone(tzid) ?? this.calendarZone ?? 'UTC'
+  }
+
+  /** The IANA zone a file-only zone matches (zone-match.ts), found once per TZID; its note is said on the events in it. */
+  private mapped(tzid: string, zone: ICAL.Timezone): string | null {
+    if (!this.matches.has(tzid)) {
+      const iana = matchIanaZone(zone, tzid, this.now)
+      this.matches.set(tzid, iana)
+      this.notes.set(
+        tzid,
+        iana
+          ? `TZID "${tzid}" is known only from the file: read as ${iana}, the IANA zone with the same transitions`
+          : `TZID "${tzid}" is known only from the file and matches no IANA zone: its times are taken as instants, and a rule repeats in ${this.calendarZone ?? 'UTC'}`,
+      )
+    }
+    return this.matches.get(tzid) ?? null
+  }
+
+  /** What the importer says about the zone a DTSTART names (a file-only zone), if anything. */
+  noteFor(prop: ICAL.Property): string | undefined {
+    const tzid = prop.getParameter('tzid') as string | undefined
+    return tzid ? this.notes.get(tzid) : undefined
   }
 
   /** A wall clock of one zone as the same instant in another. */
@@ -156,18 +203,56 @@ class Calendar {
 function rawValues(prop: ICAL.Property): string[] {
   return (prop.toJSON() as unknown[]).slice(3).map((v) => {
     const s = Array.isArray(v) ? String(v[0]) : String(v)
-    return s.includes('/') ? s.slice(0, s.indexOf('/')) : s
+    const value = s.includes('/') ? s.slice(0, s.indexOf('/')) : s
+    // A date written without VALUE=DATE (`DTSTART;TZID=...:20041225`, holiday calendars): ical.js
+    // reads it as a date-time with an empty time, `2004-12-25T::`. It is a date.
+    return /^\d{4}-\d{2}-\d{2}T::$/.test(value) ? value.slice(0, 10) : value
   })
 }
 
 const addDaysWall = (wall: string, days: number) =>
   new Date(Date.parse(`${wall.slice(0, 10)}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10) + wall.slice(10)
 
-/** Wall clock plus an iCalendar duration, on the wall clock (as ical.js adds to a zoned time). */
-function addDuration(wall: string, duration: ICAL.Duration): string {
-  const t = ICAL.Time.fromDateTimeString(wall.replace(' ', 'T'))
-  t.addDuration(duration)
-  return t.toString().replace('T', ' ')
+/** Longest DURATION taken: a century. Beyond it a value is a mistake or an attack (ical.js never ends adding P999999999999999999W). */
+const MAX_DURATION_DAYS = 36_525
+
+/**
+ * The end an iCalendar DURATION gives, computed here rather than by ical.js (whose arithmetic
+ * walks a huge value day by day): weeks and days move the wall clock, hours, minutes and
+ * seconds are exact time, so PT24H across a DST change is 24 real hours (RFC 5545 §3.3.6).
+ */
+export function endAfter(start: Resolved, d: ICAL.Duration): string {
+  const sign = d.isNegative ? -1 : 1
+  const days = sign * (d.weeks * 7 + d.days)
+  const seconds = sign * (d.hours * 3600 + d.minutes * 60 + d.seconds)
+  if (!Number.isSafeInteger(days) || !Number.isSafeInteger(seconds) || Math.abs(days + seconds / 86_400) > MAX_DURATION_DAYS)
+    throw new Error(`DURATION ${d.toString()} is longer than a century`)
+  let wall = days ? addDaysWall(start.wall, days) : start.wall
+  if (seconds) {
+    // A floating time (no zone) or an all-day start has no real instant: the wall clock moves.
+    const zone = start.allDay || !start.zone ? 'UTC' : start.zone
+    const utc = zone === 'UTC' ? wall : localToUtc(wall, zone)
+    const moved = new Date(Date.parse(`${utc.replace(' ', 'T')}Z`) + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')
+    wall = zone === 'UTC' ? moved : utcToLocal(moved, zone)
+  }
+  if (!/^\d{4}-/.test(wall)) throw new Error(`DURATION ${d.toString()} ends outside the years 0000-9999`)
+  return wall
+}
+
+/**
+ * DTEND a date after a timed DTSTART (or the other way round), which several exporters write:
+ * a date ends the event at the start of that day, in the start's zone; a time after an all-day
+ * start makes its day the last one.
+ */
+function mixedEnd(start: Resolved, end: Resolved, warnings: string[]): Resolved {
+  const day = end.wall.slice(0, 10)
+  if (!start.allDay) {
+    warnings.push(`DTEND is a date while DTSTART has a time: it ends at the start of ${day}`)
+    return { wall: `${day} 00:00:00`, zone: start.zone, allDay: false }
+  }
+  const next = end.wall.slice(11) > '00:00:00' ? addDaysWall(`${day} 00:00:00`, 1) : `${day} 00:00:00`
+  warnings.push(`DTEND has a time while DTSTART is a date: the event is all day up to ${addDaysWall(next, -1).slice(0, 10)}`)
+  return { wall: next, zone: start.zone, allDay: true }
 }
 
 const text = (comp: ICAL.Component, name: string): string => {
@@ -191,13 +276,15 @@ function eventRecords(
   const recurrenceProp = comp.getFirstProperty('recurrence-id')
   const seriesZone = recurrenceProp ? (masters.get(uid) ?? null) : null
   const start = cal.resolve(startProp, rawValues(startProp)[0]!, 'DTSTART')
+  const zoneNote = cal.noteFor(startProp)
   let end: Resolved
   const endProp = comp.getFirstProperty('dtend') ?? comp.getFirstProperty('due')
   const durationValue = comp.getFirstPropertyValue('duration') as ICAL.Duration | null
   if (endProp) end = cal.resolve(endProp, rawValues(endProp)[0]!, 'DTEND', start.allDay ? undefined : start.zone)
-  else if (durationValue) end = { ...start, wall: addDuration(start.wall, durationValue) }
+  else if (durationValue) end = { ...start, wall: endAfter(start, durationValue) }
   else end = { ...start, wall: start.allDay ? addDaysWall(start.wall, 1) : start.wall }
-  if (start.allDay !== end.allDay) throw new Error('DTSTART and DTEND are not both dates or both date-times')
+  const warnings: string[] = []
+  if (start.allDay !== end.allDay) end = mixedEnd(start, end, warnings)
 
   const body: Record<string, unknown> = {
     title: text(comp, 'summary') || '(untitled)',
@@ -205,7 +292,7 @@ function eventRecords(
     status: 'publish',
     all_day: start.allDay,
   }
-  const warnings: string[] = []
+  if (zoneNote) warnings.push(zoneNote)
   if (!text(comp, 'summary')) warnings.push('has no SUMMARY: titled "(untitled)"')
   if (start.allDay) {
     // DTEND of an all-day event is the day after its last day (RFC 5545 §3.6.1).
@@ -214,6 +301,7 @@ function eventRecords(
     body.end_date = `${lastDay.slice(0, 10)} 23:59:59`
   } else {
     body.start_date = start.wall
+    if (end.wall < start.wall) warnings.push('DTEND is before DTSTART: the event ends when it starts')
     body.end_date = end.wall < start.wall ? start.wall : end.wall
   }
   if (start.zone) body.timezone = start.zone
@@ -286,11 +374,17 @@ function eventRecords(
     const exdate = dates('exdate')
     const expand = () => expandSeries(comp, record, body, start, o)
     if (!rruleValue) {
-      // RDATE alone has no rule of ours to carry it: the dates become single events.
-      record.expand = expand
-      return [...out, ...withWarning(expand(), ref, 'RDATE without RRULE: imported as single events')]
+      // RDATE alone has no rule of ours to carry it: DTSTART and each date become single events,
+      // a PERIOD with its own end (RFC 5545 §3.8.5.2).
+      return [...out, ...withWarning(rdateEvents(cal, comp, record, start, exdate), ref, 'RDATE without RRULE: imported as single events')]
     }
     const rrule = rruleValue.toString()
+    if (comp.getAllProperties('rrule').length > 1) {
+      // Our series hold one rule: the union of several becomes single events, at the router's
+      // dates when every rule is ours (ical.js counts DTSTART against each rule's COUNT).
+      const occurrences = unionOfRules(comp, record, { rdate, exdate }, o) ?? expand()
+      return [...out, ...withWarning(occurrences, ref, `several RRULE lines: imported as ${occurrences.length} single events`)]
+    }
     try {
       parseRule(rrule)
     } catch (e) {
@@ -305,11 +399,76 @@ function eventRecords(
         ),
       ]
     }
+    // A rule of ours stays a rule: the router expands it, and if the router refuses it the
+    // core falls back to the router's own expander (rule-expand.ts), never to ical.js.
     body.recurrence = { rrule, rdate, exdate }
-    record.expand = expand
   }
   out.push(record)
   return out
+}
+
+/** The single events of several rules of ours, DTSTART first (RFC 5545 §3.8.5.3); null when one rule is not ours. */
+function unionOfRules(
+  comp: ICAL.Component,
+  master: SourceRecord,
+  dates: { rdate: string[]; exdate: string[] },
+  o: Required<IcsOptions>,
+): SourceRecord[] | null {
+  const rules = comp.getAllProperties('rrule').map((p) => String(p.getFirstValue()))
+  const byId = new Map<string, SourceRecord>()
+  const body = master.body!
+  try {
+    for (const rrule of rules) {
+      parseRule(rrule)
+      const one = { ...master, body: { ...body, recurrence: { rrule, ...dates } } }
+      for (const r of expandWithRouterRule(one, o)) byId.set(r.sourceId, r)
+    }
+  } catch (e) {
+    if (e instanceof RuleError) return null
+    throw e
+  }
+  const start = String(body.start_date)
+  const first = `${master.sourceId}#${start}`
+  if (!byId.has(first) && !dates.exdate.some((x) => start.startsWith(x)))
+    byId.set(first, {
+      kind: 'event',
+      sourceId: first,
+      ref: `${master.ref} (occurrence ${start})`,
+      body: { ...body },
+      ...(master.refs ? { refs: master.refs } : {}),
+    })
+  return [...byId.values()].sort((a, b) => (String(a.body!.start_date) < String(b.body!.start_date) ? -1 : 1)).slice(0, o.maxOccurrences)
+}
+
+/** DTSTART and every RDATE of an event without RRULE as single events; a PERIOD keeps its own end. */
+function rdateEvents(cal: Calendar, comp: ICAL.Component, master: SourceRecord, start: Resolved, exdate: string[]): SourceRecord[] {
+  const body = master.body!
+  const wallMs = (w: string) => Date.parse(`${w.replace(' ', 'T')}Z`)
+  const lengthMs = wallMs(String(body.end_date)) - wallMs(String(body.start_date))
+  const wallOf = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
+  const starts = new Map<string, string>([[String(body.start_date), String(body.end_date)]])
+  for (const p of comp.getAllProperties('rdate'))
+    for (const v of p.toJSON().slice(3) as unknown[]) {
+      const [from, to] = (Array.isArray(v) ? v.map(String) : String(v).split('/')) as [string, string | undefined]
+      const fromValue = /^\d{4}-\d{2}-\d{2}T::$/.test(from) ? from.slice(0, 10) : from
+      const r = cal.resolve(p, fromValue, 'RDATE', start.allDay ? undefined : start.zone)
+      const wall = start.allDay ? `${r.wall.slice(0, 10)} 00:00:00` : r.wall
+      let end = wallOf(wallMs(wall) + lengthMs)
+      if (to && /^[+-]?P/.test(to)) end = endAfter({ ...r, wall }, ICAL.Duration.fromString(to))
+      else if (to) end = cal.resolve(p, to, 'RDATE', r.zone).wall
+      starts.set(wall, end)
+    }
+  const { recurrence: _, ...single } = body
+  return [...starts]
+    .filter(([wall]) => !exdate.some((x) => (x.length === 10 ? wall.startsWith(x) : wall === x)))
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([wall, end]) => ({
+      kind: 'event' as const,
+      sourceId: `${master.sourceId}#${wall}`,
+      ref: `${master.ref} (occurrence ${wall})`,
+      body: { ...single, start_date: wall, end_date: start.allDay ? `${end.slice(0, 10)} 23:59:59` : end },
+      ...(master.refs ? { refs: master.refs } : {}),
+    }))
 }
 
 function withWarning(records: SourceRecord[], ref: string, warning: string): SourceRecord[] {
@@ -318,7 +477,17 @@ function withWarning(records: SourceRecord[], ref: string, warning: string): Sou
   return records
 }
 
-/** The series' occurrences as single events (ical.js's expansion), each with its own source id. */
+/** Occurrences of an open-ended rule kept before `now`: the recent past, as the router's lists show it. */
+const RECENT_DAYS = 31
+/** ical.js steps looked at for one rule at most (each is cheap; the event's time budget is the real bound). */
+const MAX_STEPS = 2_000_000
+
+/**
+ * The series' occurrences as single events (ical.js's expansion, for rules outside our subset),
+ * each with its own source id and the start's wall clock in the start's zone. An open-ended rule
+ * keeps what lies around now and ahead, up to the horizon, as the router does with its own
+ * series; what was left out, and a cut at `maxOccurrences`, are said in a warning.
+ */
 function expandSeries(
   comp: ICAL.Component,
   master: SourceRecord,
@@ -328,16 +497,33 @@ function expandSeries(
 ): SourceRecord[] {
   const event = new ICAL.Event(comp)
   const it = event.iterator()
+  const rule = comp.getFirstPropertyValue('rrule') as ICAL.Recur | null
+  const openEnded = rule !== null && !rule.count && !rule.until
   const horizon = new Date(o.now.getTime())
   horizon.setUTCMonth(horizon.getUTCMonth() + o.horizonMonths)
+  const from = openEnded ? o.now.getTime() - RECENT_DAYS * 86_400_000 : -Infinity
   const startMs = Date.parse(String(body.start_date).replace(' ', 'T') + 'Z')
   const lengthMs = Date.parse(String(body.end_date).replace(' ', 'T') + 'Z') - startMs
   const out: SourceRecord[] = []
-  for (let next = it.next(); next && out.length < o.maxOccurrences; next = it.next()) {
-    const at = next.toString().replace('T', ' ').replace('Z', '')
+  let before = 0
+  let cut = false
+  let steps = 0
+  for (let next = it.next(); next; next = it.next()) {
+    if (++steps > MAX_STEPS || out.length >= o.maxOccurrences) {
+      cut = true
+      break
+    }
+    const raw = next.toString()
+    let at = raw.replace('T', ' ').replace('Z', '')
+    // ical.js gives a UTC start in UTC: shown in the series' zone, as DTSTART was.
+    if (raw.endsWith('Z') && start.zone && start.zone !== 'UTC') at = utcToLocal(at, start.zone)
     const wall = start.allDay ? `${at.slice(0, 10)} 00:00:00` : at.length === 10 ? `${at} 00:00:00` : at
-    if (Date.parse(wall.replace(' ', 'T') + 'Z') > horizon.getTime()) break
     const ms = Date.parse(wall.replace(' ', 'T') + 'Z')
+    if (ms > horizon.getTime()) break
+    if (ms + lengthMs < from) {
+      before++
+      continue
+    }
     const endWall = new Date(ms + lengthMs).toISOString().slice(0, 19).replace('T', ' ')
     const { recurrence: _, ...single } = body
     out.push({
@@ -348,19 +534,26 @@ function expandSeries(
       refs: master.refs,
     })
   }
+  const notes: string[] = []
+  if (before) notes.push(`${before} occurrences more than ${RECENT_DAYS} days before now were left out`)
+  if (cut) notes.push(`cut at ${out.length} occurrences (budget.occurrences)`)
+  if (notes.length && out[0]) out[0].warnings = [...(out[0].warnings ?? []), ...notes]
   return out
 }
 
+/** An iCalendar document cut into its events, read one at a time (the worker's unit of budget). */
+export interface IcsPlan {
+  /** How reports name each event, in reading order (series before their overrides). */
+  refs: string[]
+  /** The records event `i` gives; never throws (an unreadable event is a record with `error`). */
+  read(i: number): SourceRecord[]
+}
+
 /**
- * The records of an iCalendar document: venues and organizers just before the events naming
- * them, series before their overrides. Never throws: an event that cannot be read is a record
- * with `error`.
- *
- * @example
- * const records = readIcs(await readFile('calendar.ics', 'utf8'))
- * for (const r of records) console.log(r.kind, r.sourceId, r.error ?? r.body?.title)
+ * Cuts and parses the document, without reading any event's times yet. A document that is not
+ * iCalendar at all is answered as a single error record.
  */
-export function readIcs(source: string, options: IcsOptions = {}): SourceRecord[] {
+export function planIcs(source: string, options: IcsOptions = {}): IcsPlan | SourceRecord[] {
   const o: Required<IcsOptions> = {
     horizonMonths: options.horizonMonths ?? 24,
     maxOccurrences: options.maxOccurrences ?? 1000,
@@ -371,13 +564,16 @@ export function readIcs(source: string, options: IcsOptions = {}): SourceRecord[
     return [{ kind: 'event', sourceId: 'source', ref: 'source', error: 'not an iCalendar document (no BEGIN:VCALENDAR)' }]
   }
   const cal = new Calendar(zones, props)
-  const parsed: Array<{ ref: string; comp?: ICAL.Component; error?: string }> = events.map((b) => {
+  cal.now = o.now
+  const all: ParsedEvent[] = events.map((b) => {
     try {
-      return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text) as unknown as unknown[]) }
+      return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text) as unknown as unknown[]), notes: [] }
     } catch (e) {
-      return { ref: `VEVENT at line ${b.line}`, error: `malformed: ${e instanceof Error ? e.message : String(e)}` }
+      return { ref: `VEVENT at line ${b.line}`, error: `malformed: ${e instanceof Error ? e.message : String(e)}`, notes: [] }
     }
   })
+  deriveUids(all)
+  const parsed = latestCopies(all)
   // The zone of each series, for its overrides' RECURRENCE-ID; masters before overrides.
   const masters = new Map<string, string | null>()
   for (const p of parsed) {
@@ -385,36 +581,56 @@ export function readIcs(source: string, options: IcsOptions = {}): SourceRecord[
     const uid = text(p.comp, 'uid')
     const prop = p.comp.getFirstProperty('dtstart')
     if (!uid || !prop) continue
-    try {
-      masters.set(uid, cal.resolve(prop, rawValues(prop)[0]!, 'DTSTART').zone)
-    } catch {
-      // Reported when the event itself is read.
-    }
+    masters.set(uid, cal.zoneOf(prop, rawValues(prop)[0]!))
   }
   const ordered = [
     ...parsed.filter((p) => !p.comp?.getFirstProperty('recurrence-id')),
     ...parsed.filter((p) => p.comp?.getFirstProperty('recurrence-id')),
   ]
-  const out: SourceRecord[] = []
-  for (const p of ordered) {
-    const uid = p.comp ? text(p.comp, 'uid') : ''
-    const ref = uid
-      ? `UID ${uid}${p.comp?.getFirstProperty('recurrence-id') ? ` (RECURRENCE-ID ${String(p.comp.getFirstPropertyValue('recurrence-id'))})` : ''}`
-      : p.ref
-    if (p.error !== undefined || !p.comp) {
-      out.push({ kind: 'event', sourceId: p.ref, ref: p.ref, error: p.error ?? 'unreadable' })
-      continue
-    }
-    try {
-      out.push(...eventRecords(cal, p.comp, ref, masters, o))
-    } catch (e) {
-      out.push({
-        kind: 'event',
-        sourceId: uid || p.ref,
-        ref: uid ? `${ref}, ${p.ref}` : p.ref,
-        error: e instanceof Error ? e.message : String(e),
-      })
-    }
+  const refOf = (p: ParsedEvent) => {
+    // A derived UID means nothing to the reader: the event is named by its line.
+    const uid = p.comp && !p.notes.some((n) => n.startsWith('has no UID')) ? text(p.comp, 'uid') : ''
+    const rid = p.comp?.getFirstProperty('recurrence-id')
+    return uid ? `UID ${uid}${rid ? ` (RECURRENCE-ID ${String(p.comp!.getFirstPropertyValue('recurrence-id'))})` : ''}` : p.ref
   }
-  return out
+  return {
+    refs: ordered.map(refOf),
+    read(i) {
+      const p = ordered[i]!
+      const uid = p.comp ? text(p.comp, 'uid') : ''
+      const ref = refOf(p)
+      if (p.error !== undefined || !p.comp) return [{ kind: 'event', sourceId: p.ref, ref: p.ref, error: p.error ?? 'unreadable' }]
+      try {
+        const records = eventRecords(cal, p.comp, ref, masters, o)
+        const event = records.find((r) => r.kind === 'event')
+        if (event && p.notes.length) event.warnings = [...p.notes, ...(event.warnings ?? [])]
+        return records
+      } catch (e) {
+        return [
+          {
+            kind: 'event',
+            sourceId: uid || p.ref,
+            ref: uid ? `${ref}, ${p.ref}` : p.ref,
+            error: e instanceof Error ? e.message : String(e),
+          },
+        ]
+      }
+    },
+  }
+}
+
+/**
+ * The records of an iCalendar document: venues and organizers just before the events naming
+ * them, series before their overrides. Never throws: an event that cannot be read is a record
+ * with `error`. It runs on the calling thread with no time budget: `importCalendar` reads
+ * iCalendar in a worker with one (docs/importing.md, "Budgets").
+ *
+ * @example
+ * const records = readIcs(await readFile('calendar.ics', 'utf8'))
+ * for (const r of records) console.log(r.kind, r.sourceId, r.error ?? r.body?.title)
+ */
+export function readIcs(source: string, options: IcsOptions = {}): SourceRecord[] {
+  const plan = planIcs(source, options)
+  if (Array.isArray(plan)) return plan
+  return plan.refs.flatMap((_, i) => plan.read(i))
 }

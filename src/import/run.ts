@@ -18,7 +18,10 @@ import type { Storage } from '../storage/types.js'
 import { toUtcString } from '../time/format.js'
 import { apiClient, type ApiAnswer, type ApiClient } from './client.js'
 import { fingerprint, locallyChanged, project } from './fields.js'
-import type { Authority, ImportSummary, SourceRead, SourceRecord } from './types.js'
+import { expandWithRouterRule, type RuleExpandOptions } from './rule-expand.js'
+import type { HtmlKind } from '../sanitize/allowlist.js'
+import type { TextFilter } from '../sanitize/policy.js'
+import type { Authority, ImportSummary, KindCounts, SourceRead, SourceRecord } from './types.js'
 
 export interface RunOptions {
   /** overwrite (default): the source wins; keep-local: fields edited here since the last import keep their value; skip: records imported before are left alone. */
@@ -35,6 +38,12 @@ export interface RunOptions {
    * writers of other requests wait for at most one group's transaction.
    */
   batchSize?: number
+  /**
+   * Store the sources' HTML as given. By default it goes through the filter of a role without
+   * `unfiltered_html` (a contributor's), whoever imports: the HTML of a feed or a sheet is a
+   * third party's, not the importing administrator's.
+   */
+  trustHtml?: boolean
   /** Called for each record once it is written (a group's after its commit). `total` when the source knows it. */
   onProgress?: (done: number, total: number | undefined) => void
 }
@@ -77,11 +86,35 @@ export function reasonOf(answer: ApiAnswer): string {
   return `${answer.status} ${b.code ?? ''}: ${b.message ?? ''}${detail ? ` (${detail})` : ''}`.trim()
 }
 
+/** The text fields of a write that may hold HTML: paragraphs (`rich`), and one-line names (`inline`). */
+const TEXT_FIELDS: Record<string, HtmlKind> = {
+  description: 'rich',
+  excerpt: 'rich',
+  title: 'inline',
+  venue: 'inline',
+  organizer: 'inline',
+  name: 'inline',
+  address: 'inline',
+  city: 'inline',
+}
+
+/** The body with its text as an untrusted role would store it. */
+function untrustedText(body: Record<string, unknown>, kind: ImportKind, filter: TextFilter): Record<string, unknown> {
+  const resource = kind === 'category' || kind === 'tag' ? 'term' : kind
+  const out = { ...body }
+  for (const [field, htmlKind] of Object.entries(TEXT_FIELDS)) {
+    const v = out[field]
+    if (typeof v === 'string') out[field] = filter(v, { resource, field, kind: htmlKind })
+  }
+  return out
+}
+
 const linkKey = (kind: ImportKind, sourceId: string) => `${kind}\u0000${sourceId}`
 
 /** Where a run stood before a group: what the group's writes are undone to when it rolls back. */
 interface Mark {
   counts: [number, number, number, number, number]
+  kinds: string
   failed: number
   warnings: number
   pending: number
@@ -101,6 +134,10 @@ class ImportRun {
   private undo: Array<() => void> | null = null
   /** Links of records whose group's commit reported a failure yet landed (see `adoptCommitted`). */
   private readonly landed = new Set<string>()
+  /** The filter the sources' text goes through (an untrusted role's), or null with `trustHtml`. */
+  untrusted: TextFilter | null = null
+  /** The router's series limits, for a refused rule's single events. */
+  rules: RuleExpandOptions = {}
 
   constructor(
     private readonly client: (door?: HostSend) => ApiClient,
@@ -119,6 +156,7 @@ class ImportRun {
       trashed: 0,
       failed: [],
       warnings: [],
+      kinds: {},
       notModified: false,
       dryRun: o.dryRun === true,
     }
@@ -153,6 +191,7 @@ class ImportRun {
     const s = this.summary
     return {
       counts: [s.created, s.updated, s.unchanged, s.skipped, s.trashed],
+      kinds: JSON.stringify(s.kinds),
       failed: s.failed.length,
       warnings: s.warnings.length,
       pending: this.pending.length,
@@ -166,6 +205,7 @@ class ImportRun {
     undo.length = 0
     const s = this.summary
     ;[s.created, s.updated, s.unchanged, s.skipped, s.trashed] = m.counts
+    s.kinds = JSON.parse(m.kinds) as ImportSummary['kinds']
     s.failed.length = m.failed
     s.warnings.length = m.warnings
     // Never flushed inside a group (see `group`): the queue only grew since the mark.
@@ -244,7 +284,14 @@ class ImportRun {
     if (refs.categories) body.categories = many('category', refs.categories)
     if (refs.tags) body.tags = many('tag', refs.tags)
     if (refs.parent !== undefined) body.parent = many(r.kind, [refs.parent])[0] ?? 0
-    return body
+    return this.untrusted ? untrustedText(body, r.kind, this.untrusted) : body
+  }
+
+  /** One more record of `kind` created, updated...: in the totals and in that kind's counts. */
+  private count(kind: ImportKind, what: keyof KindCounts) {
+    this.summary[what]++
+    const counts = (this.summary.kinds[kind] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0, trashed: 0 })
+    counts[what]++
   }
 
   warn(ref: string, reason: string) {
@@ -281,19 +328,19 @@ class ImportRun {
     if (!link) return this.create(r, body, print)
     // Created by this run, in a group whose commit was reported failed but landed.
     if (this.landed.has(linkKey(r.kind, r.sourceId)) && link.fingerprint === print) {
-      this.summary.created++
+      this.count(r.kind, 'created')
       return
     }
     if (this.authority === 'skip') {
-      this.summary.skipped++
+      this.count(r.kind, 'skipped')
       return
     }
     if (link.fingerprint === print) {
-      this.summary.unchanged++
+      this.count(r.kind, 'unchanged')
       return
     }
     if (this.o.dryRun) {
-      this.summary.updated++
+      this.count(r.kind, 'updated')
       return
     }
     let send = body
@@ -308,7 +355,7 @@ class ImportRun {
         if (changed.size) this.warn(r.ref, `kept the local value of ${[...changed].join(', ')}`)
       } else if (current.status !== 404) {
         // Trashed or unreadable here: a local decision the source does not overrule.
-        this.summary.skipped++
+        this.count(r.kind, 'skipped')
         return this.keepLink(link, print)
       }
     }
@@ -324,7 +371,7 @@ class ImportRun {
       return this.create(r, body, print)
     }
     if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
-    this.summary.updated++
+    this.count(r.kind, 'updated')
     await this.remember(r, link.recordId, print, { ...project(r.kind, answer.body, Object.keys(body)), ...kept })
   }
 
@@ -338,7 +385,7 @@ class ImportRun {
 
   private async create(r: SourceRecord, body: Record<string, unknown>, print: string): Promise<void> {
     if (this.o.dryRun) {
-      this.summary.created++
+      this.count(r.kind, 'created')
       // Later records of this dry run may name it.
       this.setKnown(linkKey(r.kind, r.sourceId), {
         source: this.source,
@@ -354,19 +401,37 @@ class ImportRun {
     if (r.occurrenceOf) return this.detach(r, body, print)
     const answer = await this.api.send('POST', PATHS[r.kind], body, this.linkIn(r, print, {}))
     if (answer.status === 201) {
-      this.summary.created++
+      this.count(r.kind, 'created')
       return this.remember(r, Number(answer.body.id), print, project(r.kind, answer.body, Object.keys(body)))
     }
-    if (answer.status === 400 && r.expand && answer.body?.data?.params?.recurrence !== undefined) {
-      const occurrences = r.expand()
-      this.warn(
-        r.ref,
-        `the rule was refused (${String(answer.body.data.params.recurrence)}): imported as ${occurrences.length} single events`,
-      )
+    if (answer.status === 400 && answer.body?.code === 'term_exists' && Number(answer.body?.data?.term_id) > 0)
+      return this.adopt(r, Number(answer.body.data.term_id), body, print)
+    const refused = answer.status === 400 ? answer.body?.data?.params?.recurrence : undefined
+    if (refused !== undefined && (r.expand || (r.body?.recurrence as { rrule?: unknown } | undefined)?.rrule)) {
+      // The router's own expander gives the dates (rule-expand.ts); a source's `expand` only
+      // where the record carries no rule of ours.
+      const occurrences = r.expand ? r.expand() : expandWithRouterRule(r, this.rules)
+      if (!occurrences.length) return this.fail(r.ref, `its rule was refused (${String(refused)}) and gives no date: not imported`)
+      this.warn(r.ref, `the rule was refused (${String(refused)}): imported as ${occurrences.length} single events`)
       for (const o of occurrences) await this.record(o)
       return
     }
     this.fail(r.ref, reasonOf(answer))
+  }
+
+  /**
+   * A category or tag that exists here by name (and parent), made by hand or by another source:
+   * to a reader it is the same term, so this source links to it instead of failing. Nothing of
+   * it is rewritten; a later change at the source updates it as any linked record.
+   */
+  private async adopt(r: SourceRecord, id: number, body: Record<string, unknown>, print: string): Promise<void> {
+    const path = r.kind === 'category' ? '/categories' : '/tags'
+    const current = await this.api.send('GET', `${path}/${id}`)
+    if (current.status !== 200)
+      return this.fail(r.ref, `a ${r.kind} of that name exists (id ${id}) but cannot be read: ${reasonOf(current)}`)
+    this.warn(r.ref, `adopted the ${r.kind} "${String(current.body.name)}" that exists here (id ${id})`)
+    this.count(r.kind, 'unchanged')
+    await this.remember(r, id, print, project(r.kind, current.body, Object.keys(body)))
   }
 
   /** A RECURRENCE-ID override: the occurrence of the imported series it replaces, edited on its own. */
@@ -393,12 +458,12 @@ class ImportRun {
       this.warn(r.ref, `the occurrence it replaces (${original}) is not in the imported series: imported as a single event`)
       const answer = await this.api.send('POST', '/events', body, this.linkIn(r, print, {}))
       if (answer.status !== 201) return this.fail(r.ref, reasonOf(answer))
-      this.summary.created++
+      this.count(r.kind, 'created')
       return this.remember(r, Number(answer.body.id), print, project('event', answer.body, Object.keys(body)))
     }
     const answer = await this.api.send('PATCH', `/events/${target}?recurrence_scope=this`, body, this.linkIn(r, print, {}, target))
     if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
-    this.summary.created++
+    this.count(r.kind, 'created')
     return this.remember(r, target, print, project('event', answer.body, Object.keys(body)))
   }
 
@@ -470,12 +535,12 @@ class ImportRun {
     for (const link of this.known.values()) {
       if (link.kind !== 'event' || this.seen.has(linkKey(link.kind, link.sourceId))) continue
       if (this.o.dryRun) {
-        this.summary.trashed++
+        this.count(link.kind, 'trashed')
         continue
       }
       let answer = await this.api.send('DELETE', `/events/${link.recordId}?recurrence_scope=all`)
       if (answer.status === 400) answer = await this.api.send('DELETE', `/events/${link.recordId}`)
-      if (answer.status === 200) this.summary.trashed++
+      if (answer.status === 200) this.count(link.kind, 'trashed')
       else if (answer.status !== 404 && answer.status !== 410) {
         this.fail(`${link.kind} ${link.sourceId}`, `could not trash it: ${reasonOf(answer)}`)
         continue
@@ -526,6 +591,8 @@ export async function runImport(
   const { router, links } = resolveTarget(target)
   const as = o.as ?? { id: 1, role: 'administrator' }
   const run = new ImportRun((door) => apiClient(router, as, door), links, source, o)
+  run.rules = { ...router.options.recurrence }
+  run.untrusted = o.trustHtml ? null : router.options.sanitize({ id: 0, role: 'contributor' })
   let src: SourceRead
   try {
     src = await read(links)
@@ -561,6 +628,7 @@ export async function runImport(
     await records.close()
     await run.flush()
   }
+  for (const w of src.warnings?.() ?? []) run.warn('source', w)
   if (o.deleteMissing) {
     if (src.complete()) await run.deleteMissing()
     else run.warn('source', 'the source was not read to its end: nothing was trashed')

@@ -3,16 +3,25 @@
  * not (401/403 with TEC's own message, an HTML page where JSON was expected, a network failure),
  * and the API root a base URL names. tec.ts reads the records; this only talks to the site.
  */
+import { BudgetError, resolveBudget, type ImportBudget } from './budget.js'
+import { guardedGet, type GetAnswer } from './http-get.js'
+import { policyFor } from './read-source.js'
 
 export interface TecHttpOptions {
   /** Replaces the global fetch (tests, proxies). */
   fetch?: typeof fetch
-  /** `name:application-password`: sent as HTTP Basic auth (WordPress application passwords). */
+  /** `name:application-password`: sent as HTTP Basic auth (WordPress application passwords), to the site's own origin only. */
   auth?: string
-  /** Extra request headers. */
+  /** Extra request headers, sent to the site's own origin only. */
   headers?: Record<string, string>
-  /** Abort a request that has not answered in this many ms (default 60,000). */
+  /** Abort a request that has not answered in full in this many ms (default 60,000). */
   timeoutMs?: number
+  /** Let a redirect lead to a private, loopback or link-local address (the site's own address is always trusted). */
+  allowPrivateAddresses?: boolean
+  /** Replaces name resolution for the address guard (tests). */
+  resolveHost?: (host: string) => Promise<string[]>
+  /** Bytes per answer, pages per listing, time for the whole site (see ImportBudget). */
+  budget?: ImportBudget
 }
 
 /** Why a request to the site gave no JSON; `status` is 0 for a network failure. */
@@ -33,21 +42,22 @@ export interface TecGet {
 
 /**
  * @example
- * const get = tecGetter({ auth: 'editor:abcd efgh ijkl' })
+ * const get = tecGetter('https://site.example', { auth: 'editor:abcd efgh ijkl' })
  * const { body } = await get('https://site.example/wp-json/tribe/events/v1/events?page=1')
  */
-export function tecGetter(o: TecHttpOptions = {}): TecGet {
-  const headers: Record<string, string> = { accept: 'application/json', ...o.headers }
-  if (o.auth) headers.authorization = `Basic ${Buffer.from(o.auth, 'utf8').toString('base64')}`
+export function tecGetter(site: string, o: TecHttpOptions = {}): TecGet {
+  const credentials: Record<string, string> = {}
+  if (o.auth) credentials.authorization = `Basic ${Buffer.from(o.auth, 'utf8').toString('base64')}`
+  const policy = policyFor(site, o, resolveBudget(o.budget), 'application/json', credentials)
   return async (url) => {
-    let response: Response
+    let response: GetAnswer
     try {
-      response = await (o.fetch ?? fetch)(url, { headers, redirect: 'follow', signal: AbortSignal.timeout(o.timeoutMs ?? 60_000) })
+      response = await guardedGet(url, policy)
     } catch (e) {
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause
-      throw new TecHttpError(`${url} is unreachable: ${cause?.code ?? cause?.message ?? (e as Error).message}`, 0)
+      if (e instanceof BudgetError) throw e
+      throw new TecHttpError((e as Error).message, 0)
     }
-    const text = await response.text()
+    const text = response.text
     let body: any
     try {
       body = JSON.parse(text)
@@ -57,7 +67,7 @@ export function tecGetter(o: TecHttpOptions = {}): TecGet {
       const what = /<html|<!doctype/i.test(text.slice(0, 500)) ? 'an HTML page' : `a body that is not JSON (${type})`
       throw new TecHttpError(`${url} answered HTTP ${response.status} with ${what}, not TEC's JSON`, response.status)
     }
-    if (!response.ok) {
+    if (response.status < 200 || response.status > 299) {
       const said =
         body && typeof body === 'object' && typeof body.message === 'string' ? `: ${body.code ?? ''} ${body.message}`.trimEnd() : ''
       const hint =

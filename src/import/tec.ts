@@ -8,6 +8,7 @@
  */
 import type { ImportLinkStore } from '../storage/import-links.js'
 import { toUtcString } from '../time/format.js'
+import { BudgetError, resolveBudget, type ImportBudget } from './budget.js'
 import { apiRoot, TecHttpError, tecGetter, type TecGet, type TecHttpOptions } from './tec-http.js'
 import type { SourceRead, SourceRecord } from './types.js'
 
@@ -51,9 +52,14 @@ class TecReader {
   /** The events were read to their end (even when this run resumed): the resume point goes. */
   finished = false
 
+  /** A next_rest_url on another origin was reported already. */
+  private offOrigin = false
+
   constructor(
     private readonly root: string,
     private readonly get: TecGet,
+    private readonly budget: Required<ImportBudget>,
+    private readonly deadline: number,
   ) {}
 
   /** TEC's global id (`host?id=N`) names a record across sites; without one, the API root and the id. */
@@ -62,11 +68,19 @@ class TecReader {
     return `${this.root}/${kind}?id=${String(x.id)}`
   }
 
-  /** Every page of a listing, following `next_rest_url` (or `page` up to `total_pages`). */
+  /**
+   * Every page of a listing, following `next_rest_url` on the site's own origin (or `page` up to
+   * `total_pages`). It ends at an empty page, at a page that repeats the one before (a site that
+   * ignores `page`), and at the budget: `pages` per listing, `sourceMs` for the whole site.
+   */
   async *pages(path: string, key: string, query: Record<string, string>, from = 1): AsyncGenerator<{ page: number; list: Json[] }> {
     let page = from
-    let url: string | undefined = `${this.root}${path}?${new URLSearchParams({ ...query, page: String(page) })}`
-    while (url) {
+    const at = (n: number) => `${this.root}${path}?${new URLSearchParams({ ...query, page: String(n) })}`
+    let url: string = at(page)
+    let previous = ''
+    for (let read = 1; ; read++) {
+      if (read > this.budget.pages) throw new BudgetError(`${this.root}${path} has more than ${this.budget.pages} pages (budget.pages)`)
+      if (Date.now() > this.deadline) throw new BudgetError(`reading the site took more than ${this.budget.sourceMs} ms (budget.sourceMs)`)
       let body: any
       try {
         body = (await this.get(url)).body
@@ -76,13 +90,33 @@ class TecReader {
         throw e
       }
       const list = items(body, key)
+      const seen = list.map((x) => String(x.id)).join(',')
+      if (list.length && seen === previous) {
+        this.warnings.push(`${this.root}${path}: page ${page} repeats page ${page - 1}; the listing ends there`)
+        return
+      }
+      previous = seen
       yield { page, list }
       const total = Number(obj(body) ? body.total_pages : 0)
-      const next = obj(body) ? str(body.next_rest_url) : undefined
       if (!list.length || (Number.isFinite(total) && total > 0 && page >= total)) return
       page++
-      url = next ?? `${this.root}${path}?${new URLSearchParams({ ...query, page: String(page) })}`
+      url = this.next(obj(body) ? str(body.next_rest_url) : undefined) ?? at(page)
     }
+  }
+
+  /** `next_rest_url` when it stays on the site's origin; another origin is never followed (credentials). */
+  private next(url: string | undefined): string | undefined {
+    if (!url) return undefined
+    try {
+      if (new URL(url).origin === new URL(this.root).origin) return url
+    } catch (e) {
+      this.warnings.push(`next_rest_url ${url.slice(0, 200)} is not a URL (${(e as Error).message}): pages are counted instead`)
+      return undefined
+    }
+    if (!this.offOrigin)
+      this.warnings.push(`next_rest_url leads to another origin (${url.slice(0, 200)}): not followed, pages are counted instead`)
+    this.offOrigin = true
+    return undefined
   }
 
   /** Categories with every parent before its children (the core resolves `parent` by source id). */
@@ -261,9 +295,11 @@ function costOf(e: Json): unknown {
  * for await (const r of read.records) console.log(r.kind, r.sourceId)
  */
 export async function readTec(base: string, source: string, links: ImportLinkStore, o: TecOptions = {}): Promise<SourceRead> {
-  const get = tecGetter(o)
+  const budget = resolveBudget(o.budget)
+  const deadline = Date.now() + budget.sourceMs
+  const get = tecGetter(base, o)
   const root = await apiRoot(base, get)
-  const reader = new TecReader(root, get)
+  const reader = new TecReader(root, get, budget, deadline)
   const perPage = String(o.perPage ?? 50)
   const state = await links.sourceState(source)
   let resume: Cursor | null = null
@@ -349,6 +385,7 @@ export async function readTec(base: string, source: string, links: ImportLinkSto
   return {
     records: records(),
     complete: () => reader.complete,
+    warnings: () => reader.warnings,
     async written() {
       const cursor = reached
       reached = null

@@ -49,6 +49,8 @@ export interface SourceRead {
    * source that keeps a resume point saves it here, never when the next record is asked for.
    */
   written?(): Promise<void>
+  /** What the source noticed beyond its records (a listing that repeats, a link not followed): reported once the run ends. */
+  warnings?(): string[]
   /** Called once every record was written: remember the source's validators (ETag...). */
   commit?(): Promise<void>
 }
@@ -57,6 +59,14 @@ export interface ImportFailure {
   /** The record (`row 7`, `UID x`), or `source` when the source itself could not be read. */
   ref: string
   reason: string
+}
+
+export interface KindCounts {
+  created: number
+  updated: number
+  unchanged: number
+  skipped: number
+  trashed: number
 }
 
 export interface ImportSummary {
@@ -70,6 +80,8 @@ export interface ImportSummary {
   failed: ImportFailure[]
   /** Not failures: rules expanded into single events, references dropped, overrides without their series. */
   warnings: ImportFailure[]
+  /** The same counts for each kind of record apart (events, venues, organizers, categories, tags). */
+  kinds: Partial<Record<ImportKind, KindCounts>>
   /** The source answered 304 (conditional GET): nothing was read or written. */
   notModified: boolean
   dryRun: boolean

@@ -231,7 +231,8 @@ export function importSuite(backend: string, makeStorage: () => Storage | Promis
         expect(s.failed[1]!.reason).toMatch(/start_date/)
         const list = await events()
         const brunch = list.find((e) => e.title === 'Jazz brunch')
-        expect(brunch.description).toContain('Second line with a &quot;quote&quot;, and a comma')
+        // Through an untrusted role's filter (trustHtml off): the same text, quotes need no escaping there.
+        expect(brunch.description).toContain('Second line with a "quote", and a comma')
         expect([brunch.start_date, brunch.timezone, brunch.venue.venue, brunch.venue.city, brunch.organizer[0].email]).toEqual([
           '2027-05-02 11:00:00',
           'Europe/Berlin',
