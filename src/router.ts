@@ -42,6 +42,7 @@ import { observedStorage } from './router/observe.js'
 import { cachedReply } from './router/read-cache.js'
 import { answerOptions } from './router/options-request.js'
 import { routerWebhooks, type RouterWebhooks } from './router/webhooks.js'
+import { addBookmark, cacheable } from './router/bookmark.js'
 
 export interface CalendarRouter {
   /** The whole namespace as a standard fetch handler (Deno, Bun, Workers, tests). */
@@ -129,7 +130,7 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     options,
     routes,
     match: routeMatcher(routes),
-    context: contextFactory(storage, options, schemasFor, fragments),
+    context: contextFactory(storage, options, schemasFor, fragments, backend.replicaReads),
   }
 
   // Requests of host-side jobs (HOST_REQUEST) and the caller each one runs as.
@@ -153,10 +154,12 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
         meta.loggedIn = principal !== null
         const read = method === 'GET' || method === 'HEAD'
         // A batch's request reads what is not committed yet: never from the cache, nor into it.
-        const cached = closed || batchStorages.has(request) ? null : cache
+        // Nor one that carries a bookmark (router/bookmark.ts).
+        const cached = closed || batchStorages.has(request) || !cacheable(backend.replicaReads, request) ? null : cache
         raw = await cachedReply(cached, coherence, options, request, located.names, read, principal, (dependsOn) =>
           dispatch(routing, request, located, read ? 'GET' : method, query, principal, meta, dependsOn),
         )
+        if (!read) addBookmark(backend.replicaReads, raw)
       }
     } catch (error) {
       raw = failureResponse(options, error, request, meta)

@@ -16,6 +16,8 @@ import type { Schemas } from '../schemas/index.js'
 import type { Storage } from '../storage/types.js'
 import type { FragmentCache } from '../fragment-cache.js'
 import { recordReads, type Tags } from '../storage/dependencies.js'
+import type { ReplicaReads } from '../storage/types.js'
+import { readingStorage } from './bookmark.js'
 import type { Located } from './locate.js'
 import type { WireNames } from '../wire-names.js'
 
@@ -43,6 +45,7 @@ export function contextFactory(
   options: ResolvedOptions,
   schemasFor: (names: WireNames) => Schemas,
   fragments: FragmentCache | null,
+  replicas?: ReplicaReads,
 ): ContextFactory {
   return ({ request, located, method, principal, params, query, body, path, dependsOn }) => {
     const asked = params[located.names.languageParam]
@@ -52,7 +55,8 @@ export function contextFactory(
     const filter = READS.has(method) ? null : options.sanitize(principal)
     // A host request sent through a batch works inside the batch's open transaction.
     const inBatch = batchStorages.get(request)
-    const root = inBatch ?? storage
+    // A read's own reads may come from a replica (router/bookmark.ts).
+    const root = inBatch ?? (READS.has(method) ? readingStorage(replicas, storage, request, dependsOn !== undefined) : storage)
     // A host job's write (router/host-request.ts) ends each transaction with the job's own hook.
     const hook = READS.has(method) ? undefined : inTransactionHooks.get(request)
     const base = hook ? hookedStorage(root, hook) : root
