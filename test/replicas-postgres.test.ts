@@ -112,6 +112,15 @@ describeReplicas('PostgreSQL read replicas', () => {
     // The reads without a bookmark went to the replica, 400 ms behind.
     expect(staleWithout).toBeGreaterThan(0)
     expect(b.driver.replicas!.counts().replicas[0]).toBeGreaterThan(0)
+    // Once the replica has replayed the write, a read carrying its bookmark is the replica's.
+    const last = await call(a.router, 'POST', '/events', eventBody('Replayed'))
+    await sleep(APPLY_DELAY_MS * 2)
+    const before = b.driver.replicas!.counts()
+    const read = await call(b.router, 'GET', `/events/${last.body.id}`, undefined, last.headers.get('x-calendar-bookmark'))
+    expect(read.body.title).toBe('Replayed')
+    const after = b.driver.replicas!.counts()
+    expect(after.replicas[0]!).toBeGreaterThan(before.replicas[0]!)
+    expect(after.primary).toBe(before.primary)
   })
 
   it('refuses a malformed bookmark with a 400', async () => {

@@ -66,6 +66,11 @@ export interface SqlReplicas {
    * null when none qualifies: the read goes to the primary.
    */
   choose(atLeast: bigint | null): number | null
+  /**
+   * When `choose(atLeast)` found none: asks a fresh replica where its replay stands now, and
+   * returns it when it has reached `atLeast`.
+   */
+  probe(atLeast: bigint): Promise<number | null>
   /** Runs a read outside any transaction on replica `i`. */
   read<T>(i: number, fn: (conn: SqlConnection) => Promise<T>): Promise<T>
   /** A read on replica `i` failed (the caller runs it on the primary): one that is down is set aside. */

@@ -192,6 +192,7 @@ function replicaReads(health: ReplicaHealth, pools: readonly PgPool[], naming: N
   const conns = pools.map((replica) => connection(replica, naming, false))
   return {
     choose: (atLeast) => health.choose(atLeast),
+    probe: (atLeast) => health.probe(atLeast),
     read(i, fn) {
       health.served[i]! += 1
       return fn(conns[i]!)

@@ -69,6 +69,8 @@ interface ReplicaState {
   caughtUpAt: number
 }
 
+const REPLAY_POSITION = 'SELECT pg_last_wal_replay_lsn()::text AS lsn'
+
 /** Polls with no read asking for a replica before the poll stops. */
 const IDLE_POLLS = 50
 /** Samples of the primary's position kept: the lag bound needs those of the last maxLagMs. */
@@ -133,8 +135,27 @@ export class ReplicaHealth {
     return null
   }
 
-  source(i: number): LsnSource {
-    return this.replicas[i]!
+  /**
+   * When no replica is known to have reached `atLeast` (the poll's answers are up to `pollMs`
+   * old, and a bookmark is usually younger), asks the fresh replica furthest ahead where it
+   * stands now: one tiny statement, which spares the primary the read when the replica has
+   * replayed the commit meanwhile (without an apply delay, usually within a millisecond).
+   */
+  async probe(atLeast: bigint): Promise<number | null> {
+    let best: number | null = null
+    for (const [i, s] of this.states.entries())
+      if (s.fresh && s.lsn !== null && (best === null || s.lsn > this.states[best]!.lsn!)) best = i
+    if (best === null) return null
+    const s = this.states[best]!
+    try {
+      const lsn = parseLsn((await within(this.maxLagMs, textOf(this.replicas[best]!, REPLAY_POSITION))) ?? '')
+      if (lsn === null) return null
+      if (s.lsn === null || lsn > s.lsn) s.lsn = lsn
+      return lsn >= atLeast && s.fresh ? best : null
+    } catch (err) {
+      this.failed(best, err)
+      return null
+    }
   }
 
   /** A read on replica `i` failed: one that cannot be reached is skipped until a poll finds it again. */
@@ -191,7 +212,7 @@ export class ReplicaHealth {
   private async pollReplica(i: number): Promise<void> {
     const s = this.states[i]!
     try {
-      const text = await within(this.maxLagMs, textOf(this.replicas[i]!, 'SELECT pg_last_wal_replay_lsn()::text AS lsn'))
+      const text = await within(this.maxLagMs, textOf(this.replicas[i]!, REPLAY_POSITION))
       const lsn = text === null ? null : parseLsn(text)
       if (lsn === null) throw new Error('this server is not a streaming replica (pg_last_wal_replay_lsn() is null)')
       s.lsn = lsn

@@ -44,7 +44,11 @@ export class ReplicaSession extends Reader implements Storage {
   /** `fn` learns whether it runs on a replica (the journal checks the replica is not behind). */
   private async route<T>(fn: (db: Db, onReplica: boolean) => Promise<T>): Promise<T> {
     const { replicas } = this.host
-    if (this.target === undefined) this.target = replicas.choose(this.atLeast)
+    if (this.target === undefined) {
+      this.target = replicas.choose(this.atLeast)
+      // A bookmark younger than the last poll: the replica may well have replayed it by now.
+      if (this.target === null && this.atLeast !== null && this.atLeast > 0n) this.target = await replicas.probe(this.atLeast)
+    }
     const replica = this.target
     if (replica !== null) {
       try {
