@@ -30,8 +30,11 @@ export interface SessionHost {
 }
 
 export class ReplicaSession extends Reader implements Storage {
-  /** The replica this request reads from; null once on the primary; undefined before the first read. */
-  private target: number | null | undefined = undefined
+  /**
+   * The replica this request reads from (null: the primary), chosen once, at its first read:
+   * reads the request makes at the same time share the choice, so they all see one server.
+   */
+  private choice: Promise<number | null> | undefined
 
   constructor(
     private readonly host: SessionHost,
@@ -41,15 +44,20 @@ export class ReplicaSession extends Reader implements Storage {
     super()
   }
 
+  private choose(): Promise<number | null> {
+    const { replicas } = this.host
+    return (this.choice ??= (async () => {
+      const chosen = replicas.choose(this.atLeast)
+      // A bookmark younger than the last poll: the replica may well have replayed it by now.
+      if (chosen !== null || this.atLeast === null || this.atLeast === 0n) return chosen
+      return replicas.probe(this.atLeast)
+    })())
+  }
+
   /** `fn` learns whether it runs on a replica (the journal checks the replica is not behind). */
   private async route<T>(fn: (db: Db, onReplica: boolean) => Promise<T>): Promise<T> {
     const { replicas } = this.host
-    if (this.target === undefined) {
-      this.target = replicas.choose(this.atLeast)
-      // A bookmark younger than the last poll: the replica may well have replayed it by now.
-      if (this.target === null && this.atLeast !== null && this.atLeast > 0n) this.target = await replicas.probe(this.atLeast)
-    }
-    const replica = this.target
+    const replica = await this.choose()
     if (replica !== null) {
       try {
         return await this.host.via(replica, (db) => fn(db, true))
@@ -57,7 +65,7 @@ export class ReplicaSession extends Reader implements Storage {
         // Run again on the primary below, as is the rest of the request; a replica that cannot
         // be reached is set aside until its poll answers again.
         replicas.failed(replica, err)
-        this.target = null
+        this.choice = Promise.resolve(null)
       }
     }
     replicas.primaryRead()
