@@ -15,7 +15,10 @@ import { findPostgresBin, startPostgres, startReplica, type PgServer } from './s
 
 const bin = findPostgresBin()
 // In CI the binaries are installed (.ci/run): a missing one fails there instead of skipping.
-const describeReplicas = bin || inCi() ? describe : describe.skip
+const describeReplicas =
+  bin || inCi()
+    ? describe
+    : (name: string, fn: () => void) => describe.skip(`${name} (no PostgreSQL binaries: apt-get install postgresql)`, fn)
 const API = 'http://127.0.0.1/wp-json/calendar/events/v1'
 const APPLY_DELAY_MS = 400
 
