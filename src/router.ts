@@ -19,7 +19,7 @@ import { buildRoutes, type RouteDef } from './routes.js'
 import { buildSchemas, type Schemas } from './schemas/index.js'
 import { schemasUnder } from './schemas/wire-names.js'
 import type { WireNames } from './wire-names.js'
-import type { Storage } from './storage/types.js'
+import type { ReplicaReads, Storage } from './storage/types.js'
 import { authenticate } from './router/authenticate.js'
 import { contextFactory } from './router/context.js'
 import { dispatch, type Routing } from './router/dispatch.js'
@@ -36,6 +36,7 @@ import { routerHooks } from './router/observe.js'
 import { cachedReply } from './router/read-cache.js'
 import { answerOptions } from './router/options-request.js'
 import { routerWebhooks, type RouterWebhooks } from './router/webhooks.js'
+import { addBookmark, cacheable } from './router/bookmark.js'
 
 export interface CalendarRouter {
   /** The whole namespace as a standard fetch handler (Deno, Bun, Workers, tests). */
@@ -107,6 +108,8 @@ interface RouterState extends Routing {
   coherence: Coherence | null
   /** Set by `close()`: later requests are answered without the response cache. */
   closed: boolean
+  /** The backend's read replicas (PostgreSQL): bookmarks on writes, replica reads (router/bookmark.ts). */
+  replicas: ReplicaReads | undefined
 }
 
 export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
@@ -174,11 +177,12 @@ function routerState(
     options,
     routes,
     match: routeMatcher(routes),
-    context: contextFactory({ storage, options, schemasFor, fragments, shared: routerShared() }),
+    context: contextFactory({ storage, options, schemasFor, fragments, shared: routerShared(), replicas: backend.replicaReads }),
     storage,
     cache,
     coherence,
     closed: false,
+    replicas: backend.replicaReads,
   }
 }
 
@@ -202,10 +206,12 @@ async function handle(state: RouterState, request: RequestLike, host: HostCall |
       meta.loggedIn = principal !== null
       const read = method === 'GET' || method === 'HEAD'
       // A batch's request reads what is not committed yet: never from the cache, nor into it.
-      const cached = state.closed || host?.batch ? null : state.cache
+      // Nor one that carries a bookmark (router/bookmark.ts).
+      const cached = state.closed || host?.batch || !cacheable(state.replicas, request) ? null : state.cache
       raw = await cachedReply(cached, state.coherence, options, request, located.names, read, principal, (dependsOn) =>
         dispatch(state, request, located, read ? 'GET' : method, query, principal, meta, dependsOn, host),
       )
+      if (!read) addBookmark(state.replicas, raw)
     }
   } catch (error) {
     raw = failureResponse(options, error, request, meta)

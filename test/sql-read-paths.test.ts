@@ -105,14 +105,15 @@ describe('PostgreSQL prepared statements', () => {
     assert.ok(a && b && a !== b)
     assert.equal(c, a)
     assert.equal(d, b)
-    // The writer lock, BEGIN and COMMIT of the transaction go as plain text.
+    // The writers' table, BEGIN, its lock, COMMIT and the commit's position go as plain text.
     assert.deepEqual(
       sent.filter((q) => typeof q === 'string'),
       [
-        'SELECT pg_advisory_lock(hashtext(current_schema()))',
+        'CREATE TABLE IF NOT EXISTS calendar_writer (held boolean)',
         'BEGIN ISOLATION LEVEL SERIALIZABLE',
+        'LOCK TABLE calendar_writer IN EXCLUSIVE MODE',
         'COMMIT',
-        'SELECT pg_advisory_unlock(hashtext(current_schema()))',
+        'SELECT pg_current_wal_insert_lsn()::text AS lsn',
       ],
     )
   })

@@ -22,8 +22,8 @@ export interface Cors {
 }
 
 const EXPOSE =
-  'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, ETag, Link, Allow, Retry-After, X-Calendar-Truncated, X-Sync-Token'
-const ALLOW_HEADERS = 'Authorization, Content-Type, X-WP-Nonce, X-HTTP-Method-Override, If-None-Match, If-Match'
+  'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, ETag, Link, Allow, Retry-After, X-Calendar-Truncated, X-Sync-Token, X-Calendar-Bookmark'
+const ALLOW_HEADERS = 'Authorization, Content-Type, X-WP-Nonce, X-HTTP-Method-Override, If-None-Match, If-Match, X-Calendar-Bookmark'
 
 export function resolveCors(o: CorsOptions | undefined | false): Cors | null {
   if (!o) return null

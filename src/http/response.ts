@@ -3,7 +3,8 @@ import type { RawResponse } from './types.js'
 import type { ApiError } from './errors.js'
 import { serializeJson } from './raw-json.js'
 
-const EXPOSE = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag, Retry-After, X-Calendar-Truncated, X-Sync-Token'
+const EXPOSE =
+  'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag, Retry-After, X-Calendar-Truncated, X-Sync-Token, X-Calendar-Bookmark'
 const ALLOW_HEADERS = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type'
 
 export interface ResponseMeta {

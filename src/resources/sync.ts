@@ -151,6 +151,7 @@ async function fullPage<R extends { id: number }>(
   perPage: number,
   state: TokenState | null,
 ): Promise<Reply> {
+  if (state?.p !== undefined) await readingFrom(ctx, state.p)
   const position = state?.p ?? (await ctx.storage.journalHead())
   const records = await source.page(state?.a ?? 0, perPage + 1)
   const shown = records.slice(0, perPage)
@@ -173,6 +174,7 @@ async function changesPage<R extends { id: number }>(
   const key = (end: string) => `${source.collection}\u0000${print}\u0000${state.p}\u0000${end}`
   let changed = state.m === 'delta' && state.u !== undefined ? held.get(key(state.u)) : undefined
   let end = state.u
+  if (changed && end !== undefined) await readingFrom(ctx, end)
   if (!changed || end === undefined) {
     const read = await readChanges(ctx, state.p, state.u)
     end = read.end
@@ -196,6 +198,15 @@ async function changesPage<R extends { id: number }>(
   if (next) held.set(key(end), changed)
   const done: TokenState = { v: 1, c: source.collection, f: print, m: 'next', p: end }
   return envelope(ctx, source, await source.present(found), deleted, next, done)
+}
+
+/**
+ * Makes the records the page reads at least as new as `position` (a later page's): records read
+ * on a replica behind it would be older than what the following sync starts after, and never
+ * delivered. Only a storage that reads from replicas has anything to do (Storage.readAtLeast).
+ */
+async function readingFrom(ctx: Context, position: string): Promise<void> {
+  await ctx.storage.readAtLeast?.(position)
 }
 
 /** Every journal entry after `from` (up to `until`, for later pages of one sync), bounded. */

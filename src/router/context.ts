@@ -18,7 +18,8 @@ import type { FragmentCache } from '../fragment-cache.js'
 import { recordingReads, type Tags } from '../storage/dependencies.js'
 import { storageInTransaction } from '../storage/open-transaction.js'
 import { inTransactionHook, Pipeline, type StorageHook } from '../storage/pipeline.js'
-import type { Storage } from '../storage/types.js'
+import type { ReplicaReads, Storage } from '../storage/types.js'
+import { readingStorage } from './bookmark.js'
 import type { Located } from './locate.js'
 import type { WireNames } from '../wire-names.js'
 
@@ -48,6 +49,8 @@ export interface ContextSource {
   schemasFor: (names: WireNames) => Schemas
   fragments: FragmentCache | null
   shared: RouterShared
+  /** The backend's read replicas: a read request's reads may come from one (router/bookmark.ts). */
+  replicas?: ReplicaReads
 }
 
 export type ContextFactory = (parts: RequestParts) => Context
@@ -73,7 +76,11 @@ function requestStorage(source: ContextSource, parts: RequestParts): Storage {
   // A host request sent through a batch works inside the batch's open transaction, which the
   // router's own hooks already observe.
   const batch = parts.host?.batch
-  return batch ? new Pipeline(storageInTransaction(batch), hooks) : source.storage.with(hooks)
+  if (batch) return new Pipeline(storageInTransaction(batch), hooks)
+  // A read's own reads may come from a replica; its writes, if any, still go through the router's hooks.
+  if (source.replicas && READS.has(parts.method))
+    return new Pipeline(readingStorage(source.replicas, source.storage, parts.request, parts.dependsOn !== undefined), hooks)
+  return source.storage.with(hooks)
 }
 
 /** `source.schemasFor` gives the operations as the namespace a request came in on names them (schemas/wire-names.ts). */

@@ -18,7 +18,7 @@
  */
 import type { ImportKind, ImportLink, ImportLinkStore, ImportSourceState } from './import-links.js'
 import type { JournalPage } from './journal.js'
-import { applyRead, defineOps, READS, type ReadOp } from './operations.js'
+import { applyRead, defineOps, OPTIONAL_READS, READS, type ReadOp } from './operations.js'
 import type { Storage, StorageTx, TransactionOptions } from './types.js'
 
 /** The transaction a view runs in, and the first failure of a part of it (null while none). */
@@ -61,6 +61,8 @@ class InsideTransaction {
 
   constructor(private readonly open: OpenTransaction) {
     this.importLinks = open.tx.importLinksOf ? new LinksInTransaction(open.tx) : undefined
+    // A read the backend lacks (a capability) is absent here too.
+    for (const name of OPTIONAL_READS) if (!open.tx[name]) (this as Record<string, unknown>)[name] = undefined
   }
 
   private usable(): void {

@@ -28,6 +28,7 @@ import {
   applyWrite,
   defineOps,
   OPTIONAL,
+  OPTIONAL_READS,
   READS,
   unreachable,
   WRITES,
@@ -37,7 +38,7 @@ import {
   type WriteOp,
   type WriteResult,
 } from './operations.js'
-import type { OtherWriters, Storage, StorageReader, StorageTx, TransactionOptions } from './types.js'
+import type { OtherWriters, ReplicaReads, Storage, StorageReader, StorageTx, TransactionOptions } from './types.js'
 import type { WebhookStore } from '../webhooks/types.js'
 
 export type { NextRead, NextWrite, ReadOp, ReadResult, WriteOp, WriteResult } from './operations.js'
@@ -111,7 +112,9 @@ export class Pipeline {
   readonly otherWriters?: OtherWriters
   readonly webhooks?: WebhookStore
   readonly importLinks?: ImportLinkStore
+  readonly replicaReads?: ReplicaReads
   declare close?: () => Promise<void>
+  declare readAtLeast?: (position: string) => Promise<void>
   private readonly readHooks: readonly StorageHook[]
   private readonly txHooks: readonly StorageHook[]
 
@@ -124,7 +127,11 @@ export class Pipeline {
     this.otherWriters = source.otherWriters
     this.webhooks = source.webhooks
     this.importLinks = source.importLinks
+    this.replicaReads = source.replicaReads
     if (source.close) this.close = () => source.close!()
+    if (source.readAtLeast) this.readAtLeast = (position) => source.readAtLeast!(position)
+    // A read the backend lacks (a capability) is absent here too.
+    for (const name of OPTIONAL_READS) if (!source[name]) (this as Record<string, unknown>)[name] = undefined
   }
 
   /** The same source behind `outer` hooks first, then this pipeline's own. */

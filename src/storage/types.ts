@@ -496,6 +496,14 @@ export interface Storage extends StorageReader {
   /** The position every later entry lies after: where a reader that has seen everything so far starts. */
   journalHead(): Promise<string>
   /**
+   * Optional, on a request's view of a storage with replicas (`replicaReads.reading`): the
+   * reads after it see at least the journal up to `position` (a position readJournal or
+   * journalHead gave), moving to the primary when the replica has not replayed that far. A sync
+   * page calls it before reading records at a token's position. Absent where every read sees
+   * every commit.
+   */
+  readAtLeast?(position: string): Promise<void>
+  /**
    * Removes the entries written before this UTC time (`YYYY-MM-DD HH:MM:SS`); reads from a
    * position before them then fail as expired. Returns how many were removed.
    */
@@ -518,8 +526,40 @@ export interface Storage extends StorageReader {
    * backend without it serves everything but the importer, which then refuses to run.
    */
   readonly importLinks?: ImportLinkStore
+  /**
+   * Read replicas and read-your-writes bookmarks (the PostgreSQL storage; docs/storage-setup.md,
+   * "Read replicas"). Absent on backends with a single copy of the data.
+   */
+  readonly replicaReads?: ReplicaReads
   /** Release connections. Optional for backends that hold none. */
   close?(): Promise<void>
+}
+
+/**
+ * See `Storage.replicaReads`. A bookmark names a state of the data (PostgreSQL: a WAL position);
+ * a read given one sees that state or a later one, whichever server answers it.
+ *
+ * @example
+ * const replicas = storage.replicaReads
+ * // after a write: what the caller sends back with its next reads
+ * const bookmark = replicas?.bookmark()
+ * // a request's reads: from a replica that has replayed past it, else from the primary
+ * const reads = replicas ? replicas.reading(storage, { bookmark, cached: false }) : storage
+ */
+export interface ReplicaReads {
+  /** Where this storage's latest commit ended (at or past it); null before its first commit. */
+  bookmark(): string | null
+  /** Whether `text` is a bookmark of this kind of storage (its syntax, not its age). */
+  validBookmark(text: string): boolean
+  /**
+   * The storage one request reads through: its reads go to a replica that has replayed past
+   * `bookmark` (any replica within the lag bound without one) and to the primary when none has,
+   * staying there for the rest of the request, so a request never sees the data go back in time;
+   * everything else (transactions, webhooks, import links) goes to `base`. `cached`: what it
+   * reads is kept in a cache that follows the journal, so the replica must also have replayed
+   * what that cache has already dropped. Without replicas, `base` itself.
+   */
+  reading(base: Storage, o: { bookmark: string | null; cached: boolean }): Storage
 }
 
 /**

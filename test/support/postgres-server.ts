@@ -16,6 +16,8 @@ const run = promisify(execFile)
 
 export interface PgServer {
   url: string
+  /** Where its data directory and log live. */
+  dir: string
   /** Stops the server (`pg_ctl stop -m fast`: open connections get 57P01). */
   stop(): Promise<void>
   /** Starts it again on the same port. */
@@ -49,7 +51,8 @@ export function freePort(): Promise<number> {
   })
 }
 
-export async function startPostgres(bin: string): Promise<PgServer> {
+/** A temporary directory the server's user owns, and how to run its tools as that user. */
+async function serverHome(bin: string) {
   const asRoot = userInfo().uid === 0
   const dir = await mkdtemp(join(tmpdir(), 'calendar-pg-'))
   if (asRoot) {
@@ -59,8 +62,36 @@ export async function startPostgres(bin: string): Promise<PgServer> {
   }
   const exec = (tool: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args)
+  return { dir, exec }
+}
+
+/** `settings`: more `-c name=value` server settings. */
+export async function startPostgres(bin: string, settings: string[] = []): Promise<PgServer> {
+  const { dir, exec } = await serverHome(bin)
   const data = join(dir, 'data')
   await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync'])
+  return serve(dir, data, exec, settings)
+}
+
+/**
+ * A streaming replica of `primary` (its wal_level must be replica or logical, the default): a
+ * `pg_basebackup -R` copy, hot standby, replaying each commit `applyDelayMs` after the primary
+ * made it (`recovery_min_apply_delay`), so that reading it right after a write really is stale.
+ */
+export async function startReplica(bin: string, primary: PgServer, applyDelayMs: number): Promise<PgServer> {
+  const { dir, exec } = await serverHome(bin)
+  const data = join(dir, 'data')
+  const source = new URL(primary.url)
+  await exec('pg_basebackup', ['-D', data, '-R', '-X', 'stream', '-c', 'fast', '-h', source.hostname, '-p', source.port, '-U', 'postgres'])
+  return serve(dir, data, exec, [`-c hot_standby=on`, `-c recovery_min_apply_delay=${applyDelayMs}ms`])
+}
+
+async function serve(
+  dir: string,
+  data: string,
+  exec: (tool: string, args: string[]) => Promise<unknown>,
+  extra: string[],
+): Promise<PgServer> {
   const port = await freePort()
   const settings = [
     `-c listen_addresses=127.0.0.1`,
@@ -70,6 +101,7 @@ export async function startPostgres(bin: string): Promise<PgServer> {
     `-c synchronous_commit=off`,
     `-c full_page_writes=off`,
     `-c max_connections=200`,
+    ...extra,
   ].join(' ')
   const start = async () => {
     await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', settings, '-w', '-t', '30', 'start'])
@@ -85,6 +117,7 @@ export async function startPostgres(bin: string): Promise<PgServer> {
   }
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    dir,
     start,
     stop,
     async destroy() {

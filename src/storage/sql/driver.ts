@@ -45,6 +45,38 @@ export interface SqlDriver {
    * it the storage compares `journalHead()` instead.
    */
   dataVersion?(): number | Promise<number>
+  /**
+   * Optional (PostgreSQL): where this driver's last commit ended, as a position replicas can be
+   * compared with (a WAL position); null before its first commit. Read after a write, it names a
+   * state that includes the write (the `X-Calendar-Bookmark` of its response).
+   */
+  bookmark?(): bigint | null
+  /** Optional (PostgreSQL with replicas): the primary's position now, read on the primary. */
+  position?(): Promise<bigint>
+  /** Optional: read replicas (PostgreSQL streaming replicas). `read` never uses them. */
+  readonly replicas?: SqlReplicas
   /** Releases the connections. */
   close(): Promise<void>
+}
+
+/** Read replicas, as the storage routes a request's reads (storage/sql/session.ts). */
+export interface SqlReplicas {
+  /**
+   * A fresh replica that has replayed at least `atLeast` (any fresh one with null), in turns;
+   * null when none qualifies: the read goes to the primary.
+   */
+  choose(atLeast: bigint | null): number | null
+  /**
+   * When `choose(atLeast)` found none: asks a fresh replica where its replay stands now, and
+   * returns it when it has reached `atLeast`.
+   */
+  probe(atLeast: bigint): Promise<number | null>
+  /** Runs a read outside any transaction on replica `i`. */
+  read<T>(i: number, fn: (conn: SqlConnection) => Promise<T>): Promise<T>
+  /** A read on replica `i` failed (the caller runs it on the primary): one that is down is set aside. */
+  failed(i: number, err: unknown): void
+  /** Reads served so far: by each replica, and by the primary for callers that could have used one. */
+  counts(): { replicas: number[]; primary: number }
+  /** Counts a read a caller that could have used a replica sent to the primary. */
+  primaryRead(): void
 }

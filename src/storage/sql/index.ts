@@ -9,7 +9,8 @@
  * ```
  */
 export { createSqlStorage, type SqlStorage, type SqlStorageOptions } from './storage.js'
-export type { SqlConnection, SqlDriver, SqlParam } from './driver.js'
+export type { SqlConnection, SqlDriver, SqlParam, SqlReplicas } from './driver.js'
+export type { ReplicaHealthOptions } from './replicas.js'
 export { sqliteDriver, type SqliteDatabase, type SqliteDriverOptions, type SqliteStatement } from './sqlite-driver.js'
 export {
   pgDriver,

@@ -22,6 +22,7 @@ import { JournalPositionError, type JournalAction, type JournalEntry, type Journ
 import type { MigrationStatement } from './dialect.js'
 import type { Db } from './db.js'
 import { toInt } from './records.js'
+import { ReplicaBehind } from './replicas.js'
 
 /**
  * The oldest transaction still running, as a number. Transaction ids are kept as bigint rather
@@ -256,8 +257,12 @@ export class SqlJournal {
     return [BigInt(rows[0] ? toInt(rows[0].seq) : 0)]
   }
 
-  /** See Storage.readJournal. */
-  async read(db: Db, after: string, limit: number, until?: string): Promise<JournalPage> {
+  /**
+   * See Storage.readJournal. `onReplica`: `db` is a replica, which may not have replayed up to
+   * `after` or `until` yet (a token made on a server further ahead); it must not answer then,
+   * or a page would end before the token's stretch does and skip what lies between.
+   */
+  async read(db: Db, after: string, limit: number, until?: string, onReplica = false): Promise<JournalPage> {
     const epoch = await this.name(db)
     const from = this.parse(epoch, after)
     const [floor] = await db.query<{ position: unknown }>('SELECT position FROM calendar_journal_floor WHERE one = 1')
@@ -268,6 +273,7 @@ export class SqlJournal {
     if (!this.postgres && compare(from, now) > 0) throw new JournalPositionError(after, 'malformed')
     // A stretch read again ends where it ended the first time (never past what is readable now).
     const bound = until === undefined ? now : this.parse(epoch, until)
+    if (onReplica && (compare(from, now) > 0 || compare(bound, now) > 0)) throw new ReplicaBehind(until ?? after)
     const horizon = compare(bound, now) < 0 ? (compare(bound, from) < 0 ? from : bound) : now
     const take = Math.max(1, Math.min(limit, 10_000))
     // Up to the horizon: on PostgreSQL (xid, position) <= (its xid, n) with n 0 for a horizon of

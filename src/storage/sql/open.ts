@@ -7,6 +7,7 @@ import { StorageUnavailableError } from '../types.js'
 import type { SqlDriver } from './driver.js'
 import { translate } from './errors.js'
 import { pgDriver, type PgPool } from './pg-driver.js'
+import type { ReplicaHealthOptions } from './replicas.js'
 import { sqliteDriver, type SqliteDatabase } from './sqlite-driver.js'
 
 async function load<T>(name: string, importer: () => Promise<T>): Promise<T> {
@@ -102,6 +103,14 @@ export interface OpenPostgresOptions {
   connectionTimeoutMillis?: number
   /** Reuse named prepared statements (default true; see `PgDriverOptions`). */
   preparedStatements?: boolean
+  /**
+   * Connection strings of streaming replicas of this primary: each gets a pool like the
+   * primary's (same settings), and reads go to them as docs/storage-setup.md ("Read replicas")
+   * says. Polling and lag bound: `replicaHealth`.
+   */
+  replicas?: readonly string[]
+  /** See `PgDriverOptions.replicaHealth`. */
+  replicaHealth?: ReplicaHealthOptions
   /** Any other pg.Pool settings (ssl, statement_timeout, options...). */
   [setting: string]: unknown
 }
@@ -110,7 +119,8 @@ export interface OpenPostgresOptions {
 export async function openPostgres(connectionString: string, options: OpenPostgresOptions = {}): Promise<SqlDriver> {
   const pg = await load('pg', () => import('pg'))
   const Pool = (pg as unknown as { default?: { Pool: typeof pg.Pool } }).default?.Pool ?? pg.Pool
-  const { preparedStatements, ...settings } = options
-  const pool = new Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000, ...settings })
-  return pgDriver(pool as unknown as PgPool, { preparedStatements })
+  const { preparedStatements, replicas = [], replicaHealth, ...settings } = options
+  const open = (url: string) =>
+    new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, ...settings }) as unknown as PgPool
+  return pgDriver(open(connectionString), { preparedStatements, replicas: replicas.map(open), ...(replicaHealth ? { replicaHealth } : {}) })
 }

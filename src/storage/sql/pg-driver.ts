@@ -13,8 +13,9 @@
  * to the pool, and the pool opens fresh connections on demand, so once the server is back the
  * next call succeeds.
  */
-import type { SqlConnection, SqlDriver, SqlParam } from './driver.js'
+import type { SqlConnection, SqlDriver, SqlParam, SqlReplicas } from './driver.js'
 import { classify } from './errors.js'
+import { parseLsn, PRIMARY_ONLY, ReplicaHealth, type ReplicaHealthOptions } from './replicas.js'
 
 export interface PgQueryResult {
   rows: unknown[]
@@ -56,8 +57,9 @@ export interface PgDriverOptions {
    */
   preparedStatements?: boolean
   /**
-   * Errors of idle pooled connections (the server restarted, a network blip). The pool drops the
-   * connection; this hook is for logging.
+   * Errors of idle pooled connections (the server restarted, a network blip), and of one that
+   * broke right after a COMMIT, before the commit's position was read (the commit stands). The
+   * pool drops the connection; this hook is for logging.
    */
   onIdleError?: (err: Error) => void
   /**
@@ -68,7 +70,22 @@ export interface PgDriverOptions {
    * up. Reads never wait for it (the table is never read).
    */
   serializeWriters?: boolean
+  /**
+   * Streaming replicas of this primary (their own pools). The driver's `read` never uses them:
+   * the storage sends the reads of a request to one (see docs/storage-setup.md, "Read replicas")
+   * when it has replayed far enough for that request, and to the primary otherwise.
+   */
+  replicas?: readonly PgPool[]
+  /** How often the replicas' positions are polled, and the lag past which one is skipped. */
+  replicaHealth?: ReplicaHealthOptions
 }
+
+/**
+ * Where a commit ended: the primary's insert position read right after COMMIT returned, so at or
+ * past the commit record (whatever synchronous_commit says: the insert position counts records
+ * not flushed yet). It may include other transactions' records too: a later position is as good.
+ */
+const COMMIT_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn'
 
 /**
  * The writers' lock: a table of the storage's schema, locked as the transaction's first
@@ -146,6 +163,48 @@ function connection(target: PgQueryable, naming: Naming, inTransaction: boolean)
   }
 }
 
+/** The driver's commit positions: the latest one, or PRIMARY_ONLY while the last one is unknown. */
+function commitPositions(report: (err: Error) => void) {
+  let last: bigint | null = null
+  let unknown = false
+  return {
+    bookmark: () => (unknown ? PRIMARY_ONLY : last),
+    /** False when the position could not be read: the connection is suspect, the commit stands. */
+    async after(client: PgQueryable): Promise<boolean> {
+      try {
+        const { rows } = await client.query(COMMIT_POSITION)
+        const lsn = parseLsn(String((rows[0] as { lsn?: unknown } | undefined)?.lsn ?? ''))
+        if (lsn !== null && (last === null || lsn > last)) last = lsn
+        unknown = false
+        return true
+      } catch (err) {
+        // Committed all the same: the caller must not see a failure, and the reads that carry
+        // this bookmark (PRIMARY_ONLY) go to the primary until the next commit's position is known.
+        unknown = true
+        report(err instanceof Error ? err : new Error(String(err)))
+        return false
+      }
+    },
+  }
+}
+
+function replicaReads(health: ReplicaHealth, pools: readonly PgPool[], naming: Naming): SqlReplicas {
+  const conns = pools.map((replica) => connection(replica, naming, false))
+  return {
+    choose: (atLeast) => health.choose(atLeast),
+    probe: (atLeast) => health.probe(atLeast),
+    read(i, fn) {
+      health.served[i]! += 1
+      return fn(conns[i]!)
+    },
+    failed: (i, err) => health.failed(i, err),
+    counts: () => ({ replicas: [...health.served], primary: health.primaryReads }),
+    primaryRead() {
+      health.primaryReads += 1
+    },
+  }
+}
+
 export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver {
   // pg emits 'error' on the pool when an idle client's server goes away; an EventEmitter with no
   // 'error' listener throws, which would take the whole process down.
@@ -153,6 +212,13 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
   const naming = statementNames(options.preparedStatements !== false)
   const poolConn = connection(pool, naming, false)
   const serialize = options.serializeWriters !== false
+  const commits = commitPositions((err) => options.onIdleError?.(err))
+  const pools = options.replicas ?? []
+  const onReplicaError = options.replicaHealth?.onError
+  // As for the primary's pool: an idle client's error with no listener would end the process.
+  for (const [i, replica] of pools.entries()) replica.on('error', (err) => onReplicaError?.(err, i))
+  const health = pools.length ? new ReplicaHealth(pool, pools, options.replicaHealth) : null
+  const replicas = health ? replicaReads(health, pools, naming) : undefined
   let lockTable: Promise<void> | null = null
   const ensureLockTable = () =>
     (lockTable ??= pool.query(`CREATE TABLE IF NOT EXISTS ${WRITER_TABLE} (held boolean)`).then(
@@ -184,6 +250,7 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
         if (serialize) await client.query(LOCK_WRITERS)
         const result = await fn(connection(client, naming, true))
         await client.query('COMMIT')
+        if (!(await commits.after(client))) destroy = true
         return result
       } catch (err) {
         if (classify(err) === 'unavailable') destroy = true
@@ -205,6 +272,20 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
       await pool.query(sql)
     },
 
-    close: () => pool.end(),
+    bookmark: commits.bookmark,
+
+    async position(): Promise<bigint> {
+      const { rows } = await pool.query(COMMIT_POSITION)
+      const lsn = parseLsn(String((rows[0] as { lsn?: unknown } | undefined)?.lsn ?? ''))
+      if (lsn === null) throw new Error('pg_current_wal_insert_lsn() gave no position')
+      return lsn
+    },
+
+    ...(replicas ? { replicas } : {}),
+
+    async close() {
+      health?.close()
+      await Promise.all([pool.end(), ...pools.map((p) => p.end())])
+    },
   }
 }

@@ -27,6 +27,7 @@ import type {
   TermPatch,
   TransactionOptions,
   OtherWriters,
+  ReplicaReads,
 } from '../types.js'
 import { collapseEntries, journalTime, type JournalEntry, type JournalPage } from '../journal.js'
 import { SqlJournal } from './journal.js'
@@ -43,9 +44,9 @@ import { checkEngine } from './engine.js'
 import { EVENT_FTS_TABLE, searchIndexes, type SearchIndexes } from './event-search.js'
 import { FTS_TABLE } from './search-index.js'
 import { wordIndexState } from './event-words.js'
-import * as read from './read.js'
-import { listEvents } from './event-list.js'
-import { eventsShowing } from './events-showing.js'
+import { Reader } from './reader.js'
+import { formatLsn, parseLsn, PRIMARY_ONLY } from './replicas.js'
+import { ReplicaSession } from './session.js'
 import { RecordCache, type RecordCacheOptions } from './record-cache.js'
 import { settledPost } from './records.js'
 import * as write from './write.js'
@@ -80,62 +81,6 @@ export type SqlStorage = Storage & {
    */
   optimize(): Promise<void>
   close(): Promise<void>
-}
-
-abstract class Reader implements StorageReader {
-  protected abstract use<T>(fn: (db: Db) => Promise<T>): Promise<T>
-
-  getPost(id: number) {
-    return this.use((db) => read.getPost(db, id))
-  }
-  reservedBy(id: number) {
-    return this.use((db) => read.reservedBy(db, id))
-  }
-  getPosts(ids: readonly number[]) {
-    return this.use((db) => read.getPosts(db, ids))
-  }
-  findPostBySlug<T extends PostType>(type: T, language: string, slug: string) {
-    return this.use((db) => read.findPostBySlug(db, type, language, slug))
-  }
-  slugsLike(kind: PostType | Taxonomy, language: string, base: string) {
-    return this.use((db) => read.slugsLike(db, kind, language, base))
-  }
-  listEvents(query: EventListQuery) {
-    return this.use((db) => listEvents(db, query))
-  }
-  eventsShowing(language: string, shown: EventsShown) {
-    return this.use((db) => eventsShowing(db, language, shown))
-  }
-  listLinked<T extends 'venue' | 'organizer'>(type: T, query: LinkedListQuery) {
-    return this.use((db) => read.listLinked(db, type, query))
-  }
-  findLinkedDuplicate<T extends 'venue' | 'organizer'>(type: T, language: string, fields: Partial<Record<string, string>>) {
-    return this.use((db) => read.findLinkedDuplicate(db, type, language, fields))
-  }
-  getTranslations(groups: readonly number[], of: TranslationKind) {
-    return this.use((db) => read.getTranslations(db, groups, of))
-  }
-  getTerm(id: number) {
-    return this.use((db) => read.getTerm(db, id))
-  }
-  getTerms(ids: readonly number[]) {
-    return this.use((db) => read.getTerms(db, ids))
-  }
-  findTerm(taxonomy: Taxonomy, language: string, by: { slug?: string; name?: string; parent?: number }) {
-    return this.use((db) => read.findTerm(db, taxonomy, language, by))
-  }
-  termDescendants(ids: readonly number[]) {
-    return this.use((db) => read.termDescendants(db, ids))
-  }
-  listTerms(query: TermListQuery) {
-    return this.use((db) => read.listTerms(db, query))
-  }
-  trashedPosts(modifiedBeforeUtc: string, limit: number) {
-    return this.use((db) => read.trashedPosts(db, modifiedBeforeUtc, limit))
-  }
-  seriesMembers(seriesId: number) {
-    return this.use((db) => read.seriesMembers(db, seriesId))
-  }
 }
 
 /**
@@ -236,6 +181,13 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   private fts: Promise<SearchIndexes> | null = null
   private readonly journal: SqlJournal
   readonly otherWriters: OtherWriters
+  readonly replicaReads?: ReplicaReads
+  /**
+   * With replicas: the primary's position after the latest read of the journal through this
+   * storage itself (the response cache's coherence reads it so): a cached read must come from a
+   * replica past it, or it could keep what the cache has already dropped.
+   */
+  private journalFloor = 0n
   readonly webhooks: SqlWebhookStore
   readonly importLinks: SqlImportLinkStore
 
@@ -266,6 +218,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
         return run
       },
     )
+    this.replicaReads = this.replicaReadsOf(driver)
     const dataVersion = driver.dataVersion?.bind(driver)
     this.otherWriters =
       driver.dialect === 'postgres'
@@ -283,6 +236,30 @@ class SqlStorageImpl extends Reader implements SqlStorage {
                 }
               : () => this.journalHead(),
           }
+  }
+
+  /** Storage.replicaReads, when the driver knows where commits end (PostgreSQL). */
+  private replicaReadsOf(driver: SqlDriver): ReplicaReads | undefined {
+    const bookmark = driver.bookmark?.bind(driver)
+    if (!bookmark) return undefined
+    const replicas = driver.replicas
+    const host = replicas ? { replicas, journal: this.journal, via: this.via.bind(this) } : null
+    return {
+      bookmark() {
+        const at = bookmark()
+        return at === null ? null : formatLsn(at)
+      },
+      validBookmark: (text) => parseLsn(text) !== null,
+      reading: (base, o) => {
+        if (!host) return base
+        // A bookmark that is none (the router refuses those first) could name any state: primary.
+        let atLeast = o.bookmark === null ? 0n : (parseLsn(o.bookmark) ?? PRIMARY_ONLY)
+        // A cached read must not keep what the cache dropped already: what the journal's readers
+        // saw, and this process's own commits (dropped at once, never seen again in the journal).
+        if (o.cached) for (const floor of [this.journalFloor, bookmark() ?? 0n]) if (floor > atLeast) atLeast = floor
+        return new ReplicaSession(host, base, atLeast)
+      },
+    }
   }
 
   async migrate(): Promise<void> {
@@ -322,9 +299,26 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   }
 
   protected async use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-    const fts = await this.ready()
     try {
-      return await this.driver.read((conn) => fn(new Db(conn, this.dialect, fts.posts, fts.events, this.records, fts.words)))
+      return await this.via(null, fn)
+    } catch (err) {
+      throw translate(err)
+    }
+  }
+
+  /** A read on replica `replica`, or on the primary with null; errors as the database gave them. */
+  private async via<T>(replica: number | null, fn: (db: Db) => Promise<T>): Promise<T> {
+    const fts = await this.ready()
+    const run = (conn: SqlConnection) => fn(new Db(conn, this.dialect, fts.posts, fts.events, this.records, fts.words))
+    return replica === null ? this.driver.read(run) : this.driver.replicas!.read(replica, run)
+  }
+
+  /** With replicas, the journal's readers' floor moves to the primary's position after their read. */
+  private async raiseFloor(): Promise<void> {
+    if (!this.driver.replicas || !this.driver.position) return
+    try {
+      const at = await this.driver.position()
+      if (at > this.journalFloor) this.journalFloor = at
     } catch (err) {
       throw translate(err)
     }
@@ -357,12 +351,16 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     return run
   }
 
-  readJournal(after: string, limit: number, until?: string): Promise<JournalPage> {
-    return this.use((db) => this.journal.read(db, after, limit, until))
+  async readJournal(after: string, limit: number, until?: string): Promise<JournalPage> {
+    const page = await this.use((db) => this.journal.read(db, after, limit, until))
+    await this.raiseFloor()
+    return page
   }
 
-  journalHead(): Promise<string> {
-    return this.use((db) => this.journal.head(db))
+  async journalHead(): Promise<string> {
+    const head = await this.use((db) => this.journal.head(db))
+    await this.raiseFloor()
+    return head
   }
 
   compactJournal(beforeUtc: string): Promise<number> {

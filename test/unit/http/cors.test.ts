@@ -108,7 +108,7 @@ describe('preflight', () => {
     const res = preflight(must(resolveCors({})), req, ['DELETE'])
     expect(res.headers['Access-Control-Allow-Methods']).toBe('DELETE, OPTIONS')
     expect(res.headers['Access-Control-Allow-Headers']).toBe(
-      'Authorization, Content-Type, X-WP-Nonce, X-HTTP-Method-Override, If-None-Match, If-Match',
+      'Authorization, Content-Type, X-WP-Nonce, X-HTTP-Method-Override, If-None-Match, If-Match, X-Calendar-Bookmark',
     )
   })
 
