@@ -219,9 +219,11 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
   for (const [i, replica] of pools.entries()) replica.on('error', (err) => onReplicaError?.(err, i))
   const health = pools.length ? new ReplicaHealth(pool, pools, options.replicaHealth) : null
   const replicas = health ? replicaReads(health, pools, naming) : undefined
+  // Created once, on the connection the first transaction checked out: asking the pool for
+  // another one could wait for ever where the pool is full (a small pool, a held client).
   let lockTable: Promise<void> | null = null
-  const ensureLockTable = () =>
-    (lockTable ??= pool.query(`CREATE TABLE IF NOT EXISTS ${WRITER_TABLE} (held boolean)`).then(
+  const ensureLockTable = (client: PgPoolClient) =>
+    (lockTable ??= client.query(`CREATE TABLE IF NOT EXISTS ${WRITER_TABLE} (held boolean)`).then(
       () => undefined,
       (err: unknown) => {
         if (ALREADY_THERE.has(codeOf(err) as string)) return
@@ -245,7 +247,7 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
       }
       client.on('error', onError)
       try {
-        if (serialize) await ensureLockTable()
+        if (serialize) await ensureLockTable(client)
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE')
         if (serialize) await client.query(LOCK_WRITERS)
         const result = await fn(connection(client, naming, true))
