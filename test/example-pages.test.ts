@@ -810,6 +810,108 @@ describe('example pages: the editor as an editor uses it', () => {
     }
   }, 90_000)
 
+  it("creates a venue and an organizer inline with their details, checked first, the API's refusals next to their fields", async () => {
+    // The 400: the API refusing the new venue's postal code (longer than it allows).
+    const page = await open('/editor/', { size: { width: 1280, height: 800 }, allowStatus: 400 })
+    try {
+      await signIn(page)
+      const sent: string[] = []
+      page.on('request', (r) => {
+        if (r.method() === 'POST') sent.push(new URL(r.url()).pathname.replace(/.*\/v1/, ''))
+      })
+      await page.getByLabel('Title', { exact: true }).fill('Quayside Printmaking')
+      await page.getByLabel('Starts').fill(`${day(14)}T10:00`)
+      await page.getByLabel('Ends').fill(`${day(14)}T16:00`)
+      await page.getByLabel('Venue', { exact: true }).selectOption('new')
+      await page.getByLabel("New venue's name").fill('Dockside Studio')
+      await page.getByLabel('Venue address').fill('1 Quay Street')
+      await page.getByLabel('Venue city').fill('Bristol')
+      await page.getByLabel('Venue country').fill('United Kingdom')
+      await page.getByLabel('Venue postal code').fill('BS1 4RN '.repeat(8))
+      await page.getByLabel('Venue website').fill('dockside.example')
+      await page.getByLabel('Organizer', { exact: true }).selectOption('new')
+      await page.getByLabel("New organizer's name").fill('Quay Arts Collective')
+      await page.getByLabel('Organizer email').fill('quay-arts.example')
+      await page.getByLabel('Organizer phone').fill('+44 117 496 0000')
+      await page.getByLabel('Organizer website').fill('https://quay-arts.example/')
+      await page.getByRole('button', { name: 'Create event' }).click()
+
+      // Checked before anything is sent: each mistake next to its field, the first one focused.
+      await expect.poll(() => page.locator('#error-new_venue_website').textContent()).toMatch(/https:\/\//)
+      expect(await page.locator('#error-new_organizer_email').textContent()).toMatch(/email address/)
+      expect(await page.getByLabel('Organizer email').getAttribute('aria-invalid')).toBe('true')
+      expect(await page.getByLabel('Organizer email').getAttribute('aria-describedby')).toContain('error-new_organizer_email')
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-new_venue_website')
+      expect(sent).toEqual([])
+      await page.screenshot({ path: '/tmp/editor-linked-1280.png', fullPage: true })
+      await axeCheck(page, 'editor-linked-1280')
+
+      // The API's own refusal (the postal code's length) lands next to that field; nothing is created.
+      await page.getByLabel('Venue website').fill('https://dockside.example/')
+      await page.getByLabel('Organizer email').fill('hello@quay-arts.example')
+      await page.getByRole('button', { name: 'Create event' }).click()
+      await expect.poll(() => page.locator('#error-new_venue_zip').textContent()).not.toBe('')
+      expect(await page.locator('#error-new_venue_zip').isVisible()).toBe(true)
+      expect(await page.getByLabel('Venue postal code').getAttribute('aria-invalid')).toBe('true')
+      expect(await page.locator('#error-new_venue_website').isVisible()).toBe(false)
+      expect(await page.locator('#form-status').textContent()).toMatch(/new venue could not be created/)
+      expect(sent).toEqual(['/venues'])
+      await page.locator('#new-venue-field').screenshot({ path: '/tmp/editor-venue-refused-1280.png' })
+      const venues = await fetch(`${api}/venues?search=Dockside`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      expect(venues.status).toBe(200)
+      expect(((await venues.json()) as { venues: unknown[] }).venues).toEqual([])
+
+      await page.getByLabel('Venue postal code').fill('BS1 4RN')
+      await page.getByRole('button', { name: 'Create event' }).click()
+      await expect.poll(() => page.locator('#form-status').textContent()).toContain('Event created')
+      expect(sent).toEqual(['/venues', '/venues', '/organizers', '/events'])
+      const id = Number(new URL(page.url()).searchParams.get('id'))
+      const created = (await (await fetch(`${api}/events/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as any
+      expect(created.venue).toMatchObject({
+        venue: 'Dockside Studio',
+        address: '1 Quay Street',
+        city: 'Bristol',
+        country: 'United Kingdom',
+        zip: 'BS1 4RN',
+        website: 'https://dockside.example/',
+      })
+      expect(created.organizer).toEqual([
+        expect.objectContaining({
+          organizer: 'Quay Arts Collective',
+          email: 'hello@quay-arts.example',
+          phone: '+44 117 496 0000',
+          website: 'https://quay-arts.example/',
+        }),
+      ])
+      // The new records are now in the pickers, chosen; their detail boxes are closed and empty.
+      expect(await page.getByLabel('Venue', { exact: true }).locator('option:checked').textContent()).toBe('Dockside Studio')
+      expect(await page.locator('#new-venue-field').isVisible()).toBe(false)
+      expect(await page.getByLabel('Venue city').inputValue()).toBe('')
+    } finally {
+      await close(page)
+    }
+
+    // On a phone the detail fields fit the screen.
+    const phone = await open('/editor/', { size: { width: 390, height: 844 }, phone: true })
+    try {
+      await signIn(phone)
+      await phone.getByLabel('Venue', { exact: true }).selectOption('new')
+      await phone.getByLabel('Organizer', { exact: true }).selectOption('new')
+      await phone.getByLabel('Organizer email').fill('not an address')
+      await phone.getByLabel('Title', { exact: true }).fill('Phone check')
+      await phone.getByLabel('Starts').fill(`${day(15)}T10:00`)
+      await phone.getByLabel('Ends').fill(`${day(15)}T11:00`)
+      await phone.getByRole('button', { name: 'Create event' }).click()
+      await expect.poll(() => phone.locator('#error-new_organizer_email').textContent()).toMatch(/email address/)
+      await noHorizontalScroll(phone, 'editor-linked-390')
+      await phone.locator('#new-venue-field').scrollIntoViewIfNeeded()
+      await phone.screenshot({ path: '/tmp/editor-linked-390.png', fullPage: true })
+      await axeCheck(phone, 'editor-linked-390')
+    } finally {
+      await close(phone)
+    }
+  }, 120_000)
+
   it('says why a token is refused, and asks to sign in again when a saved one stops working', async () => {
     // 400: the drafts' list refusing an unknown token; 401: the write with the stale one.
     const page = await open('/editor/', { allowStatus: [400, 401] })
