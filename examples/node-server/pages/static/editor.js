@@ -302,9 +302,11 @@
 
   // ---- Checked before sending: every mistake marked at once, the first one focused.
   function checked() {
+    // All three run, so that every mistake is marked, not only the first.
     var datesOk = datesInOrder()
-    var linkedOk = linkedValid('venue') & linkedValid('organizer')
-    if (datesOk && linkedOk) return true
+    var venueOk = linkedValid('venue')
+    var organizerOk = linkedValid('organizer')
+    if (datesOk && venueOk && organizerOk) return true
     notice(
       datesOk ? 'The event was not saved: see the fields marked below.' : 'The event was not saved: its end is before its start.',
       'error',
