@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
+import { TOOL_VERSIONS } from './support/tools.js'
 
 const require = createRequire(import.meta.url)
 // semver is npm's own range matcher; it comes with the toolchain (a dependency of several dev tools).
@@ -60,5 +61,16 @@ describe('dependencies', () => {
     // `npm pack` leaves the tarball in the checkout, and the runtimes their cache: neither is committed.
     const ignored = readFileSync(new URL('../.gitignore', import.meta.url), 'utf8').split('\n')
     expect(ignored).toEqual(expect.arrayContaining(['*.tgz', '.cache/']))
+  })
+
+  it('npm ci installs no tool that a single test uses and that weighs tens of MB', () => {
+    // arethetypeswrong (33 MB, test/runtime/package.test.ts) and openapi-typescript (20 MB,
+    // test/typed-client.test.ts) come pinned with their tests (test/support/tools.ts); madge
+    // (24 MB, the import-cycle check) gave way to TypeScript's own scanner.
+    const dev = Object.keys((pkg as { devDependencies?: Record<string, string> }).devDependencies ?? {})
+    const onDemand = Object.keys(TOOL_VERSIONS)
+    expect(dev.filter((name) => [...onDemand, 'madge'].includes(name))).toEqual([])
+    const installed = new Set(Object.keys(lock.packages).map(nameOf))
+    expect(['madge', '@arethetypeswrong/core', '@redocly/openapi-core', ...onDemand].filter((name) => installed.has(name))).toEqual([])
   })
 })

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../examples/node-server/server.js'
 import { structuredDataIssues } from './support/structured-data.js'
@@ -568,26 +568,41 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
   // A month no other test shows: these events change no count elsewhere.
   const ym = monthStart(2).toISOString().slice(0, 7)
   const on = (d: number) => `${ym}-${String(d).padStart(2, '0')}`
-  const TITLES = ['Repair Café for Newcomers and Neighbours', 'Breakfast Briefing', 'Evening Recital'] as const
+  // In the order the agenda lists them: the third is long enough to need two lines in a week's
+  // column on a desktop (and to be cut to one on a phone).
+  const TITLES = [
+    'Repair Café for Newcomers and Neighbours',
+    'Breakfast Briefing',
+    'Annual General Meeting of the Allotment Holders Association',
+    'Evening Recital',
+  ] as const
+  const [REPAIR, BREAKFAST, MEETING, RECITAL] = TITLES
 
   beforeAll(async () => {
     // The same Wednesday: 09:00 in New York (15:00 in Berlin) and 19:00 in Berlin.
     await post('/events', {
-      title: TITLES[0],
+      title: REPAIR,
       start_date: `${on(10)} 14:00:00`,
       end_date: `${on(10)} 17:00:00`,
       timezone: 'Europe/Berlin',
       status: 'publish',
     })
     await post('/events', {
-      title: TITLES[1],
+      title: BREAKFAST,
       start_date: `${on(12)} 09:00:00`,
       end_date: `${on(12)} 10:00:00`,
       timezone: 'America/New_York',
       status: 'publish',
     })
     await post('/events', {
-      title: TITLES[2],
+      title: MEETING,
+      start_date: `${on(12)} 11:00:00`,
+      end_date: `${on(12)} 13:00:00`,
+      timezone: 'America/New_York',
+      status: 'publish',
+    })
+    await post('/events', {
+      title: RECITAL,
       start_date: `${on(12)} 19:00:00`,
       end_date: `${on(12)} 21:00:00`,
       timezone: 'Europe/Berlin',
@@ -616,7 +631,29 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
     }, selector)
   }
 
-  it('desktop: the month shows whole words, the week opens at its first event', async () => {
+  /**
+   * How a week's event shows its title: the text, the lines it takes, and whether any of the
+   * title or of the time line above it (with its zone) is hidden: cut sideways, as an ellipsis
+   * does, or below the event's box.
+   */
+  async function eventText(event: Locator): Promise<{ cut: string[]; lines: number; text: string }> {
+    return event.evaluate((box) => {
+      const title = box.querySelector('.fc-event-title')!
+      const range = document.createRange()
+      range.selectNodeContents(title)
+      const lines = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size
+      const bottom = box.getBoundingClientRect().bottom
+      const cut = Array.from(box.querySelectorAll('.fc-event-title, .fc-event-time'))
+        .filter(
+          (el) =>
+            el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1 || el.getBoundingClientRect().bottom > bottom + 1,
+        )
+        .map((el) => (el.classList.contains('fc-event-title') ? 'title' : 'time'))
+      return { cut, lines, text: title.textContent ?? '' }
+    })
+  }
+
+  it('desktop: the month shows whole words, the week opens at its first event and wraps long titles', async () => {
     const page = await open(`/calendar/?date=${on(1)}&view=dayGridMonth`, { size: DESKTOP })
     try {
       await calendarReady(page)
@@ -626,12 +663,22 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       await axeCheck(page, 'calendar-month-1280')
       await page.goto(`${site}/calendar/?date=${on(12)}&view=timeGridWeek`)
       await calendarReady(page)
-      const first = page.locator('.fc-timegrid-event', { hasText: TITLES[1] })
+      const first = page.locator('.fc-timegrid-event', { hasText: BREAKFAST })
       await first.waitFor()
       // The first event of the week (09:00) is in sight without scrolling.
       await expect.poll(() => first.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(DESKTOP.height)
       expect(await first.evaluate((el) => el.getBoundingClientRect().bottom)).toBeGreaterThan(0)
+      // Long titles wrap between words and show whole, times with their zones too: the one-line
+      // ellipsis is the phone's.
+      const meeting = page.locator('.fc-timegrid-event', { hasText: MEETING })
+      await meeting.scrollIntoViewIfNeeded()
       await page.screenshot({ path: '/tmp/calendar-week-1280.png' })
+      expect((await eventText(meeting)).lines).toBeGreaterThanOrEqual(2)
+      const events = await page.locator('.fc-timegrid-event').all()
+      // Breakfast, meeting and recital; the repair café too when its Wednesday is in the same week.
+      expect(events.length).toBeGreaterThanOrEqual(3)
+      for (const event of events) expect(await eventText(event)).toMatchObject({ cut: [], text: expect.stringMatching(/\w/) })
+      expect(await brokenWords(page, '.fc-timegrid-event .fc-event-title')).toEqual([])
       await axeCheck(page, 'calendar-week-1280')
     } finally {
       await close(page)
@@ -647,7 +694,7 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       expect(await brokenWords(page, '#calendar-agenda a, .fc-event-title:not(.fc-daygrid-dot-event .fc-event-title)')).toEqual([])
       // The day's heading and the time (with the zone, as the month mixes them) come with each title.
       expect(await agenda.locator('h3').allTextContents()).toHaveLength(2)
-      expect(await agenda.locator('li', { hasText: TITLES[1] }).textContent()).toMatch(/09:00 New York/)
+      expect(await agenda.locator('li', { hasText: BREAKFAST }).textContent()).toMatch(/09:00 New York/)
       await noHorizontalScroll(page, 'calendar-month-390')
       await page.screenshot({ path: '/tmp/calendar-month-390.png', fullPage: true })
       await axeCheck(page, 'calendar-month-390')
@@ -663,7 +710,11 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       )
       expect(headers).toHaveLength(7)
       for (const h of headers) expect(h.text.width).toBeLessThanOrEqual(h.cell.width + 0.5)
-      await expect.poll(() => agenda.locator('a').allTextContents()).toEqual(expect.arrayContaining([TITLES[1], TITLES[2]]))
+      await expect.poll(() => agenda.locator('a').allTextContents()).toEqual(expect.arrayContaining([BREAKFAST, MEETING, RECITAL]))
+      // The narrow column keeps the long title to one line, cut with an ellipsis (the agenda has it whole).
+      const meeting = await eventText(page.locator('.fc-timegrid-event', { hasText: MEETING }))
+      expect(meeting).toMatchObject({ lines: 1, text: MEETING })
+      expect(meeting.cut).toContain('title')
       await noHorizontalScroll(page, 'calendar-week-390')
       await page.screenshot({ path: '/tmp/calendar-week-390.png', fullPage: true })
       await axeCheck(page, 'calendar-week-390')
@@ -677,8 +728,8 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
     try {
       await calendarReady(page)
       const row = (title: string) => page.locator('.fc-list-event', { hasText: title }).locator('.fc-list-event-time')
-      await expect.poll(() => row(TITLES[1]).textContent()).toMatch(/^09:00.*New York$/)
-      expect(await row(TITLES[2]).textContent()).toMatch(/^19:00.*Berlin$/)
+      await expect.poll(() => row(BREAKFAST).textContent()).toMatch(/^09:00.*New York$/)
+      expect(await row(RECITAL).textContent()).toMatch(/^19:00.*Berlin$/)
       await page.screenshot({ path: '/tmp/calendar-list-390.png', fullPage: true })
       await axeCheck(page, 'calendar-list-390')
     } finally {
@@ -758,6 +809,108 @@ describe('example pages: the editor as an editor uses it', () => {
       await close(page)
     }
   }, 90_000)
+
+  it("creates a venue and an organizer inline with their details, checked first, the API's refusals next to their fields", async () => {
+    // The 400: the API refusing the new venue's postal code (longer than it allows).
+    const page = await open('/editor/', { size: { width: 1280, height: 800 }, allowStatus: 400 })
+    try {
+      await signIn(page)
+      const sent: string[] = []
+      page.on('request', (r) => {
+        if (r.method() === 'POST') sent.push(new URL(r.url()).pathname.replace(/.*\/v1/, ''))
+      })
+      await page.getByLabel('Title', { exact: true }).fill('Quayside Printmaking')
+      await page.getByLabel('Starts').fill(`${day(14)}T10:00`)
+      await page.getByLabel('Ends').fill(`${day(14)}T16:00`)
+      await page.getByLabel('Venue', { exact: true }).selectOption('new')
+      await page.getByLabel("New venue's name").fill('Dockside Studio')
+      await page.getByLabel('Venue address').fill('1 Quay Street')
+      await page.getByLabel('Venue city').fill('Bristol')
+      await page.getByLabel('Venue country').fill('United Kingdom')
+      await page.getByLabel('Venue postal code').fill('BS1 4RN '.repeat(8))
+      await page.getByLabel('Venue website').fill('dockside.example')
+      await page.getByLabel('Organizer', { exact: true }).selectOption('new')
+      await page.getByLabel("New organizer's name").fill('Quay Arts Collective')
+      await page.getByLabel('Organizer email').fill('quay-arts.example')
+      await page.getByLabel('Organizer phone').fill('+44 117 496 0000')
+      await page.getByLabel('Organizer website').fill('https://quay-arts.example/')
+      await page.getByRole('button', { name: 'Create event' }).click()
+
+      // Checked before anything is sent: each mistake next to its field, the first one focused.
+      await expect.poll(() => page.locator('#error-new_venue_website').textContent()).toMatch(/https:\/\//)
+      expect(await page.locator('#error-new_organizer_email').textContent()).toMatch(/email address/)
+      expect(await page.getByLabel('Organizer email').getAttribute('aria-invalid')).toBe('true')
+      expect(await page.getByLabel('Organizer email').getAttribute('aria-describedby')).toContain('error-new_organizer_email')
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-new_venue_website')
+      expect(sent).toEqual([])
+      await page.screenshot({ path: '/tmp/editor-linked-1280.png', fullPage: true })
+      await axeCheck(page, 'editor-linked-1280')
+
+      // The API's own refusal (the postal code's length) lands next to that field; nothing is created.
+      await page.getByLabel('Venue website').fill('https://dockside.example/')
+      await page.getByLabel('Organizer email').fill('hello@quay-arts.example')
+      await page.getByRole('button', { name: 'Create event' }).click()
+      await expect.poll(() => page.locator('#error-new_venue_zip').textContent()).not.toBe('')
+      expect(await page.locator('#error-new_venue_zip').isVisible()).toBe(true)
+      expect(await page.getByLabel('Venue postal code').getAttribute('aria-invalid')).toBe('true')
+      expect(await page.locator('#error-new_venue_website').isVisible()).toBe(false)
+      expect(await page.locator('#form-status').textContent()).toMatch(/new venue could not be created/)
+      expect(sent).toEqual(['/venues'])
+      await page.locator('#new-venue-field').screenshot({ path: '/tmp/editor-venue-refused-1280.png' })
+      const venues = await fetch(`${api}/venues?search=Dockside`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      expect(venues.status).toBe(200)
+      expect(((await venues.json()) as { venues: unknown[] }).venues).toEqual([])
+
+      await page.getByLabel('Venue postal code').fill('BS1 4RN')
+      await page.getByRole('button', { name: 'Create event' }).click()
+      await expect.poll(() => page.locator('#form-status').textContent()).toContain('Event created')
+      expect(sent).toEqual(['/venues', '/venues', '/organizers', '/events'])
+      const id = Number(new URL(page.url()).searchParams.get('id'))
+      const created = (await (await fetch(`${api}/events/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as any
+      expect(created.venue).toMatchObject({
+        venue: 'Dockside Studio',
+        address: '1 Quay Street',
+        city: 'Bristol',
+        country: 'United Kingdom',
+        zip: 'BS1 4RN',
+        website: 'https://dockside.example/',
+      })
+      expect(created.organizer).toEqual([
+        expect.objectContaining({
+          organizer: 'Quay Arts Collective',
+          email: 'hello@quay-arts.example',
+          phone: '+44 117 496 0000',
+          website: 'https://quay-arts.example/',
+        }),
+      ])
+      // The new records are now in the pickers, chosen; their detail boxes are closed and empty.
+      expect(await page.getByLabel('Venue', { exact: true }).locator('option:checked').textContent()).toBe('Dockside Studio')
+      expect(await page.locator('#new-venue-field').isVisible()).toBe(false)
+      expect(await page.getByLabel('Venue city').inputValue()).toBe('')
+    } finally {
+      await close(page)
+    }
+
+    // On a phone the detail fields fit the screen.
+    const phone = await open('/editor/', { size: { width: 390, height: 844 }, phone: true })
+    try {
+      await signIn(phone)
+      await phone.getByLabel('Venue', { exact: true }).selectOption('new')
+      await phone.getByLabel('Organizer', { exact: true }).selectOption('new')
+      await phone.getByLabel('Organizer email').fill('not an address')
+      await phone.getByLabel('Title', { exact: true }).fill('Phone check')
+      await phone.getByLabel('Starts').fill(`${day(15)}T10:00`)
+      await phone.getByLabel('Ends').fill(`${day(15)}T11:00`)
+      await phone.getByRole('button', { name: 'Create event' }).click()
+      await expect.poll(() => phone.locator('#error-new_organizer_email').textContent()).toMatch(/email address/)
+      await noHorizontalScroll(phone, 'editor-linked-390')
+      await phone.locator('#new-venue-field').scrollIntoViewIfNeeded()
+      await phone.screenshot({ path: '/tmp/editor-linked-390.png', fullPage: true })
+      await axeCheck(phone, 'editor-linked-390')
+    } finally {
+      await close(phone)
+    }
+  }, 120_000)
 
   it('says why a token is refused, and asks to sign in again when a saved one stops working', async () => {
     // 400: the drafts' list refusing an unknown token; 401: the write with the stale one.

@@ -3,9 +3,11 @@
  * (static/editor.js sends the token the server printed as a bearer token). The page has the
  * searchable list of events (drafts included for editors), the form with one error slot per
  * field (the API's 400 answers, `data.params` and `data.details`, are shown next to the field
- * they name), venues and organizers picked or created inline, and categories and tags picked
- * from the existing terms (a new one is added explicitly). The script checks only what it can
- * say better than the API (an end before the start); the API's rules are the rules.
+ * they name), venues and organizers picked or created inline (name, address or contact
+ * details), and categories and tags picked from the existing terms (a new one is added
+ * explicitly). The script checks only what it can say better than the API (an end before the
+ * start, a web address without its scheme, an email address without its @); the API's rules
+ * are the rules, and its refusals are shown next to the field they name.
  */
 import type { CalendarOptions } from '../../../src/index.js'
 import { html, plainText, type SafeHtml } from './html.js'
@@ -50,14 +52,52 @@ function termPicker(name: 'categories' | 'tags', legend: string, singular: strin
   </fieldset>`
 }
 
-/** A select of the existing records with "New …" at the end, and the name box it reveals. */
+/**
+ * What a venue or organizer created inline asks for besides its name: the API's field, its
+ * label (named after the record, so that "Venue website" is never taken for the event's), the
+ * input type (the right keyboard on a phone; the script checks the syntax, the form is
+ * novalidate). No autocomplete: the browser's suggestions would be the visitor's own address.
+ */
+const LINKED_DETAILS: Record<'venue' | 'organizer', Array<[string, string, string]>> = {
+  venue: [
+    ['address', 'Venue address', 'text'],
+    ['city', 'Venue city', 'text'],
+    ['country', 'Venue country', 'text'],
+    ['zip', 'Venue postal code', 'text'],
+    ['website', 'Venue website', 'url'],
+  ],
+  organizer: [
+    ['email', 'Organizer email', 'email'],
+    ['phone', 'Organizer phone', 'tel'],
+    ['website', 'Organizer website', 'url'],
+  ],
+}
+
+/** One detail of a new venue or organizer: `new_<kind>_<field>`, with its error slot. */
+function linkedDetail(kind: 'venue' | 'organizer', [key, label, type]: [string, string, string]): SafeHtml {
+  const name = `new_${kind}_${key}`
+  return html`<div class="field" data-field="${name}">
+    <label for="field-${name}">${label}</label>
+    <input id="field-${name}" name="${name}" type="${type}" autocomplete="off" aria-describedby="error-${name}" />
+    <p class="field-error" id="error-${name}" hidden></p>
+  </div>`
+}
+
+/**
+ * A select of the existing records with "New …" at the end, and the fields it reveals: the new
+ * record's name and details, created through the API on save.
+ */
 function linkedPicker(name: 'venue' | 'organizer', label: string, options: Array<[string, string]>): SafeHtml {
   return html`${field(name, label, select(name, [...options, ['new', `New ${name}…`]]))}
-    <div class="field" data-field="new_${name}" id="new-${name}-field" hidden>
-      <label for="field-new_${name}">New ${name}'s name</label>
-      <input id="field-new_${name}" name="new_${name}" type="text" autocomplete="off" aria-describedby="error-new_${name}" />
-      <p class="field-error" id="error-new_${name}" hidden></p>
-    </div>`
+    <fieldset class="new-linked" id="new-${name}-field" hidden>
+      <legend>New ${name}</legend>
+      <div class="field" data-field="new_${name}">
+        <label for="field-new_${name}">New ${name}'s name</label>
+        <input id="field-new_${name}" name="new_${name}" type="text" autocomplete="off" aria-describedby="error-new_${name}" />
+        <p class="field-error" id="error-new_${name}" hidden></p>
+      </div>
+      ${LINKED_DETAILS[name].map((detail) => linkedDetail(name, detail))}
+    </fieldset>`
 }
 
 function eventBrowser(): SafeHtml {

@@ -1,7 +1,8 @@
 // The editor: signs in with an API token; lists, searches, creates, edits and trashes events
 // through the API. What the API answers is what the visitor sees: a 400's messages
 // (data.params / data.details) go next to the fields they name, anything else to the status
-// line. Checked here first: an end before the start (said next to the end, nothing sent).
+// line. Checked here first, nothing sent until they are right: an end before the start, and a
+// new venue's or organizer's name, web addresses, email address and phone number.
 ;(function () {
   var root = document.getElementById('editor')
   if (!root) return
@@ -79,8 +80,14 @@
   }
 
   // The 400 envelope: params is {name: message} (invalid) or [names] (missing); details may
-  // carry a more specific message per name.
-  function showInvalid(body) {
+  // carry a more specific message per name. `fieldOf` maps the API's name to the form's (a new
+  // venue's `zip` is the form's `new_venue_zip`); `refused` opens the status line's message.
+  function showInvalid(body, fieldOf, refused) {
+    fieldOf =
+      fieldOf ||
+      function (n) {
+        return n
+      }
     var data = (body && body.data) || {}
     var messages = {}
     if (Array.isArray(data.params))
@@ -99,13 +106,10 @@
     var unplaced = []
     var first = null
     Object.keys(messages).forEach(function (n) {
-      if (fieldError(n, messages[n])) first = first || document.getElementById('field-' + n)
+      if (fieldError(fieldOf(n), messages[n])) first = first || document.getElementById('field-' + fieldOf(n))
       else unplaced.push(n + ': ' + messages[n])
     })
-    notice(
-      (body && body.message ? body.message : 'The API refused the event.') + (unplaced.length ? ' ' + unplaced.join(' ') : ''),
-      'error',
-    )
+    notice((refused || (body && body.message) || 'The API refused the event.') + (unplaced.length ? ' ' + unplaced.join(' ') : ''), 'error')
     if (first) first.focus()
   }
 
@@ -254,7 +258,7 @@
   form.addEventListener('submit', function (ev) {
     ev.preventDefault()
     clearErrors(form)
-    if (!datesInOrder()) return
+    if (!checked()) return
     notice('Saving…')
     save.disabled = true
     createLinked('venue')
@@ -296,16 +300,28 @@
       })
   })
 
-  // ---- Dates: an end before the start is refused here, with the reason where the end is.
+  // ---- Checked before sending: every mistake marked at once, the first one focused.
+  function checked() {
+    // All three run, so that every mistake is marked, not only the first.
+    var datesOk = datesInOrder()
+    var venueOk = linkedValid('venue')
+    var organizerOk = linkedValid('organizer')
+    if (datesOk && venueOk && organizerOk) return true
+    notice(
+      datesOk ? 'The event was not saved: see the fields marked below.' : 'The event was not saved: its end is before its start.',
+      'error',
+    )
+    form.querySelector('[aria-invalid="true"]').focus()
+    return false
+  }
+
+  // An end before the start is refused here, with the reason where the end is.
   function datesInOrder() {
     var allDay = form.elements.all_day.checked
     var start = inputToWall(form.elements.start_date.value.trim(), allDay)
     var end = inputToWall(form.elements.end_date.value.trim(), allDay)
     if (!start || !end || end >= start) return true
-    fieldError('end_date', 'The end is before the start.')
-    notice('The event was not saved: its end is before its start.', 'error')
-    form.elements.end_date.focus()
-    return false
+    return fieldError('end_date', 'The end is before the start.') && false
   }
 
   // ---- Categories and tags: the existing terms are checkboxes; a new one is added explicitly.
@@ -369,7 +385,45 @@
     })
   })
 
-  // ---- Venue and organizer: picked from the list, or "New …" with a name, created on save.
+  // ---- Venue and organizer: picked from the list, or "New …" with a name and details, created
+  // on save. The API takes any text as an email address or phone number; a typo there reaches
+  // nobody, so the syntax is checked here (loosely: what a person would type).
+  var DETAILS = { venue: ['address', 'city', 'country', 'zip', 'website'], organizer: ['email', 'phone', 'website'] }
+  var CHECKS = {
+    website: function (value) {
+      var url = null
+      try {
+        url = new URL(value)
+      } catch (e) {
+        url = null
+      }
+      return url && /^https?:$/.test(url.protocol) && url.hostname.indexOf('.') > 0
+        ? ''
+        : 'Enter the whole web address, starting with https:// (or http://).'
+    },
+    email: function (value) {
+      return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value) ? '' : 'Enter an email address such as name@example.org.'
+    },
+    phone: function (value) {
+      return /^\+?[\d\s().\/-]+((ext\.?|x)\s*\d+)?$/i.test(value) && value.replace(/\D/g, '').length >= 3
+        ? ''
+        : 'Enter a phone number: digits, spaces and + ( ) - . / only.'
+    },
+  }
+  function detail(kind, key) {
+    return form.elements['new_' + kind + '_' + key]
+  }
+  function linkedValid(kind) {
+    if (form.elements[kind].value !== 'new') return true
+    var ok = true
+    if (!form.elements['new_' + kind].value.trim()) ok = fieldError('new_' + kind, 'Give the new ' + kind + ' a name.') && false
+    DETAILS[kind].forEach(function (key) {
+      var value = detail(kind, key).value.trim()
+      var problem = value && CHECKS[key] ? CHECKS[key](value) : ''
+      if (problem) ok = fieldError('new_' + kind + '_' + key, problem) && false
+    })
+    return ok
+  }
   function showNewLinked() {
     ;['venue', 'organizer'].forEach(function (kind) {
       document.getElementById('new-' + kind + '-field').hidden = form.elements[kind].value !== 'new'
@@ -380,30 +434,39 @@
   function createLinked(kind) {
     if (form.elements[kind].value !== 'new') return Promise.resolve()
     var name = form.elements['new_' + kind].value.trim()
-    var fail = function (message) {
-      fieldError('new_' + kind, message)
-      notice('The event was not saved: the new ' + kind + ' could not be created.', 'error')
-      form.elements['new_' + kind].focus()
-      throw { shown: true }
-    }
-    if (!name)
-      return Promise.resolve().then(function () {
-        fail('Give the new ' + kind + ' a name.')
-      })
+    var refused = 'The event was not saved: the new ' + kind + ' could not be created.'
     var payload = { status: 'publish' }
     payload[kind] = name
+    DETAILS[kind].forEach(function (key) {
+      var value = detail(kind, key).value.trim()
+      if (value) payload[key] = value
+    })
     return call('POST', '/' + kind + 's', payload).then(function (res) {
-      if (res.status === 401) {
-        tokenExpired()
-        throw { shown: true }
+      if (res.status === 401) tokenExpired()
+      // The API names the field it refuses: the message goes next to that field of the new record.
+      else if (res.status === 400)
+        showInvalid(
+          res.body,
+          function (n) {
+            return n === kind ? 'new_' + kind : 'new_' + kind + '_' + n
+          },
+          refused,
+        )
+      else if (res.status !== 201) {
+        fieldError('new_' + kind, (res.body && res.body.message) || 'HTTP ' + res.status)
+        notice(refused, 'error')
+        form.elements['new_' + kind].focus()
       }
-      if (res.status !== 201) fail((res.body && res.body.message) || 'HTTP ' + res.status)
+      if (res.status !== 201) throw { shown: true }
       var option = document.createElement('option')
       option.value = String(res.body.id)
       option.textContent = name
       form.elements[kind].insertBefore(option, form.elements[kind].lastElementChild)
       form.elements[kind].value = option.value
       form.elements['new_' + kind].value = ''
+      DETAILS[kind].forEach(function (key) {
+        detail(kind, key).value = ''
+      })
       showNewLinked()
     })
   }
