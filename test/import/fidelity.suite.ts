@@ -154,6 +154,20 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
     })
 
+    it('an hourly rule written in UTC under X-WR-TIMEZONE keeps its instants: 15:00Z is 10:00 in New York, not 15:00 (finding 6)', async () => {
+      app = await makeApp(makeStorage)
+      const s = await run({ format: 'ics', location: fixture('hourly-utc.ics') })
+      expect(s.failed).toEqual([])
+      const list = (await events()).filter((e) => e.title === 'Every twelve hours from 15:00 UTC')
+      // New York moves to summer time at 02:00 on Sunday 14 March 2027: 15:00Z is 11:00 there.
+      expect(list.map((e) => [e.start_date, e.end_date, e.timezone])).toEqual([
+        ['2027-03-13 10:00:00', '2027-03-13 10:30:00', 'America/New_York'],
+        ['2027-03-13 22:00:00', '2027-03-13 22:30:00', 'America/New_York'],
+        ['2027-03-14 11:00:00', '2027-03-14 11:30:00', 'America/New_York'],
+      ])
+      expect(list.map((e) => e.utc_start_date)).toEqual(['2027-03-13 15:00:00', '2027-03-14 03:00:00', '2027-03-14 15:00:00'])
+    })
+
     it('odd shapes: BEGIN:VEVENT with a trailing space, two RRULE lines, DTEND before DTSTART, PT24H across the spring change', async () => {
       app = await makeApp(makeStorage)
       const s = await run({ format: 'ics', location: fixture('odd-shapes.ics') })
