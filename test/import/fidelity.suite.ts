@@ -168,6 +168,34 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       expect(list.map((e) => e.utc_start_date)).toEqual(['2027-03-13 15:00:00', '2027-03-14 03:00:00', '2027-03-14 15:00:00'])
     })
 
+    it('a plain-text SUMMARY with two spaces keeps both in the JSON and in the iCalendar feed (finding 10)', async () => {
+      app = await makeApp(makeStorage)
+      const ics = [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//fidelity fixtures//spaces//EN',
+        'BEGIN:VEVENT',
+        'UID:spaces@fidelity.test',
+        'DTSTAMP:20270101T000000Z',
+        'DTSTART:20270510T180000Z',
+        'DTEND:20270510T190000Z',
+        'SUMMARY:Quiz  night:   round two & more',
+        'LOCATION:Hall  B',
+        'DESCRIPTION:Teams of  four.',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n')
+      expect((await run({ format: 'ics', text: ics, name: 'spaces' })).failed).toEqual([])
+      const [event] = (await events()).filter((e) => e.title.startsWith('Quiz'))
+      expect([event.title, event.venue.venue]).toEqual(['Quiz  night:   round two & more', 'Hall  B'])
+      const feed = await app.get(`/events${YEAR}&format=ics`, { as: 'administrator' })
+      expect(feed.status).toBe(200)
+      const lines = feed.text.replace(/\r\n /g, '').split('\r\n')
+      expect(lines).toContain('SUMMARY:Quiz  night:   round two & more')
+      expect(lines.find((l: string) => l.startsWith('LOCATION:'))).toMatch(/^LOCATION:Hall {2}B/)
+    })
+
     it('odd shapes: BEGIN:VEVENT with a trailing space, two RRULE lines, DTEND before DTSTART, PT24H across the spring change', async () => {
       app = await makeApp(makeStorage)
       const s = await run({ format: 'ics', location: fixture('odd-shapes.ics') })
