@@ -196,6 +196,34 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       expect(lines.find((l: string) => l.startsWith('LOCATION:'))).toMatch(/^LOCATION:Hall {2}B/)
     })
 
+    it('CSV: a start in the spring-forward gap keeps its length; an end before the start is warned (finding 11)', async () => {
+      app = await makeApp(makeStorage)
+      const csv = [
+        'Event Name,Event Start Date,Event Start Time,Event End Date,Event End Time,Event Time Zone',
+        'In the gap,2027-03-28,02:30,2027-03-28,03:30,Europe/Berlin',
+        'Backwards,2027-05-02,18:00,2027-05-02,17:00,Europe/Berlin',
+        'Back a day,May 3 2027,6pm,May 2 2027,7pm,Europe/Berlin',
+        'Regular,2027-05-04,18:00,2027-05-04,19:00,Europe/Berlin',
+        '',
+      ].join('\n')
+      const s = await run({ format: 'csv', text: csv, name: 'gap-sheet' })
+      expect(s.failed).toEqual([])
+      const spans = Object.fromEntries((await events()).map((e) => [e.title, [e.start_date, e.end_date]]))
+      // Berlin's clocks go from 02:00 to 03:00 on 28 March 2027: the hour it lasts is kept.
+      expect(spans['In the gap']).toEqual(['2027-03-28 03:30:00', '2027-03-28 04:30:00'])
+      expect(spans['Backwards']).toEqual(['2027-05-02 18:00:00', '2027-05-02 18:00:00'])
+      expect(spans['Regular']).toEqual(['2027-05-04 18:00:00', '2027-05-04 19:00:00'])
+      expect(s.warnings).toEqual([
+        {
+          ref: 'row 2 (line 2)',
+          reason:
+            'the start 2027-03-28 02:30:00 does not exist in Europe/Berlin (the clocks go forward): it starts at 03:30:00 and keeps its length',
+        },
+        { ref: 'row 3 (line 3)', reason: 'the end 2027-05-02 17:00:00 is before the start 2027-05-02 18:00:00: it ends when it starts' },
+        { ref: 'row 4 (line 4)', reason: 'the end 2027-05-02 19:00:00 is before the start 2027-05-03 18:00:00: it ends when it starts' },
+      ])
+    })
+
     it('odd shapes: BEGIN:VEVENT with a trailing space, two RRULE lines, DTEND before DTSTART, PT24H across the spring change', async () => {
       app = await makeApp(makeStorage)
       const s = await run({ format: 'ics', location: fixture('odd-shapes.ics') })
