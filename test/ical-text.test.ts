@@ -90,6 +90,10 @@ describe('iCalendar text', () => {
       'Rock & Roll’s night\n\nDoors at 6\nBar at 7\n\nA\nB',
     )
     expect(plainText('  spaced \n\t out  ')).toBe('spaced out')
+    // A run of spaces alone is the author's text (a title such as "Quiz  night"); layout is not.
+    expect(plainText('Quiz  night:   round two')).toBe('Quiz  night:   round two')
+    expect(plainText('Rock & roll  < 5 €')).toBe('Rock & roll  < 5 €')
+    expect(plainText('<p>Teams of  four,\n   two</p>')).toBe('Teams of four, two')
     expect(plainText('a < b &amp;&amp c')).toBe('a < b && c')
     expect(plainText('<script>alert(1)</script><style>p{}</style>')).toBe('')
     for (const html of [

@@ -5,6 +5,7 @@
  * BOM, quoted fields across lines. Dates go to our API as written there (`2027-03-01`,
  * `03/01/2027 7:30 pm`...), which reads them like every date input, and refuses what it cannot.
  */
+import { timedSpan } from './csv-span.js'
 import { parse } from 'csv-parse/sync'
 import { looksLikeHtml, textToHtml } from './text.js'
 import type { SourceRecord } from './types.js'
@@ -118,6 +119,7 @@ export function readCsv(source: string, o: CsvOptions = {}): SourceRecord[] {
       throw new Error(`the CSV file has no column for ${required} (${(o.mapping?.[required] ?? TEC_CSV_COLUMNS[required][0]) as string})`)
   }
   const out: SourceRecord[] = []
+  const now = new Date()
   let row = 1
   for (const { record, info } of rows.slice(1)) {
     // info.lines is where the record ends; a quoted newline makes a record span several lines.
@@ -142,19 +144,16 @@ export function readCsv(source: string, o: CsvOptions = {}): SourceRecord[] {
     const endTime = cell('event_end_time') ?? ''
     const allDay = yes(cell('event_all_day')) || (!startTime && !endTime)
     const endDate = cell('event_end_date') || startDate!
-    const body: Record<string, unknown> = {
-      title,
-      status: 'publish',
-      all_day: allDay,
-      start_date: allDay ? startDate : `${startDate} ${startTime}`,
-      end_date: allDay ? endDate : `${endDate} ${endTime || startTime}`,
-    }
+    const timezone = cell('event_timezone')
+    const span = allDay
+      ? { start: startDate!, end: endDate, warnings: [] }
+      : timedSpan(`${startDate} ${startTime}`, `${endDate} ${endTime || startTime}`, timezone, now)
+    const body: Record<string, unknown> = { title, status: 'publish', all_day: allDay, start_date: span.start, end_date: span.end }
     if (yes(cell('event_private'))) body.status = 'private'
     const description = cell('event_description')
     if (description) body.description = looksLikeHtml(description) ? description : textToHtml(description)
     const excerpt = cell('event_excerpt')
     if (excerpt) body.excerpt = excerpt
-    const timezone = cell('event_timezone')
     if (timezone) body.timezone = timezone
     const cost = cell('event_cost')
     if (cost) body.cost = cost
@@ -210,7 +209,7 @@ export function readCsv(source: string, o: CsvOptions = {}): SourceRecord[] {
       out.push({ kind: 'organizer', sourceId: `organizer:${name}`, ref: `${ref} (organizer)`, body: organizer })
       refs.organizer!.push(`organizer:${name}`)
     }
-    out.push({ kind: 'event', sourceId, ref, body, refs })
+    out.push({ kind: 'event', sourceId, ref, body, refs, ...(span.warnings.length ? { warnings: span.warnings } : {}) })
   }
   return out
 }

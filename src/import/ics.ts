@@ -82,8 +82,14 @@ export function ianaZone(tzid: string): string | null {
   if (isValidTimezone(t)) return t
   const windows = WINDOWS_ZONES[t] ?? WINDOWS_ZONES[t.replace(/^\(UTC[^)]*\)\s*/, '')]
   if (windows) return windows
-  const tail = /([A-Za-z]+\/[A-Za-z_+-]+(?:\/[A-Za-z_+-]+)?)$/.exec(t)
-  if (tail && isValidTimezone(tail[1]!)) return tail[1]!
+  // A path ending in the IANA name (libical's "/freeassociation.sourceforge.net/Tzfile/Europe/Paris",
+  // "/mozilla.org/20050126_1/America/New_York"): its last three segments, else its last two
+  // ("Tzfile/Europe/Paris" is no zone, "Europe/Paris" is).
+  const parts = t.split('/').filter(Boolean)
+  for (const n of [3, 2]) {
+    const tail = parts.slice(-n).join('/')
+    if (parts.length >= n && isValidTimezone(tail)) return tail
+  }
   return null
 }
 

@@ -94,10 +94,21 @@ class TextOut {
   }
 }
 
-/** HTML (or plain text with entities) as plain text: tags gone, entities decoded, spaces collapsed, paragraphs as blank lines. */
+// A tag, a comment or a declaration, or an entity: the value is HTML. Without any it is plain
+// text (an imported SUMMARY, a name typed in a form), a bare "&" or "<" included.
+const MARKUP = /<[a-z!/?]|&(#[0-9]+|#x[0-9a-f]+|[a-z][a-z0-9]*);/i
+// In plain text a run of spaces is the author's ("Quiz  night"): a calendar app shows it as is.
+// Layout (line breaks, tabs) still becomes one space: SUMMARY and LOCATION are one line.
+const ONLY_SPACES = /^[ \u00a0]+$/
+const plainSpaces = (run: string) => (ONLY_SPACES.test(run) ? run.replace(/\u00a0/g, ' ') : ' ')
+
+/**
+ * HTML (or plain text) as plain text: tags gone, entities decoded, paragraphs as blank lines.
+ * HTML's whitespace collapses as a browser would show it; plain text keeps its runs of spaces.
+ */
 export function plainText(html: string): string {
   // Most titles and names hold neither markup nor entities: no parser needed.
-  if (!/[<&]/.test(html)) return html.replace(CONTROL, '').replace(SPACE, ' ').trim()
+  if (!MARKUP.test(html)) return html.replace(CONTROL, '').replace(SPACE, plainSpaces).trim()
   const out = new TextOut()
   let dropped = 0
   const parser = new Parser(

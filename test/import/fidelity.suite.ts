@@ -154,6 +154,76 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
     })
 
+    it('an hourly rule written in UTC under X-WR-TIMEZONE keeps its instants: 15:00Z is 10:00 in New York, not 15:00 (finding 6)', async () => {
+      app = await makeApp(makeStorage)
+      const s = await run({ format: 'ics', location: fixture('hourly-utc.ics') })
+      expect(s.failed).toEqual([])
+      const list = (await events()).filter((e) => e.title === 'Every twelve hours from 15:00 UTC')
+      // New York moves to summer time at 02:00 on Sunday 14 March 2027: 15:00Z is 11:00 there.
+      expect(list.map((e) => [e.start_date, e.end_date, e.timezone])).toEqual([
+        ['2027-03-13 10:00:00', '2027-03-13 10:30:00', 'America/New_York'],
+        ['2027-03-13 22:00:00', '2027-03-13 22:30:00', 'America/New_York'],
+        ['2027-03-14 11:00:00', '2027-03-14 11:30:00', 'America/New_York'],
+      ])
+      expect(list.map((e) => e.utc_start_date)).toEqual(['2027-03-13 15:00:00', '2027-03-14 03:00:00', '2027-03-14 15:00:00'])
+    })
+
+    it('a plain-text SUMMARY with two spaces keeps both in the JSON and in the iCalendar feed (finding 10)', async () => {
+      app = await makeApp(makeStorage)
+      const ics = [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//fidelity fixtures//spaces//EN',
+        'BEGIN:VEVENT',
+        'UID:spaces@fidelity.test',
+        'DTSTAMP:20270101T000000Z',
+        'DTSTART:20270510T180000Z',
+        'DTEND:20270510T190000Z',
+        'SUMMARY:Quiz  night:   round two & more',
+        'LOCATION:Hall  B',
+        'DESCRIPTION:Teams of  four.',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n')
+      expect((await run({ format: 'ics', text: ics, name: 'spaces' })).failed).toEqual([])
+      const [event] = (await events()).filter((e) => e.title.startsWith('Quiz'))
+      expect([event.title, event.venue.venue]).toEqual(['Quiz  night:   round two & more', 'Hall  B'])
+      const feed = await app.get(`/events${YEAR}&format=ics`, { as: 'administrator' })
+      expect(feed.status).toBe(200)
+      const lines = feed.text.replace(/\r\n /g, '').split('\r\n')
+      expect(lines).toContain('SUMMARY:Quiz  night:   round two & more')
+      expect(lines.find((l: string) => l.startsWith('LOCATION:'))).toMatch(/^LOCATION:Hall {2}B/)
+    })
+
+    it('CSV: a start in the spring-forward gap keeps its length; an end before the start is warned (finding 11)', async () => {
+      app = await makeApp(makeStorage)
+      const csv = [
+        'Event Name,Event Start Date,Event Start Time,Event End Date,Event End Time,Event Time Zone',
+        'In the gap,2027-03-28,02:30,2027-03-28,03:30,Europe/Berlin',
+        'Backwards,2027-05-02,18:00,2027-05-02,17:00,Europe/Berlin',
+        'Back a day,May 3 2027,6pm,May 2 2027,7pm,Europe/Berlin',
+        'Regular,2027-05-04,18:00,2027-05-04,19:00,Europe/Berlin',
+        '',
+      ].join('\n')
+      const s = await run({ format: 'csv', text: csv, name: 'gap-sheet' })
+      expect(s.failed).toEqual([])
+      const spans = Object.fromEntries((await events()).map((e) => [e.title, [e.start_date, e.end_date]]))
+      // Berlin's clocks go from 02:00 to 03:00 on 28 March 2027: the hour it lasts is kept.
+      expect(spans['In the gap']).toEqual(['2027-03-28 03:30:00', '2027-03-28 04:30:00'])
+      expect(spans['Backwards']).toEqual(['2027-05-02 18:00:00', '2027-05-02 18:00:00'])
+      expect(spans['Regular']).toEqual(['2027-05-04 18:00:00', '2027-05-04 19:00:00'])
+      expect(s.warnings).toEqual([
+        {
+          ref: 'row 2 (line 2)',
+          reason:
+            'the start 2027-03-28 02:30:00 does not exist in Europe/Berlin (the clocks go forward): it starts at 03:30:00 and keeps its length',
+        },
+        { ref: 'row 3 (line 3)', reason: 'the end 2027-05-02 17:00:00 is before the start 2027-05-02 18:00:00: it ends when it starts' },
+        { ref: 'row 4 (line 4)', reason: 'the end 2027-05-02 19:00:00 is before the start 2027-05-03 18:00:00: it ends when it starts' },
+      ])
+    })
+
     it('odd shapes: BEGIN:VEVENT with a trailing space, two RRULE lines, DTEND before DTSTART, PT24H across the spring change', async () => {
       app = await makeApp(makeStorage)
       const s = await run({ format: 'ics', location: fixture('odd-shapes.ics') })
