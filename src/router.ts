@@ -42,6 +42,7 @@ import { observedStorage } from './router/observe.js'
 import { cachedReply } from './router/read-cache.js'
 import { answerOptions } from './router/options-request.js'
 import { routerWebhooks, type RouterWebhooks } from './router/webhooks.js'
+import { caldavHandler } from './caldav/handler.js'
 
 export interface CalendarRouter {
   /** The whole namespace as a standard fetch handler (Deno, Bun, Workers, tests). */
@@ -134,13 +135,20 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
 
   // Requests of host-side jobs (HOST_REQUEST) and the caller each one runs as.
   const hostCallers = new WeakMap<RequestLike, Principal>()
+  // The CalDAV face (caldav option): requests outside the namespace under its root, or the
+  // well-known address, are its own; it reads and writes through the host door as the caller.
+  const caldav = options.caldav ? caldavHandler(options, { send: hostSend(), authenticate: (r) => authenticate(options, r) }) : null
 
   async function handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }> {
     const located = locate(request.url, options)
     // The discovery Link names `{prefix}/` only when something is known to answer there.
     const apiRoot = options.restIndex ? `${options.baseUrl ?? located?.origin ?? ''}${options.prefix}/` : null
     const meta: ResponseMeta = { apiRoot, loggedIn: false }
-    if (!located) return { ...errorResponse(noRoute(), meta), passthrough: true }
+    if (!located) {
+      const dav = caldav && (await caldav(request))
+      if (dav) return dav
+      return { ...errorResponse(noRoute(), meta), passthrough: true }
+    }
     let raw: RawResponse
     let method = request.method.toUpperCase()
     try {
