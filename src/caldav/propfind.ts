@@ -4,13 +4,13 @@ import { objectPath, etagOf, type Dav } from './context.js'
 import { davError, multistatus, propResponse } from './multistatus.js'
 import { ALLPROP, propXml, type PropName, type Target } from './props.js'
 import { listQuery, type Collection, type Resource } from './store.js'
-import { DAV, child, parseXml, tag } from './xml.js'
+import { DAV, XmlError, child, parseXml, tag } from './xml.js'
 
 /** The property names a PROPFIND body asks for; null for `allprop` (or an empty body). */
 export function requestedProps(body: string): PropName[] | null {
   if (body.trim() === '') return null
   const root = parseXml(body)
-  if (root.ns !== DAV || root.name !== 'propfind') throw new TypeError('the body is not a DAV:propfind')
+  if (root.ns !== DAV || root.name !== 'propfind') throw new XmlError('the body is not a DAV:propfind')
   const prop = child(root, DAV, 'prop')
   if (prop) return prop.children.map((c) => ({ ns: c.ns, name: c.name }))
   return null
