@@ -178,7 +178,8 @@ export interface CalendarOptions {
    * A CalDAV face (docs/caldav.md): calendar apps read and write the events through the same
    * REST handlers, as the signed-in caller. `true` serves it at `/caldav/` (and
    * `/.well-known/caldav`); `{ path }` elsewhere. It declares two event custom fields of its
-   * own, `caldav_uid` and `caldav_name` (the UID and resource name a calendar app chose).
+   * own, `caldav_uid` and `caldav_name` (the UID and resource name a calendar app chose), and
+   * a hidden one, `caldav_extra` (what the app wrote that the model does not hold).
    *
    * @example
    * caldav: true
@@ -378,6 +379,8 @@ function caldavFields(o: CalendarOptions): CustomFieldDeclaration[] | undefined 
     ...(o.customFields ?? []),
     { key: 'caldav_uid', label: 'CalDAV UID', type: 'text' },
     { key: 'caldav_name', label: 'CalDAV resource name', type: 'text' },
+    // Write-only: what a calendar app wrote that the model does not hold (src/caldav/extras.ts).
+    { key: 'caldav_extra', label: 'CalDAV properties kept', type: 'textarea', hidden: true },
   ]
 }
 

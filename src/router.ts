@@ -137,7 +137,9 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
   const hostCallers = new WeakMap<RequestLike, Principal>()
   // The CalDAV face (caldav option): requests outside the namespace under its root, or the
   // well-known address, are its own; it reads and writes through the host door as the caller.
-  const caldav = options.caldav ? caldavHandler(options, { send: hostSend(), authenticate: (r) => authenticate(options, r) }) : null
+  const caldav = options.caldav
+    ? caldavHandler(options, { send: hostSend(), authenticate: (r) => authenticate(options, r), storage: backend })
+    : null
 
   async function handle(request: RequestLike): Promise<RawResponse & { passthrough?: boolean }> {
     const located = locate(request.url, options)

@@ -296,6 +296,71 @@ describe('CalDAV objects', () => {
     expect((await rest(router, 'GET', '/events?status=any')).body.events).toHaveLength(1)
   })
 
+  it('keeps what the model does not hold (VALARM, ATTENDEE, X-) and gives it back, never to REST readers', async () => {
+    const { router } = app()
+    const kept = [
+      'ATTENDEE;CN=Bea;PARTSTAT=ACCEPTED:mailto:bea@private.example',
+      'X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC',
+      'TRANSP:TRANSPARENT',
+    ]
+    const alarm = ['BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:-PT15M', 'DESCRIPTION:Reminder', 'END:VALARM']
+    expect((await put(router, 'k.ics', timed('k@x', 'Kept', [...kept, ...alarm]))).status).toBe(201)
+    const got = (await dav(router, 'GET', `${CAL}k.ics`)).text
+    for (const line of [...kept, ...alarm]) expect(got).toContain(`${line}\r\n`)
+    // Once, inside the VEVENT.
+    expect(got.match(/BEGIN:VALARM/g)).toHaveLength(1)
+    expect(got.indexOf('END:VALARM')).toBeLessThan(got.indexOf('END:VEVENT'))
+    // Sent back as it was served: nothing doubles.
+    await put(router, 'k.ics', got.replace('SUMMARY:Kept', 'SUMMARY:Kept 2'))
+    const again = (await dav(router, 'GET', `${CAL}k.ics`)).text
+    expect(again.match(/BEGIN:VALARM/g)).toHaveLength(1)
+    expect(again.match(/ATTENDEE/g)).toHaveLength(1)
+    // REST readers, the feed and search never see it.
+    const listed = await router.fetch(new Request(`${API}/events?start_date=2027-01-01`))
+    const text = await listed.text()
+    expect(text).toContain('Kept 2')
+    expect(text).not.toContain('caldav_extra')
+    expect(text).not.toContain('bea@private')
+    const feed = await (await router.fetch(new Request(`${API}/events?format=ics&start_date=2027-01-01`))).text()
+    expect(feed).toContain('SUMMARY:Kept 2')
+    expect(feed).not.toContain('ATTENDEE')
+    expect((await rest(router, 'GET', '/events?search=bea&start_date=2027-01-01')).body.events).toHaveLength(0)
+  })
+
+  it('keeps an edited occurrence\u2019s own alarm, and ignores a kept value that is not its own', async () => {
+    const { router } = app()
+    const series = ics(
+      'alarm@x',
+      ['DTSTART:20270104T180000Z', 'DTEND:20270104T190000Z', 'RRULE:FREQ=WEEKLY;COUNT=3', 'SUMMARY:Weekly'],
+      [
+        'BEGIN:VEVENT',
+        'UID:alarm@x',
+        'RECURRENCE-ID:20270111T180000Z',
+        'DTSTART:20270111T190000Z',
+        'DTEND:20270111T200000Z',
+        'SUMMARY:Later',
+        'BEGIN:VALARM',
+        'ACTION:DISPLAY',
+        'TRIGGER:-PT5M',
+        'DESCRIPTION:Only this one',
+        'END:VALARM',
+        'END:VEVENT',
+      ].join('\r\n'),
+    )
+    expect((await put(router, 'alarm.ics', series)).status).toBe(201)
+    const got = (await dav(router, 'GET', `${CAL}alarm.ics`)).text
+    const override = got.slice(got.indexOf('RECURRENCE-ID'))
+    expect(override).toContain('DESCRIPTION:Only this one')
+    expect(got.match(/BEGIN:VALARM/g)).toHaveLength(1)
+    // The field is writable through REST: a value that would break the object is not used.
+    const id = (await rest(router, 'GET', '/events?search=Weekly&status=any&start_date=2027-01-01')).body.events[0].id
+    const injected = btoa('END:VEVENT\nBEGIN:VEVENT\nUID:evil')
+    expect((await rest(router, 'POST', `/events/${id}`, { custom_fields: { caldav_extra: injected } })).status).toBe(200)
+    const after = (await dav(router, 'GET', `${CAL}alarm.ics`)).text
+    expect(after).not.toContain('UID:evil')
+    expect(after.match(/BEGIN:VEVENT/g)).toHaveLength(2)
+  })
+
   it('sees REST edits: the ETag changes', async () => {
     const { router } = app()
     await put(router, 'r.ics', timed('r@x', 'Before'))

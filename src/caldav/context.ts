@@ -9,6 +9,8 @@ import type { Rest } from './api.js'
 import { readCollection, renderResources, type Collection, type Resource } from './store.js'
 import { escapeXml } from './xml.js'
 import { strongEtag } from '../http/etag.js'
+import type { Storage } from '../storage/types.js'
+import { decodeExtras, EXTRA_FIELD } from './extras.js'
 
 export interface Dav {
   rest: Rest
@@ -28,7 +30,24 @@ export interface Dav {
   render(c: Collection, resources: Resource[]): Promise<Map<number, string>>
 }
 
-export function davContext(options: ResolvedOptions, rest: Rest, principal: Principal, host: string): Dav {
+/**
+ * The kept lines of these events (extras.ts), read from the storage: the hidden field no REST
+ * read shows. Only ids of events the REST feed has just given this caller are asked for.
+ */
+export function extrasReader(storage: Storage): (ids: number[]) => Promise<ReadonlyMap<number, string[]>> {
+  return async (ids) => {
+    const out = new Map<number, string[]>()
+    if (!ids.length) return out
+    for (const p of await storage.getPosts(ids)) {
+      const lines = decodeExtras(p.customFields?.[EXTRA_FIELD])
+      if (lines.length) out.set(p.id, lines)
+    }
+    return out
+  }
+}
+
+export function davContext(options: ResolvedOptions, rest: Rest, principal: Principal, host: string, storage: Storage): Dav {
+  const extras = extrasReader(storage)
   const root = options.caldav!.path
   const read = new Map<string, Promise<Collection>>()
   const canWrite = canEditPosts(principal)
@@ -47,7 +66,7 @@ export function davContext(options: ResolvedOptions, rest: Rest, principal: Prin
       if (!c) read.set(language, (c = readCollection(rest, language, canWrite, host)))
       return c
     },
-    render: (c, resources) => renderResources(rest, c, canWrite, resources),
+    render: (c, resources) => renderResources(rest, c, canWrite, resources, extras),
   }
 }
 

@@ -11,6 +11,7 @@ import type { Principal } from '../auth/principal.js'
 import { PayloadTooLargeError, type RawResponse, type RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
 import type { HostSend } from '../router/host-request.js'
+import type { Storage } from '../storage/types.js'
 import { restClient } from './api.js'
 import { davContext, type Dav } from './context.js'
 import { IcsInputError } from './ics-in.js'
@@ -25,6 +26,8 @@ export interface CaldavDoor {
   send: HostSend
   /** The router's `authenticate` hook, checked. */
   authenticate(request: RequestLike): Promise<Principal | null>
+  /** The router's storage: read only for the kept iCalendar properties (extras.ts). */
+  storage: Storage
 }
 
 /** Request bodies larger than this are refused (413) before they are parsed. */
@@ -90,7 +93,7 @@ async function answer(
   if (!place) return davError(404, '', 'Nothing is here')
   const base = `${origin}${options.prefix}/${options.namespaces[0]!.namespace}`
   const host = hostname(options.baseUrl ?? origin)
-  const dav = davContext(options, restClient(door.send, principal, base), principal, host)
+  const dav = davContext(options, restClient(door.send, principal, base), principal, host, door.storage)
   return dispatch(dav, request, method, place, below)
 }
 

@@ -9,6 +9,7 @@
  */
 import { readIcs } from '../import/ics.js'
 import type { SourceRecord } from '../import/types.js'
+import { REGENERATED } from './extras.js'
 
 export class IcsInputError extends Error {
   constructor(
@@ -26,6 +27,8 @@ interface Vevent {
   uid: string
   recurrenceId: string | null
   lines: Lines
+  /** What the model does not hold, unfolded (extras.ts): properties and whole sub-components. */
+  extras: string[]
 }
 
 /** Unfolded content lines (RFC 5545 §3.1). */
@@ -38,11 +41,12 @@ function unfold(text: string): string[] {
     .filter((l) => l !== '')
 }
 
-/** The VEVENTs of a calendar, with the properties of each (not of their sub-components). */
+/** The VEVENTs of a calendar: the properties of each, and what of it the model does not hold. */
 export function vevents(text: string): { events: Vevent[]; others: string[] } {
   const events: Vevent[] = []
   const others: string[] = []
   let current: Lines | null = null
+  let extras: string[] = []
   let depth = 0
   for (const line of unfold(text)) {
     const m = /^([A-Za-z0-9-]+)([;:].*)$/.exec(line)
@@ -52,22 +56,23 @@ export function vevents(text: string): { events: Vevent[]; others: string[] } {
     if (name === 'BEGIN') {
       depth++
       const what = rest.slice(1).toUpperCase()
-      if (depth === 2 && what === 'VEVENT') current = new Map()
-      else if (depth === 2 && what !== 'VTIMEZONE') others.push(what)
+      if (depth === 2 && what === 'VEVENT') {
+        current = new Map()
+        extras = []
+      } else if (depth === 2 && what !== 'VTIMEZONE') others.push(what)
+      else if (depth > 2 && current) extras.push(line)
     } else if (name === 'END') {
       if (depth === 2 && current) {
         const value = (k: string) => (current!.get(k) ?? '').replace(/^[^:]*:/, '')
-        events.push({
-          uid: value('UID').trim(),
-          recurrenceId: current.has('RECURRENCE-ID') ? value('RECURRENCE-ID') : null,
-          lines: current,
-        })
+        const recurrenceId = current.has('RECURRENCE-ID') ? value('RECURRENCE-ID') : null
+        events.push({ uid: value('UID').trim(), recurrenceId, lines: current, extras })
         current = null
-      }
+      } else if (depth > 2 && current) extras.push(line)
       depth--
     } else if (current && depth === 2) {
       current.set(name, current.has(name) ? `${current.get(name)}\n${rest}` : rest)
-    }
+      if (!REGENERATED.has(name)) extras.push(line)
+    } else if (current && depth > 2) extras.push(line)
   }
   return { events, others }
 }
@@ -76,7 +81,8 @@ export interface PutEvent {
   uid: string
   master: SourceRecord
   masterLines: Lines
-  overrides: Array<{ record: SourceRecord; lines: Lines }>
+  masterExtras: string[]
+  overrides: Array<{ record: SourceRecord; lines: Lines; extras: string[] }>
   /** Every record the importer read (the venues and organizers beside the events). */
   records: SourceRecord[]
 }
@@ -112,14 +118,21 @@ export function readPut(text: string): PutEvent {
       `${master[0]?.warnings?.join('; ') ?? 'The recurrence'} (not stored: a series must keep its rule)`,
     )
   }
+  // The importer reads the overrides in the document's order: the i-th is the i-th VEVENT with a RECURRENCE-ID.
+  const sent = events.filter((e) => e.recurrenceId !== null)
   const overrides = records
     .filter((r) => r.occurrenceOf)
-    .map((record) => ({
-      record,
-      lines:
-        events.find((e) => e.recurrenceId !== null && record.sourceId.endsWith(`@${record.occurrenceOf!.original}`))?.lines ?? new Map(),
-    }))
-  return { uid, master: master[0]!, masterLines: masters[0]!.lines, overrides, records: all }
+    .map((record, i) => ({ record, lines: sent[i]?.lines ?? new Map<string, string>(), extras: sent[i]?.extras ?? [] }))
+  return { uid, master: master[0]!, masterLines: masters[0]!.lines, masterExtras: masters[0]!.extras, overrides, records: all }
+}
+
+/**
+ * A RECURRENCE-ID as a wall clock (`2026-01-05 10:00:00`), from the property's value
+ * (`;TZID=X:20260105T100000`, a DATE) or from the importer's reading of it.
+ */
+export function originalOf(value: string): string | null {
+  const m = /(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2}):?(\d{2}):?(\d{2}))?Z?$/.exec(value.trim())
+  return m ? `${m[1]}-${m[2]}-${m[3]} ${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}` : null
 }
 
 const same = (a: Lines, b: Lines | null, ...names: string[]) => b !== null && names.every((n) => (a.get(n) ?? '') === (b.get(n) ?? ''))

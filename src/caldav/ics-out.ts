@@ -7,6 +7,7 @@
  * series' RRULE the rule as stored (the feed ends an open series at its last stored occurrence).
  */
 import type { Resource } from './store.js'
+import { foldedExtras } from './extras.js'
 
 interface Component {
   kind: string
@@ -15,8 +16,14 @@ interface Component {
 }
 
 export interface FeedParts {
-  resource(r: Resource): string
+  /** The events whose kept properties a resource's text needs: its own, and its edited occurrences'. */
+  idsOf(r: Resource): number[]
+  /** The resource's text; `extras`: kept lines (unfolded) by event id. */
+  resource(r: Resource, extras: ReadonlyMap<number, string[]>): string
 }
+
+/** The event a VEVENT of the feed stands for: its X-CALENDAR-GLOBAL-ID ends with `?id={id}`. */
+const eventIdOf = (c: Component) => Number(/\?id=(\d+)$/.exec(propValue(logical(c), 'X-CALENDAR-GLOBAL-ID') ?? '')?.[1])
 
 const unfoldedValue = (lines: string[], i: number) => {
   let s = lines[i]!
@@ -71,8 +78,12 @@ export function splitFeed(feed: string): FeedParts {
     if (!Number.isSafeInteger(key)) continue
     events.set(key, [...(events.get(key) ?? []), c])
   }
+  const isMaster = (c: Component) => !c.lines.some((l) => l.startsWith('RECURRENCE-ID'))
+  // The master's kept lines are its series' (or the lone event's); an edited occurrence's its own.
+  const ownerOf = (c: Component, r: Resource) => (isMaster(c) ? r.key : eventIdOf(c))
   return {
-    resource(r) {
+    idsOf: (r) => (events.get(r.key) ?? []).map((c) => ownerOf(c, r)).filter((id) => Number.isSafeInteger(id)),
+    resource(r, extras) {
       const own = events.get(r.key) ?? []
       const used = new Set<string>()
       const body: string[] = []
@@ -81,7 +92,10 @@ export function splitFeed(feed: string): FeedParts {
           const tzid = /;TZID=([^;:]+)/.exec(line)
           if (tzid) used.add(tzid[1]!)
         }
-        body.push(...rewrite(c, r))
+        const lines = rewrite(c, r)
+        // Kept lines go last, before END:VEVENT (the sub-components, VALARM, after the properties).
+        lines.splice(lines.length - 1, 0, ...foldedExtras(extras.get(ownerOf(c, r)) ?? []))
+        body.push(...lines)
       }
       const lines = [...head, ...[...used].flatMap((z) => zones.get(z)?.lines ?? []), ...body, 'END:VCALENDAR']
       return lines.join('\r\n') + '\r\n'

@@ -8,7 +8,8 @@ import { canPublish } from '../auth/principal.js'
 import type { RawResponse } from '../http/types.js'
 import { ifMatchHolds } from '../http/etag.js'
 import { etagOf, type Dav } from './context.js'
-import { IcsInputError, linkedBody, readPut, restBody, vevents, type Lines, type PutEvent } from './ics-in.js'
+import { IcsInputError, linkedBody, originalOf, readPut, restBody, vevents, type Lines, type PutEvent } from './ics-in.js'
+import { encodeExtras, EXTRA_FIELD, EXTRA_MAX } from './extras.js'
 import { davError, plain } from './multistatus.js'
 import { readCollection, type Collection, type Resource } from './store.js'
 
@@ -73,15 +74,19 @@ export async function putObject(dav: Dav, language: string, name: string, header
   const served = r ? vevents((await rendered(dav, c, r)).text).events : []
   const masterServed = served.find((e) => e.recurrenceId === null)?.lines ?? null
   const payload = restBody(put.master, put.masterLines, masterServed, await venueOf(dav, put, put.master), organizerOf(put, put.master))
+  const extra = encodeExtras(put.masterExtras)
+  if (extra !== null && extra.length > EXTRA_MAX) return davError(403, 'c:max-resource-size', 'Too much besides the event itself to keep')
   let key: number
   if (!r) {
     payload.status = canPublish(dav.principal) ? 'publish' : 'draft'
-    payload.custom_fields = { caldav_uid: put.uid, caldav_name: name }
+    payload.custom_fields = { caldav_uid: put.uid, caldav_name: name, ...(extra === null ? {} : { [EXTRA_FIELD]: extra }) }
     const answer = await dav.rest.send('POST', `/events?multilingual_language=${encodeURIComponent(language)}`, payload)
     if (answer.status !== 201 && answer.status !== 200) return restFailure(answer)
     key = answer.json.id
   } else {
     key = r.key
+    // An unchanged value writes nothing (the REST update compares custom values).
+    payload.custom_fields = { [EXTRA_FIELD]: extra }
     if (Object.keys(payload).length) {
       const series = r.ids.length > 1 || r.rrule !== null
       const answer = await dav.rest.send('POST', `/events/${key}${series ? '?recurrence_scope=all' : ''}`, payload)
@@ -128,12 +133,6 @@ function organizerOf(put: PutEvent, record: PutEvent['master']): unknown {
   return bodies.length ? bodies.map((b) => ({ organizer: b!.organizer, ...(b!.email ? { email: b!.email } : {}) })) : undefined
 }
 
-/** `RECURRENCE-ID;TZID=X:20260105T100000` (or a DATE) as the wall clock `2026-01-05 10:00:00`. */
-function originalOf(value: string): string | null {
-  const m = /:(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2}))?Z?$/.exec(value)
-  return m ? `${m[1]}-${m[2]}-${m[3]} ${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}` : null
-}
-
 /** Edited occurrences (RECURRENCE-ID) as edits of that occurrence alone (`recurrence_scope=this`). */
 async function writeOverrides(
   dav: Dav,
@@ -164,14 +163,17 @@ async function writeOverrides(
       servedOverride.set(original, e.lines)
     }
   }
-  for (const { record, lines } of put.overrides) {
+  for (const { record, lines, extras } of put.overrides) {
     const original = record.occurrenceOf!.original
     const id = byOriginal.get(original)
     if (id === undefined)
       return davError(403, 'c:valid-calendar-object-resource', `No occurrence of the series starts at ${original} (RECURRENCE-ID)`)
     const payload = restBody(record, lines, servedOverride.get(original) ?? null, await venueOf(dav, put, record), organizerOf(put, record))
-    if (!Object.keys(payload).length) continue
     delete payload.recurrence
+    const extra = encodeExtras(extras)
+    if (extra !== null && extra.length > EXTRA_MAX) return davError(403, 'c:max-resource-size', 'Too much besides the event itself to keep')
+    // An unchanged value writes nothing (the REST update compares custom values).
+    payload.custom_fields = { [EXTRA_FIELD]: extra }
     const answer = await dav.rest.send('POST', `/events/${id}?recurrence_scope=this`, payload)
     if (answer.status !== 200) return restFailure(answer)
   }

@@ -105,7 +105,13 @@ export async function readCollection(rest: Rest, language: string, canEdit: bool
 const INCLUDE_MAX = 500
 
 /** The iCalendar text of each resource, from the REST feed of their events (a few requests). */
-export async function renderResources(rest: Rest, c: Collection, canEdit: boolean, resources: Resource[]): Promise<Map<number, string>> {
+export async function renderResources(
+  rest: Rest,
+  c: Collection,
+  canEdit: boolean,
+  resources: Resource[],
+  extrasOf: (ids: number[]) => Promise<ReadonlyMap<number, string[]>>,
+): Promise<Map<number, string>> {
   const out = new Map<number, string>()
   let batch: Resource[] = []
   let size = 0
@@ -115,7 +121,8 @@ export async function renderResources(rest: Rest, c: Collection, canEdit: boolea
     const answer = await rest.send('GET', `/events?format=ics&include=${ids.join(',')}&${listQuery(c.language, canEdit)}`)
     if (answer.status !== 200) throw new Error(`calendar-events-router: the REST feed answered ${answer.status}`)
     const parts: FeedParts = splitFeed(answer.text)
-    for (const r of batch) out.set(r.key, parts.resource(r))
+    const extras = await extrasOf(batch.flatMap((r) => parts.idsOf(r)))
+    for (const r of batch) out.set(r.key, parts.resource(r, extras))
     batch = []
     size = 0
   }
