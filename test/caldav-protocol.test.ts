@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { createCalendarRouter, type CalendarRouter } from '../src/router.js'
 import { createMemoryStorage } from '../src/storage/memory.js'
+import { newEvent } from '../src/testing/fixtures.js'
 import { API, authenticate, NOW, ORIGIN, type Caller } from './http/harness.js'
 
 const ROOT = `${ORIGIN}/caldav`
@@ -14,7 +15,13 @@ const CAL = `${ROOT}/calendars/en/`
 
 function app(options: Parameters<typeof createCalendarRouter>[1] = {}) {
   const storage = createMemoryStorage()
-  const router = createCalendarRouter(storage, { authenticate, now: () => new Date(NOW), caldav: true, ...options })
+  const router = createCalendarRouter(storage, {
+    authenticate,
+    now: () => new Date(NOW),
+    caldav: true,
+    onError: (e) => console.error(e),
+    ...options,
+  })
   return { router, storage }
 }
 
@@ -359,6 +366,22 @@ describe('CalDAV objects', () => {
     const after = (await dav(router, 'GET', `${CAL}alarm.ics`)).text
     expect(after).not.toContain('UID:evil')
     expect(after.match(/BEGIN:VEVENT/g)).toHaveLength(2)
+  })
+
+  it('reads a calendar longer than one page of the REST sync', async () => {
+    const { router, storage } = app()
+    // Seeded in the storage: 205 REST creates would only make the test slower.
+    await storage.transaction(async (tx) => {
+      for (let i = 0; i < 205; i++) await tx.insertPost(newEvent({ title: `E${i}`, slug: `e${i}`, status: 'publish' }))
+    })
+    const listing = await dav(router, 'PROPFIND', CAL, { body: PROPS, headers: { depth: '1' } })
+    expect(listing.status, listing.text).toBe(207)
+    expect(listing.text.match(/\.ics<\/d:href>/g)).toHaveLength(205)
+    const sync = await dav(router, 'REPORT', CAL, { body: SYNC('', '<d:limit><d:nresults>150</d:nresults></d:limit>') })
+    expect(sync.text.match(/\.ics<\/d:href>/g)).toHaveLength(150)
+    const token = /<d:sync-token>([^<]+)<\/d:sync-token>/.exec(sync.text)![1]!
+    const rest2 = await dav(router, 'REPORT', CAL, { body: SYNC(token) })
+    expect(rest2.text.match(/\.ics<\/d:href>/g)).toHaveLength(55)
   })
 
   it('sees REST edits: the ETag changes', async () => {

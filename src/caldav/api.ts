@@ -19,6 +19,8 @@ export interface RestAnswer {
 export interface Rest {
   /** `path` below the namespace, with its query: `/events/12?status=any`. */
   send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RestAnswer>
+  /** The path below the namespace of a link the REST answer gave (`next_rest_url`), for `send`. */
+  below(url: string): string
 }
 
 function decode(raw: RawResponse): RestAnswer {
@@ -35,9 +37,17 @@ function decode(raw: RawResponse): RestAnswer {
   return { status: raw.status, headers: raw.headers, text, json }
 }
 
-/** `base`: the namespace's absolute URL (`https://site/wp-json/calendar/events/v1`). */
-export function restClient(send: HostSend, principal: Principal, base: string): Rest {
+/**
+ * `base`: the namespace's absolute URL (`https://site/wp-json/calendar/events/v1`); `namespace`
+ * its name, which links start below whatever origin (`baseUrl`) they were written with.
+ */
+export function restClient(send: HostSend, principal: Principal, base: string, namespace: string): Rest {
   return {
+    below(url) {
+      const at = url.indexOf(`/${namespace}/`)
+      if (at === -1) throw new Error(`calendar-events-router: ${url} is not a link of the namespace`)
+      return url.slice(at + namespace.length + 1)
+    },
     async send(method, path, body, extra = {}) {
       const json = body === undefined ? '' : JSON.stringify(body)
       const headers = new Map<string, string>([

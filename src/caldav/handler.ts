@@ -91,9 +91,10 @@ async function answer(
     return withHeaders(davError(401, '', 'Sign in to use the calendar'), { 'WWW-Authenticate': 'Basic realm="Calendar", charset="UTF-8"' })
   const place = placeOf(options, segments)
   if (!place) return davError(404, '', 'Nothing is here')
-  const base = `${origin}${options.prefix}/${options.namespaces[0]!.namespace}`
+  const namespace = options.namespaces[0]!.namespace
+  const base = `${origin}${options.prefix}/${namespace}`
   const host = hostname(options.baseUrl ?? origin)
-  const dav = davContext(options, restClient(door.send, principal, base), principal, host, door.storage)
+  const dav = davContext(options, restClient(door.send, principal, base, namespace), principal, host, door.storage)
   return dispatch(dav, request, method, place, below)
 }
 

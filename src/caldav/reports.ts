@@ -9,7 +9,7 @@ import { objectPath, type Dav } from './context.js'
 import { davError, multistatus, propResponse, statusResponse } from './multistatus.js'
 import { propXml, SYNC_SCHEME, syncTokenUri, type PropName, type Target } from './props.js'
 import { objectTargets } from './propfind.js'
-import { listQuery, nameOf, type Collection, type Resource } from './store.js'
+import { continuation, listQuery, nameOf, type Collection, type Resource } from './store.js'
 import { CALDAV, DAV, child, children, escapeXml, parseXml, tag, type XmlElement } from './xml.js'
 
 /** A report's answer for one object: the asked properties, calendar-data among them. */
@@ -162,13 +162,15 @@ async function restChanges(dav: Dav, language: string, token: string, limit: num
       out.token = answer.json.sync_token
       return out
     }
-    const continuation = new URL(next).searchParams.get('sync_token') ?? ''
+    const pageToken = new URL(next).searchParams.get('sync_token') ?? ''
     if (limit !== null && seen >= limit) {
-      out.token = continuation
+      out.token = pageToken
       out.truncated = true
       return out
     }
-    path = next.slice(next.indexOf('/events'))
+    // Never more than `limit` in all: the last page asks for what is left.
+    const left = limit === null ? 100 : Math.min(100, limit - seen)
+    path = continuation(dav.rest, next, language).replace(/([?&]per_page=)\d+/, `$1${left}`)
   }
   return out
 }

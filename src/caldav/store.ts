@@ -74,6 +74,15 @@ export function group(events: any[], host: string): { resources: Resource[] } {
   return { resources: [...byKey.values()].sort((a, b) => a.key - b.key) }
 }
 
+/**
+ * The next page of a REST sync: its `next_rest_url`, with the language as the first request gave
+ * it (the link leaves out the default language, and the token's fingerprint then differs).
+ */
+export function continuation(rest: Rest, next: string, language: string): string {
+  const path = rest.below(next)
+  return /[?&]multilingual_language=/.test(path) ? path : `${path}&multilingual_language=${encodeURIComponent(language)}`
+}
+
 /** Reads the whole collection through the REST full sync. */
 export async function readCollection(rest: Rest, language: string, canEdit: boolean, host: string): Promise<Collection> {
   const events: any[] = []
@@ -84,7 +93,7 @@ export async function readCollection(rest: Rest, language: string, canEdit: bool
     if (answer.status !== 200) throw new Error(`calendar-events-router: the REST sync answered ${answer.status}`)
     events.push(...answer.json.events)
     const next: string | undefined = answer.json.next_rest_url
-    if (next) path = next.slice(next.indexOf('/events'))
+    if (next) path = continuation(rest, next, language)
     else {
       token = answer.json.sync_token
       path = null
