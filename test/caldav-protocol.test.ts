@@ -384,6 +384,24 @@ describe('CalDAV objects', () => {
     expect(rest2.text.match(/\.ics<\/d:href>/g)).toHaveLength(55)
   })
 
+  it('lists what REST writes after a calendar was read, and never one caller\u2019s calendar to another', async () => {
+    const { router } = app()
+    const count = async (as: Caller) =>
+      ((await dav(router, 'PROPFIND', CAL, { as, body: PROPS, headers: { depth: '1' } })).text.match(/\.ics<\/d:href>/g) ?? []).length
+    expect(await count('contributor')).toBe(0)
+    await put(router, 'draft.ics', timed('draft@x', 'Draft'), { as: 'contributor' })
+    expect(await count('contributor')).toBe(1)
+    expect(await count('subscriber')).toBe(0)
+    await rest(router, 'POST', '/events', {
+      title: 'Public',
+      start_date: '2027-01-05 10:00',
+      end_date: '2027-01-05 12:00',
+      status: 'publish',
+    })
+    expect(await count('subscriber')).toBe(1)
+    expect(await count('contributor')).toBe(2)
+  })
+
   it('sees REST edits: the ETag changes', async () => {
     const { router } = app()
     await put(router, 'r.ics', timed('r@x', 'Before'))

@@ -6,7 +6,8 @@
 import { canEditPosts, type Principal } from '../auth/principal.js'
 import type { ResolvedOptions } from '../options.js'
 import type { Rest } from './api.js'
-import { readCollection, renderResources, type Collection, type Resource } from './store.js'
+import { renderResources, type Collection, type Resource } from './store.js'
+import type { CollectionCache } from './collections.js'
 import { escapeXml } from './xml.js'
 import { strongEtag } from '../http/etag.js'
 import type { Storage } from '../storage/types.js'
@@ -46,7 +47,14 @@ export function extrasReader(storage: Storage): (ids: number[]) => Promise<Reado
   }
 }
 
-export function davContext(options: ResolvedOptions, rest: Rest, principal: Principal, host: string, storage: Storage): Dav {
+export function davContext(
+  options: ResolvedOptions,
+  rest: Rest,
+  principal: Principal,
+  host: string,
+  storage: Storage,
+  cache: CollectionCache,
+): Dav {
   const extras = extrasReader(storage)
   const root = options.caldav!.path
   const read = new Map<string, Promise<Collection>>()
@@ -63,7 +71,7 @@ export function davContext(options: ResolvedOptions, rest: Rest, principal: Prin
     calendarPath: (language) => `${root}/calendars/${language}/`,
     collection(language) {
       let c = read.get(language)
-      if (!c) read.set(language, (c = readCollection(rest, language, canWrite, host)))
+      if (!c) read.set(language, (c = cache.read(rest, principal, language, canWrite, host)))
       return c
     },
     render: (c, resources) => renderResources(rest, c, canWrite, resources, extras),

@@ -14,6 +14,7 @@ import type { HostSend } from '../router/host-request.js'
 import type { Storage } from '../storage/types.js'
 import { restClient } from './api.js'
 import { davContext, type Dav } from './context.js'
+import { CollectionCache } from './collections.js'
 import { IcsInputError } from './ics-in.js'
 import { davError, plain } from './multistatus.js'
 import { deleteObject, getObject, putObject } from './objects.js'
@@ -55,12 +56,13 @@ function placeOf(options: ResolvedOptions, segments: string[]): Place | null {
 
 export function caldavHandler(options: ResolvedOptions, door: CaldavDoor): (request: RequestLike) => Promise<RawResponse | null> {
   const root = options.caldav!.path
+  const collections = new CollectionCache()
   return async (request) => {
     const { origin, path } = pathOf(request.url)
     if (/^\/\.well-known\/caldav\/?$/i.test(path)) return plain(301, { Location: `${root}/` })
     if (path !== root && !path.startsWith(`${root}/`)) return null
     try {
-      return await answer(options, door, request, origin, path.slice(root.length))
+      return await answer(options, door, collections, request, origin, path.slice(root.length))
     } catch (error) {
       if (error instanceof XmlError) return davError(400, '', `Malformed XML: ${error.message}`)
       if (error instanceof PayloadTooLargeError) return davError(413, '', `The body is larger than ${MAX_BODY} bytes`)
@@ -74,6 +76,7 @@ export function caldavHandler(options: ResolvedOptions, door: CaldavDoor): (requ
 async function answer(
   options: ResolvedOptions,
   door: CaldavDoor,
+  collections: CollectionCache,
   request: RequestLike,
   origin: string,
   below: string,
@@ -94,7 +97,7 @@ async function answer(
   const namespace = options.namespaces[0]!.namespace
   const base = `${origin}${options.prefix}/${namespace}`
   const host = hostname(options.baseUrl ?? origin)
-  const dav = davContext(options, restClient(door.send, principal, base, namespace), principal, host, door.storage)
+  const dav = davContext(options, restClient(door.send, principal, base, namespace), principal, host, door.storage, collections)
   return dispatch(dav, request, method, place, below)
 }
 
