@@ -222,6 +222,10 @@ export const storageIdentity = (s: object): object => (s as { [IDENTITY]?: objec
  * `reader` with every read reported into `tags` (transactions included: their reads are
  * dependencies too). Writes are not its business: the observed storage reports them.
  */
+const addJournalTags = (tags: Tags) => {
+  for (const kind of ['event', 'venue', 'organizer', 'category', 'tag']) tags.add(`L:${kind}`)
+}
+
 export function recordReads<S extends StorageReader>(reader: S, tags: Tags): S {
   const own: Partial<StorageReader & Storage> & { [IDENTITY]?: object } = {
     [IDENTITY]: storageIdentity(reader),
@@ -312,6 +316,19 @@ export function recordReads<S extends StorageReader>(reader: S, tags: Tags): S {
       for (const p of members) addPost(tags, p)
       return members
     },
+  }
+  if ('journalHead' in reader) {
+    // A sync answer reads the change journal, which every commit extends: it depends on every
+    // kind of record (each write drops the lists of its kind, L:{kind}).
+    const storage = reader as unknown as Storage
+    own.journalHead = () => {
+      addJournalTags(tags)
+      return storage.journalHead()
+    }
+    own.readJournal = (from, limit, until) => {
+      addJournalTags(tags)
+      return storage.readJournal(from, limit, until)
+    }
   }
   if ('transaction' in reader) {
     const storage = reader as unknown as Storage
