@@ -50,69 +50,77 @@ const REPORTS = [
   [DAV, 'sync-collection'],
 ] as const
 
+function displayName(dav: Dav, target: Target): string {
+  if (target.kind === 'calendar') return calendarName(dav, target.collection.language)
+  if (target.kind === 'object') return target.resource.title
+  if (target.kind === 'principal') return `user ${dav.principal.id}`
+  return target.kind === 'home' ? 'Calendars' : 'CalDAV'
+}
+
+function resourceType(target: Target): string {
+  if (target.kind === 'object') return tag(DAV, 'resourcetype')
+  if (target.kind === 'principal') return tag(DAV, 'resourcetype', tag(DAV, 'collection') + tag(DAV, 'principal'))
+  if (target.kind === 'calendar') return tag(DAV, 'resourcetype', tag(DAV, 'collection') + tag(CALDAV, 'calendar'))
+  return tag(DAV, 'resourcetype', tag(DAV, 'collection'))
+}
+
+/** A DAV: property (RFC 4918, RFC 5397, RFC 3744's privilege set, RFC 6578's sync-token). */
+function davProp(dav: Dav, target: Target, name: string): string | null {
+  const k = target.kind
+  switch (name) {
+    case 'resourcetype':
+      return resourceType(target)
+    case 'displayname':
+      return tag(DAV, 'displayname', escapeXml(displayName(dav, target)))
+    case 'current-user-principal':
+      return tag(DAV, 'current-user-principal', hrefXml(dav.principalPath))
+    case 'principal-URL':
+      return k === 'principal' ? tag(DAV, 'principal-URL', hrefXml(dav.principalPath)) : null
+    case 'owner':
+      return k === 'calendar' || k === 'home' ? tag(DAV, 'owner', hrefXml(dav.principalPath)) : null
+    case 'current-user-privilege-set':
+      return tag(DAV, 'current-user-privilege-set', privileges(dav, target))
+    case 'supported-report-set':
+      if (k !== 'calendar') return null
+      return tag(
+        DAV,
+        'supported-report-set',
+        REPORTS.map(([ns, n]) => tag(DAV, 'supported-report', tag(DAV, 'report', tag(ns, n)))).join(''),
+      )
+    case 'sync-token':
+      return k === 'calendar' ? tag(DAV, 'sync-token', escapeXml(syncTokenUri(target.collection.token))) : null
+    case 'getetag':
+      return k === 'object' ? tag(DAV, 'getetag', escapeXml(target.etag)) : null
+    case 'getcontenttype':
+      return k === 'object' ? tag(DAV, 'getcontenttype', 'text/calendar; charset=utf-8; component=vevent') : null
+    case 'getcontentlength':
+      return k === 'object' ? tag(DAV, 'getcontentlength', String(new TextEncoder().encode(target.text).length)) : null
+  }
+  return null
+}
+
+/** A CALDAV: property (RFC 4791 §5.2, §6.2). */
+function caldavProp(dav: Dav, target: Target, name: string): string | null {
+  const k = target.kind
+  if (name === 'calendar-home-set' && (k === 'principal' || k === 'root' || k === 'home'))
+    return tag(CALDAV, 'calendar-home-set', hrefXml(dav.homePath))
+  if (k === 'principal' && name === 'calendar-user-address-set') return tag(CALDAV, 'calendar-user-address-set')
+  if (k !== 'calendar') return null
+  if (name === 'supported-calendar-component-set') return tag(CALDAV, 'supported-calendar-component-set', '<c:comp name="VEVENT"/>')
+  if (name === 'supported-calendar-data')
+    return tag(CALDAV, 'supported-calendar-data', '<c:calendar-data content-type="text/calendar" version="2.0"/>')
+  if (name === 'calendar-description') return tag(CALDAV, 'calendar-description', escapeXml(calendarName(dav, target.collection.language)))
+  return null
+}
+
 /** One property's value as XML (the whole element), or null when the resource has none. */
 export function propXml(dav: Dav, target: Target, p: PropName): string | null {
-  const k = target.kind
-  if (p.ns === DAV) {
-    switch (p.name) {
-      case 'resourcetype':
-        if (k === 'object') return tag(DAV, 'resourcetype')
-        if (k === 'principal') return tag(DAV, 'resourcetype', tag(DAV, 'collection') + tag(DAV, 'principal'))
-        if (k === 'calendar') return tag(DAV, 'resourcetype', tag(DAV, 'collection') + tag(CALDAV, 'calendar'))
-        return tag(DAV, 'resourcetype', tag(DAV, 'collection'))
-      case 'displayname': {
-        const name =
-          k === 'calendar'
-            ? calendarName(dav, target.collection.language)
-            : k === 'object'
-              ? target.resource.title
-              : k === 'principal'
-                ? `user ${dav.principal.id}`
-                : k === 'home'
-                  ? 'Calendars'
-                  : 'CalDAV'
-        return tag(DAV, 'displayname', escapeXml(name))
-      }
-      case 'current-user-principal':
-        return tag(DAV, 'current-user-principal', hrefXml(dav.principalPath))
-      case 'principal-URL':
-        return k === 'principal' ? tag(DAV, 'principal-URL', hrefXml(dav.principalPath)) : null
-      case 'owner':
-        return k === 'calendar' || k === 'home' ? tag(DAV, 'owner', hrefXml(dav.principalPath)) : null
-      case 'current-user-privilege-set':
-        return tag(DAV, 'current-user-privilege-set', privileges(dav, target))
-      case 'supported-report-set':
-        if (k !== 'calendar') return null
-        return tag(
-          DAV,
-          'supported-report-set',
-          REPORTS.map(([ns, n]) => tag(DAV, 'supported-report', tag(DAV, 'report', tag(ns, n)))).join(''),
-        )
-      case 'sync-token':
-        return k === 'calendar' ? tag(DAV, 'sync-token', escapeXml(syncTokenUri(target.collection.token))) : null
-      case 'getetag':
-        return k === 'object' ? tag(DAV, 'getetag', escapeXml(target.etag)) : null
-      case 'getcontenttype':
-        return k === 'object' ? tag(DAV, 'getcontenttype', 'text/calendar; charset=utf-8; component=vevent') : null
-      case 'getcontentlength':
-        return k === 'object' ? tag(DAV, 'getcontentlength', String(new TextEncoder().encode(target.text).length)) : null
-    }
-    return null
-  }
-  if (p.ns === CALDAV) {
-    if (p.name === 'calendar-home-set' && (k === 'principal' || k === 'root' || k === 'home'))
-      return tag(CALDAV, 'calendar-home-set', hrefXml(dav.homePath))
-    if (k === 'calendar' && p.name === 'supported-calendar-component-set')
-      return tag(CALDAV, 'supported-calendar-component-set', '<c:comp name="VEVENT"/>')
-    if (k === 'calendar' && p.name === 'supported-calendar-data')
-      return tag(CALDAV, 'supported-calendar-data', '<c:calendar-data content-type="text/calendar" version="2.0"/>')
-    if (k === 'calendar' && p.name === 'calendar-description')
-      return tag(CALDAV, 'calendar-description', escapeXml(calendarName(dav, target.collection.language)))
-    if (k === 'principal' && p.name === 'calendar-user-address-set') return tag(CALDAV, 'calendar-user-address-set')
-    return null
-  }
-  if (p.ns === CS && p.name === 'getctag' && k === 'calendar') return tag(CS, 'getctag', escapeXml(syncTokenUri(target.collection.token)))
-  if (p.ns === ICAL_NS && p.name === 'calendar-order' && k === 'calendar')
+  if (p.ns === DAV) return davProp(dav, target, p.name)
+  if (p.ns === CALDAV) return caldavProp(dav, target, p.name)
+  if (target.kind !== 'calendar') return null
+  // Apple's change tag (many clients read it) and calendar order.
+  if (p.ns === CS && p.name === 'getctag') return tag(CS, 'getctag', escapeXml(syncTokenUri(target.collection.token)))
+  if (p.ns === ICAL_NS && p.name === 'calendar-order')
     return tag(ICAL_NS, 'calendar-order', String(orderOf(dav, target.collection.language)))
   return null
 }
