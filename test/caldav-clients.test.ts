@@ -107,7 +107,7 @@ async function tsdavScenario(server: Server) {
     defaultAccountType: 'caldav',
   })
   const calendars = await client.fetchCalendars()
-  expect(calendars.map((c) => c.url)).toEqual([`${server.origin}/caldav/calendars/en/`])
+  expect(calendars.map((c) => c.url)).toEqual([`${server.origin}/caldav/calendars/all/`])
   const calendar = calendars[0]!
   expect(calendar.components).toContain('VEVENT')
   const created = await client.createCalendarObject({ calendar, filename: 'tsdav-1.ics', iCalString: SERIES })
@@ -119,7 +119,7 @@ async function tsdavScenario(server: Server) {
   ])
   // The second occurrence alone is in this range: the series is found by it.
   const inRange = await client.fetchCalendarObjects({ calendar, timeRange: { start: '2027-01-11T00:00:00Z', end: '2027-01-13T00:00:00Z' } })
-  expect(inRange.map((o) => o.url)).toEqual([`${server.origin}/caldav/calendars/en/tsdav-1.ics`])
+  expect(inRange.map((o) => o.url)).toEqual([`${server.origin}/caldav/calendars/all/tsdav-1.ics`])
   const object = inRange[0]!
   expect(object.data).toContain('RRULE:FREQ=WEEKLY;COUNT=3')
   const updated = await client.updateCalendarObject({
@@ -140,7 +140,7 @@ async function tsdavScenario(server: Server) {
     syncLevel: 1,
     syncToken: calendar.syncToken as string,
   })
-  expect(changes.map((r) => r.href)).toEqual(['/caldav/calendars/en/tsdav-1.ics'])
+  expect(changes.map((r) => r.href)).toEqual(['/caldav/calendars/all/tsdav-1.ics'])
   const [fresh] = await client.calendarMultiGet({
     url: calendar.url,
     props: { 'd:getetag': {}, 'c:calendar-data': {} },
@@ -157,7 +157,7 @@ async function tsdavScenario(server: Server) {
 async function pythonScenario(server: Server) {
   const { stdout } = await run(PYTHON, [join(ROOT, 'test/caldav/python-client.py'), `${server.origin}/caldav/`, 'caltoken'])
   const seen = JSON.parse(stdout)
-  expect(seen.calendars).toEqual([`${server.origin}/caldav/calendars/en/`])
+  expect(seen.calendars).toEqual([`${server.origin}/caldav/calendars/all/`])
   expect(seen.before).toBe(0)
   expect(seen.summary).toBe('From python')
   expect(seen.rrule).toBe('FREQ=WEEKLY;COUNT=3')
@@ -215,7 +215,7 @@ async function vdirsyncerScenario(server: Server, name: string) {
   await timed(`vdirsyncer ${name}: discover`, () => vdirsyncer(config, 'discover', 'cal'))
   const first = await timed(`vdirsyncer ${name}: first sync (1 event)`, () => vdirsyncer(config, 'sync'))
   expect(first).toContain('Copying (uploading) item')
-  const folder = join(local, 'en')
+  const folder = join(local, 'all')
   const files = () => readdirSync(folder).map((f) => readFileSync(join(folder, f), 'utf8'))
   expect(files().some((t) => t.includes('SUMMARY:On the server'))).toBe(true)
 

@@ -71,8 +71,8 @@ const ics = (uid: string, lines: string[], extra = '') =>
 const timed = (uid: string, title = 'Gig', more: string[] = []) =>
   ics(uid, ['DTSTART:20270105T180000Z', 'DTEND:20270105T200000Z', `SUMMARY:${title}`, ...more])
 
-const put = (router: CalendarRouter, name: string, body: string, init: DavInit = {}) =>
-  dav(router, 'PUT', `${CAL}${name}`, { ...init, body, headers: { 'content-type': 'text/calendar', ...init.headers } })
+const put = (router: CalendarRouter, name: string, body: string, init: DavInit = {}, calendar = CAL) =>
+  dav(router, 'PUT', `${calendar}${name}`, { ...init, body, headers: { 'content-type': 'text/calendar', ...init.headers } })
 
 const PROPS = `<d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/"><d:prop>
 <d:resourcetype/><d:displayname/><d:current-user-principal/><c:calendar-home-set/><c:supported-calendar-component-set/>
@@ -107,8 +107,8 @@ describe('CalDAV discovery', () => {
     expect(principal.text).toContain('<c:calendar-home-set><d:href>/caldav/calendars/</d:href>')
     const home = await dav(router, 'PROPFIND', `${ROOT}/calendars/`, { body: PROPS, headers: { depth: '1' } })
     expect(home.status).toBe(207)
-    // Only the default language's calendar while no event of another language exists.
-    expect(hrefs(home.text)).toEqual(['/caldav/calendars/', '/caldav/calendars/en/'])
+    // The calendar of every language only, while no event of another language exists.
+    expect(hrefs(home.text)).toEqual(['/caldav/calendars/', '/caldav/calendars/all/'])
     expect(home.text).toContain('<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>')
     expect(home.text).toContain('<c:supported-calendar-component-set><c:comp name="VEVENT"/></c:supported-calendar-component-set>')
     expect(home.text).toContain('<d:sync-token>urn:x-calendar-events-router:sync:')
@@ -116,16 +116,43 @@ describe('CalDAV discovery', () => {
     expect(home.text).toContain('<d:sync-collection/>')
   })
 
-  it('lists a calendar per language with events, the default language first', async () => {
+  it('lists the calendar of every language first, then one per language with events', async () => {
     const { router } = app()
-    await rest(router, 'POST', '/events?multilingual_language=ja', {
-      title: 'Matsuri',
-      start_date: '2027-01-05 10:00',
-      end_date: '2027-01-05 12:00',
-    })
+    const event = (title: string, day: string) => ({ title, start_date: `${day} 10:00`, end_date: `${day} 12:00` })
+    await rest(router, 'POST', '/events?multilingual_language=ja', event('Matsuri', '2027-01-05'))
+    const one = await dav(router, 'PROPFIND', `${ROOT}/calendars/`, { body: PROPS, headers: { depth: '1' } })
+    expect(hrefs(one.text)).toEqual(['/caldav/calendars/', '/caldav/calendars/all/'])
+    await rest(router, 'POST', '/events', event('Fair', '2027-01-06'))
     const home = await dav(router, 'PROPFIND', `${ROOT}/calendars/`, { body: PROPS, headers: { depth: '1' } })
-    expect(hrefs(home.text)).toEqual(['/caldav/calendars/', '/caldav/calendars/en/', '/caldav/calendars/ja/'])
+    expect(hrefs(home.text)).toEqual(['/caldav/calendars/', '/caldav/calendars/all/', '/caldav/calendars/en/', '/caldav/calendars/ja/'])
+    expect(home.text).toContain('<d:displayname>Events</d:displayname>')
     expect(home.text).toContain('<d:displayname>Events (ja)</d:displayname>')
+  })
+
+  it('serves every language in the all calendar: listing, query, sync (paged across languages) and PUT', async () => {
+    const { router } = app()
+    const ALLCAL = `${ROOT}/calendars/all/`
+    const event = (title: string, day: string) => ({ title, start_date: `${day} 10:00`, end_date: `${day} 12:00` })
+    await rest(router, 'POST', '/events?multilingual_language=ja', event('Matsuri', '2027-01-05'))
+    await rest(router, 'POST', '/events', event('Fair', '2027-01-06'))
+    const listing = await dav(router, 'PROPFIND', ALLCAL, { body: PROPS, headers: { depth: '1' } })
+    expect(listing.text.match(/\.ics<\/d:href>/g)).toHaveLength(2)
+    const query = await dav(router, 'REPORT', ALLCAL, { body: QUERY('<c:time-range start="20270105T000000Z" end="20270105T230000Z"/>') })
+    expect(query.text).toContain('SUMMARY:Matsuri')
+    expect(query.text).not.toContain('SUMMARY:Fair')
+    const first = await dav(router, 'REPORT', ALLCAL, { body: SYNC('', '<d:limit><d:nresults>1</d:nresults></d:limit>') })
+    expect(first.text).toContain('507 Insufficient Storage')
+    expect(first.text.match(/\.ics<\/d:href>/g)).toHaveLength(1)
+    let token = /<d:sync-token>([^<]+)<\/d:sync-token>/.exec(first.text)![1]!
+    const second = await dav(router, 'REPORT', ALLCAL, { body: SYNC(token) })
+    expect(second.text.match(/\.ics<\/d:href>/g)).toHaveLength(1)
+    token = /<d:sync-token>([^<]+)<\/d:sync-token>/.exec(second.text)![1]!
+    expect((await put(router, 'new.ics', timed('new@x', 'Into all'), { headers: { 'if-none-match': '*' } }, ALLCAL)).status).toBe(201)
+    const third = await dav(router, 'REPORT', ALLCAL, { body: SYNC(token) })
+    expect(hrefs(third.text)).toEqual(['/caldav/calendars/all/new.ics'])
+    // A new event of the all calendar is in the default language.
+    expect((await rest(router, 'GET', '/events?search=Into&status=any&start_date=2027-01-01')).body.events[0].language).toBe('en')
+    expect((await dav(router, 'REPORT', ALLCAL, { body: SYNC('urn:x-calendar-events-router:sync:m.bm9wZQ') })).status).toBe(403)
   })
 
   it('gives readers read privileges only, writers write privileges too', async () => {

@@ -71,7 +71,7 @@ export function davContext(
     calendarPath: (language) => `${root}/calendars/${language}/`,
     collection(language) {
       let c = read.get(language)
-      if (!c) read.set(language, (c = cache.read(rest, principal, language, canWrite, host)))
+      if (!c) read.set(language, (c = cache.read(rest, principal, language, options.languages, canWrite, host)))
       return c
     },
     render: (c, resources) => renderResources(rest, c, canWrite, resources, extras),

@@ -21,6 +21,7 @@ import { deleteObject, getObject, putObject } from './objects.js'
 import { propfind, type Place } from './propfind.js'
 import { report } from './reports.js'
 import { XmlError } from './xml.js'
+import { ALL } from './store.js'
 
 export interface CaldavDoor {
   /** The router's host door: REST requests as a named caller. */
@@ -50,7 +51,7 @@ function placeOf(options: ResolvedOptions, segments: string[]): Place | null {
   if (first === 'principal' && language === undefined) return { kind: 'principal' }
   if (first !== 'calendars' || more.length) return null
   if (language === undefined) return { kind: 'home' }
-  if (!options.languages.includes(language)) return null
+  if (language !== ALL && !options.languages.includes(language)) return null
   return name === undefined ? { kind: 'calendar', language } : { kind: 'object', language, name }
 }
 

@@ -11,7 +11,7 @@ import { etagOf, type Dav } from './context.js'
 import { IcsInputError, linkedBody, originalOf, readPut, restBody, vevents, type Lines, type PutEvent } from './ics-in.js'
 import { encodeExtras, EXTRA_FIELD, EXTRA_MAX } from './extras.js'
 import { davError, plain } from './multistatus.js'
-import { readCollection, type Collection, type Resource } from './store.js'
+import { ALL, listQuery, readCollection, type Collection, type Resource } from './store.js'
 
 async function rendered(dav: Dav, c: Collection, r: Resource): Promise<{ text: string; etag: string }> {
   const text = (await dav.render(c, [r])).get(r.key) ?? ''
@@ -80,7 +80,9 @@ export async function putObject(dav: Dav, language: string, name: string, header
   if (!r) {
     payload.status = canPublish(dav.principal) ? 'publish' : 'draft'
     payload.custom_fields = { caldav_uid: put.uid, caldav_name: name, ...(extra === null ? {} : { [EXTRA_FIELD]: extra }) }
-    const answer = await dav.rest.send('POST', `/events?multilingual_language=${encodeURIComponent(language)}`, payload)
+    // A new event of the all-languages calendar is in the site's default language.
+    const into = language === ALL ? dav.options.defaultLanguage : language
+    const answer = await dav.rest.send('POST', `/events?multilingual_language=${encodeURIComponent(into)}`, payload)
     if (answer.status !== 201 && answer.status !== 200) return restFailure(answer)
     key = answer.json.id
   } else {
@@ -141,14 +143,14 @@ async function writeOverrides(
   put: PutEvent,
   served: ReturnType<typeof vevents>['events'],
 ): Promise<RawResponse | null> {
-  const fresh = await readCollection(dav.rest, language, dav.canWrite, dav.host)
+  const fresh = await readCollection(dav.rest, language, dav.options.languages, dav.canWrite, dav.host)
   const r = fresh.byKey.get(key)
   if (!r) return null
   const byOriginal = new Map<string, number>()
   for (let i = 0; i < r.ids.length; i += 100) {
     const answer = await dav.rest.send(
       'GET',
-      `/events?include=${r.ids.slice(i, i + 100).join(',')}&per_page=100&multilingual_language=${language}${dav.canWrite ? '&status=any' : ''}`,
+      `/events?include=${r.ids.slice(i, i + 100).join(',')}&per_page=100&${listQuery(r.language, dav.canWrite)}`,
     )
     if (answer.status !== 200) return restFailure(answer)
     for (const e of answer.json.events) if (!e.series?.detached) byOriginal.set(e.start_date, e.id)

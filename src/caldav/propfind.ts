@@ -3,7 +3,7 @@ import type { RawResponse } from '../http/types.js'
 import { objectPath, etagOf, type Dav } from './context.js'
 import { davError, multistatus, propResponse } from './multistatus.js'
 import { ALLPROP, propXml, type PropName, type Target } from './props.js'
-import { listQuery, type Collection, type Resource } from './store.js'
+import { ALL, listQuery, type Collection, type Resource } from './store.js'
 import { DAV, XmlError, child, parseXml, tag } from './xml.js'
 
 /** The property names a PROPFIND body asks for; null for `allprop` (or an empty body). */
@@ -16,18 +16,22 @@ export function requestedProps(body: string): PropName[] | null {
   return null
 }
 
-/** The languages whose calendar the home lists: the default one, then each other one holding events the caller may see. */
-export async function shownLanguages(dav: Dav): Promise<string[]> {
+/**
+ * The calendars the home lists: the calendar of every language first, then, on a site where the
+ * caller sees events of more than one language, one per such language (the default one first).
+ * A site of one language has one calendar: a second would only repeat it.
+ */
+export async function shownCalendars(dav: Dav): Promise<string[]> {
   const { defaultLanguage, languages } = dav.options
-  const others = await Promise.all(
-    languages
-      .filter((l) => l !== defaultLanguage)
-      .map(async (l) => {
-        const answer = await dav.rest.send('GET', `/events?sync_token=*&per_page=1&${listQuery(l, dav.canWrite)}`)
-        return answer.status === 200 && answer.json.events.length > 0 ? l : null
-      }),
+  const ordered = [defaultLanguage, ...languages.filter((l) => l !== defaultLanguage)]
+  const withEvents = await Promise.all(
+    ordered.map(async (l) => {
+      const answer = await dav.rest.send('GET', `/events?sync_token=*&per_page=1&${listQuery(l, dav.canWrite)}`)
+      return answer.status === 200 && answer.json.events.length > 0 ? l : null
+    }),
   )
-  return [defaultLanguage, ...others.filter((l): l is string => l !== null)]
+  const used = withEvents.filter((l): l is string => l !== null)
+  return [ALL, ...(used.length > 1 ? used : [])]
 }
 
 function responseFor(dav: Dav, href: string, target: Target, props: PropName[] | null): string {
@@ -84,7 +88,7 @@ export async function propfind(dav: Dav, place: Place, depth: string, body: stri
     responses.push(responseFor(dav, dav.homePath, { kind: 'home' }, props))
   }
   if (depth === '1' && place.kind === 'home') {
-    for (const language of await shownLanguages(dav)) {
+    for (const language of await shownCalendars(dav)) {
       const c = await dav.collection(language)
       responses.push(responseFor(dav, dav.calendarPath(language), { kind: 'calendar', collection: c }, props))
     }

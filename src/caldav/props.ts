@@ -5,7 +5,7 @@
  */
 import type { Dav } from './context.js'
 import { hrefXml } from './context.js'
-import type { Collection, Resource } from './store.js'
+import { ALL, type Collection, type Resource } from './store.js'
 import { CALDAV, CS, DAV, ICAL_NS, escapeXml, tag } from './xml.js'
 
 export type Target =
@@ -38,10 +38,10 @@ function privileges(dav: Dav, target: Target): string {
   return names.map((n) => tag(DAV, 'privilege', tag(DAV, n))).join('')
 }
 
-/** The display name of a language's calendar: the feed's name, with the language when there are several. */
-export function calendarName(dav: Dav, language: string): string {
+/** The display name of a calendar: the feed's name for every language's, with the language for one language's. */
+export function calendarName(dav: Dav, calendar: string): string {
   const name = dav.options.ical.name
-  return language === dav.options.defaultLanguage ? name : `${name} (${language})`
+  return calendar === ALL ? name : `${name} (${calendar})`
 }
 
 const REPORTS = [
@@ -125,10 +125,11 @@ export function propXml(dav: Dav, target: Target, p: PropName): string | null {
   return null
 }
 
-/** The default language's calendar first, then the others in the order the site lists them. */
-export function orderOf(dav: Dav, language: string): number {
-  if (language === dav.options.defaultLanguage) return 0
-  return 1 + dav.options.languages.indexOf(language)
+/** Every language's calendar first, then the default language's, then the others in the order the site lists them. */
+export function orderOf(dav: Dav, calendar: string): number {
+  if (calendar === ALL) return 0
+  if (calendar === dav.options.defaultLanguage) return 1
+  return 2 + dav.options.languages.indexOf(calendar)
 }
 
 /** DAV:sync-token must be a URI (RFC 6578 §6.2): the REST sync token under a scheme of ours. */

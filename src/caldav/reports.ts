@@ -9,7 +9,7 @@ import { objectPath, type Dav } from './context.js'
 import { davError, multistatus, propResponse, statusResponse } from './multistatus.js'
 import { propXml, SYNC_SCHEME, syncTokenUri, type PropName, type Target } from './props.js'
 import { objectTargets } from './propfind.js'
-import { continuation, listQuery, nameOf, type Collection, type Resource } from './store.js'
+import { continuation, languagesOf, listQuery, nameOf, packToken, unpackToken, type Collection, type Resource } from './store.js'
 import { CALDAV, DAV, child, children, escapeXml, parseXml, tag, type XmlElement } from './xml.js'
 
 /** A report's answer for one object: the asked properties, calendar-data among them. */
@@ -119,13 +119,18 @@ function uidMatcher(filter: XmlElement): (r: Resource) => boolean {
   return (r) => test(r.uid) !== negate
 }
 
-/** The resources (event or series ids) with an event overlapping [start, end), from the REST list. */
-async function keysInRange(dav: Dav, language: string, start: string | null, end: string | null): Promise<Set<number>> {
+/** The resources (event or series ids) with an event overlapping [start, end), from the REST list of each language. */
+async function keysInRange(dav: Dav, calendar: string, start: string | null, end: string | null): Promise<Set<number>> {
+  const keys = new Set<number>()
+  for (const language of languagesOf(calendar, dav.options.languages)) await languageKeysInRange(dav, language, start, end, keys)
+  return keys
+}
+
+async function languageKeysInRange(dav: Dav, language: string, start: string | null, end: string | null, keys: Set<number>): Promise<void> {
   const tz = dav.options.timezone
   const params = [`strict_dates=1`, `per_page=100`, listQuery(language, dav.canWrite)]
   if (end) params.push(`starts_before=${encodeURIComponent(utcToLocal(end, tz))}`)
   if (start) params.push(`ends_after=${encodeURIComponent(utcToLocal(start, tz))}`)
-  const keys = new Set<number>()
   for (let page = 1; ; page++) {
     const answer = await dav.rest.send('GET', `/events?${params.join('&')}&page=${page}`)
     if (answer.status === 404 && page > 1) break
@@ -133,7 +138,6 @@ async function keysInRange(dav: Dav, language: string, start: string | null, end
     for (const e of answer.json.events) keys.add(e.series?.id ?? e.id)
     if (page >= Number(answer.json.total_pages ?? 1)) break
   }
-  return keys
 }
 
 interface Changes {
@@ -142,11 +146,41 @@ interface Changes {
   token: string
   /** More changes follow (DAV:limit reached): the token continues from here. */
   truncated: boolean
+  /** Records read (events and deletions). */
+  seen: number
 }
 
-/** Reads the REST sync from `token` (`*` for everything) until its end or `limit` records. */
+/**
+ * The changes of a calendar since its token (empty: everything), each language from its own
+ * REST token, at most `limit` records in all: languages the limit left out keep their token.
+ */
+async function calendarChanges(dav: Dav, calendar: string, given: string, limit: number | null): Promise<Changes | 'invalid'> {
+  const languages = languagesOf(calendar, dav.options.languages)
+  const from = given === '' ? Object.fromEntries(languages.map((l) => [l, '*'])) : unpackToken(calendar, given, languages)
+  if (!from) return 'invalid'
+  const out: Changes = { changed: new Set(), deleted: new Set(), token: '', truncated: false, seen: 0 }
+  const tokens = { ...from }
+  for (const language of languages) {
+    const left = limit === null ? null : limit - out.seen
+    if (left !== null && left <= 0) {
+      out.truncated = true
+      continue
+    }
+    const changes = await restChanges(dav, language, from[language]!, left)
+    if (changes === 'invalid') return 'invalid'
+    for (const k of changes.changed) out.changed.add(k)
+    for (const id of changes.deleted) out.deleted.add(id)
+    out.seen += changes.seen
+    out.truncated ||= changes.truncated
+    tokens[language] = changes.token
+  }
+  out.token = packToken(calendar, tokens)
+  return out
+}
+
+/** Reads the REST sync of one language from `token` (`*` for everything) until its end or `limit` records. */
 async function restChanges(dav: Dav, language: string, token: string, limit: number | null): Promise<Changes | 'invalid'> {
-  const out: Changes = { changed: new Set(), deleted: new Set(), token: '', truncated: false }
+  const out: Changes = { changed: new Set(), deleted: new Set(), token: '', truncated: false, seen: 0 }
   const perPage = Math.min(100, limit ?? 100)
   let path: string | null = `/events?sync_token=${encodeURIComponent(token)}&per_page=${perPage}&${listQuery(language, dav.canWrite)}`
   let seen = 0
@@ -157,6 +191,7 @@ async function restChanges(dav: Dav, language: string, token: string, limit: num
     for (const e of answer.json.events) out.changed.add(e.series?.id ?? e.id)
     for (const id of answer.json.deleted ?? []) out.deleted.add(id)
     seen += answer.json.events.length + (answer.json.deleted?.length ?? 0)
+    out.seen = seen
     const next: string | undefined = answer.json.next_rest_url
     if (!next) {
       out.token = answer.json.sync_token
@@ -176,9 +211,14 @@ async function restChanges(dav: Dav, language: string, token: string, limit: num
 }
 
 /** Names of removed events: a trashed one still shows the name a calendar app gave it to those who may see the trash. */
-async function removedNames(dav: Dav, language: string, ids: number[]): Promise<Map<number, string>> {
+async function removedNames(dav: Dav, calendar: string, ids: number[]): Promise<Map<number, string>> {
   const names = new Map<number, string>(ids.map((id) => [id, `${nameOf(`${id}@${dav.host}`)}.ics`]))
   if (!dav.canWrite || !ids.length) return names
+  for (const language of languagesOf(calendar, dav.options.languages)) await trashedNames(dav, language, ids, names)
+  return names
+}
+
+async function trashedNames(dav: Dav, language: string, ids: number[], names: Map<number, string>): Promise<void> {
   for (let i = 0; i < ids.length; i += 100) {
     const chunk = ids.slice(i, i + 100)
     const answer = await dav.rest.send(
@@ -191,7 +231,6 @@ async function removedNames(dav: Dav, language: string, ids: number[]): Promise<
       if (typeof name === 'string' && name) names.set(e.id, name)
     }
   }
-  return names
 }
 
 async function syncCollection(dav: Dav, language: string, root: XmlElement): Promise<RawResponse> {
@@ -203,12 +242,15 @@ async function syncCollection(dav: Dav, language: string, root: XmlElement): Pro
   const limit = nresults ? Number(nresults.text.trim()) : null
   if (limit !== null && !(Number.isSafeInteger(limit) && limit > 0))
     return davError(400, 'd:number-of-matches-within-limits', 'nresults must be a positive integer')
-  const changes = await restChanges(dav, language, given === '' ? '*' : given.slice(SYNC_SCHEME.length), limit)
+  const changes = await calendarChanges(dav, language, given === '' ? '' : given.slice(SYNC_SCHEME.length), limit)
   if (changes === 'invalid')
     return davError(403, 'd:valid-sync-token', 'This sync token is unknown or has expired: sync again from the start')
   const c = await dav.collection(language)
   const present = [...changes.changed].map((k) => c.byKey.get(k)).filter((r): r is Resource => r !== undefined)
-  const gone = [...changes.deleted].filter((id) => !c.byKey.has(id) && !changes.changed.has(id))
+  // An id one language's sync calls deleted may be an event of another language, or an
+  // occurrence of a series still there: only ids no resource holds are gone.
+  const held = new Set(c.resources.flatMap((r) => r.ids))
+  const gone = [...changes.deleted].filter((id) => !held.has(id) && !changes.changed.has(id))
   const names = await removedNames(dav, language, gone)
   const responses = await answerObjects(dav, c, present, propsOf(root))
   for (const id of gone) responses.push(statusResponse(`${dav.calendarPath(language)}${names.get(id)}`, 'HTTP/1.1 404 Not Found'))

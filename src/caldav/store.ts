@@ -23,16 +23,57 @@ export interface Resource {
   /** The series rule as REST shows it (the feed ends a series where its stored occurrences end). */
   rrule: string | null
   title: string
+  /** The language of its events (the REST lists and feeds are per language). */
+  language: string
 }
 
 export interface Collection {
+  /** The calendar's path segment: a language, or ALL. */
   language: string
+  /** The languages it shows: its own, or every one for ALL. */
+  languages: string[]
   resources: Resource[]
   byName: Map<string, Resource>
   byKey: Map<number, Resource>
   byUid: Map<string, Resource>
-  /** The REST sync token of the moment the collection was read. */
+  /** The REST sync token of each language, of the moment the collection was read. */
+  tokens: Record<string, string>
+  /** The calendar's sync token (packToken). */
   token: string
+}
+
+/** The calendar of every language, listed first. */
+export const ALL = 'all'
+
+/** The languages a calendar shows. */
+export const languagesOf = (calendar: string, languages: readonly string[]): string[] => (calendar === ALL ? [...languages] : [calendar])
+
+/** One sync token for a calendar: the REST token of its language, or of each of its languages. */
+export function packToken(calendar: string, tokens: Record<string, string>): string {
+  if (calendar !== ALL) return tokens[calendar] ?? ''
+  return `m.${btoa(JSON.stringify(tokens)).replace(/=+$/, '')}`
+}
+
+/** The REST token of each language of a calendar's token; null when it is not one. */
+export function unpackToken(calendar: string, token: string, languages: readonly string[]): Record<string, string> | null {
+  if (calendar !== ALL) return { [calendar]: token }
+  if (!token.startsWith('m.')) return null
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(atob(token.slice(2)))
+  } catch (error) {
+    // Not a token of ours (its text is not base64 JSON): the caller answers valid-sync-token.
+    if (error instanceof SyntaxError || (error instanceof DOMException && error.name === 'InvalidCharacterError')) return null
+    throw error
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null
+  const out: Record<string, string> = {}
+  for (const l of languages) {
+    const t = (parsed as Record<string, unknown>)[l]
+    if (typeof t !== 'string') return null
+    out[l] = t
+  }
+  return out
 }
 
 /** The REST list parameters of the collection: every status the caller may see, this language. */
@@ -49,7 +90,7 @@ const customValue = (e: any, key: string): string | null => {
 }
 
 /** Groups the events of a sync into resources (series members under their series). */
-export function group(events: any[], host: string): { resources: Resource[] } {
+export function group(events: any[], host: string, language: string): { resources: Resource[] } {
   const byKey = new Map<number, Resource>()
   const heads = new Map<number, any>()
   for (const e of events) {
@@ -57,7 +98,7 @@ export function group(events: any[], host: string): { resources: Resource[] } {
     if (e.id === key) heads.set(key, e)
     let r = byKey.get(key)
     if (!r) {
-      r = { key, ids: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '' }
+      r = { key, ids: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '', language }
       byKey.set(key, r)
     }
     r.ids.push(e.id)
@@ -83,30 +124,45 @@ export function continuation(rest: Rest, next: string, language: string): string
   return /[?&]multilingual_language=/.test(path) ? path : `${path}&multilingual_language=${encodeURIComponent(language)}`
 }
 
-/** Reads the whole collection through the REST full sync. */
-export async function readCollection(rest: Rest, language: string, canEdit: boolean, host: string): Promise<Collection> {
+/** The events of one language through the REST full sync, and the token after them. */
+async function readLanguage(rest: Rest, language: string, canEdit: boolean): Promise<{ events: any[]; token: string }> {
   const events: any[] = []
   let path: string | null = `/events?sync_token=*&per_page=100&${listQuery(language, canEdit)}`
-  let token = ''
-  while (path) {
+  for (;;) {
     const answer = await rest.send('GET', path)
     if (answer.status !== 200) throw new Error(`calendar-events-router: the REST sync answered ${answer.status}`)
     events.push(...answer.json.events)
     const next: string | undefined = answer.json.next_rest_url
-    if (next) path = continuation(rest, next, language)
-    else {
-      token = answer.json.sync_token
-      path = null
-    }
+    if (!next) return { events, token: answer.json.sync_token }
+    path = continuation(rest, next, language)
   }
-  const { resources } = group(events, host)
+}
+
+/** Reads a whole calendar (`calendar`: a language or ALL) through the REST full sync. */
+export async function readCollection(
+  rest: Rest,
+  calendar: string,
+  languages: readonly string[],
+  canEdit: boolean,
+  host: string,
+): Promise<Collection> {
+  const resources: Resource[] = []
+  const tokens: Record<string, string> = {}
+  const shown = languagesOf(calendar, languages)
+  for (const language of shown) {
+    const { events, token } = await readLanguage(rest, language, canEdit)
+    tokens[language] = token
+    resources.push(...group(events, host, language).resources)
+  }
   return {
-    language,
+    language: calendar,
+    languages: shown,
     resources,
     byName: new Map(resources.map((r) => [r.name, r])),
     byKey: new Map(resources.map((r) => [r.key, r])),
     byUid: new Map(resources.map((r) => [r.uid, r])),
-    token,
+    tokens,
+    token: packToken(calendar, tokens),
   }
 }
 
@@ -127,7 +183,7 @@ export async function renderResources(
   const flush = async () => {
     if (!batch.length) return
     const ids = batch.flatMap((r) => r.ids.slice(0, INCLUDE_MAX))
-    const answer = await rest.send('GET', `/events?format=ics&include=${ids.join(',')}&${listQuery(c.language, canEdit)}`)
+    const answer = await rest.send('GET', `/events?format=ics&include=${ids.join(',')}&${listQuery(batch[0]!.language, canEdit)}`)
     if (answer.status !== 200) throw new Error(`calendar-events-router: the REST feed answered ${answer.status}`)
     const parts: FeedParts = splitFeed(answer.text)
     const extras = await extrasOf(batch.flatMap((r) => parts.idsOf(r)))
@@ -135,9 +191,11 @@ export async function renderResources(
     batch = []
     size = 0
   }
-  for (const r of resources) {
+  // A feed request is of one language: the resources go by language.
+  const ordered = [...resources].sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0))
+  for (const r of ordered) {
     const n = Math.min(r.ids.length, INCLUDE_MAX)
-    if (size + n > INCLUDE_MAX) await flush()
+    if (size + n > INCLUDE_MAX || (batch.length && batch[0]!.language !== r.language)) await flush()
     batch.push(r)
     size += n
   }
