@@ -367,7 +367,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     geocodeTimeoutMs: positive('geocodeTimeoutMs', o.geocodeTimeoutMs, 3000),
     geofence: geofence(o.geofence),
     customFields: resolveCustomFields(caldavFields(o)),
-    caldav: resolveCaldav(o.caldav),
+    caldav: resolveCaldav(o.caldav, languages),
     namespaces: served(o.tecNames),
   }
 }
@@ -384,8 +384,10 @@ function caldavFields(o: CalendarOptions): CustomFieldDeclaration[] | undefined 
   ]
 }
 
-function resolveCaldav(c: CalendarOptions['caldav']): { path: string } | null {
+function resolveCaldav(c: CalendarOptions['caldav'], languages: readonly string[]): { path: string } | null {
   if (c === undefined || c === false) return null
+  // `/caldav/calendars/all/` is the calendar of every language.
+  if (languages.includes('all')) throw new TypeError('calendar-events-router: with caldav, no language may be called "all"')
   if (c === true) return { path: '/caldav' }
   if (typeof c !== 'object' || c === null || (c.path !== undefined && typeof c.path !== 'string'))
     throw new TypeError('calendar-events-router: caldav must be true, false or { path }')

@@ -91,6 +91,18 @@ describe('CalDAV discovery', () => {
     expect(options.headers.get('allow')).toContain('REPORT')
   })
 
+  it('refuses bad caldav options when the router is built, and serves another path', async () => {
+    expect(() => app({ caldav: { path: '/' } })).toThrow(/caldav.path/)
+    expect(() => app({ caldav: { path: 'a b' } })).toThrow(/caldav.path/)
+    expect(() => app({ caldav: 'yes' as never })).toThrow(/caldav must be/)
+    expect(() => app({ languages: ['en', 'all'] })).toThrow(/"all"/)
+    const { router } = app({ caldav: { path: '/dav/' } })
+    expect(router.options.caldav).toEqual({ path: '/dav' })
+    expect((await dav(router, 'GET', '/.well-known/caldav', { as: null })).headers.get('location')).toBe('/dav/')
+    expect((await dav(router, 'PROPFIND', '/dav/calendars/all/', { body: PROPS })).status).toBe(207)
+    expect((await dav(router, 'PROPFIND', CAL, { body: PROPS })).status).toBe(404)
+  })
+
   it('asks for a sign-in with 401 and WWW-Authenticate: Basic', async () => {
     const { router } = app()
     const res = await dav(router, 'PROPFIND', `${ROOT}/`, { as: null })
