@@ -199,6 +199,17 @@ export interface CalendarOptions {
    */
   customFields?: CustomFieldDeclaration[]
   /**
+   * A CalDAV face (docs/caldav.md): calendar apps read and write the events through the same
+   * REST handlers, as the signed-in caller. `true` serves it at `/caldav/` (and
+   * `/.well-known/caldav`); `{ path }` elsewhere. It declares two event custom fields of its
+   * own, `caldav_uid` and `caldav_name` (the UID and resource name a calendar app chose), and
+   * a hidden one, `caldav_extra` (what the app wrote that the model does not hold).
+   *
+   * @example
+   * caldav: true
+   */
+  caldav?: boolean | { path?: string }
+  /**
    * Also serve the namespace under The Events Calendar's names: `tribe/events/v1`, with the
    * language parameter `wpml_language`, beside `calendar/events/v1` (`multilingual_language`).
    * A client written for a TEC site then only needs its base URL changed. Both serve the same
@@ -274,6 +285,8 @@ export interface ResolvedOptions {
   geocodeTimeoutMs: number
   geofence: Geofence
   customFields: readonly CustomField[]
+  /** The CalDAV face's root path (no trailing slash), null when off. */
+  caldav: { path: string } | null
   /** The names served, ours first (then TEC's with the `tecNames` option). */
   namespaces: readonly WireNames[]
 }
@@ -423,9 +436,35 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     geocode: o.geocode ?? null,
     geocodeTimeoutMs: positive('geocodeTimeoutMs', o.geocodeTimeoutMs, 3000),
     geofence: geofence(o.geofence),
-    customFields: resolveCustomFields(o.customFields),
+    customFields: resolveCustomFields(caldavFields(o)),
+    caldav: resolveCaldav(o.caldav, languages),
     namespaces: served(o.tecNames),
   }
+}
+
+/** The custom fields the CalDAV face keeps a calendar app's names in, after the host's own. */
+function caldavFields(o: CalendarOptions): CustomFieldDeclaration[] | undefined {
+  if (!o.caldav) return o.customFields
+  return [
+    ...(o.customFields ?? []),
+    { key: 'caldav_uid', label: 'CalDAV UID', type: 'text' },
+    { key: 'caldav_name', label: 'CalDAV resource name', type: 'text' },
+    // Write-only: what a calendar app wrote that the model does not hold (src/caldav/extras.ts).
+    { key: 'caldav_extra', label: 'CalDAV properties kept', type: 'textarea', hidden: true },
+  ]
+}
+
+function resolveCaldav(c: CalendarOptions['caldav'], languages: readonly string[]): { path: string } | null {
+  if (c === undefined || c === false) return null
+  // `/caldav/calendars/all/` is the calendar of every language.
+  if (languages.includes('all')) throw new TypeError('calendar-events-router: with caldav, no language may be called "all"')
+  if (c === true) return { path: '/caldav' }
+  if (typeof c !== 'object' || c === null || (c.path !== undefined && typeof c.path !== 'string'))
+    throw new TypeError('calendar-events-router: caldav must be true, false or { path }')
+  const path = '/' + (c.path ?? 'caldav').replace(/^\/+|\/+$/g, '')
+  if (path === '/' || !/^[A-Za-z0-9/_.-]+$/.test(path))
+    throw new TypeError('calendar-events-router: caldav.path must be a path below the root')
+  return { path }
 }
 
 function served(tecNames: boolean | undefined): readonly WireNames[] {

@@ -37,6 +37,7 @@ import { cachedReply } from './router/read-cache.js'
 import { answerOptions } from './router/options-request.js'
 import { routerWebhooks, type RouterWebhooks } from './router/webhooks.js'
 import { addBookmark, cacheable } from './router/bookmark.js'
+import { caldavHandler } from './caldav/handler.js'
 
 export interface CalendarRouter {
   /** The whole namespace as a standard fetch handler (Deno, Bun, Workers, tests). */
@@ -110,6 +111,8 @@ interface RouterState extends Routing {
   closed: boolean
   /** The backend's read replicas (PostgreSQL): bookmarks on writes, replica reads (router/bookmark.ts). */
   replicas: ReplicaReads | undefined
+  /** The CalDAV face (the `caldav` option): what it answers outside the namespace, or null. */
+  caldav: ((request: RequestLike) => Promise<RawResponse | null>) | null
 }
 
 export function createCalendarRouter(backend: Storage, userOptions: CalendarOptions = {}): CalendarRouter {
@@ -134,6 +137,9 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     (batch: OpenTransaction | null): HostSend =>
     (request, principal, inTransaction) =>
       handle(state, request, { principal, inTransaction: inTransaction ?? null, batch })
+  // The CalDAV face reads and writes through the host door as the signed-in caller.
+  if (options.caldav)
+    state.caldav = caldavHandler(options, { send: hostSend(null), authenticate: (r) => authenticate(options, r), storage: backend })
 
   return {
     options,
@@ -183,6 +189,7 @@ function routerState(
     coherence,
     closed: false,
     replicas: backend.replicaReads,
+    caldav: null,
   }
 }
 
@@ -193,7 +200,11 @@ async function handle(state: RouterState, request: RequestLike, host: HostCall |
   // The discovery Link names `{prefix}/` only when something is known to answer there.
   const apiRoot = options.restIndex ? `${options.baseUrl ?? located?.origin ?? ''}${options.prefix}/` : null
   const meta: ResponseMeta = { apiRoot, loggedIn: false }
-  if (!located) return { ...errorResponse(noRoute(), meta), passthrough: true }
+  if (!located) {
+    // Outside the namespace: the CalDAV face's root and well-known address, else the host's.
+    const dav = state.caldav && (await state.caldav(request))
+    return dav ?? { ...errorResponse(noRoute(), meta), passthrough: true }
+  }
   let raw: RawResponse
   let method = request.method.toUpperCase()
   try {

@@ -32,6 +32,21 @@ describe('example token users', () => {
     expect(tokenAuth({ CALENDAR_API_TOKENS: 'b:editor,x:subscriber' }).authenticate(bearer('x'))).toEqual({ id: 2, role: 'subscriber' })
   })
 
+  it('takes HTTP Basic for calendar apps: any user name, a token as the password', () => {
+    const auth = tokenAuth({ CALENDAR_API_TOKENS: 'k3y:editor:7,with:colon:subscriber:8' })
+    const basic = (credentials: string) => ({
+      headers: { get: (n: string) => (n === 'authorization' ? `Basic ${btoa(credentials)}` : null) },
+      method: 'PROPFIND',
+      url: 'http://x/caldav/',
+    })
+    expect(auth.authenticate(basic('anyone:k3y'))).toEqual({ id: 7, role: 'editor' })
+    expect(auth.authenticate(basic(':k3y'))).toEqual({ id: 7, role: 'editor' })
+    // The password is everything after the first colon.
+    expect(auth.authenticate(basic('me:with:colon'))).toEqual({ id: 8, role: 'subscriber' })
+    expect(auth.authenticate(basic('k3y'))).toBeNull()
+    expect(auth.authenticate(basic('anyone:wrong'))).toBeNull()
+  })
+
   it('lets two tokens name one user only with one role', () => {
     const rotating = tokenAuth({ CALENDAR_API_TOKENS: 'old:editor:3,new:editor:3' })
     expect(rotating.authenticate(bearer('old'))).toEqual(rotating.authenticate(bearer('new')))

@@ -8,6 +8,7 @@
  * name the same user (e.g. while rotating a token) if they agree on the role.
  * CALENDAR_API_TOKEN="x" adds one administrator with the next free id.
  * These users are the site's users: an `author` on a write must be one of their ids.
+ * Calendar apps (CalDAV) sign in with HTTP Basic: any user name, a token as the password.
  */
 import { randomBytes } from 'node:crypto'
 import { ROLES, type AuthRequest, type Principal, type Role, type UserDirectory } from '../../src/index.js'
@@ -37,6 +38,17 @@ function parseSpec(spec: string): Spec {
   const role = (parts.length >= 2 ? parts.pop() : 'administrator') as Role
   if (!ROLES.includes(role)) throw new Error(`CALENDAR_API_TOKENS: unknown role "${role}" (use ${ROLES.join(', ')})`)
   return { token: parts.join(':'), role, id }
+}
+
+/**
+ * HTTP Basic, app-password style, for calendar apps (CalDAV): any user name, one of the tokens
+ * as the password. Null when the header is not Basic.
+ */
+function basicPassword(header: string): string | null {
+  if (!/^basic /i.test(header)) return null
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  return colon === -1 ? null : decoded.slice(colon + 1)
 }
 
 export function tokenAuth(env: NodeJS.ProcessEnv = process.env): TokenAuth {
@@ -70,8 +82,8 @@ export function tokenAuth(env: NodeJS.ProcessEnv = process.env): TokenAuth {
     users: { exists: (id) => roleOf.has(id) },
     authenticate(request) {
       const header = request.headers.get('authorization')
-      if (!header || !/^bearer /i.test(header)) return null
-      const principal = principals.get(header.slice(7).trim())
+      const token = header ? (/^bearer /i.test(header) ? header.slice(7).trim() : basicPassword(header)) : null
+      const principal = token === null ? undefined : principals.get(token)
       return principal ? { ...principal } : null
     },
   }

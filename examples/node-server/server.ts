@@ -70,6 +70,8 @@ async function serveCalendar(server: Server, storage: Storage, options: Calendar
     // On every storage: writes drop the cached reads they affect, also those of other servers on
     // the same SQLite file (before their next read) or PostgreSQL database (within 250 ms).
     cache: env.CALENDAR_CACHE === 'off' ? false : {},
+    // Calendar apps at /caldav/ (and /.well-known/caldav): docs/caldav.md.
+    caldav: true,
   })
   // Before serving: the first request already sees the demo events.
   const demoEvents = await seedDemoData(storage, options, env)
@@ -99,6 +101,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       if (process.env.CALENDAR_TEC_NAMES === '1')
         console.log(`TEC's names: http://${host}:${port}/wp-json/tribe/events/v1/ (wpml_language)`)
       console.log(`pages: http://${host}:${port}/ (calendar, event pages, API reference, editor)`)
+      console.log(`CalDAV: http://${host}:${port}/caldav/ (any user name, an API token as the password)`)
       if (demoEvents) console.log(`demo data: ${demoEvents} events added to the empty database (CALENDAR_DEMO=off to skip)`)
       // Webhook attempts under way end (and are recorded) before the storage closes.
       stopOnSignals(server, storage, () => router.webhooks.stop())

@@ -26,6 +26,13 @@ export interface CustomFieldDeclaration {
   required?: boolean
   /** Which records have it: `event` (the default), `venue`, `organizer`, or a list of them. */
   for?: PostType | PostType[]
+  /**
+   * Write-only: written like any field, never shown in reads, feeds or webhooks and not a list
+   * filter. For what an integration keeps beside a record and reads from the storage itself
+   * (the CalDAV face's iCalendar properties the model does not hold). Text values are stored
+   * as sent: no HTML filter (they are never shown as HTML). Default false.
+   */
+  hidden?: boolean
 }
 
 /** A declaration checked and filled in. */
@@ -36,6 +43,7 @@ export interface CustomField {
   options: readonly string[]
   required: boolean
   for: readonly PostType[]
+  hidden: boolean
 }
 
 const KEY = /^[A-Za-z0-9_-]{1,64}$/
@@ -47,7 +55,7 @@ const KINDS: readonly PostType[] = ['event', 'venue', 'organizer']
  *
  * @example
  * resolveCustomFields([{ key: 'ticket_url', label: 'Tickets', type: 'url' }])
- * // [{ key: 'ticket_url', label: 'Tickets', type: 'url', options: [], required: false, for: ['event'] }]
+ * // [{ key: 'ticket_url', label: 'Tickets', type: 'url', options: [], required: false, for: ['event'], hidden: false }]
  */
 export function resolveCustomFields(input: unknown): CustomField[] {
   if (input === undefined) return []
@@ -58,7 +66,7 @@ export function resolveCustomFields(input: unknown): CustomField[] {
     const at = `[${i}]`
     if (typeof d !== 'object' || d === null || Array.isArray(d)) throw bad(at, 'must be an object { key, label, type, ... }')
     const o = d as Record<string, unknown>
-    const unknownKey = Object.keys(o).find((k) => !['key', 'label', 'type', 'options', 'required', 'for'].includes(k))
+    const unknownKey = Object.keys(o).find((k) => !['key', 'label', 'type', 'options', 'required', 'for', 'hidden'].includes(k))
     if (unknownKey !== undefined) throw bad(at, `has an unknown property "${unknownKey}"`)
     if (typeof o.key !== 'string' || !KEY.test(o.key)) throw bad(`${at}.key`, 'must be 1-64 letters, digits, _ or -')
     if (seen.has(o.key)) throw bad(`${at}.key`, `"${o.key}" is declared twice`)
@@ -74,18 +82,27 @@ export function resolveCustomFields(input: unknown): CustomField[] {
       options = [...new Set(o.options as string[])]
     } else if (o.options !== undefined) throw bad(`${at}.options`, 'is only for dropdown and radio fields')
     if (o.required !== undefined && typeof o.required !== 'boolean') throw bad(`${at}.required`, 'must be a boolean')
+    if (o.hidden !== undefined && typeof o.hidden !== 'boolean') throw bad(`${at}.hidden`, 'must be a boolean')
     const kinds = o.for === undefined ? ['event'] : Array.isArray(o.for) ? o.for : [o.for]
     if (!kinds.length || !kinds.every((k) => (KINDS as readonly unknown[]).includes(k)))
       throw bad(`${at}.for`, 'must be event, venue, organizer or a list of them')
-    return { key: o.key, label: o.label, type, options, required: o.required === true, for: [...new Set(kinds as PostType[])] }
+    return {
+      key: o.key,
+      label: o.label,
+      type,
+      options,
+      required: o.required === true,
+      for: [...new Set(kinds as PostType[])],
+      hidden: o.hidden === true,
+    }
   })
 }
 
 /**
- * The fields a kind of record has, in declaration order.
+ * The fields a kind of record shows, in declaration order (hidden ones are written only).
  *
  * @example fieldsFor(options.customFields, 'venue')
  */
 export function fieldsFor(fields: readonly CustomField[], kind: PostType): CustomField[] {
-  return fields.filter((f) => f.for.includes(kind))
+  return fields.filter((f) => f.for.includes(kind) && !f.hidden)
 }

@@ -126,7 +126,8 @@ export function customFieldsWriteParam(fields: readonly CustomField[], kind: Pos
  * no declared field.
  */
 export function customFieldsFilterParam(fields: readonly CustomField[]): CustomParam<KeyFilter[]> | null {
-  const own = fields.filter((f) => f.for.includes('event'))
+  // A hidden field is never a filter: a list would tell its values apart.
+  const own = fields.filter((f) => f.for.includes('event') && !f.hidden)
   if (!own.length) return null
   const schema = checked(
     (x) => readFilter(own, x),

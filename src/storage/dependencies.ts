@@ -223,7 +223,14 @@ function countsKept(images: ReadonlyArray<Image>): boolean {
  * as well). Writes are not its business: the observed storage reports them.
  */
 export function recordingReads(tags: Tags): StorageHook {
-  return { read: (op, next) => recordRead(tags, op, next) }
+  return {
+    read: (op, next) => recordRead(tags, op, next),
+    // A sync answer reads the change journal, which every commit extends: it depends on every
+    // kind of record (each write drops the lists of its kind, L:{kind}).
+    journalRead: () => {
+      for (const kind of ['event', 'venue', 'organizer', 'category', 'tag']) tags.add(`L:${kind}`)
+    },
+  }
 }
 
 /** `op` read through `next`, with the tags of what it asked for and what it found. */

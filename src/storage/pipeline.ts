@@ -66,6 +66,8 @@ export interface StorageHook {
   read?(op: ReadOp, next: NextRead, inTx: boolean): Promise<unknown>
   /** Called as each transaction begins: what this hook does in it, or nothing. */
   transaction?(): TransactionHook | undefined
+  /** Before each read of the change journal (readJournal, journalHead), which no ReadOp covers. */
+  journalRead?(): void
 }
 
 function runRead(hooks: readonly StorageHook[], i: number, op: ReadOp, target: StorageReader, inTx: boolean): Promise<unknown> {
@@ -186,9 +188,11 @@ export class Pipeline {
   }
 
   readJournal(after: string, limit: number, until?: string): Promise<JournalPage> {
+    for (const h of this.hooks) h.journalRead?.()
     return this.source.readJournal(after, limit, until)
   }
   journalHead(): Promise<string> {
+    for (const h of this.hooks) h.journalRead?.()
     return this.source.journalHead()
   }
   compactJournal(beforeUtc: string): Promise<number> {

@@ -5,10 +5,10 @@ describe('resolveCustomFields', () => {
   it('fills in the defaults', () => {
     expect(resolveCustomFields(undefined)).toEqual([])
     expect(resolveCustomFields([{ key: 'ticket_url', label: 'Tickets', type: 'url' }])).toEqual([
-      { key: 'ticket_url', label: 'Tickets', type: 'url', options: [], required: false, for: ['event'] },
+      { key: 'ticket_url', label: 'Tickets', type: 'url', options: [], required: false, for: ['event'], hidden: false },
     ])
     expect(resolveCustomFields([{ key: 'g', label: 'G', type: 'radio', options: ['a', 'b', 'a'], required: true, for: 'venue' }])).toEqual([
-      { key: 'g', label: 'G', type: 'radio', options: ['a', 'b'], required: true, for: ['venue'] },
+      { key: 'g', label: 'G', type: 'radio', options: ['a', 'b'], required: true, for: ['venue'], hidden: false },
     ])
   })
 
@@ -22,6 +22,7 @@ describe('resolveCustomFields', () => {
     [[{ key: 'a', label: 'A', type: 'text', options: ['x'] }], /options is only for dropdown and radio/],
     [[{ key: 'a', label: 'A', type: 'text', for: 'term' }], /customFields\[0\]\.for must be event, venue, organizer/],
     [[{ key: 'a', label: 'A', type: 'text', required: 'yes' }], /required must be a boolean/],
+    [[{ key: 'a', label: 'A', type: 'text', hidden: 1 }], /hidden must be a boolean/],
     [[{ key: 'a', label: 'A', type: 'text', colour: 1 }], /unknown property "colour"/],
     [
       [
@@ -45,5 +46,13 @@ describe('fieldsFor', () => {
     expect(fieldsFor(fields, 'event').map((f) => f.key)).toEqual(['a', 'b'])
     expect(fieldsFor(fields, 'venue').map((f) => f.key)).toEqual(['b'])
     expect(fieldsFor(fields, 'organizer').map((f) => f.key)).toEqual(['c'])
+  })
+
+  it('leaves out hidden (write-only) fields', () => {
+    const fields = resolveCustomFields([
+      { key: 'a', label: 'A', type: 'text' },
+      { key: 'kept', label: 'Kept', type: 'textarea', hidden: true },
+    ])
+    expect(fieldsFor(fields, 'event').map((f) => f.key)).toEqual(['a'])
   })
 })

@@ -1,0 +1,89 @@
+/**
+ * What one CalDAV request works with: the caller, the REST client acting as them, the URL space
+ * (root, principal, calendar home, one calendar per language) and the collections it read, each
+ * read at most once per request.
+ */
+import { canEditPosts, type Principal } from '../auth/principal.js'
+import type { ResolvedOptions } from '../options.js'
+import type { Rest } from './api.js'
+import { renderResources, type Collection, type Resource } from './store.js'
+import type { CollectionCache } from './collections.js'
+import { escapeXml } from './xml.js'
+import { strongEtag } from '../http/etag.js'
+import type { Storage } from '../storage/types.js'
+import { decodeExtras, EXTRA_FIELD } from './extras.js'
+
+export interface Dav {
+  rest: Rest
+  principal: Principal
+  /** Contributors and up write (contributors' events become drafts); subscribers only read. */
+  canWrite: boolean
+  options: ResolvedOptions
+  /** The CalDAV root path, e.g. `/caldav`. */
+  root: string
+  /** The host part of the feed's own UIDs (`{id}@{host}`). */
+  host: string
+  principalPath: string
+  homePath: string
+  calendarPath(language: string): string
+  collection(language: string): Promise<Collection>
+  /** The iCalendar text of these resources of a collection. */
+  render(c: Collection, resources: Resource[]): Promise<Map<number, string>>
+}
+
+/**
+ * The kept lines of these events (extras.ts), read from the storage: the hidden field no REST
+ * read shows. Only ids of events the REST feed has just given this caller are asked for.
+ */
+export function extrasReader(storage: Storage): (ids: number[]) => Promise<ReadonlyMap<number, string[]>> {
+  return async (ids) => {
+    const out = new Map<number, string[]>()
+    if (!ids.length) return out
+    for (const p of await storage.getPosts(ids)) {
+      const lines = decodeExtras(p.customFields?.[EXTRA_FIELD])
+      if (lines.length) out.set(p.id, lines)
+    }
+    return out
+  }
+}
+
+export function davContext(
+  options: ResolvedOptions,
+  rest: Rest,
+  principal: Principal,
+  host: string,
+  storage: Storage,
+  cache: CollectionCache,
+): Dav {
+  const extras = extrasReader(storage)
+  const root = options.caldav!.path
+  const read = new Map<string, Promise<Collection>>()
+  const canWrite = canEditPosts(principal)
+  return {
+    rest,
+    principal,
+    canWrite,
+    options,
+    root,
+    host,
+    principalPath: `${root}/principal/`,
+    homePath: `${root}/calendars/`,
+    calendarPath: (language) => `${root}/calendars/${language}/`,
+    collection(language) {
+      let c = read.get(language)
+      if (!c) read.set(language, (c = cache.read(rest, principal, language, options.languages, canWrite, host)))
+      return c
+    },
+    render: (c, resources) => renderResources(rest, c, canWrite, resources, extras),
+  }
+}
+
+/** An href as written in a multistatus (path-only, XML-escaped). */
+export const hrefXml = (path: string) => `<d:href>${escapeXml(path)}</d:href>`
+
+/** A resource's path in its calendar. */
+export const objectPath = (dav: Dav, c: Collection, r: Resource) =>
+  `${dav.calendarPath(c.language)}${r.name.replace(/[^A-Za-z0-9@._~+%-]/g, (ch) => encodeURIComponent(ch))}`
+
+/** A strong ETag: the router's hash of the exact bytes served (http/etag.ts). */
+export const etagOf = (text: string): string => strongEtag(text)

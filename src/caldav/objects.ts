@@ -1,0 +1,196 @@
+/**
+ * Calendar object resources: GET (the event or series as iCalendar, with a strong ETag), PUT
+ * (create or update through the REST event writes, with If-Match / If-None-Match) and DELETE (to
+ * the trash, through the REST delete). Every write is a REST request as the caller, so roles
+ * decide: a contributor's new event is a draft for review, a subscriber may not write.
+ */
+import { canPublish } from '../auth/principal.js'
+import type { RawResponse } from '../http/types.js'
+import { ifMatchHolds } from '../http/etag.js'
+import { etagOf, type Dav } from './context.js'
+import { IcsInputError, linkedBody, originalOf, readPut, restBody, vevents, type Lines, type PutEvent } from './ics-in.js'
+import { encodeExtras, EXTRA_FIELD, EXTRA_MAX } from './extras.js'
+import { davError, plain } from './multistatus.js'
+import { ALL, listQuery, readCollection, type Collection, type Resource } from './store.js'
+
+async function rendered(dav: Dav, c: Collection, r: Resource): Promise<{ text: string; etag: string }> {
+  const text = (await dav.render(c, [r])).get(r.key) ?? ''
+  return { text, etag: etagOf(text) }
+}
+
+export async function getObject(dav: Dav, language: string, name: string, ifNoneMatch: string | null): Promise<RawResponse> {
+  const c = await dav.collection(language)
+  const r = c.byName.get(name)
+  if (!r) return davError(404, '', 'No such calendar object')
+  const { text, etag } = await rendered(dav, c, r)
+  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return plain(304, { ETag: etag })
+  return { status: 200, headers: { DAV: '1, 3, calendar-access', 'Content-Type': 'text/calendar; charset=utf-8', ETag: etag }, body: text }
+}
+
+/** The preconditions of a write on `r` (undefined: no such resource); null when they hold. */
+async function preconditions(dav: Dav, c: Collection, r: Resource | undefined, ifMatch: string | null, ifNoneMatch: string | null) {
+  if (ifNoneMatch !== null && ifNoneMatch.trim() === '*' && r) return davError(412, '', 'The resource exists (If-None-Match: *)')
+  if (ifMatch === null) return null
+  if (!r) return davError(412, '', 'The resource does not exist (If-Match)')
+  const { etag } = await rendered(dav, c, r)
+  return ifMatchHolds(ifMatch, etag) ? null : davError(412, '', 'The resource changed since that ETag (If-Match)')
+}
+
+/** A REST answer that is not a success, as a DAV error with the REST message. */
+function restFailure(answer: { status: number; json: any }): RawResponse {
+  const status = answer.status >= 400 && answer.status < 500 ? answer.status : 502
+  const message = typeof answer.json?.message === 'string' ? answer.json.message : `The calendar answered ${answer.status}`
+  return davError(status === 401 ? 403 : status, status === 403 ? 'd:need-privileges' : '', message)
+}
+
+/** A name a calendar app may give: printable ASCII without what would need escaping in HTML. */
+const SAFE_NAME = /^[\x21-\x7e]{1,200}$/
+const UNSAFE = /[<>&"'\\/]/
+
+export async function putObject(dav: Dav, language: string, name: string, headers: PutHeaders, body: string): Promise<RawResponse> {
+  if (!dav.canWrite) return davError(403, 'd:need-privileges', 'Your role may only read this calendar')
+  if (!SAFE_NAME.test(name) || UNSAFE.test(name))
+    return davError(400, '', 'The resource name must be printable ASCII without < > & " \' \\ or /')
+  if (headers.contentType !== null && !/^text\/calendar\b/i.test(headers.contentType)) {
+    return davError(415, 'c:supported-calendar-data', 'A calendar object must be sent as text/calendar')
+  }
+  let put: PutEvent
+  try {
+    put = readPut(body)
+  } catch (error) {
+    if (!(error instanceof IcsInputError)) throw error
+    return davError(error.condition === 'c:valid-calendar-data' ? 400 : 403, error.condition, error.message)
+  }
+  if (!SAFE_NAME.test(put.uid) || UNSAFE.test(put.uid))
+    return davError(400, 'c:valid-calendar-data', 'The UID must be printable ASCII without < > & " \' \\ or /')
+  const c = await dav.collection(language)
+  const r = c.byName.get(name)
+  const failed = await preconditions(dav, c, r, headers.ifMatch, headers.ifNoneMatch)
+  if (failed) return failed
+  const owner = c.byUid.get(put.uid)
+  if ((r && r.uid !== put.uid) || (!r && owner)) {
+    return davError(403, 'c:no-uid-conflict', r ? 'The UID of a calendar object cannot change' : `The UID is used by ${owner!.name}`)
+  }
+  const served = r ? vevents((await rendered(dav, c, r)).text).events : []
+  const masterServed = served.find((e) => e.recurrenceId === null)?.lines ?? null
+  const payload = restBody(put.master, put.masterLines, masterServed, await venueOf(dav, put, put.master), organizerOf(put, put.master))
+  const extra = encodeExtras(put.masterExtras)
+  if (extra !== null && extra.length > EXTRA_MAX) return davError(403, 'c:max-resource-size', 'Too much besides the event itself to keep')
+  let key: number
+  if (!r) {
+    payload.status = canPublish(dav.principal) ? 'publish' : 'draft'
+    payload.custom_fields = { caldav_uid: put.uid, caldav_name: name, ...(extra === null ? {} : { [EXTRA_FIELD]: extra }) }
+    // A new event of the all-languages calendar is in the site's default language.
+    const into = language === ALL ? dav.options.defaultLanguage : language
+    const answer = await dav.rest.send('POST', `/events?multilingual_language=${encodeURIComponent(into)}`, payload)
+    if (answer.status !== 201 && answer.status !== 200) return restFailure(answer)
+    key = answer.json.id
+  } else {
+    key = r.key
+    // An unchanged value writes nothing (the REST update compares custom values).
+    payload.custom_fields = { [EXTRA_FIELD]: extra }
+    if (Object.keys(payload).length) {
+      const series = r.ids.length > 1 || r.rrule !== null
+      const answer = await dav.rest.send('POST', `/events/${key}${series ? '?recurrence_scope=all' : ''}`, payload)
+      if (answer.status !== 200) return restFailure(answer)
+    }
+  }
+  if (put.overrides.length) {
+    const failure = await writeOverrides(dav, language, key, put, served)
+    if (failure) return failure
+  }
+  // The stored form is never byte for byte what was sent (DTSTAMP, SEQUENCE, URL...): no ETag,
+  // so the app reads the event again (RFC 4791 §5.3.4).
+  return plain(r ? 204 : 201)
+}
+
+export interface PutHeaders {
+  contentType: string | null
+  ifMatch: string | null
+  ifNoneMatch: string | null
+}
+
+/**
+ * The venue of a LOCATION: the venue of that exact name (its first part, before a comma or line
+ * break) if the caller can see one, else the importer's venue data, which the REST write reuses
+ * when it matches a venue exactly and otherwise creates as a new venue.
+ */
+async function venueOf(dav: Dav, put: PutEvent, record: PutEvent['master']): Promise<unknown> {
+  const body = linkedBody(put.records, record.refs?.venue?.[0])
+  if (!body) return undefined
+  const title = String(body.venue)
+  const found = await dav.rest.send('GET', `/venues?search=${encodeURIComponent(title.slice(0, 200))}&per_page=50`)
+  const same = found.status === 200 ? (found.json.venues as any[]).find((v) => v.venue === title) : undefined
+  if (same) return same.id
+  return {
+    venue: body.venue,
+    ...(body.address ? { address: body.address } : {}),
+    ...(body.geo_lat !== undefined ? { geo_lat: body.geo_lat, geo_lng: body.geo_lng } : {}),
+  }
+}
+
+function organizerOf(put: PutEvent, record: PutEvent['master']): unknown {
+  const ids = record.refs?.organizer ?? []
+  const bodies = ids.map((id) => linkedBody(put.records, id)).filter((b) => b !== undefined)
+  return bodies.length ? bodies.map((b) => ({ organizer: b!.organizer, ...(b!.email ? { email: b!.email } : {}) })) : undefined
+}
+
+/** Edited occurrences (RECURRENCE-ID) as edits of that occurrence alone (`recurrence_scope=this`). */
+async function writeOverrides(
+  dav: Dav,
+  language: string,
+  key: number,
+  put: PutEvent,
+  served: ReturnType<typeof vevents>['events'],
+): Promise<RawResponse | null> {
+  const fresh = await readCollection(dav.rest, language, dav.options.languages, dav.canWrite, dav.host)
+  const r = fresh.byKey.get(key)
+  if (!r) return null
+  const byOriginal = new Map<string, number>()
+  for (let i = 0; i < r.ids.length; i += 100) {
+    const answer = await dav.rest.send(
+      'GET',
+      `/events?include=${r.ids.slice(i, i + 100).join(',')}&per_page=100&${listQuery(r.language, dav.canWrite)}`,
+    )
+    if (answer.status !== 200) return restFailure(answer)
+    for (const e of answer.json.events) if (!e.series?.detached) byOriginal.set(e.start_date, e.id)
+  }
+  const servedOverride = new Map<string, Lines>()
+  for (const e of served) {
+    if (e.recurrenceId === null) continue
+    const original = originalOf(e.recurrenceId)
+    const id = Number(/\?id=(\d+)/.exec(e.lines.get('X-CALENDAR-GLOBAL-ID') ?? '')?.[1])
+    if (original && Number.isSafeInteger(id)) {
+      byOriginal.set(original, id)
+      servedOverride.set(original, e.lines)
+    }
+  }
+  for (const { record, lines, extras } of put.overrides) {
+    const original = record.occurrenceOf!.original
+    const id = byOriginal.get(original)
+    if (id === undefined)
+      return davError(403, 'c:valid-calendar-object-resource', `No occurrence of the series starts at ${original} (RECURRENCE-ID)`)
+    const payload = restBody(record, lines, servedOverride.get(original) ?? null, await venueOf(dav, put, record), organizerOf(put, record))
+    delete payload.recurrence
+    const extra = encodeExtras(extras)
+    if (extra !== null && extra.length > EXTRA_MAX) return davError(403, 'c:max-resource-size', 'Too much besides the event itself to keep')
+    // An unchanged value writes nothing (the REST update compares custom values).
+    payload.custom_fields = { [EXTRA_FIELD]: extra }
+    const answer = await dav.rest.send('POST', `/events/${id}?recurrence_scope=this`, payload)
+    if (answer.status !== 200) return restFailure(answer)
+  }
+  return null
+}
+
+export async function deleteObject(dav: Dav, language: string, name: string, ifMatch: string | null): Promise<RawResponse> {
+  if (!dav.canWrite) return davError(403, 'd:need-privileges', 'Your role may only read this calendar')
+  const c = await dav.collection(language)
+  const r = c.byName.get(name)
+  if (!r) return davError(404, '', 'No such calendar object')
+  const failed = await preconditions(dav, c, r, ifMatch, null)
+  if (failed) return failed
+  const series = r.ids.length > 1 || r.rrule !== null
+  const answer = await dav.rest.send('DELETE', `/events/${r.key}${series ? '?recurrence_scope=all' : ''}`)
+  if (answer.status !== 200) return restFailure(answer)
+  return plain(204)
+}

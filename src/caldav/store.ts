@@ -1,0 +1,189 @@
+/**
+ * A calendar collection as calendar objects: the events of one language the caller may see, read
+ * with the REST full sync (`sync_token=*`, docs/sync.md), grouped into resources (a lone event,
+ * or a whole series: one resource, one UID), and their iCalendar text from the REST feed.
+ *
+ * A resource's UID and name are those a calendar app gave it (the `caldav_uid` and `caldav_name`
+ * custom fields, written by PUT); an event made elsewhere has the feed's UID `{id}@{host}` and is
+ * named after it.
+ */
+import type { Rest } from './api.js'
+import type { Resource } from './resource.js'
+export type { Resource } from './resource.js'
+import { splitFeed, type FeedParts } from './ics-out.js'
+
+export interface Collection {
+  /** The calendar's path segment: a language, or ALL. */
+  language: string
+  /** The languages it shows: its own, or every one for ALL. */
+  languages: string[]
+  resources: Resource[]
+  byName: Map<string, Resource>
+  byKey: Map<number, Resource>
+  byUid: Map<string, Resource>
+  /** The REST sync token of each language, of the moment the collection was read. */
+  tokens: Record<string, string>
+  /** The calendar's sync token (packToken). */
+  token: string
+}
+
+/** The calendar of every language, listed first. */
+export const ALL = 'all'
+
+/** The languages a calendar shows. */
+export const languagesOf = (calendar: string, languages: readonly string[]): string[] => (calendar === ALL ? [...languages] : [calendar])
+
+/** One sync token for a calendar: the REST token of its language, or of each of its languages. */
+export function packToken(calendar: string, tokens: Record<string, string>): string {
+  if (calendar !== ALL) return tokens[calendar] ?? ''
+  return `m.${btoa(JSON.stringify(tokens)).replace(/=+$/, '')}`
+}
+
+/** The REST token of each language of a calendar's token; null when it is not one. */
+export function unpackToken(calendar: string, token: string, languages: readonly string[]): Record<string, string> | null {
+  if (calendar !== ALL) return { [calendar]: token }
+  if (!token.startsWith('m.')) return null
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(atob(token.slice(2)))
+  } catch (error) {
+    // Not a token of ours (its text is not base64 JSON): the caller answers valid-sync-token.
+    if (error instanceof SyntaxError || (error instanceof DOMException && error.name === 'InvalidCharacterError')) return null
+    throw error
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null
+  const out: Record<string, string> = {}
+  for (const l of languages) {
+    const t = (parsed as Record<string, unknown>)[l]
+    if (typeof t !== 'string') return null
+    out[l] = t
+  }
+  return out
+}
+
+/** The REST list parameters of the collection: every status the caller may see, this language. */
+export function listQuery(language: string, canEdit: boolean): string {
+  return `multilingual_language=${encodeURIComponent(language)}${canEdit ? '&status=any' : ''}`
+}
+
+/** Resource names this server makes from a UID: printable ASCII but what needs escaping in a URL or XML. */
+export const nameOf = (uid: string) => uid.replace(/[^A-Za-z0-9@._~+-]/g, (c) => encodeURIComponent(c))
+
+const customValue = (e: any, key: string): string | null => {
+  const v = e?.custom_fields?.[key]?.value
+  return typeof v === 'string' && v !== '' ? v : null
+}
+
+/** Groups the events of a sync into resources (series members under their series). */
+export function group(events: any[], host: string, language: string): { resources: Resource[] } {
+  const byKey = new Map<number, Resource>()
+  const heads = new Map<number, any>()
+  for (const e of events) {
+    const key = e.series?.id ?? e.id
+    if (e.id === key) heads.set(key, e)
+    let r = byKey.get(key)
+    if (!r) {
+      r = { key, ids: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '', language }
+      byKey.set(key, r)
+    }
+    r.ids.push(e.id)
+    if (e.recurrence?.rrule) r.rrule = e.recurrence.rrule
+  }
+  for (const r of byKey.values()) {
+    const head = heads.get(r.key)
+    const uid = head ? customValue(head, 'caldav_uid') : null
+    r.uid = uid ?? `${r.key}@${host}`
+    r.ownUid = uid === null
+    r.name = (head ? customValue(head, 'caldav_name') : null) ?? `${nameOf(r.uid)}.ics`
+    if (head) r.title = head.title ?? r.title
+  }
+  return { resources: [...byKey.values()].sort((a, b) => a.key - b.key) }
+}
+
+/**
+ * The next page of a REST sync: its `next_rest_url`, with the language as the first request gave
+ * it (the link leaves out the default language, and the token's fingerprint then differs).
+ */
+export function continuation(rest: Rest, next: string, language: string): string {
+  const path = rest.below(next)
+  return /[?&]multilingual_language=/.test(path) ? path : `${path}&multilingual_language=${encodeURIComponent(language)}`
+}
+
+/** The events of one language through the REST full sync, and the token after them. */
+async function readLanguage(rest: Rest, language: string, canEdit: boolean): Promise<{ events: any[]; token: string }> {
+  const events: any[] = []
+  let path: string | null = `/events?sync_token=*&per_page=100&${listQuery(language, canEdit)}`
+  for (;;) {
+    const answer = await rest.send('GET', path)
+    if (answer.status !== 200) throw new Error(`calendar-events-router: the REST sync answered ${answer.status}`)
+    events.push(...answer.json.events)
+    const next: string | undefined = answer.json.next_rest_url
+    if (!next) return { events, token: answer.json.sync_token }
+    path = continuation(rest, next, language)
+  }
+}
+
+/** Reads a whole calendar (`calendar`: a language or ALL) through the REST full sync. */
+export async function readCollection(
+  rest: Rest,
+  calendar: string,
+  languages: readonly string[],
+  canEdit: boolean,
+  host: string,
+): Promise<Collection> {
+  const resources: Resource[] = []
+  const tokens: Record<string, string> = {}
+  const shown = languagesOf(calendar, languages)
+  for (const language of shown) {
+    const { events, token } = await readLanguage(rest, language, canEdit)
+    tokens[language] = token
+    resources.push(...group(events, host, language).resources)
+  }
+  return {
+    language: calendar,
+    languages: shown,
+    resources,
+    byName: new Map(resources.map((r) => [r.name, r])),
+    byKey: new Map(resources.map((r) => [r.key, r])),
+    byUid: new Map(resources.map((r) => [r.uid, r])),
+    tokens,
+    token: packToken(calendar, tokens),
+  }
+}
+
+/** The REST feed can name at most this many events at once (`include`). */
+const INCLUDE_MAX = 500
+
+/** The iCalendar text of each resource, from the REST feed of their events (a few requests). */
+export async function renderResources(
+  rest: Rest,
+  c: Collection,
+  canEdit: boolean,
+  resources: Resource[],
+  extrasOf: (ids: number[]) => Promise<ReadonlyMap<number, string[]>>,
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>()
+  let batch: Resource[] = []
+  let size = 0
+  const flush = async () => {
+    if (!batch.length) return
+    const ids = batch.flatMap((r) => r.ids.slice(0, INCLUDE_MAX))
+    const answer = await rest.send('GET', `/events?format=ics&include=${ids.join(',')}&${listQuery(batch[0]!.language, canEdit)}`)
+    if (answer.status !== 200) throw new Error(`calendar-events-router: the REST feed answered ${answer.status}`)
+    const parts: FeedParts = splitFeed(answer.text)
+    const extras = await extrasOf(batch.flatMap((r) => parts.idsOf(r)))
+    for (const r of batch) out.set(r.key, parts.resource(r, extras))
+    batch = []
+    size = 0
+  }
+  // A feed request is of one language: the resources go by language.
+  const ordered = [...resources].sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0))
+  for (const r of ordered) {
+    const n = Math.min(r.ids.length, INCLUDE_MAX)
+    if (size + n > INCLUDE_MAX || (batch.length && batch[0]!.language !== r.language)) await flush()
+    batch.push(r)
+    size += n
+  }
+  await flush()
+  return out
+}
