@@ -10,6 +10,7 @@ import pg from 'pg'
 import { createCalendarRouter, type CalendarRouter } from '../src/router.js'
 import { createSqlStorage, openPostgres, type SqlDriver, type SqlStorage } from '../src/storage/sql/index.js'
 import { authenticate, NOW } from './http/harness.js'
+import { BOOKMARK_COOKIE, visitorApi } from '../examples/node-server/pages/visitor-api.js'
 import { inCi } from './support/postgres-setup.js'
 import { findPostgresBin, startPostgres, startReplica, type PgServer } from './support/postgres-server.js'
 
@@ -124,6 +125,22 @@ describeReplicas('PostgreSQL read replicas', () => {
     const after = b.driver.replicas!.counts()
     expect(after.replicas[0]!).toBeGreaterThan(before.replicas[0]!)
     expect(after.primary).toBe(before.primary)
+  })
+
+  it('the example pages read with the bookmark cookie the editor keeps: the visitor sees their write', async () => {
+    let stale = 0
+    for (let k = 0; k < 6; k++) {
+      const created = await call(a.router, 'POST', '/events', eventBody(`Page ${k}`))
+      const bookmark = created.headers.get('x-calendar-bookmark')!
+      const cookie = `${BOOKMARK_COOKIE}=${encodeURIComponent(bookmark)}; calendar_token=administrator`
+      const api = visitorApi(b.router, new Request(`http://127.0.0.1/event/${created.body.slug}/`, { headers: { cookie } }))
+      const read = await api.get(`/events/${created.body.id}`)
+      if (read.status !== 200 || read.body.title !== `Page ${k}`) stale++
+    }
+    expect(stale).toBe(0)
+    // A cookie that is not a bookmark the API gave is not sent on (the page still answers).
+    const junk = visitorApi(b.router, new Request('http://127.0.0.1/', { headers: { cookie: `${BOOKMARK_COOKIE}=nonsense` } }))
+    expect((await junk.get('/events')).status).toBe(200)
   })
 
   it('refuses a malformed bookmark with a 400', async () => {

@@ -2,7 +2,7 @@
  * The `npm start` server: the whole namespace on http://127.0.0.1:$PORT/wp-json/calendar/events/v1/
  * and, around it, pages a person can look at (pages/: `/`, the calendar, event, venue and
  * organizer pages at the API's permalinks, the API reference, an editor). Environment: PORT (8080), HOST (127.0.0.1), CALENDAR_STORAGE (sqlite), CALENDAR_DB (./calendar.db),
- * CALENDAR_DATABASE_URL (PostgreSQL), CALENDAR_API_TOKENS / CALENDAR_API_TOKEN, CALENDAR_TIMEZONE
+ * CALENDAR_DATABASE_URL (PostgreSQL), CALENDAR_DATABASE_REPLICA_URLS (its read replicas, comma-separated), CALENDAR_API_TOKENS / CALENDAR_API_TOKEN, CALENDAR_TIMEZONE
  * (UTC), CALENDAR_SITE_URL (the site's identity: UIDs, global ids, webhook links; default this server's address), CALENDAR_CURRENCY (`£`, `€:postfix`; default `$`), CALENDAR_CORS_ORIGINS (*), CALENDAR_CACHE (on; `off`), CALENDAR_WEBHOOK_ALLOW_PRIVATE (`1`:
  * webhooks to loopback and private addresses), CALENDAR_DEMO (on: an empty database gets demo
  * events; `off`), CALENDAR_TEC_NAMES (`1`: TEC clients' names too, /wp-json/tribe/events/v1/

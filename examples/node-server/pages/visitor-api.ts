@@ -27,26 +27,44 @@ export interface VisitorApi {
   signedIn: boolean
 }
 
-export function tokenFromCookie(cookieHeader: string | null): string | null {
+/**
+ * Where the visitor's last write committed (the API's `X-Calendar-Bookmark`), kept by the editor
+ * (static/editor.js): with read replicas, pages read with it see that write, on any process.
+ */
+export const BOOKMARK_COOKIE = 'calendar_bookmark'
+/** A PostgreSQL WAL position as the API writes it; anything else is not sent on. */
+const BOOKMARK = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i
+
+function cookieValue(cookieHeader: string | null, wanted: string): string | null {
   for (const part of (cookieHeader ?? '').split(';')) {
     const [name, ...rest] = part.trim().split('=')
-    if (name === TOKEN_COOKIE && rest.length) {
-      try {
-        const value = decodeURIComponent(rest.join('='))
-        return value || null
-      } catch {
-        return null
-      }
+    if (name !== wanted || !rest.length) continue
+    try {
+      return decodeURIComponent(rest.join('=')) || null
+    } catch (error) {
+      // Not percent-encoding (a hand-edited cookie): no value, as if it were absent.
+      if (error instanceof URIError) return null
+      throw error
     }
   }
   return null
 }
 
+export const tokenFromCookie = (cookieHeader: string | null): string | null => cookieValue(cookieHeader, TOKEN_COOKIE)
+
+/** The bookmark cookie's value when it is one the API gave; null otherwise. */
+export function bookmarkFromCookie(cookieHeader: string | null): string | null {
+  const value = cookieValue(cookieHeader, BOOKMARK_COOKIE)
+  return value && BOOKMARK.test(value) ? value : null
+}
+
 export function visitorApi(calendar: Pick<CalendarRouter, 'fetch'>, request: Request): VisitorApi {
   const origin = new URL(request.url).origin
   const token = tokenFromCookie(request.headers.get('cookie'))
+  const bookmark = bookmarkFromCookie(request.headers.get('cookie'))
   const headers: Record<string, string> = { accept: 'application/json' }
   if (token) headers.authorization = `Bearer ${token}`
+  if (bookmark) headers['x-calendar-bookmark'] = bookmark
   return {
     signedIn: token !== null,
     async get(path, query) {

@@ -93,7 +93,12 @@
     var events = []
     function page(n) {
       params.set('page', String(n))
-      return fetch(api + '/events?' + params, { headers: { Accept: 'application/json' } })
+      // The visitor's last write (the editor keeps it in this cookie): with read replicas, the
+      // calendar shows it whichever server answers.
+      var kept = /(?:^|; )calendar_bookmark=([^;]*)/.exec(document.cookie)
+      var headers = { Accept: 'application/json' }
+      if (kept) headers['X-Calendar-Bookmark'] = decodeURIComponent(kept[1])
+      return fetch(api + '/events?' + params, { headers: headers })
         .then(function (res) {
           // Past the last page the API answers 404 with an empty archive: nothing more.
           if (res.status === 404 && n > 1) return null

@@ -30,10 +30,26 @@
       cookieName + '=' + (value ? encodeURIComponent(value) : '') + '; Path=/; SameSite=Strict' + (value ? '' : '; Max-Age=0') + secure
   }
 
+  // Where this visitor's last write committed: sent with every read so that, with read replicas,
+  // the editor and the pages (through the cookie) show that write whichever server answers.
+  var BOOKMARK = 'calendar_bookmark'
+  function bookmark() {
+    var m = new RegExp('(?:^|; )' + BOOKMARK + '=([^;]*)').exec(document.cookie)
+    return m ? decodeURIComponent(m[1]) : null
+  }
+  function keepBookmark(res) {
+    var b = res.headers.get('X-Calendar-Bookmark')
+    if (!b) return
+    var secure = location.protocol === 'https:' ? '; Secure' : ''
+    document.cookie = BOOKMARK + '=' + encodeURIComponent(b) + '; Path=/; SameSite=Strict' + secure
+  }
+
   function call(method, path, body) {
     var headers = { Accept: 'application/json', Authorization: 'Bearer ' + token() }
     if (body) headers['Content-Type'] = 'application/json'
+    if (bookmark()) headers['X-Calendar-Bookmark'] = bookmark()
     return fetch(api + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined }).then(function (res) {
+      keepBookmark(res)
       return res.text().then(function (text) {
         var json = null
         try {
