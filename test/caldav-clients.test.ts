@@ -6,7 +6,7 @@
  * clients are installed by .ci/run; outside CI a missing one skips its block under a name that
  * says so. Their timings are printed (not asserted).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +15,7 @@ import { promisify } from 'node:util'
 import { createDAVClient } from 'tsdav'
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { admin as pgAdmin, url as pgUrl } from './support/pg-schema.js'
+import { startExample } from './support/example-server.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const run = promisify(execFile)
@@ -31,32 +32,10 @@ interface Server {
   api: string
 }
 
-/** `npm start` in a process of its own; resolves once it listens. */
-function startExample(env: Record<string, string>): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'examples/node-server/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CALENDAR_API_TOKENS: TOKENS, CALENDAR_DEMO: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      }),
-  )
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const m = /listening on (http:\/\/[^/\s]+)(\S*?)\/?\n/.exec(out)
-      if (m && out.includes('CalDAV:')) resolve({ origin: m[1]!, api: m[1]! + m[2]! })
-    })
-    child.once('exit', (code) => reject(new Error(`example server exited with ${code}: ${err}`)))
-  })
+/** `npm start` in a process of its own, with this file's tokens; resolves once it listens. */
+async function startCaldavExample(env: Record<string, string>): Promise<Server> {
+  const { root } = await startExample({ CALENDAR_API_TOKENS: TOKENS, CALENDAR_DEMO: 'off', ...env })
+  return { origin: new URL(root).origin, api: root }
 }
 
 async function rest(server: Server, method: string, path: string, body?: unknown) {
@@ -274,7 +253,7 @@ describe.each(backends())('CalDAV clients against the example server on %s', (na
     'tsdav: discovers, creates a series, queries by time, updates with If-Match, syncs a REST edit, deletes',
     { timeout: 60_000 },
     async () => {
-      const server = await startExample(await env())
+      const server = await startCaldavExample(await env())
       await timed(`tsdav ${name}: whole scenario`, () => tsdavScenario(server))
     },
   )
@@ -284,7 +263,7 @@ describe.each(backends())('CalDAV clients against the example server on %s', (na
     `python3-caldav: principal, calendars, save, by UID, date search, edit, delete${hasPythonCaldav ? '' : ' (skipped: python3-caldav is not installed; .ci/run installs it)'}`,
     { timeout: 60_000 },
     async () => {
-      const server = await startExample(await env())
+      const server = await startCaldavExample(await env())
       await timed(`python3-caldav ${name}: whole scenario`, () => pythonScenario(server))
     },
   )
@@ -294,7 +273,7 @@ describe.each(backends())('CalDAV clients against the example server on %s', (na
     `vdirsyncer: two-way sync${hasVdirsyncer ? '' : ' (skipped: vdirsyncer is not installed; .ci/run installs it)'}`,
     { timeout: 120_000 },
     async () => {
-      const server = await startExample(await env())
+      const server = await startCaldavExample(await env())
       await vdirsyncerScenario(server, name)
     },
   )
