@@ -5,7 +5,6 @@
  * highest SEQUENCE wins, then the latest LAST-MODIFIED, then DTSTAMP; the others are left out
  * with a note on the winner.
  */
-import { createHash } from 'node:crypto'
 import type ICAL from 'ical.js'
 
 export interface ParsedEvent {
@@ -32,7 +31,7 @@ export function deriveUids(events: ParsedEvent[]): void {
       String(start?.getParameter('tzid') ?? ''),
       prop(e.comp, 'recurrence-id'),
     ]
-    const uid = `derived-${createHash('sha1').update(seed.join('\u0000')).digest('hex').slice(0, 16)}@ics`
+    const uid = `derived-${hex64(seed.join('\u0000'))}@ics`
     e.comp.updatePropertyWithValue('uid', uid)
     e.notes.push(`has no UID: known by its SUMMARY and DTSTART as ${uid}; renaming or moving it imports it anew`)
   }
@@ -67,4 +66,19 @@ export function latestCopies(events: ParsedEvent[]): ParsedEvent[] {
     }
   }
   return events.filter((e) => !e.comp || best.get(keyOf(e.comp)) === e)
+}
+
+/**
+ * 16 hex digits of two FNV-1a hashes of the text's UTF-8 bytes (two offsets, two primes): a
+ * stable id, the same on every runtime. No node:crypto: the CalDAV face, in the root entry that
+ * loads on Bun, Deno and workers, reads iCalendar through this module.
+ */
+function hex64(text: string): string {
+  let a = 0x811c9dc5
+  let b = 0x050c5d1f
+  for (const byte of new TextEncoder().encode(text)) {
+    a = Math.imul(a ^ byte, 0x01000193)
+    b = Math.imul(b ^ byte, 0x01000197)
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0')
 }
