@@ -245,12 +245,19 @@ function lockedDriver(conn: SqlConnection): SqlDriver {
 }
 
 /**
- * Runs `fn` in the migration lock's transaction on a connection of its own. With `serialize`,
+ * Runs `fn` in the migration lock's transaction on a connection of its own. With `writersLock`,
  * the writers' lock is taken too: writers of processes that migrated already wait, so a backfill
  * sees every row (the transaction is READ COMMITTED: a SERIALIZABLE snapshot would be taken
  * before the wait for the lock and miss the versions the previous holder recorded).
  */
-async function holdMigrationLock<T>(pool: PgPool, naming: Naming, serialize: boolean, fn: (driver: SqlDriver) => Promise<T>): Promise<T> {
+async function holdMigrationLock<T>(
+  pool: PgPool,
+  naming: Naming,
+  writersLock: (() => Promise<void>) | null,
+  fn: (driver: SqlDriver) => Promise<T>,
+): Promise<T> {
+  // Before the lock's connection is taken: it needs one of its own, briefly.
+  await writersLock?.()
   const client = await pool.connect()
   let destroy = false
   const onError = () => {
@@ -258,13 +265,9 @@ async function holdMigrationLock<T>(pool: PgPool, naming: Naming, serialize: boo
   }
   client.on('error', onError)
   try {
-    if (serialize)
-      await client.query(`CREATE TABLE IF NOT EXISTS ${WRITER_TABLE} (held boolean)`).catch((err: unknown) => {
-        if (!ALREADY_THERE.has(codeOf(err) as string)) throw err
-      })
     await client.query('BEGIN')
     await client.query(MIGRATION_LOCK)
-    if (serialize) await client.query(LOCK_WRITERS)
+    if (writersLock) await client.query(LOCK_WRITERS)
     const result = await fn(lockedDriver(connection(client, naming, true)))
     await client.query('COMMIT')
     return result
@@ -347,7 +350,7 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
       await pool.query(sql)
     },
 
-    migrationLock: (fn) => holdMigrationLock(pool, naming, serialize, fn),
+    migrationLock: (fn) => holdMigrationLock(pool, naming, serialize ? ensureLockTable : null, fn),
 
     bookmark: commits.bookmark,
 
