@@ -151,7 +151,9 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
     fragmentCacheStats: () => fragments?.stats() ?? null,
     close() {
       state.closed = true
-      webhooks.api.stop()
+      // Not awaited: close() is synchronous; stop() never rejects (it waits with allSettled), and
+      // a host that must wait for the deliveries under way calls webhooks.stop() itself.
+      void webhooks.api.stop()
       coherence?.close()
       cache?.invalidate()
     },

@@ -5,7 +5,7 @@
  * npm that runs only the scripts listed there still installs the project). sanitize-html 2.18
  * declared Node 22.12 while we promise 20.19; this test failed on it.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { TOOL_VERSIONS } from './support/tools.js'
@@ -72,5 +72,32 @@ describe('dependencies', () => {
     expect(dev.filter((name) => [...onDemand, 'madge'].includes(name))).toEqual([])
     const installed = new Set(Object.keys(lock.packages).map(nameOf))
     expect(['madge', '@arethetypeswrong/core', '@redocly/openapi-core', ...onDemand].filter((name) => installed.has(name))).toEqual([])
+  })
+})
+
+describe('runtime dependencies', () => {
+  const runtime = Object.keys((pkg as { dependencies?: Record<string, string> }).dependencies ?? {})
+  const sources = (dir: string): string[] =>
+    readdirSync(new URL(`../${dir}/`, import.meta.url), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? sources(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+    )
+  const importers = (name: string, files: string[]) =>
+    files.filter((file) => {
+      const text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')
+      return text.includes(`from '${name}'`) || text.includes(`from '${name}/`)
+    })
+
+  it('every runtime dependency is used by the library, not by the CLI alone', () => {
+    // A library user installs every runtime dependency; what only the CLI needs costs them all.
+    const library = [...sources('src'), ...sources('adapters')].filter((file) => file !== 'src/import/cli.ts')
+    expect(runtime.filter((name) => importers(name, library).length === 0)).toEqual([])
+  })
+
+  it('the lockfile installs one htmlparser2', () => {
+    // Ours and sanitize-html's: two copies of a parser is twice the code and two behaviours.
+    const copies = Object.entries(lock.packages)
+      .filter(([path]) => nameOf(path) === 'htmlparser2')
+      .map(([path, p]) => `${path}@${(p as { version?: string }).version}`)
+    expect(copies).toHaveLength(1)
   })
 })

@@ -151,12 +151,14 @@ describe('sqlite search index', () => {
   })
 
   it('without FTS5 trigram the migration logs one line, leaves no trigger behind, and search scans', async () => {
-    const inner = await openSqliteFile(freshFile())
-    // An SQLite built without FTS5 (or older than 3.34, without the trigram tokenizer).
-    const driver: SqlDriver = {
+    // An SQLite built without FTS5 (or older than 3.34, without the trigram tokenizer); the
+    // migration runs through the driver its lock hands out, so that one is wrapped too.
+    const withoutFts5 = (inner: SqlDriver): SqlDriver => ({
       ...inner,
       execute: (sql) => (/fts5/.test(sql) ? Promise.reject(new Error('no such module: fts5')) : inner.execute(sql)),
-    }
+      migrationLock: (fn) => inner.migrationLock!((locked) => fn(withoutFts5(locked))),
+    })
+    const driver = withoutFts5(await openSqliteFile(freshFile()))
     const lines: string[] = []
     const s = createSqlStorage({ driver, log: (line) => lines.push(line) })
     const ids = await s.transaction(fill)

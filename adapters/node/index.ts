@@ -118,7 +118,8 @@ export function send(req: IncomingMessage, res: ServerResponse, request: NodeReq
   }
   if (request.bodyAbandoned) headers = { ...headers, Connection: 'close' }
   res.writeHead(status, headers)
-  body === null ? res.end() : res.end(body)
+  if (body === null) res.end()
+  else res.end(body)
 }
 
 /**

@@ -72,7 +72,8 @@ export function decodeExtras(value: unknown): string[] {
   const lines = fromBase64(value).split('\n').filter(Boolean)
   const open: string[] = []
   for (const line of lines) {
-    if (!/^[A-Za-z0-9-]+[;:]/.test(line) || /[\r\u0000]/.test(line)) return []
+    // A kept line holding CR or NUL was not written by us: the whole blob is refused.
+    if (!/^[A-Za-z0-9-]+[;:]/.test(line) || line.includes('\r') || line.includes('\u0000')) return []
     const m = /^(BEGIN|END):(.*)$/i.exec(line)
     if (!m) continue
     const name = m[2]!.toUpperCase()

@@ -6,11 +6,11 @@
  * could not be read or nothing of it could be imported (docs/importing.md).
  */
 import { parseArgs } from 'node:util'
-import cliProgress from 'cli-progress'
 import { createMemoryStorage } from '../storage/memory.js'
 import { createSqlStorage, openPostgres, openSqliteFile } from '../storage/sql/index.js'
 import type { Storage } from '../storage/types.js'
 import { importCalendar, type ImportFormat } from './index.js'
+import { progressLine } from './progress-line.js'
 import { isUrl } from './read-source.js'
 import type { Authority, ImportSummary } from './types.js'
 
@@ -142,14 +142,7 @@ async function main(argv: string[]): Promise<number> {
   else if (values['database-url']) storage = createSqlStorage({ driver: await openPostgres(values['database-url']) })
   else storage = createMemoryStorage()
 
-  const bar =
-    process.stderr.isTTY && !values.json
-      ? new cliProgress.SingleBar(
-          { clearOnComplete: true, hideCursor: true, format: ' {bar} {value}/{total} records' },
-          cliProgress.Presets.shades_classic,
-        )
-      : null
-  let started = false
+  const bar = process.stderr.isTTY && !values.json ? progressLine(process.stderr) : null
   try {
     const summary = await importCalendar(
       { storage, options: values.timezone ? { timezone: values.timezone } : {} },
@@ -168,14 +161,7 @@ async function main(argv: string[]): Promise<number> {
         trustHtml: values['trust-html'],
         ...(batch !== undefined ? { batchSize: Number(batch) } : {}),
         as: { id: Number(as), role },
-        onProgress: (done, total) => {
-          if (!bar) return
-          if (!started) {
-            bar.start(total ?? 0, 0)
-            started = true
-          }
-          bar.update(done)
-        },
+        onProgress: (done, total) => bar?.update(done, total),
       },
     )
     bar?.stop()

@@ -49,6 +49,7 @@ const BY_LANGUAGE: ReadonlyArray<readonly [RegExp, Readonly<Record<string, strin
   [/^(?:sr|bs)(?:$|[-_])/, { đ: 'dj' }],
 ]
 
+// eslint-disable-next-line no-control-regex -- the range is every non-ASCII character, on purpose
 const SPELLED = /l·l|[^\u0000-\u007f]/g
 
 function spellOutLatin(text: string, language: string): string {

@@ -1,9 +1,10 @@
 /**
- * Finds the route of a path with itty-router. The table is ours (regexes built in routes.ts), so
- * routes are pushed as itty's entries directly and the request is a plain object: itty reads
- * only the method and the URL, and writes the captures to `params`.
+ * Finds the route of a path. The table is ours (each route's regex is built in routes.ts, with
+ * its own constraints on the captures, e.g. digits for an id), so matching is the first regex
+ * that matches, in table order. We used itty-router here before, but only by pushing these
+ * regexes into its internal route tuples (its public API compiles its own `:name` patterns,
+ * which cannot carry our constraints); a loop over the table does the same without the cast.
  */
-import { IttyRouter, type IRequest, type RouteEntry } from 'itty-router'
 import type { RouteDef } from '../routes.js'
 
 export interface Match {
@@ -13,12 +14,14 @@ export interface Match {
 }
 
 export function routeMatcher(routes: readonly RouteDef[]): (path: string, method: string) => Promise<Match> {
-  const matcher = IttyRouter<IRequest, [], RouteDef | undefined>()
-  // itty's entry type is its own internal tuple: ours are built to the same shape.
-  for (const r of routes) matcher.routes.push(['ALL', r.regex, [() => r], r.pattern] as unknown as RouteEntry)
-  return async (path, method) => {
-    const found = { params: {} as Record<string, string> }
-    const def = await matcher.fetch(Object.assign(found, { method, url: `http://n${path || '/'}` }) as unknown as IRequest)
-    return { def, captures: found.params }
+  return async (path) => {
+    // The path as a URL's pathname: dot segments resolved and characters a URL may not carry
+    // percent-encoded, the form the table's regexes are written for.
+    const { pathname } = new URL(`http://n${path || '/'}`)
+    for (const def of routes) {
+      const found = def.regex.exec(pathname)
+      if (found) return { def, captures: { ...found.groups } }
+    }
+    return { def: undefined, captures: {} }
   }
 }

@@ -121,6 +121,7 @@ export const timezone = () =>
  * at the ends, so a URL holding one would be stored as something else than was sent (and a CR/LF
  * is what header injection is made of): it is refused instead, naming the field.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is its job
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 export const hasControl = (s: string) => CONTROL.test(s)

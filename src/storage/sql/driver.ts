@@ -38,6 +38,13 @@ export interface SqlDriver {
   /** Runs one statement outside any explicit transaction (migrations run DDL this way). */
   execute(sql: string): Promise<void>
   /**
+   * Optional: runs `fn` holding the database's migration lock, which one migration run of every
+   * process on this database (and schema) holds at a time; another run waits for it, then finds
+   * the versions applied. `fn` migrates through the driver it is given (which may be this one).
+   * Without it, migrations run unlocked.
+   */
+  migrationLock?<T>(fn: (driver: SqlDriver) => Promise<T>): Promise<T>
+  /**
    * Optional, SQLite: `PRAGMA data_version` on the connection reads use, answering for what a
    * read starting now would see (the snapshot it would share, or the last commit). It changes
    * whenever another connection (another process, or this driver's writer) committed. Called

@@ -1,9 +1,9 @@
 /**
  * Versioned schema migrations. Each migration is a list of single DDL statements, each
- * idempotent (`IF NOT EXISTS`) and run on its own outside any explicit transaction; a
- * migration's version is recorded in
- * `calendar_migrations` once all of its statements ran, so an interrupted run simply repeats
- * them. Append new migrations; never edit a released one.
+ * idempotent (`IF NOT EXISTS`); a migration's version is recorded in `calendar_migrations` once
+ * all of its statements ran, so an interrupted run simply repeats them. A run holds the driver's
+ * migration lock (see runMigrations) and is one transaction (both engines' DDL is
+ * transactional): an advisory lock on PostgreSQL, the write lock on SQLite. Append new migrations; never edit a released one.
  *
  * Types are written as {id} {int} {text} {bool} {real} and filled in by the dialect. Dates are
  * text 'YYYY-MM-DD HH:MM:SS' (they sort as text on both engines, byte-wise); image and cost are
@@ -32,8 +32,10 @@ export interface Migration {
   name: string
   statements: MigrationStatement[]
   /**
-   * Runs after `statements`, outside any transaction, for work that depends on what the engine
-   * offers (optional indexes). Must be safe to run again; reports through `log`.
+   * Runs after `statements`, for work that depends on what the engine offers (optional
+   * indexes), through the driver it is given (with a migration lock, that one runs inside the
+   * run's transaction, a `transaction()` there being a savepoint). Must be safe to run again;
+   * reports through `log`.
    */
   run?: (driver: SqlDriver, log: (line: string) => void) => Promise<void>
   /**
@@ -49,8 +51,9 @@ export interface Migration {
    */
   applies?: (driver: SqlDriver, log: (line: string) => void) => Promise<boolean>
   /**
-   * Runs last (after `data`), outside any transaction: upkeep of what `data` filled (VACUUM,
-   * ANALYZE, an index built once the rows are there). Must be safe to run again.
+   * Runs last, once the run recorded every version and released the migration lock, outside any
+   * transaction: upkeep of what `data` filled (VACUUM, ANALYZE, an index built once the rows are
+   * there). Must be safe to run again; a process stopped before it leaves the upkeep undone.
    */
   finish?: (driver: SqlDriver, log: (line: string) => void) => Promise<void>
 }
@@ -471,13 +474,34 @@ function forDialect(dialect: Dialect, statement: MigrationStatement): string | n
   return typeof statement === 'string' ? statement : (statement[dialect.name] ?? null)
 }
 
-/** Applies the migrations the database lacks, in order; returns their versions. Safe to run concurrently and repeatedly. */
+/**
+ * Applies the migrations the database lacks, in order; returns their versions. Safe to run
+ * concurrently and repeatedly: where the driver has a migration lock (SQLite's write lock,
+ * PostgreSQL's advisory lock), a run holds it from reading the applied versions to recording the
+ * last one, so a second process starting at the same moment waits, then finds them applied and
+ * runs nothing. Without one, each step is still safe to repeat (see above).
+ */
 export async function runMigrations(
   driver: SqlDriver,
   dialect: Dialect,
   migrations: Migration[] = MIGRATIONS,
   log: (line: string) => void = (line) => console.warn(line),
 ): Promise<number[]> {
+  const run = (locked: SqlDriver) => applyMissing(locked, dialect, migrations, log)
+  const { applied, upkeep } = await (driver.migrationLock ? driver.migrationLock(run) : run(driver))
+  // Upkeep once the lock is released, through the driver itself: VACUUM cannot run inside the
+  // run's transaction, and a process that stops before this leaves only slower statistics.
+  for (const m of upkeep) await m.finish?.(driver, log)
+  return applied
+}
+
+/** The versions applied, and the migrations among them that ran and have a `finish` step. */
+async function applyMissing(
+  driver: SqlDriver,
+  dialect: Dialect,
+  migrations: Migration[],
+  log: (line: string) => void,
+): Promise<{ applied: number[]; upkeep: Migration[] }> {
   await executeDdl(
     driver,
     renderDdl(dialect, `CREATE TABLE IF NOT EXISTS calendar_migrations (version {int} PRIMARY KEY, applied_at {text} NOT NULL)`),
@@ -485,29 +509,35 @@ export async function runMigrations(
   const rows = await driver.read((c) => c.query<{ version: unknown }>('SELECT version FROM calendar_migrations'))
   const done = new Set(rows.map((r) => Number(r.version)))
   const applied: number[] = []
+  const upkeep: Migration[] = []
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue
-    const applies = m.applies ? await m.applies(driver, log) : true
-    for (const statement of applies ? m.statements : []) {
-      const text = forDialect(dialect, statement)
-      if (text !== null) await executeDdl(driver, renderDdl(dialect, text))
-    }
-    if (applies) await m.run?.(driver, log)
-    // Data statements together in one transaction (SERIALIZABLE on PostgreSQL, so a concurrent
-    // writer either sees their result or conflicts and is retried).
-    const data = applies ? (m.data ?? []).flatMap((statement) => forDialect(dialect, statement) ?? []) : []
-    if (data.length)
-      await retried(driver, async (c) => {
-        for (const statement of data) await c.run(dialect.sql(statement))
-      })
-    if (applies) await m.finish?.(driver, log)
-    await retried(driver, (c) =>
-      c.run(dialect.sql('INSERT INTO calendar_migrations (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING'), [
-        m.version,
-        new Date().toISOString(),
-      ]),
-    )
+    if ((await applyOne(driver, dialect, m, log)) && m.finish) upkeep.push(m)
     applied.push(m.version)
   }
-  return applied
+  return { applied, upkeep }
+}
+
+/** One migration's steps, then its version recorded; whether it applied to this engine. */
+async function applyOne(driver: SqlDriver, dialect: Dialect, m: Migration, log: (line: string) => void): Promise<boolean> {
+  const applies = m.applies ? await m.applies(driver, log) : true
+  for (const statement of applies ? m.statements : []) {
+    const text = forDialect(dialect, statement)
+    if (text !== null) await executeDdl(driver, renderDdl(dialect, text))
+  }
+  if (applies) await m.run?.(driver, log)
+  // Data statements together in one transaction (SERIALIZABLE on PostgreSQL, so a concurrent
+  // writer either sees their result or conflicts and is retried).
+  const data = applies ? (m.data ?? []).flatMap((statement) => forDialect(dialect, statement) ?? []) : []
+  if (data.length)
+    await retried(driver, async (c) => {
+      for (const statement of data) await c.run(dialect.sql(statement))
+    })
+  await retried(driver, (c) =>
+    c.run(dialect.sql('INSERT INTO calendar_migrations (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING'), [
+      m.version,
+      new Date().toISOString(),
+    ]),
+  )
+  return applies
 }

@@ -205,6 +205,84 @@ function replicaReads(health: ReplicaHealth, pools: readonly PgPool[], naming: N
   }
 }
 
+/**
+ * The migration lock: a transaction-scoped advisory lock of this schema (two keys: the schema's
+ * name and the migrations table's), the first statement of the migration run's one transaction.
+ * A second process's run waits at this SELECT until the first one committed or rolled back (or
+ * its connection died), then reads the versions the first recorded. A transaction lock, not a
+ * session one, so it holds behind a pooler in transaction mode too.
+ */
+const MIGRATION_LOCK = `SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext('calendar_migrations'))`
+
+/**
+ * The driver a migration run uses while it holds the lock: every statement runs on the lock's
+ * connection, inside its transaction (PostgreSQL's DDL is transactional), each in a savepoint so
+ * that a statement expected to fail (an extension the role may not create, a column an older,
+ * interrupted run added) leaves the rest standing. One connection for the whole run: a pool of
+ * one, or a pooler's small pool shared by processes waiting for the lock, cannot starve it.
+ */
+function lockedDriver(conn: SqlConnection): SqlDriver {
+  const step = async <T>(fn: () => Promise<T>): Promise<T> => {
+    await conn.run('SAVEPOINT migration_step')
+    try {
+      const result = await fn()
+      await conn.run('RELEASE SAVEPOINT migration_step')
+      return result
+    } catch (err) {
+      await conn.run('ROLLBACK TO SAVEPOINT migration_step')
+      throw err
+    }
+  }
+  const locked: SqlDriver = {
+    dialect: 'postgres',
+    read: (fn) => step(() => fn(conn)),
+    transaction: (fn) => step(() => fn(conn)),
+    execute: (sql) => step(async () => void (await conn.run(sql))),
+    migrationLock: (fn) => fn(locked),
+    close: () => Promise.reject(new Error('a migration run cannot close the driver it runs on')),
+  }
+  return locked
+}
+
+/**
+ * Runs `fn` in the migration lock's transaction on a connection of its own. With `writersLock`,
+ * the writers' lock is taken too: writers of processes that migrated already wait, so a backfill
+ * sees every row (the transaction is READ COMMITTED: a SERIALIZABLE snapshot would be taken
+ * before the wait for the lock and miss the versions the previous holder recorded).
+ */
+async function holdMigrationLock<T>(
+  pool: PgPool,
+  naming: Naming,
+  writersLock: ((client: PgPoolClient) => Promise<void>) | null,
+  fn: (driver: SqlDriver) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect()
+  let destroy = false
+  const onError = () => {
+    destroy = true
+  }
+  client.on('error', onError)
+  try {
+    // On this very connection, before BEGIN: asking the pool for another could wait for ever.
+    await writersLock?.(client)
+    await client.query('BEGIN')
+    await client.query(MIGRATION_LOCK)
+    if (writersLock) await client.query(LOCK_WRITERS)
+    const result = await fn(lockedDriver(connection(client, naming, true)))
+    await client.query('COMMIT')
+    return result
+  } catch (err) {
+    // The locks end with the transaction; a connection that cannot even roll back is dropped.
+    await client.query('ROLLBACK').catch(() => {
+      destroy = true
+    })
+    throw err
+  } finally {
+    client.removeListener('error', onError)
+    client.release(destroy)
+  }
+}
+
 export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver {
   // pg emits 'error' on the pool when an idle client's server goes away; an EventEmitter with no
   // 'error' listener throws, which would take the whole process down.
@@ -273,6 +351,8 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
     async execute(sql: string): Promise<void> {
       await pool.query(sql)
     },
+
+    migrationLock: (fn) => holdMigrationLock(pool, naming, serialize ? ensureLockTable : null, fn),
 
     bookmark: commits.bookmark,
 

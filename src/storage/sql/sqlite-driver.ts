@@ -188,6 +188,33 @@ async function withoutBlocking(conn: Connection, timeoutMs: number, op: () => vo
   }
 }
 
+/**
+ * The driver a migration run uses while it holds the write lock: every statement runs on the
+ * writer inside the run's one transaction (SQLite's DDL is transactional), a transaction of the
+ * run is a savepoint in it, and its reads see what the run created so far.
+ */
+function lockedDriver(conn: Connection): SqlDriver {
+  const locked: SqlDriver = {
+    dialect: 'sqlite',
+    read: (fn) => fn(conn),
+    async transaction(fn) {
+      conn.exec('SAVEPOINT migration_step')
+      try {
+        const result = await fn(conn)
+        conn.exec('RELEASE migration_step')
+        return result
+      } catch (err) {
+        conn.exec('ROLLBACK TO migration_step; RELEASE migration_step')
+        throw err
+      }
+    },
+    execute: async (sql) => conn.exec(sql),
+    migrationLock: (fn) => fn(locked),
+    close: () => Promise.reject(new Error('a migration run cannot close the driver it runs on')),
+  }
+  return locked
+}
+
 export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = {}): SqlDriver {
   const writer = new Connection(db)
   const reader = options.reader ? new Connection(options.reader) : null
@@ -361,6 +388,26 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
         if (version === answer) version = null
       })
       return answer.value
+    },
+
+    /**
+     * The migration lock is the write lock: the whole run is one BEGIN IMMEDIATE transaction on
+     * the writer, so another connection's run (another process) waits for it to commit and then
+     * reads the versions it recorded; a run that fails leaves nothing half-made.
+     */
+    migrationLock<T>(fn: (driver: SqlDriver) => Promise<T>): Promise<T> {
+      return writeLock.run(async () => {
+        await withoutBlocking(writer, busyTimeout, () => writer.exec('BEGIN IMMEDIATE'))
+        try {
+          const result = await fn(lockedDriver(writer))
+          writer.exec('COMMIT')
+          afterWrite()
+          return result
+        } catch (err) {
+          writer.rollback()
+          throw err
+        }
+      })
     },
 
     execute(sql: string): Promise<void> {

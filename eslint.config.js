@@ -1,0 +1,44 @@
+/**
+ * ESLint for the library's code (src/ and adapters/), with typescript-eslint's type-checked
+ * rules; test/lint.test.ts fails on any error, so this runs in CI with the tests. Tests, examples
+ * and benches are type-checked by tsc but not linted.
+ */
+import tseslint from 'typescript-eslint'
+
+/**
+ * Rules of recommendedTypeChecked the tree does not pass yet (counts at the time this file was
+ * written), off until a pass fixes their findings; each is turned on with its fixes, never
+ * before. See docs/architecture.md §4.
+ */
+const NOT_YET = {
+  '@typescript-eslint/require-await': 'off', // 65: async functions kept async for their signature
+  '@typescript-eslint/no-unused-vars': 'off', // 54
+  '@typescript-eslint/no-unsafe-assignment': 'off', // 46: parsed JSON and third-party `any`
+  '@typescript-eslint/no-unnecessary-type-assertion': 'off', // 33 (fixable with --fix)
+  '@typescript-eslint/no-unsafe-member-access': 'off', // 31
+  '@typescript-eslint/no-base-to-string': 'off', // 17: String(unknown) in messages
+  '@typescript-eslint/restrict-template-expressions': 'off', // 16
+  '@typescript-eslint/no-explicit-any': 'off', // 10: structural client types (sqlite-driver.ts)
+  '@typescript-eslint/no-unsafe-argument': 'off', // 10
+  '@typescript-eslint/unbound-method': 'off', // 7
+  '@typescript-eslint/no-unsafe-declaration-merging': 'off', // 6
+  '@typescript-eslint/no-unsafe-return': 'off', // 5
+  '@typescript-eslint/prefer-promise-reject-errors': 'off', // 3
+  '@typescript-eslint/no-empty-object-type': 'off', // 3
+  '@typescript-eslint/no-unsafe-call': 'off', // 2
+  '@typescript-eslint/no-redundant-type-constituents': 'off', // 2
+  '@typescript-eslint/no-duplicate-type-constituents': 'off', // 1
+}
+
+export default tseslint.config({
+  files: ['src/**/*.ts', 'adapters/**/*.ts'],
+  extends: [tseslint.configs.recommendedTypeChecked],
+  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  linterOptions: { reportUnusedDisableDirectives: 'error' },
+  rules: {
+    ...NOT_YET,
+    // The code's own `eslint-disable no-control-regex` comments name it: regexes that match
+    // control characters on purpose say so.
+    'no-control-regex': 'error',
+  },
+})
