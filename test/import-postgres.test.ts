@@ -11,4 +11,5 @@ if (url) {
   importSuite('postgres', () => schemaStorage())
   hostileSuite('postgres', () => schemaStorage())
   fidelitySuite('postgres', () => schemaStorage())
+  // Skip reason (the else below): no PostgreSQL server here (outside CI only; in CI the globalSetup fails instead), named in the title.
 } else describe.skip(`importers on PostgreSQL: ${reason}`, () => {})

@@ -19,4 +19,5 @@ tecSuite('memory', () => createMemoryStorage())
 tecSuite('sqlite', async () => createSqlStorage({ driver: await openSqliteFile(join(dir, `tec-${++n}.sqlite`)) }))
 // Without a server (outside CI only: globalSetup fails CI runs) there is nothing to test.
 if (url) tecSuite('postgres', () => schemaStorage())
+// Skip reason: no PostgreSQL server here (outside CI only; in CI the globalSetup fails instead), named in the title.
 else describe.skip(`TEC-site importer on PostgreSQL: ${reason}`, () => {})

@@ -16,7 +16,8 @@ afterAll(() => admin?.end())
 const describeBouncer =
   PGBOUNCER || inCi()
     ? pgDescribe
-    : (name: string, fn: () => void) => pgDescribe(`${name} (pgbouncer not installed)`, () => it.skip('needs pgbouncer', fn))
+    : // Skip reason: pgbouncer is not installed on this machine (outside CI only), named in the title.
+      (name: string, fn: () => void) => pgDescribe(`${name} (pgbouncer not installed)`, () => it.skip('needs pgbouncer', fn))
 
 describeBouncer('PostgreSQL behind PgBouncer (transaction pooling)', () => {
   it('three servers start together and write concurrently through a pool of two connections', { timeout: 120_000 }, async () => {

@@ -19,7 +19,8 @@ const bin = findPostgresBin()
 const describeReplicas =
   bin || inCi()
     ? describe
-    : (name: string, fn: () => void) => describe.skip(`${name} (no PostgreSQL binaries: apt-get install postgresql)`, fn)
+    : // Skip reason: no PostgreSQL binaries on this machine (outside CI only), named in the title.
+      (name: string, fn: () => void) => describe.skip(`${name} (no PostgreSQL binaries: apt-get install postgresql)`, fn)
 const API = 'http://127.0.0.1/wp-json/calendar/events/v1'
 const APPLY_DELAY_MS = 400
 

@@ -1,4 +1,5 @@
 /** Bridges standard Request/Response and the router's own shapes. */
+import { readLimited } from './read-limited.js'
 import { PayloadTooLargeError, type RawResponse, type RequestLike } from './types.js'
 
 export function fromRequest(request: Request): RequestLike {
@@ -13,26 +14,7 @@ export function fromRequest(request: Request): RequestLike {
     raw: request,
     async text(limit: number) {
       if (!request.body) return ''
-      const reader = request.body.getReader()
-      const chunks: Uint8Array[] = []
-      let size = 0
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) break
-        size += value.byteLength
-        if (size > limit) {
-          await reader.cancel().catch(() => {})
-          throw new PayloadTooLargeError(limit)
-        }
-        chunks.push(value)
-      }
-      const all = new Uint8Array(size)
-      let offset = 0
-      for (const c of chunks) {
-        all.set(c, offset)
-        offset += c.byteLength
-      }
-      return new TextDecoder().decode(all)
+      return new TextDecoder().decode(await readLimited(request.body, limit, () => new PayloadTooLargeError(limit)))
     },
   }
 }

@@ -11,6 +11,7 @@
  */
 import { ipVersion, isBlockedAddress } from '../webhooks/address.js'
 import { BudgetError } from './budget.js'
+import { readLimited } from '../http/read-limited.js'
 
 export interface GetPolicy {
   /** Replaces the global fetch (tests, proxies). */
@@ -69,27 +70,7 @@ async function readCapped(response: Response, url: string, maxBytes: number): Pr
     await response.body?.cancel().catch(() => undefined)
     throw tooBig()
   }
-  const reader = response.body?.getReader()
-  if (!reader) return new Uint8Array(0)
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined)
-      throw tooBig()
-    }
-    chunks.push(value)
-  }
-  const all = new Uint8Array(size)
-  let at = 0
-  for (const c of chunks) {
-    all.set(c, at)
-    at += c.length
-  }
-  return all
+  return readLimited(response.body, maxBytes, tooBig)
 }
 
 /**

@@ -256,29 +256,40 @@ async function holdMigrationLock<T>(
   writersLock: ((client: PgPoolClient) => Promise<void>) | null,
   fn: (driver: SqlDriver) => Promise<T>,
 ): Promise<T> {
+  return checkedOut(pool, async (client, drop) => {
+    try {
+      // On this very connection, before BEGIN: asking the pool for another could wait for ever.
+      await writersLock?.(client)
+      await client.query('BEGIN')
+      await client.query(MIGRATION_LOCK)
+      if (writersLock) await client.query(LOCK_WRITERS)
+      const result = await fn(lockedDriver(connection(client, naming, true)))
+      await client.query('COMMIT')
+      return result
+    } catch (err) {
+      // The locks end with the transaction; a connection that cannot even roll back is dropped.
+      await client.query('ROLLBACK').catch(drop)
+      throw err
+    }
+  })
+}
+
+/**
+ * `fn` on a client checked out of `pool`, returned to it afterwards, or destroyed when `fn`
+ * called `drop` or the client reported an error meanwhile (pg-pool only guards idle clients: a
+ * checked-out one whose server goes away emits 'error' with nobody listening).
+ */
+async function checkedOut<T>(pool: PgPool, fn: (client: PgPoolClient, drop: () => void) => Promise<T>): Promise<T> {
   const client = await pool.connect()
   let destroy = false
-  const onError = () => {
+  const drop = () => {
     destroy = true
   }
-  client.on('error', onError)
+  client.on('error', drop)
   try {
-    // On this very connection, before BEGIN: asking the pool for another could wait for ever.
-    await writersLock?.(client)
-    await client.query('BEGIN')
-    await client.query(MIGRATION_LOCK)
-    if (writersLock) await client.query(LOCK_WRITERS)
-    const result = await fn(lockedDriver(connection(client, naming, true)))
-    await client.query('COMMIT')
-    return result
-  } catch (err) {
-    // The locks end with the transaction; a connection that cannot even roll back is dropped.
-    await client.query('ROLLBACK').catch(() => {
-      destroy = true
-    })
-    throw err
+    return await fn(client, drop)
   } finally {
-    client.removeListener('error', onError)
+    client.removeListener('error', drop)
     client.release(destroy)
   }
 }
@@ -315,37 +326,23 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
 
     read: (fn) => fn(poolConn),
 
-    async transaction<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
-      const client = await pool.connect()
-      // While checked out, a client whose server goes away emits 'error' with nobody listening
-      // (pg-pool only guards idle clients); its next query then fails and we destroy it.
-      let destroy = false
-      const onError = () => {
-        destroy = true
-      }
-      client.on('error', onError)
-      try {
-        if (serialize) await ensureLockTable(client)
-        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE')
-        if (serialize) await client.query(LOCK_WRITERS)
-        const result = await fn(connection(client, naming, true))
-        await client.query('COMMIT')
-        if (!(await commits.after(client))) destroy = true
-        return result
-      } catch (err) {
-        if (classify(err) === 'unavailable') destroy = true
-        else {
-          try {
-            await client.query('ROLLBACK')
-          } catch {
-            destroy = true
-          }
+    transaction<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
+      return checkedOut(pool, async (client, drop) => {
+        try {
+          if (serialize) await ensureLockTable(client)
+          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE')
+          if (serialize) await client.query(LOCK_WRITERS)
+          const result = await fn(connection(client, naming, true))
+          await client.query('COMMIT')
+          if (!(await commits.after(client))) drop()
+          return result
+        } catch (err) {
+          // A connection that failed, or cannot even roll back, is dropped, not pooled again.
+          if (classify(err) === 'unavailable') drop()
+          else await client.query('ROLLBACK').catch(drop)
+          throw err
         }
-        throw err
-      } finally {
-        client.removeListener('error', onError)
-        client.release(destroy)
-      }
+      })
     },
 
     async execute(sql: string): Promise<void> {
