@@ -112,15 +112,19 @@ export function recurrenceReliabilitySuite(name: string, makeStorage: () => Stor
             expect(made).toBeLessThanOrEqual(60)
             if (res.body.series) {
               expect(res.body.recurrence.description).toMatch(/\w/)
-              // A list reaching past the horizon extends an open-ended series, so count what is
-              // stored after listing: members listed and rows stored must agree.
+              // A list reaching past the horizon shows an open-ended series' later occurrences
+              // without writing them (a GET never writes): the rows stored stay as the write left
+              // them, and the list holds at least those and never more than the occurrence cap.
               const listed =
                 (await a.get(`/events?start_date=1900-01-01&end_date=9999-12-31&status=any&per_page=1&post_parent=${res.body.id}`, admin))
                   .body.total + 1
-              expect((await stored(a)) - before).toBe(listed)
+              expect((await stored(a)) - before).toBe(made)
+              expect(listed).toBeGreaterThanOrEqual(made)
+              expect(listed).toBeLessThanOrEqual(60)
             } else expect(made).toBe(1)
           }),
-          { numRuns: RUNS },
+          // Open-ended rules whose written horizon holds fewer than the cap (CI run of stop 40).
+          { numRuns: RUNS, examples: [['FREQ=MONTHLY'], ['FREQ=YEARLY;INTERVAL=2']] },
         )
         hostileStats.properties++
       },
