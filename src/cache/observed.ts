@@ -4,9 +4,9 @@
  * a rolled-back attempt, however often the backend ran the transaction again.
  */
 import { Stale, writeTags } from './dependencies.js'
-import type { JournalEntry } from './journal.js'
-import { unreachable, type NextWrite, type StorageHook, type WriteOp } from './pipeline.js'
-import type { PostType, StorageTx, Taxonomy } from './types.js'
+import type { JournalEntry } from '../storage/journal.js'
+import { unreachable, type NextWrite, type StorageHook, type WriteOp } from '../storage/pipeline.js'
+import type { PostType, StorageTx, Taxonomy } from '../storage/types.js'
 
 export interface Change {
   type: PostType | Taxonomy

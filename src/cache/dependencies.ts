@@ -16,10 +16,10 @@
  * such a write carries its edits (`Stale.edits`), and the cache asks which of the searches it
  * holds they change (searchesChanged), instead of dropping every search on every title edit.
  */
-import type { JournalEntry } from './journal.js'
-import { fieldsWhere } from './fields.js'
-import { unreachable, type NextRead, type ReadOp, type StorageHook } from './pipeline.js'
-import { eventMatchesWords, searchWords } from './search-fields.js'
+import type { JournalEntry } from '../storage/journal.js'
+import { fieldsWhere } from '../storage/fields.js'
+import { unreachable, type NextRead, type ReadOp, type StorageHook } from '../storage/pipeline.js'
+import { eventMatchesWords, searchWords } from '../storage/search-fields.js'
 import type {
   EventListQuery,
   EventRecord,
@@ -30,7 +30,7 @@ import type {
   TermListQuery,
   TermRecord,
   TranslationKind,
-} from './types.js'
+} from '../storage/types.js'
 
 export type Tags = Set<string>
 

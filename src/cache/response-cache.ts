@@ -6,16 +6,16 @@
  * bytes (no hashing, encoding or copying per hit) under a fresh, small header object, because
  * callers add per-request headers (CORS, Vary).
  *
- * Each entry also keeps the tags of what it was built from (storage/dependencies.ts); a committed
+ * Each entry also keeps the tags of what it was built from (cache/dependencies.ts); a committed
  * write in this process drops the entries sharing a tag with it, and only those. Other
  * processes' writes on the same database reach it through the change journal
- * (router/coherence.ts): on SQLite before the next hit, on PostgreSQL within `pollMs`. With a
+ * (cache/coherence.ts): on SQLite before the next hit, on PostgreSQL within `pollMs`. With a
  * storage that cannot tell (a custom one without `otherWriters`) they are seen when entries
  * expire (`ttlMs`).
  */
 import { LRUCache } from 'lru-cache'
-import type { RawResponse } from './http/types.js'
-import { SEARCH_TAG } from './storage/dependencies.js'
+import type { RawResponse } from '../http/types.js'
+import { SEARCH_TAG } from './dependencies.js'
 
 export interface CacheOptions {
   /** Upper bound of cached bytes (bodies plus a small allowance per entry). Default 32 MiB. */
@@ -68,7 +68,7 @@ export class ReadCache {
   private readonly lru: LRUCache<string, Entry>
   /** Tag → keys of the entries built from it. */
   private readonly byTag = new Map<string, Set<string>>()
-  /** The event-search tags held (storage/dependencies.ts: SEARCH_TAG), which a text edit is tested against. */
+  /** The event-search tags held (cache/dependencies.ts: SEARCH_TAG), which a text edit is tested against. */
   readonly searchTags = new Set<string>()
   /** Bumped by every invalidation: a response built across one may be stale, so is not kept. */
   private epoch = 0
