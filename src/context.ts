@@ -7,7 +7,7 @@ import type { ResolvedOptions } from './options.js'
 import type { Params } from './http/params.js'
 import type { Storage } from './storage/types.js'
 import type { Schemas } from './schemas/index.js'
-import type { FragmentCache } from './fragment-cache.js'
+import type { FragmentCache } from './cache/fragment-cache.js'
 import type { AuthRequest } from './options.js'
 import { LRUCache } from 'lru-cache'
 import type { InTransaction } from './storage/pipeline.js'
@@ -53,7 +53,7 @@ export interface Context {
   schemas: Schemas
   /** The router's fragment cache (null when the `fragmentCache` option is false, and in a batch). */
   fragments: FragmentCache | null
-  /** A host job's hook, run inside each transaction of its write (router/host-request.ts); null for HTTP requests. */
+  /** A host job's hook, run inside each transaction of its write (host-request.ts); null for HTTP requests. */
   inTransaction: InTransaction | null
   /** The request runs inside a batch's open transaction: it reads what is not committed yet. */
   inBatch: boolean

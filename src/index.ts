@@ -11,11 +11,11 @@ export type {
   GeocodeAddress,
   Geofence,
 } from './options.js'
-export type { FragmentCacheStats } from './fragment-cache.js'
+export type { FragmentCacheStats } from './cache/fragment-cache.js'
 export type { CustomFieldDeclaration, CustomFieldType } from './custom-fields/declarations.js'
 export { ROLES, type Principal, type Role } from './auth/principal.js'
 export { ApiError } from './http/errors.js'
-export type { CacheOptions, CacheStats } from './cache.js'
+export type { CacheOptions, CacheStats } from './cache/response-cache.js'
 export { PayloadTooLargeError, type RequestLike, type RawResponse, type HeadersLike } from './http/types.js'
 export * from './storage/types.js'
 export type {

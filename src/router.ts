@@ -9,8 +9,8 @@ import { effectiveMethod, parseFormEncoded } from './http/params.js'
 import { errorResponse, type ResponseMeta } from './http/response.js'
 import { noRoute } from './http/errors.js'
 import { applyCors } from './http/cors.js'
-import { ReadCache, type CacheStats } from './cache.js'
-import { FragmentCache, type FragmentCacheStats } from './fragment-cache.js'
+import { ReadCache, type CacheStats } from './cache/response-cache.js'
+import { FragmentCache, type FragmentCacheStats } from './cache/fragment-cache.js'
 import { describingRoutes } from './doc/routes.js'
 import { fromRequest, toResponse } from './http/standard.js'
 import type { RawResponse, RequestLike } from './http/types.js'
@@ -25,13 +25,13 @@ import { contextFactory } from './router/context.js'
 import { dispatch, type Routing } from './router/dispatch.js'
 import { failureResponse } from './router/failure.js'
 import { hostTasks } from './router/host-tasks.js'
-import { HOST_REQUEST, type BatchOutcome, type HostCall, type HostRequest, type HostSend } from './router/host-request.js'
+import { HOST_REQUEST, type BatchOutcome, type HostCall, type HostRequest, type HostSend } from './host-request.js'
 import { TransactionFailedError, type OpenTransaction } from './storage/open-transaction.js'
 import { Pipeline } from './storage/pipeline.js'
 import { routerShared } from './context.js'
 import { locate } from './router/locate.js'
 import { routeMatcher } from './router/match.js'
-import { cacheCoherence, type Coherence } from './router/coherence.js'
+import { cacheCoherence, type Coherence } from './cache/coherence.js'
 import { routerHooks } from './router/observe.js'
 import { cachedReply } from './router/read-cache.js'
 import { answerOptions } from './router/options-request.js'
@@ -93,7 +93,7 @@ export interface CalendarRouter {
    */
   close(): void
   readonly options: ResolvedOptions
-  /** Host-side jobs' requests as a caller the host names (src/router/host-request.ts; the importer). */
+  /** Host-side jobs' requests as a caller the host names (src/host-request.ts; the importer). */
   readonly [HOST_REQUEST]?: HostRequest
 }
 
@@ -195,7 +195,7 @@ function routerState(
   }
 }
 
-/** One request; `host` when a host job sends it (router/host-request.ts), null from HTTP. */
+/** One request; `host` when a host job sends it (host-request.ts), null from HTTP. */
 async function handle(state: RouterState, request: RequestLike, host: HostCall | null): Promise<RawResponse & { passthrough?: boolean }> {
   const { options } = state
   const located = locate(request.url, options)

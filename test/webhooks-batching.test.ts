@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { Webhook } from 'standardwebhooks'
 import { createMemoryStorage } from '../src/storage/memory.js'
-import type { WebhookStore } from '../src/webhooks/types.js'
+import type { WebhookStore } from '../src/storage/webhooks.js'
 import { makeApp } from './http/harness.js'
 
 async function receiver(fail: (n: number) => boolean = () => false) {

@@ -1,12 +1,12 @@
 /**
  * The CalDAV face's way to the events: requests of the REST namespace sent through the router's
- * host door (router/host-request.ts) as the signed-in caller, so every read and write takes the
+ * host door (host-request.ts) as the signed-in caller, so every read and write takes the
  * path of any REST request (roles, drafts, the HTML filter, the journal, webhooks, `onChange`,
  * the caches) and CalDAV sees REST edits and the other way round.
  */
 import type { Principal } from '../auth/principal.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
-import type { HostSend } from '../router/host-request.js'
+import type { HostSend } from '../host-request.js'
 
 export interface RestAnswer {
   status: number

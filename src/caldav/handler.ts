@@ -10,7 +10,7 @@
 import type { Principal } from '../auth/principal.js'
 import { PayloadTooLargeError, type RawResponse, type RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
-import type { HostSend } from '../router/host-request.js'
+import type { HostSend } from '../host-request.js'
 import type { Storage } from '../storage/types.js'
 import { restClient } from './api.js'
 import { davContext, type Dav } from './context.js'

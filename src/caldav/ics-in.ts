@@ -1,14 +1,14 @@
 /**
  * A PUT's iCalendar body read into the REST write it stands for. The importer's reader
- * (import/ics.ts) maps each VEVENT to an event body (dates with their zone, all-day, SUMMARY,
+ * (readers/ics.ts) maps each VEVENT to an event body (dates with their zone, all-day, SUMMARY,
  * DESCRIPTION, URL, STATUS, CATEGORIES, RRULE/RDATE/EXDATE, the LOCATION's venue and the
  * ORGANIZER); this module checks that the body is one calendar object resource (RFC 4791 §4.1:
  * one UID, VEVENTs only) and, on an update, leaves out what the app sent back unchanged, so that
  * a round trip through a calendar app never rewrites fields the iCalendar form shows lossily
  * (HTML descriptions, a venue's address split over LOCATION, further organizers).
  */
-import { readIcs } from '../import/ics.js'
-import type { SourceRecord } from '../import/types.js'
+import { readIcs } from '../readers/ics.js'
+import type { SourceRecord } from '../readers/types.js'
 import { REGENERATED } from './extras.js'
 
 export class IcsInputError extends Error {

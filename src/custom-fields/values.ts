@@ -4,7 +4,7 @@
  * stored ones (`mergeValues`) and what a read shows (`shownValues`, TEC's wire shape). Pure: the
  * schemas (src/schemas/custom-fields.ts), the resources and the representation call it.
  */
-import { hasControl, httpUrlText } from '../schemas/primitives.js'
+import { hasControl, httpUrlText } from '../http/url.js'
 import { customValueText, type CustomValue, type CustomValues } from '../storage/custom-values.js'
 import type { CustomField } from './declarations.js'
 

@@ -12,7 +12,7 @@ import type { Storage } from '../storage/types.js'
 import { importCalendar, type ImportFormat } from './index.js'
 import { progressLine } from './progress-line.js'
 import { isUrl } from './read-source.js'
-import type { Authority, ImportSummary } from './types.js'
+import type { Authority, ImportSummary } from '../readers/types.js'
 
 const USAGE = `Usage: calendar-events-router import <file|url> --format ics|csv|tec [options]
 

@@ -1,13 +1,13 @@
 /**
  * The importer's way into the router: requests of our own API sent to the router object as a
- * caller the host names (router/host-request.ts), so an imported record takes the path of any
+ * caller the host names (host-request.ts), so an imported record takes the path of any
  * write (validation, the HTML filter of the importing role, one transaction, the change journal,
  * the caches, webhooks). No socket and no standard Request objects: the router's own shapes.
  */
 import type { Principal } from '../auth/principal.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
 import type { CalendarRouter } from '../router.js'
-import { HOST_REQUEST, type HostSend, type InTransaction } from '../router/host-request.js'
+import { HOST_REQUEST, type HostSend, type InTransaction } from '../host-request.js'
 import { NAMESPACE } from '../context.js'
 
 export interface ApiAnswer {
@@ -19,7 +19,7 @@ export interface ApiAnswer {
 export interface ApiClient {
   /**
    * `path` below the namespace, with its query: `/events/12?recurrence_scope=all`.
-   * `inTransaction` runs last inside the write's transaction (router/host-request.ts).
+   * `inTransaction` runs last inside the write's transaction (host-request.ts).
    */
   send(method: string, path: string, body?: unknown, inTransaction?: InTransaction): Promise<ApiAnswer>
 }

@@ -4,9 +4,9 @@
  * running when one takes too long; CSV in one piece. Nothing here touches storage or the network.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { readCsv, type CsvOptions } from './csv.js'
-import { planIcs, type IcsOptions } from './ics.js'
-import type { SourceRecord } from './types.js'
+import { readCsv, type CsvOptions } from '../readers/csv.js'
+import { planIcs, type IcsOptions } from '../readers/ics.js'
+import type { SourceRecord } from '../readers/types.js'
 
 export interface ParseJob {
   format: 'ics' | 'csv'

@@ -12,16 +12,16 @@
 import type { Principal } from '../auth/principal.js'
 import type { CalendarOptions } from '../options.js'
 import { createCalendarRouter, type CalendarRouter } from '../router.js'
-import { HOST_REQUEST, type BatchOutcome, type HostRequest, type HostSend, type InTransaction } from '../router/host-request.js'
+import { HOST_REQUEST, type BatchOutcome, type HostRequest, type HostSend, type InTransaction } from '../host-request.js'
 import type { ImportKind, ImportLink, ImportLinkStore } from '../storage/import-links.js'
 import type { Storage } from '../storage/types.js'
 import { toUtcString } from '../time/format.js'
 import { apiClient, type ApiAnswer, type ApiClient } from './client.js'
 import { fingerprint, locallyChanged, project } from './fields.js'
-import { expandWithRouterRule, type RuleExpandOptions } from './rule-expand.js'
+import { expandWithRouterRule, type RuleExpandOptions } from '../readers/rule-expand.js'
 import type { HtmlKind } from '../sanitize/allowlist.js'
 import type { TextFilter } from '../sanitize/policy.js'
-import type { Authority, ImportSummary, KindCounts, SourceRead, SourceRecord } from './types.js'
+import type { Authority, ImportSummary, KindCounts, SourceRead, SourceRecord } from '../readers/types.js'
 
 export interface RunOptions {
   /** overwrite (default): the source wins; keep-local: fields edited here since the last import keep their value; skip: records imported before are left alone. */

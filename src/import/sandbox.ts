@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { BudgetError, type ImportBudget } from './budget.js'
 import type { ParseJob, ParseMessage } from './parse-worker.js'
-import type { SourceRecord } from './types.js'
+import type { SourceRecord } from '../readers/types.js'
 
 /** This module's file (tsup's `shims` give the CommonJS build an import.meta.url). */
 function here(): string {

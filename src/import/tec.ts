@@ -10,7 +10,7 @@ import type { ImportLinkStore } from '../storage/import-links.js'
 import { toUtcString } from '../time/format.js'
 import { BudgetError, resolveBudget, type ImportBudget } from './budget.js'
 import { apiRoot, TecHttpError, tecGetter, type TecGet, type TecHttpOptions } from './tec-http.js'
-import type { SourceRead, SourceRecord } from './types.js'
+import type { SourceRead, SourceRecord } from '../readers/types.js'
 
 export interface TecOptions extends TecHttpOptions {
   /** Events per page (default 50; TEC caps it at its own maximum). */

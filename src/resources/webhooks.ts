@@ -9,7 +9,7 @@ import type { Context } from '../context.js'
 import type { Input } from '../schemas/index.js'
 import { isBlockedAddress } from '../webhooks/address.js'
 import { messageId, newSecret } from '../webhooks/signature.js'
-import type { ReplaySelection, WebhookDelivery, WebhookEndpoint, WebhookStore } from '../webhooks/types.js'
+import type { ReplaySelection, WebhookDelivery, WebhookEndpoint, WebhookStore } from '../storage/webhooks.js'
 import { created, ok, totals, type Reply } from './respond.js'
 import { restUrl } from '../urls.js'
 

@@ -12,10 +12,10 @@ import type { Params } from '../http/params.js'
 import type { RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
 import { htmlFilter } from '../sanitize/storage.js'
-import type { HostCall } from './host-request.js'
+import type { HostCall } from '../host-request.js'
 import type { Schemas } from '../schemas/index.js'
-import type { FragmentCache } from '../fragment-cache.js'
-import { recordingReads, type Tags } from '../storage/dependencies.js'
+import type { FragmentCache } from '../cache/fragment-cache.js'
+import { recordingReads, type Tags } from '../cache/dependencies.js'
 import { storageInTransaction } from '../storage/open-transaction.js'
 import { inTransactionHook, Pipeline, type StorageHook } from '../storage/pipeline.js'
 import type { ReplicaReads, Storage } from '../storage/types.js'
@@ -65,7 +65,7 @@ function requestHooks(options: ResolvedOptions, { method, principal, dependsOn, 
   const filter = READS.has(method) ? null : options.sanitize(principal)
   if (filter) hooks.push(htmlFilter(filter))
   else if (dependsOn) hooks.push(recordingReads(dependsOn))
-  // A host job's write (router/host-request.ts) ends each transaction with the job's own hook.
+  // A host job's write (host-request.ts) ends each transaction with the job's own hook.
   if (host?.inTransaction && !READS.has(method)) hooks.push(inTransactionHook(host.inTransaction))
   return hooks
 }

@@ -10,9 +10,9 @@ import { errorResponse, jsonResponse, textResponse, type ResponseMeta } from '..
 import type { RawResponse, RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
 import type { Method, RouteDef } from '../routes.js'
-import type { Tags } from '../storage/dependencies.js'
+import type { Tags } from '../cache/dependencies.js'
 import { queryOnly, type ContextFactory } from './context.js'
-import type { HostCall } from './host-request.js'
+import type { HostCall } from '../host-request.js'
 import type { Located } from './locate.js'
 import type { Match } from './match.js'
 import { runEndpoint } from './run.js'
@@ -46,7 +46,7 @@ export async function dispatch(
   meta: ResponseMeta,
   /** Given when the reply may be cached: collects tags of what its reads touched. */
   dependsOn: Tags | undefined,
-  /** A host job's request (router/host-request.ts), null for HTTP requests. */
+  /** A host job's request (host-request.ts), null for HTTP requests. */
   host: HostCall | null,
 ): Promise<RawResponse> {
   const { options, routes } = routing

@@ -3,12 +3,12 @@
  * response cache drops what a write touched; `onChange` gets each change), and the wake-up of
  * the webhook runner after every commit.
  */
-import type { ReadCache } from '../cache.js'
-import type { Coherence } from './coherence.js'
+import type { ReadCache } from '../cache/response-cache.js'
+import type { Coherence } from '../cache/coherence.js'
 import type { ResolvedOptions } from '../options.js'
-import { searchesChanged, type Stale } from '../storage/dependencies.js'
+import { searchesChanged, type Stale } from '../cache/dependencies.js'
 import type { JournalEntry } from '../storage/journal.js'
-import { changeOf, observing } from '../storage/observed.js'
+import { changeOf, observing } from '../cache/observed.js'
 import type { StorageHook, TransactionHook } from '../storage/pipeline.js'
 
 export function routerHooks(

@@ -4,13 +4,13 @@
  * the adapter send), Cache-Control for the anonymous, and 304 on a matching If-None-Match.
  */
 import { readerClass, type Principal } from '../auth/principal.js'
-import type { ReadCache } from '../cache.js'
-import type { Coherence } from './coherence.js'
+import type { ReadCache } from '../cache/response-cache.js'
+import type { Coherence } from '../cache/coherence.js'
 import { appendVary } from '../http/cors.js'
 import { ifNoneMatchHits, notModified, strongEtag, weakEtag } from '../http/etag.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
-import type { Tags } from '../storage/dependencies.js'
+import type { Tags } from '../cache/dependencies.js'
 import type { WireNames } from '../wire-names.js'
 
 const encoder = new TextEncoder()

@@ -4,7 +4,7 @@
  * the host declares in its options, and the runner's background life.
  */
 import { createContext } from '../context.js'
-import type { FragmentCache } from '../fragment-cache.js'
+import type { FragmentCache } from '../cache/fragment-cache.js'
 import { serializeJson } from '../http/raw-json.js'
 import type { ResolvedOptions } from '../options.js'
 import { eventSingle } from '../resources/events.js'

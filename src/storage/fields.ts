@@ -36,7 +36,7 @@ export const ROLES = {
   calendar:
     "an iCalendar feed shows it: a change raises the event's SEQUENCE, or of a venue or organizer, the SEQUENCE of its events (storage/sequence.ts)",
   shownOnly:
-    'no list filters, orders or counts by it, nor a by-slug lookup: an update of such fields alone keeps every list (storage/dependencies.ts)',
+    'no list filters, orders or counts by it, nor a by-slug lookup: an update of such fields alone keeps every list (cache/dependencies.ts)',
 } as const
 export type Role = keyof typeof ROLES
 

@@ -30,7 +30,7 @@ import type {
   TermWithCount,
 } from './types.js'
 import { ID_BLOCK, ID_BLOCK_START, SlugConflictError } from './types.js'
-import { MemoryWebhookStore } from '../webhooks/memory-store.js'
+import { MemoryWebhookStore } from './memory-webhooks.js'
 import { MemoryImportLinkStore, type ImportLink } from './import-links.js'
 import { JournalPositionError, journalTime, type JournalAction, type JournalEntry, type JournalPage } from './journal.js'
 import { clonePost, freezePost } from './clone.js'

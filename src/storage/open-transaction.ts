@@ -1,7 +1,7 @@
 /**
  * A storage seen from inside a transaction that is already open: what a request needs to run its
  * whole path (reads, then its own `transaction`) as one part of a larger transaction, the
- * router's batch of host requests (router/host-request.ts, the importer's group commit).
+ * router's batch of host requests (host-request.ts, the importer's group commit).
  *
  * - Every read goes to the open transaction, so a request sees what earlier parts wrote and
  *   have not committed yet (a venue created by one imported record, linked by the next).

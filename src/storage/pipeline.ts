@@ -39,7 +39,7 @@ import {
   type WriteResult,
 } from './operations.js'
 import type { OtherWriters, ReplicaReads, Storage, StorageReader, StorageTx, TransactionOptions } from './types.js'
-import type { WebhookStore } from '../webhooks/types.js'
+import type { WebhookStore } from './webhooks.js'
 
 export type { NextRead, NextWrite, ReadOp, ReadResult, WriteOp, WriteResult } from './operations.js'
 export { unreachable } from './operations.js'
@@ -243,7 +243,7 @@ function noteWritten(written: WrittenRecord[], op: WriteOp, result: unknown): vo
 }
 
 /**
- * A host job's hook (router/host-request.ts): each transaction notes the records it writes and
+ * A host job's hook (host-request.ts): each transaction notes the records it writes and
  * ends with `hook`, in the transaction, so what the job keeps beside a record commits with it.
  */
 export function inTransactionHook(hook: InTransaction): StorageHook {

@@ -9,7 +9,7 @@
 
 import type { GeoCircle } from './geo.js'
 import type { CommitReport, JournalEntry, JournalPage } from './journal.js'
-import type { WebhookStore } from '../webhooks/types.js'
+import type { WebhookStore } from './webhooks.js'
 import type { ImportLink, ImportLinkStore } from './import-links.js'
 export type { GeoCircle } from './geo.js'
 import type { CustomFieldFilter, CustomValues } from './custom-values.js'

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import type { Storage } from '../storage/types.js'
-import type { NewWebhookDelivery, NewWebhookEndpoint } from '../webhooks/types.js'
+import type { NewWebhookDelivery, NewWebhookEndpoint } from '../storage/webhooks.js'
 
 type It = (name: string, fn: () => Promise<void>) => void
 type WithStorage = (fn: (s: Storage) => Promise<void>) => () => Promise<void>

@@ -16,7 +16,7 @@ import { JournalPositionError } from '../storage/journal.js'
 import type { Storage } from '../storage/types.js'
 import { messageId, signatureHeader } from './signature.js'
 import { send, type SendResult } from './sender.js'
-import type { AttemptOutcome, NewWebhookDelivery, WebhookDelivery, WebhookEndpoint, WebhookStore } from './types.js'
+import type { AttemptOutcome, NewWebhookDelivery, WebhookDelivery, WebhookEndpoint, WebhookStore } from '../storage/webhooks.js'
 
 export interface WebhookRunnerOptions {
   /** Deliver to private, loopback and link-local addresses (development and tests only). */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CalendarOptions } from '../../src/options.js'
-import type { Change } from '../../src/storage/observed.js'
+import type { Change } from '../../src/cache/observed.js'
 import type { Storage } from '../../src/storage/types.js'
 import { NS, API, makeApp, NOW, ORIGIN, USERS, type App, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
 

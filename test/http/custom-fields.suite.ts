@@ -9,7 +9,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import ICAL from 'ical.js'
 import type { Storage } from '../../src/storage/types.js'
 import type { CalendarOptions } from '../../src/options.js'
-import type { Change } from '../../src/storage/observed.js'
+import type { Change } from '../../src/cache/observed.js'
 import { NS, expectInvalid, makeApp, type App } from './harness.js'
 
 const FIELDS: NonNullable<CalendarOptions['customFields']> = [

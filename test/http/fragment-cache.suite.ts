@@ -1,5 +1,5 @@
 /**
- * The fragment cache (representation/fragment-cache.ts, post-text.ts): responses written from
+ * The fragment cache (cache/fragment-cache.ts, post-text.ts): responses written from
  * cached fragments are byte for byte what the plain objects give (a second router on the same
  * storage with `fragmentCache: false` is the oracle), a write through any route is seen by the
  * next read of every URL that shows the record, host, language and caller never mix, the byte

@@ -244,7 +244,7 @@ export function corsSuite(name: string, makeStorage: () => Storage | Promise<Sto
 export function readCacheBoundSuite(name: string) {
   describe(`read cache [${name}]`, () => {
     it('stays within its byte bound', async () => {
-      const { ReadCache } = await import('../../src/cache.js')
+      const { ReadCache } = await import('../../src/cache/response-cache.js')
       const cache = new ReadCache({ maxBytes: 50_000 })
       const body = new TextEncoder().encode('x'.repeat(1000))
       for (let i = 0; i < 200; i++) cache.set(cache.key(`http://x/${i}`, ''), { status: 200, headers: {}, body })

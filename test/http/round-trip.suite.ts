@@ -5,7 +5,7 @@
  * organizers, categories and tags. A write of unknown keys only changes nothing either.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Change } from '../../src/storage/observed.js'
+import type { Change } from '../../src/cache/observed.js'
 import type { Storage } from '../../src/storage/types.js'
 import { makeApp, type App } from './harness.js'
 

@@ -88,3 +88,59 @@ export function importCycles(graph: Map<string, string[]>): string[][] {
   }
   return cycles
 }
+
+/**
+ * The folder of `base` a file belongs to: its first path segment below `base`, a file's `.ts`
+ * dropped, so `router.ts` and `router/` are one folder (the file is the folder's front).
+ */
+export function folderOf(file: string, base: string): string {
+  return file.slice(base.length).split('/')[0]!.replace(/\.ts$/, '')
+}
+
+/** Folder → folder it imports → the file imports that make the edge (`from → to`, relative to the root). */
+export type FolderGraph = Map<string, Map<string, string[]>>
+
+/**
+ * The import graph between folders: `folders` names each file's folder, or undefined for a file
+ * outside every folder. Imports inside one folder are left out.
+ */
+export function folderGraph(graph: Map<string, string[]>, folders: (file: string) => string | undefined, root = ''): FolderGraph {
+  const edges: FolderGraph = new Map()
+  for (const [file, targets] of graph) {
+    const from = folders(file)
+    if (from === undefined) continue
+    if (!edges.has(from)) edges.set(from, new Map())
+    for (const target of targets) {
+      const to = folders(target)
+      if (to === undefined || to === from) continue
+      const imports = edges.get(from)!
+      if (!imports.has(to)) imports.set(to, [])
+      imports.get(to)!.push(`${file.slice(root.length)} → ${target.slice(root.length)}`)
+    }
+  }
+  return edges
+}
+
+/** The folder graph as a plain graph (folder → the folders it imports), for `importCycles`. */
+export function folderEdges(folders: FolderGraph): Map<string, string[]> {
+  return new Map([...folders].map(([folder, imports]) => [folder, [...imports.keys()].sort()]))
+}
+
+/**
+ * Each import that does not go down the layers: `layers` lists folders from the top down, a row
+ * of several folders being one layer whose folders import nothing of each other. A folder may
+ * import only the folders of the layers below its own.
+ */
+export function layerViolations(folders: FolderGraph, layers: readonly (readonly string[])[]): string[] {
+  const rank = new Map(layers.flatMap((row, index) => row.map((folder) => [folder, index] as const)))
+  const found: string[] = []
+  for (const [from, imports] of folders)
+    for (const [to, files] of imports) {
+      const [above, below] = [rank.get(from), rank.get(to)]
+      if (above !== undefined && below !== undefined && below > above) continue
+      const how =
+        above === undefined || below === undefined ? 'one of them in no layer' : below === above ? 'beside it in its layer' : 'above it'
+      found.push(`${from} imports ${to}, ${how}: ${files.join(', ')}`)
+    }
+  return found.sort()
+}

@@ -1,5 +1,5 @@
 /**
- * The webhook store on SQL (webhooks/types.ts): endpoints, deliveries and the dispatcher's
+ * The webhook store on SQL (storage/webhooks.ts): endpoints, deliveries and the dispatcher's
  * cursor in three tables (migration 18). Every write is one transaction of the storage (its
  * queue, its retries); claiming holds a delivery with a lease, so a runner in another process
  * skips it, and a crashed runner's lease simply runs out. On PostgreSQL the claim also takes the
@@ -14,7 +14,7 @@ import type {
   WebhookEndpoint,
   WebhookEndpointPatch,
   WebhookStore,
-} from '../../webhooks/types.js'
+} from '../webhooks.js'
 import type { MigrationStatement } from './dialect.js'
 import type { Db } from './db.js'
 import type { SqlParam } from './driver.js'

@@ -56,7 +56,7 @@ const BEFORE = {
     // issue 26, custom fields
     'customFields',
   ],
-  // storage/dependencies.ts
+  // cache/dependencies.ts
   SHOWN_ONLY: [
     'title',
     'description',
@@ -79,7 +79,7 @@ const BEFORE = {
     'attendanceMode',
     'virtualUrl',
   ],
-  // storage/dependencies.ts and storage/sql/write.ts; search-fields.ts and sql/records.ts spelled it as a template
+  // cache/dependencies.ts and storage/sql/write.ts; search-fields.ts and sql/records.ts spelled it as a template
   EVENT_TEXT: ['title', 'description', 'excerpt', 'customFields'],
   // storage/sql/write.ts
   FILTERED_BY: [
@@ -97,7 +97,7 @@ const BEFORE = {
   WORDS_BY: ['title', 'description', 'excerpt', 'status', 'language', 'startDate', 'hideFromListings', 'customFields'],
   // storage/sql/write.ts (issue 26): the rows of event_custom_values
   CUSTOM_INDEXED: ['customFields'],
-  // storage/sql/write.ts, inline in updatePost (and countsKept in storage/dependencies.ts)
+  // storage/sql/write.ts, inline in updatePost (and countsKept in cache/dependencies.ts)
   TERM_COUNTED: ['status', 'language', 'categoryIds', 'tagIds'],
   DAY_COUNTED: ['status', 'language', 'startDate', 'endDate', 'hideFromListings'],
   // storage/sequence.ts

@@ -4,9 +4,10 @@
  * a rolled-back attempt, however often the backend ran the transaction again.
  */
 import { Stale, writeTags } from './dependencies.js'
-import type { JournalEntry } from './journal.js'
-import { unreachable, type NextWrite, type StorageHook, type WriteOp } from './pipeline.js'
-import type { PostType, StorageTx, Taxonomy } from './types.js'
+import { recordTag } from './tags.js'
+import type { JournalEntry } from '../storage/journal.js'
+import { unreachable, type NextWrite, type StorageHook, type WriteOp } from '../storage/pipeline.js'
+import type { PostType, StorageTx, Taxonomy } from '../storage/types.js'
 
 export interface Change {
   type: PostType | Taxonomy
@@ -46,7 +47,7 @@ export function observing(onCommit: (entries: JournalEntry[], stale: Stale) => v
           entries = committed
         },
         after() {
-          if (o.tags) for (const e of entries) stale.tags.add(e.kind === 'category' || e.kind === 'tag' ? `t${e.id}` : `p${e.id}`)
+          if (o.tags) for (const e of entries) stale.tags.add(recordTag(e.kind, e.id))
           if (entries.length || stale.tags.size) onCommit(entries, stale)
         },
       }

@@ -13,7 +13,7 @@ import type {
   WebhookEndpoint,
   WebhookEndpointPatch,
   WebhookStore,
-} from './types.js'
+} from './webhooks.js'
 
 /** Sending order: oldest first, then by id (ids made in the same millisecond sort in order). */
 const byAge = (a: WebhookDelivery, b: WebhookDelivery) =>

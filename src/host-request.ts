@@ -9,13 +9,13 @@
  * request's write makes, in that transaction, with the records it wrote, so what the job keeps
  * beside a record (the importer's link) commits or rolls back with it.
  */
-import type { Principal } from '../auth/principal.js'
-import type { RawResponse, RequestLike } from '../http/types.js'
-import type { OpenTransaction } from '../storage/open-transaction.js'
-import type { InTransaction } from '../storage/pipeline.js'
-import type { Storage } from '../storage/types.js'
+import type { Principal } from './auth/principal.js'
+import type { RawResponse, RequestLike } from './http/types.js'
+import type { OpenTransaction } from './storage/open-transaction.js'
+import type { InTransaction } from './storage/pipeline.js'
+import type { Storage } from './storage/types.js'
 
-export type { InTransaction, WrittenRecord } from '../storage/pipeline.js'
+export type { InTransaction, WrittenRecord } from './storage/pipeline.js'
 
 export const HOST_REQUEST: unique symbol = Symbol('calendar-events-router host request')
 

@@ -6,16 +6,16 @@
  * bytes (no hashing, encoding or copying per hit) under a fresh, small header object, because
  * callers add per-request headers (CORS, Vary).
  *
- * Each entry also keeps the tags of what it was built from (storage/dependencies.ts); a committed
+ * Each entry also keeps the tags of what it was built from (cache/dependencies.ts); a committed
  * write in this process drops the entries sharing a tag with it, and only those. Other
  * processes' writes on the same database reach it through the change journal
- * (router/coherence.ts): on SQLite before the next hit, on PostgreSQL within `pollMs`. With a
+ * (cache/coherence.ts): on SQLite before the next hit, on PostgreSQL within `pollMs`. With a
  * storage that cannot tell (a custom one without `otherWriters`) they are seen when entries
  * expire (`ttlMs`).
  */
 import { LRUCache } from 'lru-cache'
-import type { RawResponse } from './http/types.js'
-import { SEARCH_TAG } from './storage/dependencies.js'
+import type { RawResponse } from '../http/types.js'
+import { isSearchTag, type SearchTag, type Tag } from './tags.js'
 
 export interface CacheOptions {
   /** Upper bound of cached bytes (bodies plus a small allowance per entry). Default 32 MiB. */
@@ -58,7 +58,7 @@ interface Entry {
   status: number
   headers: Record<string, string>
   body: Uint8Array<ArrayBuffer>
-  tags: readonly string[]
+  tags: readonly Tag[]
 }
 
 /** Header object, key and bookkeeping of one entry, counted against maxBytes with its body. */
@@ -67,9 +67,9 @@ const ENTRY_OVERHEAD = 512
 export class ReadCache {
   private readonly lru: LRUCache<string, Entry>
   /** Tag → keys of the entries built from it. */
-  private readonly byTag = new Map<string, Set<string>>()
-  /** The event-search tags held (storage/dependencies.ts: SEARCH_TAG), which a text edit is tested against. */
-  readonly searchTags = new Set<string>()
+  private readonly byTag = new Map<Tag, Set<string>>()
+  /** The event-search tags held (tags.ts), which a text edit is tested against. */
+  readonly searchTags = new Set<SearchTag>()
   /** Bumped by every invalidation: a response built across one may be stale, so is not kept. */
   private epoch = 0
   readonly stats = { hits: 0, misses: 0, invalidated: 0 }
@@ -110,7 +110,7 @@ export class ReadCache {
    * send those very bytes. Not stored when a write was committed since `since` (the response
    * may predate it).
    */
-  set(key: string, raw: RawResponse & { body: Uint8Array<ArrayBuffer> }, tags: Iterable<string> = [], since = this.epoch): void {
+  set(key: string, raw: RawResponse & { body: Uint8Array<ArrayBuffer> }, tags: Iterable<Tag> = [], since = this.epoch): void {
     const entry: Entry = { status: raw.status, headers: { ...raw.headers }, body: raw.body, tags: [...tags] }
     if (since === this.epoch) {
       this.lru.set(key, entry)
@@ -120,14 +120,14 @@ export class ReadCache {
           let keys = this.byTag.get(tag)
           if (!keys) this.byTag.set(tag, (keys = new Set()))
           keys.add(key)
-          if (tag.startsWith(SEARCH_TAG)) this.searchTags.add(tag)
+          if (isSearchTag(tag)) this.searchTags.add(tag)
         }
       }
     }
   }
 
   /** Called after committed writes: drops what shares a tag with them, or everything without tags. */
-  invalidate(tags?: Iterable<string>): void {
+  invalidate(tags?: Iterable<Tag>): void {
     this.epoch++
     if (tags === undefined) {
       this.stats.invalidated += this.lru.size
@@ -150,14 +150,14 @@ export class ReadCache {
     return this.lru.size
   }
 
-  private untag(key: string, tags: readonly string[]): void {
+  private untag(key: string, tags: readonly Tag[]): void {
     for (const tag of tags) {
       const keys = this.byTag.get(tag)
       if (!keys) continue
       keys.delete(key)
       if (keys.size > 0) continue
       this.byTag.delete(tag)
-      this.searchTags.delete(tag)
+      if (isSearchTag(tag)) this.searchTags.delete(tag)
     }
   }
 }

@@ -1,25 +1,20 @@
 /**
- * What a response depends on and what a write changes, as short string tags, so that the
- * response cache can drop exactly the entries a committed write may have made stale.
+ * What a response depends on and what a write changes, as tags (tags.ts), so that the response
+ * cache can drop exactly the entries a committed write may have made stale.
  *
  * Reads are recorded at the storage boundary (every record, translation group, series and list a
  * handler asked for), not where JSON is built: whatever a handler reads, however it serialises
  * it, is a dependency, and a record that was asked for but not embedded (trashed, unreadable,
  * missing) still counts, since a write can make it appear.
  *
- * Tags: `p{id}` a post, `t{id}` a term, `g{id}`/`G{id}` a post's/term's translation group, `s{id}` the members of a
- * series, `L:{kind}` every list of that kind, `L:{kind}@{other}` lists of that kind whose
- * membership also depends on records of another kind (venues with upcoming events, events
- * searched or filtered by venue, non-empty terms...), `S:{words}` an event search for those words.
- *
  * An edit of an event's searched text changes a search only if the event enters or leaves it:
  * such a write carries its edits (`Stale.edits`), and the cache asks which of the searches it
  * holds they change (searchesChanged), instead of dropping every search on every title edit.
  */
-import type { JournalEntry } from './journal.js'
-import { fieldsWhere } from './fields.js'
-import { unreachable, type NextRead, type ReadOp, type StorageHook } from './pipeline.js'
-import { eventMatchesWords, searchWords } from './search-fields.js'
+import type { JournalEntry } from '../storage/journal.js'
+import { fieldsWhere } from '../storage/fields.js'
+import { unreachable, type NextRead, type ReadOp, type StorageHook } from '../storage/pipeline.js'
+import { eventMatchesWords, searchWords } from '../storage/search-fields.js'
 import type {
   EventListQuery,
   EventRecord,
@@ -29,32 +24,36 @@ import type {
   Taxonomy,
   TermListQuery,
   TermRecord,
-  TranslationKind,
-} from './types.js'
+} from '../storage/types.js'
+import {
+  groupTag,
+  listTag,
+  postTag,
+  recordTag,
+  searchTag,
+  searchTagWords,
+  seriesTag,
+  termTag,
+  type RecordKind,
+  type SearchTag,
+  type Tag,
+  type Tags,
+} from './tags.js'
 
-export type Tags = Set<string>
-
-type Kind = PostType | Taxonomy
-
-/** Posts and terms number their translation groups apart (storage/types.ts: TranslationKind). */
-const groupTag = (of: TranslationKind, group: number) => `${of === 'posts' ? 'g' : 'G'}${group}`
+export type { Tag, Tags }
 
 /** Tags of a record as read: its own, its translation group's, and what its fields point at. */
 export function addPost(tags: Tags, p: PostRecord | null): void {
   if (!p) return
-  tags.add(`p${p.id}`).add(groupTag('posts', p.translationGroup))
-  if (p.type === 'event' && p.parentId) tags.add(`s${p.parentId}`)
+  tags.add(postTag(p.id)).add(groupTag('posts', p.translationGroup))
+  if (p.type === 'event' && p.parentId) tags.add(seriesTag(p.parentId))
 }
 
 export function addTerm(tags: Tags, t: TermRecord | null): void {
   if (!t) return
-  tags.add(`t${t.id}`).add(groupTag('terms', t.translationGroup))
-  if (t.parent) tags.add(`t${t.parent}`)
+  tags.add(termTag(t.id)).add(groupTag('terms', t.translationGroup))
+  if (t.parent) tags.add(termTag(t.parent))
 }
-
-/** Tags of event searches start with this; the rest is the search's words as JSON. */
-export const SEARCH_TAG = 'S:'
-const searchTag = (search: string) => SEARCH_TAG + JSON.stringify(searchWords(search))
 
 /** What a transaction's writes made stale: tags, and its edits of events' searched text. */
 export class Stale {
@@ -73,62 +72,69 @@ export class Stale {
  * The search tags among `held` whose answer these writes change: an edited event that matches
  * the search before and not after, or after and not before.
  */
-export function searchesChanged(stale: Stale, held: Iterable<string>): string[] {
+export function searchesChanged(stale: Stale, held: Iterable<SearchTag>): SearchTag[] {
   const list = stale.edits
   if (!list.length) return []
-  const out: string[] = []
+  const out: SearchTag[] = []
   for (const tag of held) {
-    const words = JSON.parse(tag.slice(SEARCH_TAG.length)) as string[]
+    const words = searchTagWords(tag)
     if (list.some(([a, b]) => eventMatchesWords(a as EventRecord, words) !== eventMatchesWords(b as EventRecord, words))) out.push(tag)
   }
   return out
 }
 
-const eventListTags = (q: EventListQuery): string[] => {
-  const out = ['L:event']
+const eventListTags = (q: EventListQuery): Tag[] => {
+  const out = [listTag('event')]
   const words = q.search ? searchWords(q.search) : []
-  if (words.length) out.push(searchTag(q.search!))
-  if (q.search || q.venueIds?.length || q.organizerIds?.length || q.venueGeo) out.push('L:event@linked')
-  if (q.search || q.categoryIds?.length || q.tagIds?.length) out.push('L:event@term')
+  if (words.length) out.push(searchTag(words))
+  if (q.search || q.venueIds?.length || q.organizerIds?.length || q.venueGeo) out.push(listTag('event', 'linked'))
+  if (q.search || q.categoryIds?.length || q.tagIds?.length) out.push(listTag('event', 'term'))
   return out
 }
 
-const linkedListTags = (type: 'venue' | 'organizer', q: LinkedListQuery): string[] =>
+const linkedListTags = (type: 'venue' | 'organizer', q: LinkedListQuery): Tag[] =>
   q.eventId !== undefined || q.hasEvents !== undefined || q.upcomingAfterUtc !== undefined
-    ? [`L:${type}`, `L:${type}@event`]
-    : [`L:${type}`]
+    ? [listTag(type), listTag(type, 'event')]
+    : [listTag(type)]
 
-const termListTags = (q: TermListQuery): string[] =>
-  q.hideEmpty || q.orderBy === 'count' || q.eventId !== undefined ? [`L:${q.taxonomy}`, `L:${q.taxonomy}@event`] : [`L:${q.taxonomy}`]
+const termListTags = (q: TermListQuery): Tag[] =>
+  q.hideEmpty || q.orderBy === 'count' || q.eventId !== undefined
+    ? [listTag(q.taxonomy), listTag(q.taxonomy, 'event')]
+    : [listTag(q.taxonomy)]
+
+/** What every write of an event can change beyond its own lists: the lists of the other kinds that count events. */
+const addEventDependents = (tags: Tags): void => {
+  for (const kind of ['venue', 'organizer', 'category', 'tag'] as const) tags.add(listTag(kind, 'event'))
+}
 
 /**
  * What a committed write of this record (image before and after; either may be null) can have
  * made stale. Both images count: an event moved from one venue or category to another changes
  * the old and the new one (term counts, lists filtered by them).
  */
-export function writeTags(stale: Stale, kind: Kind, id: number, images: ReadonlyArray<PostRecord | TermRecord | null>): void {
+export function writeTags(stale: Stale, kind: RecordKind, id: number, images: ReadonlyArray<PostRecord | TermRecord | null>): void {
   const tags = stale.tags
   if (kind === 'category' || kind === 'tag') {
-    tags.add(`t${id}`).add(`L:${kind}`).add(`L:${kind}@event`).add('L:event@term')
+    tags.add(termTag(id)).add(listTag(kind)).add(listTag(kind, 'event')).add(listTag('event', 'term'))
   } else if (kind === 'event' && shownOnly(images)) {
-    // Lists holding the event drop by its `p` tag; which events a list holds, in what order and
+    // Lists holding the event drop by its post tag; which events a list holds, in what order and
     // how many, stays as it was, except for searches when the searched text changed.
-    tags.add(`p${id}`).add(`s${id}`)
+    tags.add(postTag(id)).add(seriesTag(id))
     const [before, after] = images as [PostRecord, PostRecord]
     if (!sameFields(before, after, EVENT_TEXT)) stale.edits.push([before, after])
   } else {
-    tags.add(`p${id}`).add(`s${id}`).add(`L:${kind}`)
-    if (kind === 'event') tags.add('L:venue@event').add('L:organizer@event').add('L:category@event').add('L:tag@event')
-    else tags.add(`L:${kind}@event`).add('L:event@linked')
+    tags.add(postTag(id)).add(seriesTag(id)).add(listTag(kind))
+    if (kind === 'event') addEventDependents(tags)
+    else tags.add(listTag(kind, 'event')).add(listTag('event', 'linked'))
   }
   for (const r of images) {
     if (!r) continue
     tags.add(groupTag('taxonomy' in r ? 'terms' : 'posts', r.translationGroup))
     if ('taxonomy' in r) {
-      if (r.parent) tags.add(`t${r.parent}`)
+      if (r.parent) tags.add(termTag(r.parent))
     } else if (r.type === 'event') {
-      if (r.parentId) tags.add(`s${r.parentId}`)
-      if (!countsKept(images)) for (const t of [...r.categoryIds, ...r.tagIds]) tags.add(`t${t}`)
+      if (r.parentId) tags.add(seriesTag(r.parentId))
+      if (!countsKept(images)) for (const t of [...r.categoryIds, ...r.tagIds]) tags.add(termTag(t))
     }
   }
 }
@@ -148,22 +154,23 @@ export function writeTags(stale: Stale, kind: Kind, id: number, images: Readonly
  */
 export function journalTags(entries: readonly JournalEntry[], current: ReadonlyArray<PostRecord | TermRecord>): Tags {
   const tags: Tags = new Set()
-  const now = new Map(current.map((r) => [('taxonomy' in r ? 't' : 'p') + r.id, r]))
+  const now = new Map(current.map((r) => ['taxonomy' in r ? termTag(r.id) : postTag(r.id), r]))
   for (const e of entries) {
-    const own = (e.kind === 'category' || e.kind === 'tag' ? 't' : 'p') + e.id
+    const own = recordTag(e.kind, e.id)
     tags.add(own)
-    if (e.kind === 'category' || e.kind === 'tag') tags.add(`L:${e.kind}`).add(`L:${e.kind}@event`).add('L:event@term')
+    if (e.kind === 'category' || e.kind === 'tag') tags.add(listTag(e.kind)).add(listTag(e.kind, 'event')).add(listTag('event', 'term'))
     else if (e.kind === 'event') {
-      tags.add(`s${e.id}`).add('L:event').add('L:venue@event').add('L:organizer@event').add('L:category@event').add('L:tag@event')
-    } else tags.add(`s${e.id}`).add(`L:${e.kind}`).add(`L:${e.kind}@event`).add('L:event@linked')
+      tags.add(seriesTag(e.id)).add(listTag('event'))
+      addEventDependents(tags)
+    } else tags.add(seriesTag(e.id)).add(listTag(e.kind)).add(listTag(e.kind, 'event')).add(listTag('event', 'linked'))
     const r = now.get(own)
     if (!r) continue
     if ('taxonomy' in r) {
       tags.add(groupTag('terms', r.translationGroup))
-      if (r.parent) tags.add(`t${r.parent}`)
+      if (r.parent) tags.add(termTag(r.parent))
     } else {
       tags.add(groupTag('posts', r.translationGroup))
-      if (r.type === 'event' && r.parentId) tags.add(`s${r.parentId}`)
+      if (r.type === 'event' && r.parentId) tags.add(seriesTag(r.parentId))
     }
   }
   return tags
@@ -228,7 +235,7 @@ export function recordingReads(tags: Tags): StorageHook {
     // A sync answer reads the change journal, which every commit extends: it depends on every
     // kind of record (each write drops the lists of its kind, L:{kind}).
     journalRead: () => {
-      for (const kind of ['event', 'venue', 'organizer', 'category', 'tag']) tags.add(`L:${kind}`)
+      for (const kind of ['event', 'venue', 'organizer', 'category', 'tag'] as const) tags.add(listTag(kind))
     },
   }
 }
@@ -237,26 +244,26 @@ export function recordingReads(tags: Tags): StorageHook {
 async function recordRead(tags: Tags, op: ReadOp, next: NextRead): Promise<unknown> {
   switch (op.name) {
     case 'getPost': {
-      tags.add(`p${op.args[0]}`)
+      tags.add(postTag(op.args[0]))
       const p = await next(op)
       addPost(tags, p)
       return p
     }
     case 'getPosts': {
-      for (const id of op.args[0]) tags.add(`p${id}`)
+      for (const id of op.args[0]) tags.add(postTag(id))
       const ps = await next(op)
       for (const p of ps) addPost(tags, p)
       return ps
     }
     case 'findPostBySlug':
     case 'findLinkedDuplicate': {
-      tags.add(`L:${op.args[0]}`)
+      tags.add(listTag(op.args[0]))
       const p = await next(op)
       addPost(tags, p)
       return p
     }
     case 'slugsLike':
-      tags.add(`L:${op.args[0]}`)
+      tags.add(listTag(op.args[0]))
       return next(op)
     case 'listEvents': {
       for (const t of eventListTags(op.args[0])) tags.add(t)
@@ -266,7 +273,7 @@ async function recordRead(tags: Tags, op: ReadOp, next: NextRead): Promise<unkno
     }
     case 'eventsShowing':
       // Any event's links or terms may change the answer.
-      tags.add('L:event').add('L:event@linked').add('L:event@term')
+      tags.add(listTag('event')).add(listTag('event', 'linked')).add(listTag('event', 'term'))
       return next(op)
     case 'listLinked': {
       for (const t of linkedListTags(op.args[0], op.args[1])) tags.add(t)
@@ -279,7 +286,7 @@ async function recordRead(tags: Tags, op: ReadOp, next: NextRead): Promise<unkno
       return next(op)
     case 'reservedBy':
       // A block is reserved when a series is written: an event write, which changes event lists.
-      tags.add('L:event')
+      tags.add(listTag('event'))
       return next(op)
     default:
       return recordTermRead(tags, op, next)
@@ -295,25 +302,25 @@ type LaterRead = Extract<
 async function recordTermRead(tags: Tags, op: LaterRead, next: NextRead): Promise<unknown> {
   switch (op.name) {
     case 'getTerm': {
-      tags.add(`t${op.args[0]}`)
+      tags.add(termTag(op.args[0]))
       const t = await next(op)
       addTerm(tags, t)
       return t
     }
     case 'getTerms': {
-      for (const id of op.args[0]) tags.add(`t${id}`)
+      for (const id of op.args[0]) tags.add(termTag(id))
       const ts = await next(op)
       for (const t of ts) addTerm(tags, t)
       return ts
     }
     case 'findTerm': {
-      tags.add(`L:${op.args[0]}`)
+      tags.add(listTag(op.args[0]))
       const t = await next(op)
       addTerm(tags, t)
       return t
     }
     case 'termDescendants':
-      tags.add('L:category')
+      tags.add(listTag('category'))
       return next(op)
     case 'listTerms': {
       for (const t of termListTags(op.args[0])) tags.add(t)
@@ -322,10 +329,10 @@ async function recordTermRead(tags: Tags, op: LaterRead, next: NextRead): Promis
       return page
     }
     case 'trashedPosts':
-      tags.add('L:event').add('L:venue').add('L:organizer')
+      tags.add(listTag('event')).add(listTag('venue')).add(listTag('organizer'))
       return next(op)
     case 'seriesMembers': {
-      tags.add(`s${op.args[0]}`).add(`p${op.args[0]}`)
+      tags.add(seriesTag(op.args[0])).add(postTag(op.args[0]))
       const members = await next(op)
       for (const p of members) addPost(tags, p)
       return members

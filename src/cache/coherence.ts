@@ -19,8 +19,8 @@
  * local write's tags). A position the journal no longer covers (compacted) or never gave out
  * (another database) drops the whole cache, and so does a catch-up too long to be worth reading.
  */
-import type { ReadCache } from '../cache.js'
-import { journalTags } from '../storage/dependencies.js'
+import type { ReadCache } from './response-cache.js'
+import { journalTags } from './dependencies.js'
 import type { JournalEntry } from '../storage/journal.js'
 import type { OtherWriters, PostRecord, Storage, TermRecord } from '../storage/types.js'
 
