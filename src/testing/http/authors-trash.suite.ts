@@ -4,10 +4,11 @@
  * reference records them. Runs unchanged on every storage backend; data is seeded through the
  * API only.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { CalendarOptions } from '../../src/options.js'
-import type { Change } from '../../src/storage/observed.js'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { CalendarOptions } from '../../options.js'
+import type { Change } from '../../storage/observed.js'
+import type { Storage } from '../../storage/types.js'
 import { NS, API, makeApp, NOW, ORIGIN, USERS, type App, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
 
 const EVENT = { start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 12:00:00' }
@@ -17,7 +18,8 @@ const NAME_FIELD = { venue: 'venue', organizer: 'organizer' } as const
 
 const tick = () => new Promise((r) => setTimeout(r, 0))
 
-export function authorsTrashSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function authorsTrashSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = async (options: CalendarOptions = {}): Promise<App> => {
     const app = await makeApp(makeStorage, options)
     onTestFinished(() => app.close())
@@ -351,7 +353,8 @@ export function authorsTrashSuite(name: string, makeStorage: () => Storage | Pro
  * Storage-free, run once (test/http-once.test.ts): an options check that throws before any
  * storage call, and what discovery and /doc say of the new parameters.
  */
-export function authorsTrashDocSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function authorsTrashDocSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = async (options: CalendarOptions = {}): Promise<App> => {
     const app = await makeApp(makeStorage, options)
     onTestFinished(() => app.close())

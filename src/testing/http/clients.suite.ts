@@ -4,8 +4,9 @@
  * faithfully (no defaults in request bodies, iCalendar and 304 declared where served, the
  * security each operation really needs).
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import { StorageUnavailableError, type Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import { StorageUnavailableError, type Storage } from '../../storage/types.js'
 import { NS, SERVED, makeApp, ORIGIN, type App } from './harness.js'
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
@@ -18,7 +19,8 @@ function defaultsIn(value: unknown, at = ''): string[] {
   return Object.entries(value).flatMap(([k, v]) => (k === 'default' ? [at] : defaultsIn(v, `${at}/${k}`)))
 }
 
-export function clientsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function clientsSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(options = {}, storage = makeStorage): Promise<App> {
     const a = await makeApp(storage, options)
     onTestFinished(() => a.close())
@@ -135,7 +137,8 @@ export function clientsSuite(name: string, makeStorage: () => Storage | Promise<
  * Storage-free, run once (test/http-once.test.ts): the API index and the Link header come from
  * the route table and the options; the only reads are of an empty list.
  */
-export function apiIndexSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function apiIndexSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(options = {}, storage = makeStorage): Promise<App> {
     const a = await makeApp(storage, options)
     onTestFinished(() => a.close())
@@ -197,7 +200,8 @@ export function apiIndexSuite(name: string, makeStorage: () => Storage | Promise
  * Storage-free, run once: what /doc declares, checked against the answers of anonymous requests
  * that the router refuses (401) or hands on; nothing is stored.
  */
-export function docGeneratorsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function docGeneratorsSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(options = {}, storage = makeStorage): Promise<App> {
     const a = await makeApp(storage, options)
     onTestFinished(() => a.close())

@@ -4,15 +4,17 @@
  * twice that should exist once, counts and totals agree with the records, and no event points
  * at a record that is gone.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp, type App } from './harness.js'
 
 export const concurrencyStats = { operations: 0 }
 
 const EVENT = { start_date: '2026-12-01 19:00', end_date: '2026-12-01 21:00' }
 
-export function concurrencySuite(name: string, makeStorage: () => Storage | Promise<Storage>, width = 40) {
+export function concurrencySuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>, width = 40) {
+  const { describe, it } = t
   async function app(): Promise<App> {
     const a = await makeApp(makeStorage)
     onTestFinished(() => a.close())

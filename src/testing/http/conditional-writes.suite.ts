@@ -3,8 +3,9 @@
  * write that names a record (update by POST/PUT/PATCH, delete; by id and by slug) answers 412
  * and writes nothing unless it matches the record as it stands.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp, type App } from './harness.js'
 
 const STRONG = /^"[0-9a-z]+-[0-9a-z]+"$/
@@ -68,7 +69,8 @@ const KINDS: Kind[] = [
   },
 ]
 
-export function conditionalWritesSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function conditionalWritesSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   describe(`conditional writes [${name}]`, () => {
     for (const kind of KINDS) {
       it(`${kind.name}: single reads and write replies carry the strong ETag If-Match compares`, async () => {

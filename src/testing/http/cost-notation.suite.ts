@@ -5,8 +5,9 @@
  * `cost_details.values`, never read as a range of their pieces ("Free – $1023") nor lower-cased
  * into what looks like a program's printout ("nan").
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp, type App } from './harness.js'
 
 async function open(makeStorage: () => Storage | Promise<Storage>): Promise<App> {
@@ -36,7 +37,8 @@ const CASES: Array<[unknown, string, string[]]> = [
   ['0', 'Free', ['0']],
 ]
 
-export function costNotationSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function costNotationSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   describe(`cost notation [${name}]`, () => {
     it.each(CASES)('cost %j shows %j with values %j, on write and on read', async (cost, shown, values) => {
       const app = await open(makeStorage)

@@ -5,11 +5,12 @@
  * search over text values; a removed declaration; series; the HTML filter of textareas per role;
  * discovery and /doc; iCalendar (ical.js); sync and onChange seeing edits, not no-ops.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
 import ICAL from 'ical.js'
-import type { Storage } from '../../src/storage/types.js'
-import type { CalendarOptions } from '../../src/options.js'
-import type { Change } from '../../src/storage/observed.js'
+import type { Storage } from '../../storage/types.js'
+import type { CalendarOptions } from '../../options.js'
+import type { Change } from '../../storage/observed.js'
 import { NS, expectInvalid, makeApp, type App } from './harness.js'
 
 const FIELDS: NonNullable<CalendarOptions['customFields']> = [
@@ -34,7 +35,8 @@ async function open(makeStorage: () => Storage | Promise<Storage>, options: Cale
 const ids = (res: { body: { events?: Array<{ id: number }> } }) => (res.body.events ?? []).map((e) => e.id).sort((a, b) => a - b)
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b)
 
-export function customFieldsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function customFieldsSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   describe(`custom fields [${name}]`, () => {
     it('stores every type and reads it in TEC’s shape; an event without values reads []', async () => {
       const app = await open(makeStorage)

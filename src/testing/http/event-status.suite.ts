@@ -3,9 +3,10 @@
  * dates) and attendance (offline, online, mixed with a virtual URL): in JSON, in JSON-LD, in
  * iCalendar (read back with ical.js), as a list filter, and their 400s.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
 import ICAL from 'ical.js'
-import type { Storage } from '../../src/storage/types.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp, type App } from './harness.js'
 
 async function open(makeStorage: () => Storage | Promise<Storage>): Promise<App> {
@@ -21,7 +22,8 @@ async function vevent(app: App, id: number) {
   return new ICAL.Component(ICAL.parse(res.text)).getFirstSubcomponent('vevent')!
 }
 
-export function eventStatusSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventStatusSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   describe(`event status and attendance [${name}]`, () => {
     it('a cancelled event stays listed, says so in JSON and JSON-LD, and calendars strike it with a new SEQUENCE', async () => {
       const app = await open(makeStorage)

@@ -2,13 +2,15 @@
  * Creating events (POST /events): the full representation in TEC key order, defaults, validation errors, terms, links and images.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { API, ORIGIN, expectError, expectInvalid } from './harness.js'
 import { EVENT_KEYS, details, eventsOpener } from './events-shared.js'
 
 /** POST /events: the representation, defaults, validation, terms, links and images of a new event. */
-export function eventsCreateSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsCreateSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {
@@ -397,7 +399,8 @@ export function eventsCreateSuite(name: string, makeStorage: () => Storage | Pro
 }
 
 /** Storage-free (run once, test/http-once.test.ts): the request is refused by validation before any storage call, and nothing here reads stored data. */
-export function eventsCreateValidationSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsCreateValidationSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

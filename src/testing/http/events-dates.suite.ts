@@ -2,13 +2,15 @@
  * Event dates: time zones and DST, all-day spans, natural and ISO 8601 input, the default list window and date filters.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { type App, expectInvalid } from './harness.js'
 import { EVENT_KEYS, LIST, ids, details, eventsOpener } from './events-shared.js'
 
 /** Dates: time zones, all-day spans and natural or ISO 8601 input on writes, and the list window and date filters. */
-export function eventsDatesSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsDatesSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

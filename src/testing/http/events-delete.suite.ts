@@ -2,13 +2,15 @@
  * Deleting events: the trash, then 410; by id and by slug; trashed events leave every list.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { expectError, expectInvalid } from './harness.js'
 import { EVENT_KEYS, ids, eventsOpener } from './events-shared.js'
 
 /** DELETE on an event: the trash, then 410, by id and by slug. */
-export function eventsDeleteSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsDeleteSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

@@ -2,13 +2,15 @@
  * Events in several languages: scoping by path segment or parameter, per-language slugs and translation groups.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { LANG, NS, ORIGIN, expectInvalid, expectNoRoute } from './harness.js'
 import { WINDOW, ids, eventsOpener } from './events-shared.js'
 
 /** Languages: the path segment or parameter scopes writes, lists and slugs; translations form groups. */
-export function eventsLanguagesSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsLanguagesSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

@@ -2,13 +2,15 @@
  * Venues, organizers and categories seen from events: linking by id, nested creation, embedding and list filters.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { API, type App, expectError, expectInvalid } from './harness.js'
 import { WINDOW, LIST, ids, eventsOpener } from './events-shared.js'
 
 /** Venues, organizers and categories as an event sees them: linking, nesting, embedding and filtering. */
-export function eventsLinkedSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsLinkedSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

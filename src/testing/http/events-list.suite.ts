@@ -2,13 +2,15 @@
  * Event lists (GET /events): paging, ordering, search and filters, and the canonical rest_url and next links.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { LANG, API, expectError, expectInvalid, expectNoRoute } from './harness.js'
 import { WINDOW, LIST, ids, eventsOpener } from './events-shared.js'
 
 /** GET /events: paging, ordering, the filters other than dates, and the canonical rest_url. */
-export function eventsListSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsListSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

@@ -2,13 +2,15 @@
  * Event permissions: who may create, edit, publish and read which events, by role and ownership.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { ORIGIN, expectError, expectInvalid } from './harness.js'
 import { WINDOW, LIST, ids, eventsOpener } from './events-shared.js'
 
 /** Who may write and read which events, by role and ownership. */
-export function eventsPermissionsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsPermissionsSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

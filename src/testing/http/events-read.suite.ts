@@ -2,13 +2,15 @@
  * Reading one event by id or slug, with json_ld, and the errors for unknown and trashed events.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { ORIGIN, expectError, expectInvalid, expectNoRoute } from './harness.js'
 import { EVENT_KEYS, eventsOpener } from './events-shared.js'
 
 /** GET /events/{id} and /events/by-slug/{slug}: one event, its json_ld, and the errors of a missing or trashed one. */
-export function eventsReadSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsReadSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

@@ -2,9 +2,9 @@
  * What the events suites (events-*.suite.ts) share: the expected key order of an event, the list
  * window and URLs for the harness clock, and a fresh app per test.
  */
-import { onTestFinished } from 'vitest'
-import type { CalendarOptions } from '../../src/options.js'
-import type { Storage } from '../../src/storage/types.js'
+import { onTestFinished } from './api.js'
+import type { CalendarOptions } from '../../options.js'
+import type { Storage } from '../../storage/types.js'
 import { API, makeApp, type App, type Res } from './harness.js'
 
 /** Event keys in TEC's order (docs/wire-compatibility.md §2.1) plus our language fields; `json_ld` on single reads. */

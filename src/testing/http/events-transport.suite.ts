@@ -2,13 +2,15 @@
  * The events routes as HTTP: routing, HEAD, method overrides, form and JSON bodies, and the WordPress headers.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { NS, API, ORIGIN, expectError, expectNoRoute } from './harness.js'
 import { WINDOW, LIST, CACHE_CONTROL, ids, eventsOpener } from './events-shared.js'
 
 /** Routing, method overrides, request bodies and the standard headers of the events routes. */
-export function eventsTransportSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsTransportSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {
@@ -234,7 +236,8 @@ export function eventsTransportSuite(name: string, makeStorage: () => Storage | 
 }
 
 /** Storage-free (run once, test/http-once.test.ts): an unknown path never reaches a handler. */
-export function eventsNoRouteSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsNoRouteSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

@@ -2,13 +2,15 @@
  * Updating events (POST, PUT, PATCH): only the fields sent change; clearing, slugs, terms and the modified stamp.
  * Part of the events suites (test/http/events-*.suite.ts); helpers in events-shared.ts.
  */
-import { describe, expect, it } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { expectError, expectInvalid } from './harness.js'
 import { EVENT_KEYS, ids, eventsOpener } from './events-shared.js'
 
 /** POST, PUT and PATCH on an event: partial updates, clearing, slugs, terms and the modified stamp. */
-export function eventsUpdateSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function eventsUpdateSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = eventsOpener(makeStorage)
 
   describe(`events over HTTP [${name}]`, () => {

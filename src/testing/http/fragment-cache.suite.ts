@@ -5,10 +5,11 @@
  * next read of every URL that shows the record, host, language and caller never mix, the byte
  * bound holds, and a second router on the same database sees the first one's writes.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import { createCalendarRouter, type CalendarRouter } from '../../src/router.js'
-import type { CalendarOptions } from '../../src/options.js'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import { createCalendarRouter, type CalendarRouter } from '../../router.js'
+import type { CalendarOptions } from '../../options.js'
+import type { Storage } from '../../storage/types.js'
 import { LANG, authenticate, makeApp, NOW, NS_PATH, ORIGIN, type App, type Caller, WIRE_OPTIONS } from './harness.js'
 
 const admin = { as: 'administrator' as const }
@@ -34,7 +35,8 @@ function oracle(storage: Storage, options: CalendarOptions = {}): CalendarRouter
 
 export const fragmentStats = { comparisons: 0 }
 
-export function fragmentCacheSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function fragmentCacheSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(options: CalendarOptions = {}): Promise<App> {
     const a = await makeApp(makeStorage, options)
     onTestFinished(() => a.close())

@@ -6,9 +6,10 @@
  * venue lists under the response cache. Runs unchanged on every storage backend; data is seeded
  * through the API only.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { CalendarOptions } from '../../src/options.js'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { CalendarOptions } from '../../options.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp, USERS, type App, type Caller, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
 
 /** Berlin's centre, and points due north of it: 0.1° of latitude is 11.12 km on our sphere. */
@@ -25,7 +26,8 @@ const titles = (res: Res) => {
   )
 }
 
-export function geoCombinationsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function geoCombinationsSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = async (options: CalendarOptions = {}): Promise<App> => {
     const app = await makeApp(makeStorage, options)
     onTestFinished(() => app.close())

@@ -3,9 +3,10 @@
  * (representation, JSON-LD, iCalendar), and the geoloc filters of event and venue lists with
  * the geofence. Runs unchanged against every storage backend; data is seeded through the API.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { CalendarOptions } from '../../src/options.js'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { CalendarOptions } from '../../options.js'
+import type { Storage } from '../../storage/types.js'
 import { NS, makeApp, type App, type Res, expectInvalid } from './harness.js'
 
 /** Berlin's centre, and points due north of it: 0.1° of latitude is 11.12 km on our sphere. */
@@ -18,7 +19,8 @@ const titles = (res: Res) => {
   return (res.body.events ?? res.body.venues).map((x: { title?: string; venue?: string }) => x.title ?? x.venue)
 }
 
-export function geoSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function geoSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = async (options: CalendarOptions = {}): Promise<App> => {
     const app = await makeApp(makeStorage, options)
     onTestFinished(() => app.close())
@@ -426,7 +428,8 @@ export function geoSuite(name: string, makeStorage: () => Storage | Promise<Stor
 }
 
 /** Storage-free, run once (test/http-once.test.ts): discovery and /doc are built from the schemas. */
-export function geoDocSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function geoDocSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = async (options: CalendarOptions = {}): Promise<App> => {
     const app = await makeApp(makeStorage, options)
     onTestFinished(() => app.close())

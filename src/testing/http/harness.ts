@@ -4,11 +4,11 @@
  * standard Request/Response objects. Nothing here looks inside the storage, so the same suites
  * run against every backend.
  */
-import { expect } from 'vitest'
-import { createCalendarRouter, type CalendarRouter } from '../../src/router.js'
-import type { CalendarOptions } from '../../src/options.js'
-import type { Principal } from '../../src/auth/principal.js'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { createCalendarRouter, type CalendarRouter } from '../../router.js'
+import type { CalendarOptions } from '../../options.js'
+import type { Principal } from '../../auth/principal.js'
+import type { Storage } from '../../storage/types.js'
 
 /** Saturday 2026-11-21 22:54:48 UTC: the moment the reference recordings were made. */
 export const NOW = new Date('2026-11-21T22:54:48Z')

@@ -2,14 +2,16 @@
  * HTTP behaviour beyond the reference: conditional GET, caching headers, CORS, the read cache
  * and the change hook.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
-import type { CalendarOptions } from '../../src/options.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
+import type { CalendarOptions } from '../../options.js'
 import { NS, makeApp, type App } from './harness.js'
 
 const EVENT = { title: 'Concert', start_date: '2026-12-01 19:00', end_date: '2026-12-01 22:00' }
 
-export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function httpFeaturesSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(options: CalendarOptions = {}): Promise<App> {
     const a = await makeApp(makeStorage, options)
     onTestFinished(() => a.close())
@@ -158,7 +160,8 @@ export function httpFeaturesSuite(name: string, makeStorage: () => Storage | Pro
   })
 }
 
-export function allowSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function allowSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   describe(`Allow per record [${name}]`, () => {
     it('lists write methods on a record only for callers who may modify that record', async () => {
       const a = await makeApp(makeStorage)
@@ -179,7 +182,8 @@ export function allowSuite(name: string, makeStorage: () => Storage | Promise<St
  * Storage-free, run once (test/http-once.test.ts): CORS headers are decided before and after the
  * handler from the options alone; the only reads are of an empty list.
  */
-export function corsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function corsSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(options: CalendarOptions = {}): Promise<App> {
     const a = await makeApp(makeStorage, options)
     onTestFinished(() => a.close())
@@ -241,10 +245,11 @@ export function corsSuite(name: string, makeStorage: () => Storage | Promise<Sto
 }
 
 /** Storage-free, run once: the read cache alone, without a router or storage. */
-export function readCacheBoundSuite(name: string) {
+export function readCacheBoundSuite(t: SuiteApi, name: string) {
+  const { describe, it } = t
   describe(`read cache [${name}]`, () => {
     it('stays within its byte bound', async () => {
-      const { ReadCache } = await import('../../src/cache.js')
+      const { ReadCache } = await import('../../cache.js')
       const cache = new ReadCache({ maxBytes: 50_000 })
       const body = new TextEncoder().encode('x'.repeat(1000))
       for (let i = 0; i < 200; i++) cache.set(cache.key(`http://x/${i}`, ''), { status: 200, headers: {}, body })

@@ -5,10 +5,11 @@
  * the cap, and a 503 on a read says when to retry.
  */
 import ICAL from 'ical.js'
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { CalendarOptions } from '../../src/options.js'
-import { StorageUnavailableError, type Storage } from '../../src/storage/types.js'
-import { newEvent } from '../../src/testing/fixtures.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { CalendarOptions } from '../../options.js'
+import { StorageUnavailableError, type Storage } from '../../storage/types.js'
+import { newEvent } from '../fixtures.js'
 import { makeApp, NOW, type App } from './harness.js'
 
 const admin = { as: 'administrator' as const }
@@ -35,7 +36,8 @@ function vevents(text: string): Vevent[] {
   }))
 }
 
-export function icalReliabilitySuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function icalReliabilitySuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(options: CalendarOptions = {}, make = makeStorage): Promise<App> {
     const a = await makeApp(make, options)
     onTestFinished(() => a.close())

@@ -2,9 +2,10 @@
  * iCalendar feeds, parsed with ical.js (Mozilla's parser, not ours): the same filters and
  * visibility as the JSON list, exact instants, all-day dates, escaping and folding.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
 import ICAL from 'ical.js'
-import type { Storage } from '../../src/storage/types.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp, type App } from './harness.js'
 
 function parse(text: string) {
@@ -12,7 +13,8 @@ function parse(text: string) {
   return root.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c))
 }
 
-export function icalSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function icalSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(): Promise<App> {
     const a = await makeApp(makeStorage)
     onTestFinished(() => a.close())

@@ -3,9 +3,10 @@
  * not read never shows up — not as a list item, not embedded in another record, not by its
  * title anywhere in the body, not in a term count — on JSON and iCalendar alike.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
-import type { CalendarOptions } from '../../src/options.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
+import type { CalendarOptions } from '../../options.js'
 import { makeApp, type App, type Caller } from './harness.js'
 
 const STATUSES = ['draft', 'pending', 'private', 'future', 'trash'] as const
@@ -13,7 +14,8 @@ const SECRET = (kind: string, status: string) => `SECRET-${kind}-${status}`
 
 export const leakStats = { checks: 0 }
 
-export function leaksSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function leaksSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function world(
     options: CalendarOptions = {},
   ): Promise<{ app: App; publicEvent: any; ids: Record<string, number>; slugs: Record<string, string> }> {

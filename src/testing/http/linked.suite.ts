@@ -6,8 +6,9 @@
  * unlinking, §5.2 authorization first, §5.5 JSON booleans and single organizer objects, §5.6
  * always-create / nested reuse, §5.9 no embedded drafts.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { LANG, API, makeApp, ORIGIN, type App, type Caller, type Res, expectError, expectInvalid } from './harness.js'
 
 const NOW_LOCAL = '2026-11-21 22:54:48'
@@ -64,7 +65,8 @@ const KINDS: Kind[] = ['venue', 'organizer']
 
 const EVENT = { start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 12:00:00' }
 
-export function linkedSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function linkedSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = async (): Promise<App> => {
     const app = await makeApp(makeStorage)
     onTestFinished(() => app.close())

@@ -4,8 +4,9 @@
  * and terms, opens no storage transaction — including lists and feeds reaching years past the
  * written horizon, a provisional occurrence read by id, sync pages and the reference document.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp } from './harness.js'
 
 /** The storage with its transactions counted (every write of the contract runs in one). */
@@ -20,7 +21,8 @@ async function counted(makeStorage: () => Storage | Promise<Storage>) {
   return { storage, counter }
 }
 
-export function readsNeverWriteSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function readsNeverWriteSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   describe(`reads never write [${name}]`, () => {
     it('no GET or HEAD opens a transaction, whatever it asks for', async () => {
       const { storage, counter } = await counted(makeStorage)

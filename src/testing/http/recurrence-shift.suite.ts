@@ -3,15 +3,17 @@
  * occurrences stay edited and anchored to their new counterpart, exceptions stay excluded, and
  * the iCalendar feed still expands to exactly the list.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp, type App } from './harness.js'
-import { expandFeed, occurrenceKey } from './recurrence-ical.suite.js'
+import { expandFeed, occurrenceKey } from './ical-expand.js'
 
 const WINDOW = 'start_date=2026-01-01&end_date=2030-12-31&per_page=50'
 const admin = { as: 'administrator' as const }
 
-export function recurrenceShiftSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function recurrenceShiftSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(): Promise<App> {
     const a = await makeApp(makeStorage)
     onTestFinished(() => a.close())

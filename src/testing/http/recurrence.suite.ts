@@ -3,15 +3,17 @@
  * filters, editing and deleting with recurrence_scope, and bad input (400 naming the parameter,
  * nothing stored).
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
-import { extendSeries } from '../../src/index.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
+import { extendSeries } from '../../resources/series-horizon.js'
 import { makeApp, type App } from './harness.js'
-import { sync } from './sync.suite.js'
+import { sync } from './sync-pages.js'
 
 const WINDOW = 'start_date=2026-01-01&end_date=2030-12-31&per_page=50'
 
-export function recurrenceSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function recurrenceSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(options?: Parameters<typeof makeApp>[1]): Promise<App> {
     const a = await makeApp(makeStorage, options)
     onTestFinished(() => a.close())
@@ -415,7 +417,8 @@ export function recurrenceSuite(name: string, makeStorage: () => Storage | Promi
 }
 
 /** Storage-free, run once (test/http-once.test.ts): /doc is built from the schemas. */
-export function recurrenceDocSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function recurrenceDocSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function app(options?: Parameters<typeof makeApp>[1]): Promise<App> {
     const a = await makeApp(makeStorage, options)
     onTestFinished(() => a.close())

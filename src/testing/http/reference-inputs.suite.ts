@@ -3,13 +3,15 @@
  * (accents spelled out, German rules for German records), other scripts keep their letters;
  * relative dates as PHP's strtotime reads them, and the inputs it silently misreads refused.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp } from './harness.js'
 
 const admin = { as: 'administrator' as const }
 
-export function referenceInputsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function referenceInputsSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   describe(`${name}: slugs and dates as the reference computes them`, () => {
     async function open() {
       const app = await makeApp(makeStorage, { languages: ['en', 'de', 'ja'] })

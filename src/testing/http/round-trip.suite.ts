@@ -4,9 +4,10 @@
  * onChange). Events with venue, organizers, terms, image, cost, status and a recurrence; venues,
  * organizers, categories and tags. A write of unknown keys only changes nothing either.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Change } from '../../src/storage/observed.js'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Change } from '../../storage/observed.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp, type App } from './harness.js'
 
 async function open(makeStorage: () => Storage | Promise<Storage>, seen: Change[]): Promise<App> {
@@ -36,7 +37,8 @@ async function roundTrip(app: App, seen: Change[], path: string) {
   expect(after.headers.get('etag')).toBe(read.headers.get('etag'))
 }
 
-export function roundTripSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function roundTripSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   describe(`round-trip of reads [${name}]`, () => {
     it('an event with venue, organizers, terms, image, cost, status and a series: its read sent back changes nothing', async () => {
       const seen: Change[] = []

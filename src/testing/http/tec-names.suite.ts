@@ -5,9 +5,10 @@
  * the response and fragment caches. The rest of the API under TEC's names is every other suite,
  * run that way by test/http-tec-names*.test.ts.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { CalendarOptions } from '../../src/options.js'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { CalendarOptions } from '../../options.js'
+import type { Storage } from '../../storage/types.js'
 import { makeApp, ORIGIN, type App, type Caller, type Res } from './harness.js'
 
 const OURS = { root: `${ORIGIN}/wp-json/calendar/events/v1`, ns: 'calendar/events/v1', lang: 'multilingual_language' }
@@ -22,7 +23,8 @@ const leaked = (names: Names, res: Res) => {
   return text.includes(`/${other.ns}`) || text.includes(other.lang) || text.includes(other.ns.replace(/\//g, '\\/'))
 }
 
-export function tecNamesSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function tecNamesSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   async function open(options: CalendarOptions = {}): Promise<App> {
     const app = await makeApp(makeStorage, { tecNames: true, ...options })
     onTestFinished(() => app.close())

@@ -3,11 +3,13 @@
  * relations, their order, targetHints that follow the caller, and the request's language. Runs
  * unchanged on every storage backend; data is seeded through the API only.
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { NS, API, makeApp, ORIGIN, type App, createOk } from './harness.js'
 
-export function termLinksSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function termLinksSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = async (): Promise<App> => {
     const app = await makeApp(makeStorage)
     onTestFinished(() => app.close())

@@ -4,8 +4,9 @@
  * through the API only. Expected behaviour: docs/wire-compatibility.md §7.6 (terms) and §3
  * (permissions, languages), with §5.2 (authorization first) and §5.3 (links keep filters).
  */
-import { describe, expect, it, onTestFinished } from 'vitest'
-import type { Storage } from '../../src/storage/types.js'
+import { expect } from './expect.js'
+import { onTestFinished, type SuiteApi } from './api.js'
+import type { Storage } from '../../storage/types.js'
 import { LANG, NS, API, makeApp, ORIGIN, type App, type Caller, type Res, expectError, expectInvalid } from './harness.js'
 
 function expectForbidden(res: Res, status: 401 | 403) {
@@ -32,7 +33,8 @@ const STANDALONE_KEYS = (tax: Tax) => [
   'translations',
 ]
 
-export function termsSuite(name: string, makeStorage: () => Storage | Promise<Storage>) {
+export function termsSuite(t: SuiteApi, name: string, makeStorage: () => Storage | Promise<Storage>) {
+  const { describe, it } = t
   const open = async (): Promise<App> => {
     const app = await makeApp(makeStorage)
     onTestFinished(() => app.close())
