@@ -4,9 +4,14 @@
  * conformance case can fail for a stranger's backend exactly as it does here.
  */
 import { AssertionError } from 'node:assert'
+import type * as nodeTest from 'node:test'
 import { describe, expect as vexpect, it } from 'vitest'
 import { expect } from '../../../src/testing/http/expect.js'
-import { caseName, onTestFinished, suiteApi } from '../../../src/testing/http/api.js'
+import { caseName, onTestFinished, suiteApi, type ConformanceApi } from '../../../src/testing/http/api.js'
+
+// Both runners' describe and it fit the conformance suites as they are (checked by the compiler).
+export const fromVitest: ConformanceApi = { describe, it }
+export const fromNodeTest = (api: { describe: typeof nodeTest.describe; it: typeof nodeTest.it }): ConformanceApi => api
 
 const fails = (fn: () => void) => vexpect(fn).toThrow(AssertionError)
 
