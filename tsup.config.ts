@@ -6,6 +6,7 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    'storage/index': 'src/storage/index.ts',
     'storage/memory': 'src/storage/memory.ts',
     'storage/sql/index': 'src/storage/sql/index.ts',
     'testing/index': 'src/testing/index.ts',

@@ -17,7 +17,8 @@ export { ROLES, type Principal, type Role } from './auth/principal.js'
 export { ApiError } from './http/errors.js'
 export type { CacheOptions, CacheStats } from './cache/response-cache.js'
 export { PayloadTooLargeError, type RequestLike, type RawResponse, type HeadersLike } from './http/types.js'
-export * from './storage/types.js'
+// What an application hands the router; a backend's author finds the whole contract in `calendar-events-router/storage`.
+export { StorageUnavailableError, type Storage } from './storage/types.js'
 export type {
   Representations,
   Event,

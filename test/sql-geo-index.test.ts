@@ -5,7 +5,7 @@
  * date window of every event; with more venues than that and one category, the category's range
  * is read and each row's venue link checked by primary key. These tests fail when a change to the statements (or the schema)
  * makes either engine fall back to a scan. What the filters answer is covered over HTTP on every
- * engine (test/http/geo.suite.ts, test/http/geo-combinations.suite.ts).
+ * engine (src/testing/http/geo.suite.ts, geo-combinations.suite.ts).
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -3,7 +3,7 @@
  * a value naming the method and holding its arguments, so one hook can see all of them and a
  * switch over them is checked whole by the compiler.
  */
-import type { StorageReader, StorageTx } from './types.js'
+import type { BulkInsertTx, ImportLinksTx, ReservedIdsReader, ReservedIdsTx, StorageReader, StorageTx } from './types.js'
 
 /** Every read of the contract (the compiler checks the list is whole). */
 export const READS = [
@@ -27,7 +27,7 @@ export const READS = [
 ] as const satisfies ReadonlyArray<keyof StorageReader>
 
 /** Reads a backend may lack (a capability): absent from every view of a backend without them. */
-export const OPTIONAL_READS = ['reservedBy'] as const satisfies ReadonlyArray<keyof StorageReader>
+export const OPTIONAL_READS = ['reservedBy'] as const satisfies ReadonlyArray<keyof ReservedIdsReader>
 
 export type ReadName = keyof StorageReader
 export type ReadOp = { [K in ReadName]: { name: K; args: Parameters<NonNullable<StorageReader[K]>> } }[ReadName]
@@ -62,6 +62,12 @@ export const OPTIONAL = [
   'reserveIds',
   ...OPTIONAL_READS,
 ] as const satisfies ReadonlyArray<keyof StorageTx>
+
+// The optional methods are exactly those of the declared capabilities (types.ts): the compiler says which differ.
+type CapabilityMethod = keyof BulkInsertTx | keyof ReservedIdsTx | keyof ImportLinksTx | keyof ReservedIdsReader
+type Undeclared = Exclude<CapabilityMethod, (typeof OPTIONAL)[number]> | Exclude<(typeof OPTIONAL)[number], CapabilityMethod>
+const everyCapability: [Undeclared] extends [never] ? true : Undeclared = true
+void everyCapability
 
 // A method missing from the lists above would not pass through the pipeline: the compiler says which.
 type Unlisted = Exclude<ReadName, (typeof READS)[number]> | Exclude<WriteName, (typeof WRITES)[number]>

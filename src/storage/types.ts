@@ -1,6 +1,8 @@
 /**
- * The storage contract. A backend implements `Storage` in one module and passes the contract
- * suite in `src/testing`. Filtering, ordering, counting and paging are parameters of the
+ * The storage contract. A backend implements `Storage` in one module: a core every backend has
+ * (`StorageCore`, `StorageTxCore`, the journal) and optional capabilities it declares whole or
+ * not at all (bulk insert, reserved ids, import links, webhooks, other writers, replicas). It
+ * proves itself with the contract suite and the HTTP conformance suites of `src/testing`. Filtering, ordering, counting and paging are parameters of the
  * storage calls so that SQL backends answer a list with one indexed query plus one count.
  *
  * Dates inside records are strings `YYYY-MM-DD HH:MM:SS`: wall-clock strings compare correctly
@@ -370,10 +372,8 @@ export class StorageUnavailableError extends Error {
  * be shared and frozen (the memory backend and the SQL record cache hand out what they hold):
  * callers copy before they change one.
  */
-export interface StorageReader {
+export interface StorageReaderCore {
   getPost(id: number): Promise<PostRecord | null>
-  /** Optional, with StorageTx.reserveIds: the series head whose reserved block holds `id`, else null. */
-  reservedBy?(id: number): Promise<number | null>
   /** Records for these ids, any type, in no particular order; unknown ids are left out. */
   getPosts(ids: readonly number[]): Promise<PostRecord[]>
   findPostBySlug<T extends PostType>(type: T, language: string, slug: string): Promise<RecordOf<T> | null>
@@ -418,23 +418,24 @@ export interface StorageReader {
   seriesMembers(seriesId: number): Promise<EventRecord[]>
 }
 
-/** Writes exist only inside a transaction: all of a request's writes commit or none do. */
-export interface StorageTx extends StorageReader {
+/**
+ * The capability of reserved ids (open-ended series): a backend declares both halves or neither.
+ * Without it, lists do not show occurrences past a series' written horizon.
+ */
+export interface ReservedIdsReader {
+  /** The series head whose reserved block holds `id`, else null. */
+  reservedBy(id: number): Promise<number | null>
+}
+
+/** Every read: the core, and `reservedBy` where the backend has reserved ids. */
+export interface StorageReader extends StorageReaderCore, Partial<ReservedIdsReader> {}
+
+/**
+ * The writes every backend has. Writes exist only inside a transaction: all of a request's
+ * writes commit or none do.
+ */
+export interface StorageTxCore extends StorageReader {
   insertPost<T extends PostType>(record: NewPost<T>): Promise<RecordOf<T>>
-  /**
-   * Optional: many new events at once (a recurring series), exactly as that many insertPost
-   * calls would store them, in few statements. A record whose slug is taken comes back as null
-   * and is not stored (the caller picks another slug).
-   */
-  insertEvents?(records: NewPost<'event'>[]): Promise<Array<EventRecord | null>>
-  /**
-   * Optional (with `reservedBy`): reserves ID_BLOCK consecutive post ids for the occurrences of
-   * series `head`, ids the storage never hands out itself (from ID_BLOCK_START up: 2^32, past
-   * every id it assigns), and returns the first. An open-ended series numbers its occurrences in
-   * its block, so a read shows one before it is written under the id it will have. Without
-   * them, lists do not show occurrences past a series' written horizon. Not rolled back.
-   */
-  reserveIds?(head: number): Promise<number>
   updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>): Promise<RecordOf<T>>
   /** Remove every event link to this venue or organizer (it was trashed). */
   unlinkPost(id: number): Promise<void>
@@ -448,19 +449,46 @@ export interface StorageTx extends StorageReader {
   updateTerm(id: number, patch: TermPatch): Promise<TermRecord>
   /** Delete the term and its event links; children move to the deleted term's parent. */
   deleteTerm(id: number): Promise<void>
+}
+
+/** The capability of bulk insert: a recurring series written in few statements. Without it, one insertPost per occurrence. */
+export interface BulkInsertTx {
   /**
-   * Optional: inserts or replaces an import link (import-links.ts) in this transaction, so a
-   * record and its link commit together. Without it the importer writes the link after.
+   * Many new events at once, exactly as that many insertPost calls would store them. A record
+   * whose slug is taken comes back as null and is not stored (the caller picks another slug).
    */
-  putImportLink?(link: ImportLink): Promise<void>
+  insertEvents(records: NewPost<'event'>[]): Promise<Array<EventRecord | null>>
+}
+
+/** The write half of reserved ids (see ReservedIdsReader). */
+export interface ReservedIdsTx {
   /**
-   * Optional: the import links naming these records as this transaction sees them (its own
+   * Reserves ID_BLOCK consecutive post ids for the occurrences of series `head`, ids the storage
+   * never hands out itself (from ID_BLOCK_START up: 2^32, past every id it assigns), and returns
+   * the first. An open-ended series numbers its occurrences in its block, so a read shows one
+   * before it is written under the id it will have. Not rolled back.
+   */
+  reserveIds(head: number): Promise<number>
+}
+
+/**
+ * The capability of import links inside a transaction (with `Storage.importLinks`): a record and
+ * its link commit together. Without it the importer writes the link after.
+ */
+export interface ImportLinksTx {
+  /** Inserts or replaces an import link (import-links.ts) in this transaction. */
+  putImportLink(link: ImportLink): Promise<void>
+  /**
+   * The import links naming these records as this transaction sees them (its own
    * `putImportLink`s included), for what a write shows of them inside its transaction (the
    * `If-Match` check renders the record as a read would). Reading the link store instead would
    * wait for this very transaction on a backend with one connection.
    */
-  importLinksOf?(recordIds: readonly number[]): Promise<ImportLink[]>
+  importLinksOf(recordIds: readonly number[]): Promise<ImportLink[]>
 }
+
+/** A transaction: the core writes and whichever write capabilities the backend declares. */
+export interface StorageTx extends StorageTxCore, Partial<BulkInsertTx>, Partial<ReservedIdsTx>, Partial<ImportLinksTx> {}
 
 export interface TransactionOptions {
   /**
@@ -471,12 +499,22 @@ export interface TransactionOptions {
   onCommit?: CommitReport
 }
 
-export interface Storage extends StorageReader {
+/** What every backend is: the reads, atomic transactions, and its connections released. */
+export interface StorageCore extends StorageReader {
   /**
    * Runs `fn` atomically. A throw rolls every write of `fn` back and rethrows. Every record the
    * transaction changes gets one journal entry, written with it (see `readJournal`).
    */
   transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T>
+  /** Release connections. Optional for backends that hold none. */
+  close?(): Promise<void>
+}
+
+/**
+ * The change journal. Required of every backend today (the response cache, sync tokens and
+ * webhooks read it), but a capability of its own: its entries are written by `transaction`.
+ */
+export interface JournalCapability {
   /**
    * The journal entries after `after` (a position this backend gave out: an entry's, or
    * `journalHead()`'s), at most `limit`, in an order in which no reader can skip a committed
@@ -496,44 +534,67 @@ export interface Storage extends StorageReader {
   /** The position every later entry lies after: where a reader that has seen everything so far starts. */
   journalHead(): Promise<string>
   /**
-   * Optional, on a request's view of a storage with replicas (`replicaReads.reading`): the
-   * reads after it see at least the journal up to `position` (a position readJournal or
-   * journalHead gave), moving to the primary when the replica has not replayed that far. A sync
-   * page calls it before reading records at a token's position. Absent where every read sees
-   * every commit.
-   */
-  readAtLeast?(position: string): Promise<void>
-  /**
    * Removes the entries written before this UTC time (`YYYY-MM-DD HH:MM:SS`); reads from a
    * position before them then fail as expired. Returns how many were removed.
    */
   compactJournal(beforeUtc: string): Promise<number>
-  /**
-   * How commits made through other storages on the same data (other processes on one SQLite
-   * file or PostgreSQL database) reach this one, for what a process keeps between reads: the
-   * router's response cache drops what they made stale from it. Absent when nobody else can
-   * write this data (the memory storage) or the backend cannot tell; a cache over it then sees
-   * other writers only when its entries expire.
-   */
-  readonly otherWriters?: OtherWriters
-  /**
-   * Webhook endpoints and deliveries (src/webhooks/). Optional: a backend without it serves
-   * everything but the webhook routes (501) and the delivery runner.
-   */
-  readonly webhooks?: WebhookStore
-  /**
-   * Where imported records remember their source (src/import/, docs/importing.md). Optional: a
-   * backend without it serves everything but the importer, which then refuses to run.
-   */
-  readonly importLinks?: ImportLinkStore
-  /**
-   * Read replicas and read-your-writes bookmarks (the PostgreSQL storage; docs/storage-setup.md,
-   * "Read replicas"). Absent on backends with a single copy of the data.
-   */
-  readonly replicaReads?: ReplicaReads
-  /** Release connections. Optional for backends that hold none. */
-  close?(): Promise<void>
 }
+
+/**
+ * Webhook endpoints and deliveries (src/webhooks/). A backend without it serves everything but
+ * the webhook routes (501) and the delivery runner.
+ */
+export interface WebhookCapability {
+  readonly webhooks: WebhookStore
+}
+
+/**
+ * Where imported records remember their source (src/import/, docs/importing.md). A backend
+ * without it serves everything but the importer, which then refuses to run.
+ */
+export interface ImportLinksCapability {
+  readonly importLinks: ImportLinkStore
+}
+
+/**
+ * How commits made through other storages on the same data (other processes on one SQLite file
+ * or PostgreSQL database) reach this one, for what a process keeps between reads: the router's
+ * response cache drops what they made stale from it. Absent when nobody else can write this data
+ * (the memory storage) or the backend cannot tell; a cache over it then sees other writers only
+ * when its entries expire.
+ */
+export interface OtherWritersCapability {
+  readonly otherWriters: OtherWriters
+}
+
+/**
+ * Read replicas and read-your-writes bookmarks (the PostgreSQL storage; docs/storage-setup.md,
+ * "Read replicas"). Absent on backends with a single copy of the data.
+ */
+export interface ReplicaCapability {
+  readonly replicaReads: ReplicaReads
+  /**
+   * On a request's view of a storage with replicas (`replicaReads.reading`): the reads after it
+   * see at least the journal up to `position` (a position readJournal or journalHead gave),
+   * moving to the primary when the replica has not replayed that far. A sync page calls it
+   * before reading records at a token's position. Absent where every read sees every commit.
+   */
+  readAtLeast(position: string): Promise<void>
+}
+
+/**
+ * The whole contract a backend implements: the core and the journal, and whichever optional
+ * capabilities it declares (each is all or nothing: a backend with webhooks has the whole
+ * WebhookStore). The router and the importer look for an optional capability before they use it.
+ */
+export interface Storage
+  extends
+    StorageCore,
+    JournalCapability,
+    Partial<WebhookCapability>,
+    Partial<ImportLinksCapability>,
+    Partial<OtherWritersCapability>,
+    Partial<ReplicaCapability> {}
 
 /**
  * See `Storage.replicaReads`. A bookmark names a state of the data (PostgreSQL: a WAL position);

@@ -232,4 +232,34 @@ export function webhookContract(it: It, withStorage: WithStorage): void {
       assert.equal((await store.getDelivery('msg_q3'))?.attempts, 0)
     }),
   )
+
+  it(
+    'settles a sent batch in one step: outcomes recorded, the unsent let go',
+    withStorage(async (s) => {
+      const store = s.webhooks!
+      const a = await store.insertEndpoint(endpoint('https://a.example/hook'))
+      await store.addDeliveries([1, 2, 3].map((i) => delivery(`msg_s${i}`, a.id, later(i))))
+      assert.equal((await store.claim(later(10), later(40), 10, 3)).length, 3)
+      await store.settle(
+        [
+          { id: 'msg_s1', outcome: { at: later(11), status: 204, response: '', next: null, succeeded: true } },
+          { id: 'msg_s2', outcome: { at: later(11), status: 503, response: 'later', next: later(100), succeeded: false } },
+        ],
+        ['msg_s3'],
+      )
+      const [s1, s2, s3] = await Promise.all(['msg_s1', 'msg_s2', 'msg_s3'].map((id) => store.getDelivery(id)))
+      assert.equal(s1?.status, 'succeeded')
+      assert.equal(s1?.attempts, 1)
+      assert.equal(s1?.nextAttemptAt, null)
+      assert.equal(s2?.status, 'pending')
+      assert.equal(s2?.lastStatus, 503)
+      assert.equal(s2?.nextAttemptAt, later(100))
+      assert.equal(s3?.attempts, 0)
+      // s3 was let go and is due; s2 waits for its retry.
+      assert.deepEqual(
+        (await store.claim(later(12), later(42), 10, 3)).map((d) => d.id),
+        ['msg_s3'],
+      )
+    }),
+  )
 }

@@ -14,6 +14,7 @@ import type { PostPatch, Storage, StorageTx } from '../storage/types.js'
 import { ID_BLOCK, ID_BLOCK_START, SlugConflictError } from '../storage/types.js'
 import { eventQuery as listAll, newEvent, newOrganizer, newTerm, newVenue } from './fixtures.js'
 import { geoContract } from './contract-geo.js'
+import { importLinksContract } from './contract-import-links.js'
 import { journalContract } from './contract-journal.js'
 import { webhookContract } from './contract-webhooks.js'
 
@@ -397,6 +398,35 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
       )
     })
 
+    describe('series', () => {
+      it(
+        "lists a series' members whatever their status, language or visibility, by start then id, and no other event (seriesMembers)",
+        withStorage(async (s) => {
+          const ids = await insert(s, async (tx) => {
+            const rule = { rrule: 'FREQ=WEEKLY;COUNT=4', rdate: [], exdate: [] }
+            const head = await tx.insertPost(newEvent({ slug: 'head', startDate: '2027-01-10 10:00:00' }))
+            await tx.updatePost(head.id, 'event', {
+              seriesId: head.id,
+              series: { position: 1, original: '2027-01-10 10:00:00', rule },
+            })
+            const member = (slug: string, startDate: string, position: number, o: Partial<Parameters<typeof newEvent>[0]> = {}) =>
+              tx.insertPost(newEvent({ slug, startDate, seriesId: head.id, series: { position, original: startDate }, ...o }))
+            const late = await member('late', '2027-01-31 10:00:00', 4, { status: 'trash' })
+            const hidden = await member('hidden', '2027-01-17 10:00:00', 2, { hideFromListings: true, status: 'draft' })
+            // Same start as `hidden`: the lower id first.
+            const twin = await member('twin', '2027-01-17 10:00:00', 3, { language: 'ja' })
+            await tx.insertPost(newEvent({ slug: 'alone', startDate: '2027-01-12 10:00:00' }))
+            return { head: head.id, order: [head.id, hidden.id, twin.id, late.id] }
+          })
+          assert.deepEqual(
+            (await s.seriesMembers(ids.head)).map((e) => e.id),
+            ids.order,
+          )
+          assert.deepEqual(await s.seriesMembers(999_999), [])
+        }),
+      )
+    })
+
     describe('reserved ids (optional: reserveIds with reservedBy)', () => {
       it(
         'hands out distinct blocks of ID_BLOCK ids from ID_BLOCK_START, stores a post under one, and keeps its own ids below',
@@ -729,6 +759,28 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
 
     describe('terms', () => {
       it(
+        'reads several terms at once with their live counts; unknown ids are left out (getTerms)',
+        withStorage(async (s) => {
+          const { cat, tag } = await insert(s, async (tx) => {
+            const cat = await tx.insertTerm(newTerm({ slug: 'cat' }))
+            const tag = await tx.insertTerm(newTerm({ slug: 'tag', taxonomy: 'tag' }))
+            await tx.insertPost(newEvent({ slug: 'a', categoryIds: [cat.id], tagIds: [tag.id] }))
+            await tx.insertPost(newEvent({ slug: 'b', categoryIds: [cat.id], status: 'draft' }))
+            return { cat, tag }
+          })
+          const got = (await s.getTerms([tag.id, 999_999, cat.id])).sort((a, b) => a.id - b.id)
+          assert.deepEqual(
+            got.map((t) => [t.id, t.taxonomy, t.slug, t.count]),
+            [
+              [cat.id, 'category', 'cat', 1],
+              [tag.id, 'tag', 'tag', 1],
+            ].sort((a, b) => (a[0] as number) - (b[0] as number)),
+          )
+          assert.deepEqual(await s.getTerms([]), [])
+        }),
+      )
+
+      it(
         'count published events of the term, and list with filters and order',
         withStorage(async (s) => {
           const t: Record<string, number> = {}
@@ -806,5 +858,6 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
     describe('geolocation', () => geoContract(it, withStorage))
     describe('change journal', () => journalContract(it, withStorage))
     describe('webhook store', () => webhookContract(it, withStorage))
+    describe('import links (optional: importLinks, with putImportLink and importLinksOf)', () => importLinksContract(it, withStorage))
   })
 }

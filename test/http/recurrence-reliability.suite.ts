@@ -6,11 +6,11 @@
 import fc from 'fast-check'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { POST_STATUSES, type Storage } from '../../src/storage/types.js'
-import { concurrencyStats } from './concurrency.suite.js'
+import { concurrencyStats } from '../../src/testing/http/concurrency.suite.js'
 import { hostileStats } from './hostile.suite.js'
 import { makeApp, type App } from './harness.js'
-import { leakStats } from './leaks.suite.js'
-import { expandFeed, occurrenceKey } from './recurrence-ical.suite.js'
+import { leakStats } from '../../src/testing/http/leaks.suite.js'
+import { expandFeed, occurrenceKey } from '../../src/testing/http/ical-expand.js'
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 150) / 3
 const admin = { as: 'administrator' as const }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type { Storage } from '../../src/storage/types.js'
 import { makeApp, type App, type Caller } from './harness.js'
-import { sync } from './sync.suite.js'
+import { sync } from '../../src/testing/http/sync-pages.js'
 
 const RUNS: Record<string, number> = { memory: 20, sqlite: 8, postgres: 5 }
 

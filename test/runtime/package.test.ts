@@ -24,9 +24,10 @@ const alias = (subpath: string) => {
 /** A named export each subpath must have (a function). */
 const EXPECTED: Record<string, string[]> = {
   '.': ['createCalendarRouter', 'ApiError', 'PayloadTooLargeError'],
+  './storage': ['SlugConflictError', 'StorageUnavailableError', 'JournalPositionError'],
   './storage/memory': ['createMemoryStorage'],
   './storage/sql': ['createSqlStorage', 'sqliteDriver', 'pgDriver', 'openSqliteFile', 'openPostgres'],
-  './testing': ['storageContract'],
+  './testing': ['storageContract', 'httpConformance'],
   './node': ['toNodeHandler'],
   './express': ['calendarMiddleware'],
   './bun': ['serveCalendar', 'toBunHandler'],
