@@ -291,7 +291,7 @@ export interface FilteredPlan {
  * bounds, the links and the custom fields (then the count must look at the posts).
  */
 export function filteredPlan(
-  db: Db,
+  db: Pick<Db, 'dialect'>,
   q: EventListQuery,
   postFilters: boolean,
   customs: readonly CustomFieldFilter[] = q.customFields ?? [],
