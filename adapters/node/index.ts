@@ -145,7 +145,9 @@ export function respond(
     .catch(() => {
       try {
         if (!res.headersSent) return send(req, res, request, INTERNAL_ERROR)
-      } catch {}
+      } catch {
+        // The socket refused even the 500: the response is destroyed below.
+      }
       res.destroy() // headers already out (or unwritable): a truncated response must not look complete
     })
 }

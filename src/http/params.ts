@@ -149,6 +149,7 @@ export async function readBody(req: RequestLike, maxBytes: number): Promise<Para
     try {
       parsed = JSON.parse(text)
     } catch {
+      // The client's own text: WordPress answers a fixed "Syntax error", the parser's words would only echo it.
       throw invalidJson('Syntax error')
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return Object.create(null)

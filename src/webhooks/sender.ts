@@ -82,6 +82,7 @@ export function send(url: string, headers: Record<string, string>, body: string,
     try {
       target = new URL(url)
     } catch {
+      // The stored URL does not parse: that is the whole outcome of the attempt.
       return done({ status: null, response: 'invalid URL', retryAfterMs: null })
     }
     const host = target.hostname.replace(/^\[|\]$/g, '')
