@@ -137,7 +137,7 @@ export function respond(
   try {
     pending = calendar.handle(request)
   } catch (error) {
-    pending = Promise.reject(error)
+    pending = Promise.reject(error instanceof Error ? error : new Error(String(error)))
   }
   // The host's `next` runs in its own task: its errors are the host's, not turned into our 500.
   pending

@@ -104,7 +104,7 @@ export function readCsv(source: string, o: CsvOptions = {}): SourceRecord[] {
   if (keyColumn === -1) throw new Error(`the CSV file has no key column "${o.key}"`)
   for (const required of ['event_name', 'event_start_date'] as const) {
     if (!columns.has(required))
-      throw new Error(`the CSV file has no column for ${required} (${(o.mapping?.[required] ?? TEC_CSV_COLUMNS[required][0]) as string})`)
+      throw new Error(`the CSV file has no column for ${required} (${o.mapping?.[required] ?? TEC_CSV_COLUMNS[required][0]})`)
   }
   const out: SourceRecord[] = []
   const now = new Date()

@@ -79,7 +79,7 @@ export function searchesChanged(stale: Stale, held: Iterable<string>): string[] 
   const out: string[] = []
   for (const tag of held) {
     const words = JSON.parse(tag.slice(SEARCH_TAG.length)) as string[]
-    if (list.some(([a, b]) => eventMatchesWords(a as EventRecord, words) !== eventMatchesWords(b as EventRecord, words))) out.push(tag)
+    if (list.some(([a, b]) => eventMatchesWords(a, words) !== eventMatchesWords(b, words))) out.push(tag)
   }
   return out
 }

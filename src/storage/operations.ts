@@ -64,8 +64,8 @@ export const OPTIONAL = [
 ] as const satisfies ReadonlyArray<keyof StorageTx>
 
 // A method missing from the lists above would not pass through the pipeline: the compiler says which.
-type Unlisted = Exclude<ReadName, (typeof READS)[number]> | Exclude<WriteName, (typeof WRITES)[number]>
-const everyMethod: [Unlisted] extends [never] ? true : Unlisted = true
+type Unlisted = [reads: Exclude<ReadName, (typeof READS)[number]>, writes: Exclude<WriteName, (typeof WRITES)[number]>]
+const everyMethod: Unlisted extends [never, never] ? true : Unlisted = true
 void everyMethod
 
 /** For the `default` of a switch over operations: the compiler proves it is never reached. */

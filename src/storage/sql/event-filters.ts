@@ -319,7 +319,7 @@ export function filteredPlan(
   // Every other link filter: the event links one of those ids, as the row's `links` says.
   for (const other of lists.filter((l) => l !== driver)) {
     const kind = FILTER_KINDS[other]
-    const ids = [...new Set(q[other]!)]
+    const ids = [...new Set(q[other])]
     if (ids.length <= MAX_TOKENS) {
       f.add(`(${ids.map(() => d.contains('f.links')).join(' OR ')})`, ...ids.map((id) => linkToken(kind, id)))
       continue
