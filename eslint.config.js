@@ -20,9 +20,7 @@ const NOT_YET = {
   '@typescript-eslint/no-unsafe-argument': 'off', // 10
   '@typescript-eslint/unbound-method': 'off', // 7
   '@typescript-eslint/no-unsafe-declaration-merging': 'off', // 6
-  '@typescript-eslint/no-unsafe-return': 'off', // 5
   '@typescript-eslint/no-empty-object-type': 'off', // 3
-  '@typescript-eslint/no-unsafe-call': 'off', // 2
 }
 
 export default tseslint.config({

@@ -483,7 +483,7 @@ function rdateEvents(cal: Calendar, comp: ICAL.Component, master: SourceRecord, 
   const wallOf = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
   const starts = new Map<string, string>([[String(body.start_date), String(body.end_date)]])
   for (const p of comp.getAllProperties('rdate'))
-    for (const v of p.toJSON().slice(3) as unknown[]) {
+    for (const v of (p.toJSON() as unknown[]).slice(3)) {
       const [from, to] = (Array.isArray(v) ? v.map(String) : String(v).split('/')) as [string, string | undefined]
       const fromValue = /^\d{4}-\d{2}-\d{2}T::$/.test(from) ? from.slice(0, 10) : from
       const r = cal.resolve(p, fromValue, 'RDATE', start.allDay ? undefined : start.zone)

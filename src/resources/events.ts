@@ -127,7 +127,9 @@ export async function eventSingle(ctx: Context, at: RecordAt): Promise<Single | 
  * them must work, so for those callers `any` means "no status filter" rather than a 400.
  */
 export function listParams(ctx: Context, params: Params): Params {
-  return params.status === 'any' && canEditPosts(ctx.principal) ? Object.assign(Object.create(null), params, { status: undefined }) : params
+  return params.status === 'any' && canEditPosts(ctx.principal)
+    ? Object.assign(Object.create(null) as Params, params, { status: undefined })
+    : params
 }
 
 export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<Reply> {
