@@ -377,6 +377,8 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
   const prefix = '/' + (o.prefix ?? '/wp-json').replace(/^\/+|\/+$/g, '')
   const languages = o.languages ?? ['en', 'ja', 'ko', 'zh-hans']
   if (!languages.length) throw new TypeError('calendar-events-router: languages must not be empty')
+  // tsc (noUncheckedIndexedAccess) needs the cast that the rule, misreading the index access, calls unneeded.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const defaultLanguage = o.defaultLanguage ?? (languages.includes('en') ? 'en' : (languages[0] as string))
   if (!languages.includes(defaultLanguage)) throw new TypeError('calendar-events-router: defaultLanguage must be one of languages')
   const timezone = o.timezone ?? 'UTC'

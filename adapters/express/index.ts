@@ -31,7 +31,8 @@ export interface ExpressMiddlewareOptions {
 /** Express's compiled `trust proxy` setting. */
 const trusts = (req: ExpressRequest): boolean => {
   const fn = (req as { app?: { get?(name: string): unknown } }).app?.get?.('trust proxy fn')
-  return typeof fn === 'function' && fn(req.socket.remoteAddress, 0) === true
+  // Express compiles the setting to (address, hop) => boolean.
+  return typeof fn === 'function' && (fn as (address: string | undefined, hop: number) => unknown)(req.socket.remoteAddress, 0) === true
 }
 
 // Body parsers (`express.json()` ...) leave the stream read to the end; on-finished's test.

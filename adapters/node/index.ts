@@ -137,7 +137,7 @@ export function respond(
   try {
     pending = calendar.handle(request)
   } catch (error) {
-    pending = Promise.reject(error)
+    pending = Promise.reject(error instanceof Error ? error : new Error(String(error)))
   }
   // The host's `next` runs in its own task: its errors are the host's, not turned into our 500.
   pending
@@ -145,7 +145,9 @@ export function respond(
     .catch(() => {
       try {
         if (!res.headersSent) return send(req, res, request, INTERNAL_ERROR)
-      } catch {}
+      } catch {
+        // The socket refused even the 500: the response is destroyed below.
+      }
       res.destroy() // headers already out (or unwritable): a truncated response must not look complete
     })
 }

@@ -15,16 +15,7 @@ import type { JournalEntry } from '../storage/journal.js'
 import { fieldsWhere } from '../storage/fields.js'
 import { unreachable, type NextRead, type ReadOp, type StorageHook } from '../storage/pipeline.js'
 import { eventMatchesWords, searchWords } from '../storage/search-fields.js'
-import type {
-  EventListQuery,
-  EventRecord,
-  LinkedListQuery,
-  PostRecord,
-  PostType,
-  Taxonomy,
-  TermListQuery,
-  TermRecord,
-} from '../storage/types.js'
+import type { EventListQuery, EventRecord, LinkedListQuery, PostRecord, TermListQuery, TermRecord } from '../storage/types.js'
 import {
   groupTag,
   listTag,
@@ -78,7 +69,7 @@ export function searchesChanged(stale: Stale, held: Iterable<SearchTag>): Search
   const out: SearchTag[] = []
   for (const tag of held) {
     const words = searchTagWords(tag)
-    if (list.some(([a, b]) => eventMatchesWords(a as EventRecord, words) !== eventMatchesWords(b as EventRecord, words))) out.push(tag)
+    if (list.some(([a, b]) => eventMatchesWords(a, words) !== eventMatchesWords(b, words))) out.push(tag)
   }
   return out
 }

@@ -132,7 +132,7 @@ async function venueOf(dav: Dav, put: PutEvent, record: PutEvent['master']): Pro
 function organizerOf(put: PutEvent, record: PutEvent['master']): unknown {
   const ids = record.refs?.organizer ?? []
   const bodies = ids.map((id) => linkedBody(put.records, id)).filter((b) => b !== undefined)
-  return bodies.length ? bodies.map((b) => ({ organizer: b!.organizer, ...(b!.email ? { email: b!.email } : {}) })) : undefined
+  return bodies.length ? bodies.map((b) => ({ organizer: b.organizer, ...(b.email ? { email: b.email } : {}) })) : undefined
 }
 
 /** Edited occurrences (RECURRENCE-ID) as edits of that occurrence alone (`recurrence_scope=this`). */

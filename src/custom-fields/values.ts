@@ -52,7 +52,7 @@ export function checkValue(field: CustomField, raw: unknown): Checked {
     case 'date': {
       const m = typeof raw === 'string' ? DATE.exec(raw) : null
       const ok = m !== null && new Date(`${raw as string}T00:00:00Z`).toISOString().slice(0, 10) === raw
-      return ok ? { value: raw as string } : { error: 'is not a date (YYYY-MM-DD).' }
+      return ok ? { value: raw } : { error: 'is not a date (YYYY-MM-DD).' }
     }
     case 'checkbox':
       if (raw === true || raw === 'true' || raw === '1' || raw === 1) return { value: true }

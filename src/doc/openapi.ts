@@ -128,6 +128,26 @@ function operation(
 ) {
   const defs = endpointParams(route, endpoint, schemas)
   const write = method === 'POST' || method === 'PUT' || method === 'PATCH'
+  // Routes that name one record: their writes take If-Match, their answers carry the strong ETag.
+  const record = route.single !== undefined && /\(\?P<(id|slug)>/.test(route.pattern)
+  const { parameters, body } = splitParameters(defs, write, languageParam, now)
+  parameters.push(...conditionalHeaders(method, record))
+  const op: Record<string, unknown> = {
+    operationId: operationId(method, route.pattern),
+    summary: endpoint.summary,
+    tags: [route.pattern.split('/')[1] || 'discovery'],
+    parameters,
+  }
+  if (methods.length > 1 && method !== methods[0]) op.description = `Same as ${methods[0]}.`
+  if (write) op.requestBody = requestBody(endpoint, body, bodies, now)
+  op.responses = responses(route, endpoint, method, record, 'format' in defs)
+  // Gated operations need a caller; reads take one optionally (a signed-in caller may see drafts).
+  op.security = endpoint.gate ? [{ bearer: [] }] : [{}, { bearer: [] }]
+  return op
+}
+
+/** An operation's path and query parameters as OpenAPI lists them, and (on writes) the body's. */
+function splitParameters(defs: ParamDefs, write: boolean, languageParam: string, now: { local: string }) {
   const parameters: unknown[] = []
   const body: ParamDefs = {}
   for (const [name, def] of Object.entries(defs)) {
@@ -148,51 +168,56 @@ function operation(
       ...(list ? { style: 'form', explode: false } : {}),
     })
   }
-  // Routes that name one record: their writes take If-Match, their answers carry the strong ETag.
-  const record = route.single !== undefined && /\(\?P<(id|slug)>/.test(route.pattern)
-  if (record && method !== 'GET') {
-    parameters.push({
+  return { parameters, body }
+}
+
+/** If-Match on a record's writes, If-None-Match on every read. */
+function conditionalHeaders(method: Method, record: boolean): unknown[] {
+  if (method === 'GET') {
+    return [
+      {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'An ETag from an earlier answer: 304 when it still matches.',
+        schema: { type: 'string' },
+      },
+    ]
+  }
+  if (!record) return []
+  return [
+    {
       name: 'If-Match',
       in: 'header',
       required: false,
       description:
         'Write only if the record still has this ETag (from a read or an earlier write), or `*`: else 412 and nothing is written.',
       schema: { type: 'string' },
-    })
+    },
+  ]
+}
+
+/** A write's request body: a reference to the operation's one body schema, added to `bodies` on first use. */
+function requestBody(endpoint: Endpoint, body: ParamDefs, bodies: Record<string, unknown>, now: { local: string }) {
+  const properties: Record<string, unknown> = {}
+  const required: string[] = []
+  for (const [name, def] of Object.entries(body)) {
+    properties[name] = bodyProperty(def, shownDefault(def, now))
+    if (def.required) required.push(name)
   }
-  if (method === 'GET') {
-    parameters.push({
-      name: 'If-None-Match',
-      in: 'header',
-      required: false,
-      description: 'An ETag from an earlier answer: 304 when it still matches.',
-      schema: { type: 'string' },
-    })
+  // One shared body per operation: POST, PUT and PATCH (and JSON and form) point at it.
+  if (!bodies[endpoint.op]) {
+    bodies[endpoint.op] = { type: 'object', properties, ...(required.length ? { required } : {}) }
   }
-  const op: Record<string, unknown> = {
-    operationId: operationId(method, route.pattern),
-    summary: endpoint.summary,
-    tags: [route.pattern.split('/')[1] || 'discovery'],
-    parameters,
+  const schema = ref(endpoint.op)
+  return {
+    required: required.length > 0,
+    content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
   }
-  if (methods.length > 1 && method !== methods[0]) op.description = `Same as ${methods[0]}.`
-  if (write) {
-    const properties: Record<string, unknown> = {}
-    const required: string[] = []
-    for (const [name, def] of Object.entries(body)) {
-      properties[name] = bodyProperty(def, shownDefault(def, now))
-      if (def.required) required.push(name)
-    }
-    // One shared body per operation: POST, PUT and PATCH (and JSON and form) point at it.
-    if (!bodies[endpoint.op]) {
-      bodies[endpoint.op] = { type: 'object', properties, ...(required.length ? { required } : {}) }
-    }
-    const schema = ref(endpoint.op)
-    op.requestBody = {
-      required: required.length > 0,
-      content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
-    }
-  }
+}
+
+/** What an operation answers: its success (with its headers and media types), 304, 412 and its errors. */
+function responses(route: RouteDef, endpoint: Endpoint, method: Method, record: boolean, takesFormat: boolean) {
   const okStatus = endpoint.status ?? 200
   const read = method === 'GET'
   const content: Record<string, unknown> = {
@@ -201,9 +226,9 @@ function operation(
     },
   }
   // The operations that take `format` also answer iCalendar (format=ics or Accept: text/calendar).
-  if (read && 'format' in defs) content['text/calendar'] = { schema: { type: 'string', description: 'An RFC 5545 VCALENDAR document.' } }
+  if (read && takesFormat) content['text/calendar'] = { schema: { type: 'string', description: 'An RFC 5545 VCALENDAR document.' } }
   const list = endpoint.response.endsWith('List')
-  const responses: Record<string, unknown> = {
+  const out: Record<string, unknown> = {
     [okStatus]: {
       description: STATUS_TEXT[okStatus],
       ...(read
@@ -214,22 +239,16 @@ function operation(
     },
   }
   if (read) {
-    responses[304] = {
+    out[304] = {
       description: 'Not modified: If-None-Match still matches the current ETag',
       headers: record ? STRONG_ETAG_HEADER : ETAG_HEADER,
     }
   }
-  if (record && !read) responses[412] = { description: STATUS_TEXT[412], content: { 'application/json': { schema: ref('Error') } } }
-  for (const status of endpoint.errors) {
-    responses[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('Error') } } }
-  }
-  if (endpoint.op !== 'root' && endpoint.op !== 'doc') {
-    responses[503] = { description: STATUS_TEXT[503], headers: RETRY_AFTER, content: { 'application/json': { schema: ref('Error') } } }
-  }
-  op.responses = responses
-  // Gated operations need a caller; reads take one optionally (a signed-in caller may see drafts).
-  op.security = endpoint.gate ? [{ bearer: [] }] : [{}, { bearer: [] }]
-  return op
+  const error = () => ({ content: { 'application/json': { schema: ref('Error') } } })
+  if (record && !read) out[412] = { description: STATUS_TEXT[412], ...error() }
+  for (const status of endpoint.errors) out[status] = { description: STATUS_TEXT[status] ?? 'Error', ...error() }
+  if (endpoint.op !== 'root' && endpoint.op !== 'doc') out[503] = { description: STATUS_TEXT[503], headers: RETRY_AFTER, ...error() }
+  return out
 }
 
 export function buildOpenApi(ctx: Context, routes: readonly RouteDef[], schemas: Schemas, serverUrl: string) {

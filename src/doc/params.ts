@@ -1,7 +1,6 @@
 /** Parameter definitions → JSON Schema, from the very schemas that validate requests. */
 import { toJsonSchema } from '@valibot/to-json-schema'
-import type * as v from 'valibot'
-import type { ParamDef, ParamDefs } from '../schemas/operation.js'
+import type { ParamDef } from '../schemas/operation.js'
 import { wireOfAction, type JsonSchema } from '../schemas/wire.js'
 
 const cache = new WeakMap<object, JsonSchema>()
@@ -9,7 +8,7 @@ const cache = new WeakMap<object, JsonSchema>()
 export function paramSchema(def: ParamDef): JsonSchema {
   let json = cache.get(def.schema)
   if (!json) {
-    const converted = toJsonSchema(def.schema as v.GenericSchema, {
+    const converted = toJsonSchema(def.schema, {
       target: 'draft-2020-12',
       typeMode: 'input',
       // Checks and transforms have no JSON Schema form; the declared wire type stands for them.

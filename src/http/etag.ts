@@ -90,6 +90,6 @@ const KEEP_ON_304 = [
 
 export function notModified(raw: RawResponse): RawResponse {
   const headers: Record<string, string> = {}
-  for (const name of KEEP_ON_304) if (raw.headers[name] !== undefined) headers[name] = raw.headers[name] as string
+  for (const name of KEEP_ON_304) if (raw.headers[name] !== undefined) headers[name] = raw.headers[name]
   return { status: 304, headers, body: null }
 }

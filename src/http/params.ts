@@ -142,21 +142,22 @@ export async function readBody(req: RequestLike, maxBytes: number): Promise<Para
     if (e instanceof PayloadTooLargeError) throw payloadTooLarge(e.limit)
     throw e
   }
-  if (text === '') return Object.create(null)
+  if (text === '') return Object.create(null) as Params
   const type = mediaType(req)
   if (type === 'application/json' || type.endsWith('+json')) {
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
     } catch {
+      // The client's own text: WordPress answers a fixed "Syntax error", the parser's words would only echo it.
       throw invalidJson('Syntax error')
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return Object.create(null)
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return Object.create(null) as Params
     if (tooDeep(parsed, MAX_DEPTH)) throw invalidJson(`Nesting deeper than ${MAX_DEPTH} levels`)
     return parsed as Params
   }
   if (type === '' || type === 'application/x-www-form-urlencoded') return parseFormEncoded(text)
-  if (type === 'text/plain') return Object.create(null)
+  if (type === 'text/plain') return Object.create(null) as Params
   throw unsupportedMediaType(type)
 }
 

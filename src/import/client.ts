@@ -31,6 +31,7 @@ function decode(raw: RawResponse): ApiAnswer {
     try {
       body = JSON.parse(text)
     } catch {
+      // Not JSON (an HTML error page, plain text): the text itself is the answer's body.
       body = text
     }
   }

@@ -58,6 +58,7 @@ export function canonicalLocation(location: string): string {
     // A site's root is written with or without its slash: without, as the first version named it.
     return url.pathname === '/' && !url.search && !url.hash ? url.origin : url.href
   } catch {
+    // Not a URL after all (isUrl looks at the scheme only): the location is its own key, as written.
     return location
   }
 }

@@ -220,6 +220,7 @@ class ImportRun {
   async group(records: readonly SourceRecord[], door: HostRequest): Promise<void> {
     const m = this.mark()
     let outcome: BatchOutcome<void> | null
+    let commitFailure: unknown = null
     try {
       outcome = await door.batch(async (send, failed) => {
         // The storage may run this again (a serialization failure): each attempt starts at the mark.
@@ -235,10 +236,11 @@ class ImportRun {
           this.api = this.client()
         }
       })
-    } catch {
+    } catch (cause) {
       // The commit itself failed (an outage, retries exhausted): replayed below, where each
-      // record reports its own failure.
+      // record reports its own failure; the summary says why the group was not enough.
       outcome = null
+      commitFailure = cause
     }
     if (outcome?.committed) {
       this.undo = null
@@ -246,14 +248,18 @@ class ImportRun {
     }
     this.restore(m)
     this.undo = null
-    // A commit that failed may have landed all the same (a connection lost during COMMIT):
-    // what it linked is known, so the records are not created twice.
-    if (!outcome) await this.adoptCommitted()
+    if (!outcome) {
+      // After `restore`, which drops what the group's attempts warned of.
+      this.warn(groupRef(records), `the group's commit failed (${messageOf(commitFailure)}): each record written again on its own`)
+      // A commit that failed may have landed all the same (a connection lost during COMMIT):
+      // what it linked is known, so the records are not created twice.
+      await this.adoptCommitted(records)
+    }
     for (const r of records) await this.record(r)
   }
 
   /** Adds the links the storage has that this run does not know (written by a commit that reported failure). */
-  private async adoptCommitted(): Promise<void> {
+  private async adoptCommitted(records: readonly SourceRecord[]): Promise<void> {
     try {
       for (const l of await this.links.links(this.source)) {
         const key = linkKey(l.kind, l.sourceId)
@@ -261,8 +267,10 @@ class ImportRun {
         this.known.set(key, l)
         this.landed.add(key)
       }
-    } catch {
-      // Unreadable now: the replay's own writes will say what is wrong.
+    } catch (cause) {
+      // Unreadable now: the replay goes on (its own writes will say what is wrong), but what
+      // the failed commit may have landed is not known, which the summary says.
+      this.warn(groupRef(records), `what the failed commit wrote could not be read back (${messageOf(cause)})`)
     }
   }
 
@@ -636,3 +644,11 @@ export async function runImport(
   if (!o.dryRun) await src.commit?.()
   return run.summary
 }
+
+/** A group of records named in the summary: its first and last record. */
+function groupRef(records: readonly SourceRecord[]): string {
+  const first = records[0]?.ref ?? 'a group'
+  return records.length > 1 ? `${first} to ${records[records.length - 1]!.ref}` : first
+}
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e))

@@ -113,7 +113,7 @@ class ParseRun {
           else return finish(() => reject(new Error(m.message)))
           arm()
         } catch (e) {
-          finish(() => reject(e))
+          finish(() => reject(e instanceof Error ? e : new Error(String(e))))
         }
       })
       worker.on('error', (e: Error & { code?: string }) => {

@@ -286,6 +286,48 @@ function costOf(e: Json): unknown {
   return str(e.cost) ?? null
 }
 
+/** The resume point a run stored, or null: none stored, or not one this reader wrote. */
+function resumePoint(stored: string | null | undefined): Cursor | null {
+  if (!stored) return null
+  let parsed: Cursor
+  try {
+    parsed = JSON.parse(stored) as Cursor
+  } catch {
+    return null // a resume point that does not parse says nothing: the run starts from the first page
+  }
+  return parsed && typeof parsed.status === 'string' && Number.isInteger(parsed.page) ? parsed : null
+}
+
+/**
+ * The statuses read one pass each: all at once, or (a TEC site, which takes one status at a
+ * time) one pass per status. Reading the first page now makes a refused or unreadable source
+ * fail as a whole (exit 1), before anything is written.
+ */
+async function statusPasses(
+  events: string,
+  get: TecGet,
+  query: (status: string) => Record<string, string>,
+  resume: Cursor | null,
+  o: TecOptions,
+): Promise<string[]> {
+  let passes = o.auth ? [STATUSES.join(',')] : ['publish']
+  const probeFrom = resume ? resume.page + 1 : 1
+  try {
+    await get(`${events}?${new URLSearchParams({ ...query(resume?.status ?? passes[0]!), page: String(probeFrom) })}`)
+  } catch (e) {
+    const params = e instanceof TecHttpError && e.status === 400 ? e.body?.data?.params : undefined
+    if (!(obj(params) && 'status' in params)) {
+      if (!(e instanceof TecHttpError && e.status === 404 && probeFrom > 1)) throw e
+    } else if (o.auth && !resume) {
+      // TEC takes one status at a time: a pass per status.
+      passes = [...STATUSES]
+      await get(`${events}?${new URLSearchParams({ ...query(passes[0]!), page: '1' })}`)
+    } else throw e
+  }
+  if (o.auth && resume && !resume.status.includes(',')) passes = [...STATUSES]
+  return passes
+}
+
 /**
  * Reads a TEC site (or another calendar-events-router) into source records. `links` holds the
  * resume point of an interrupted run.
@@ -302,36 +344,14 @@ export async function readTec(base: string, source: string, links: ImportLinkSto
   const reader = new TecReader(root, get, budget, deadline)
   const perPage = String(o.perPage ?? 50)
   const state = await links.sourceState(source)
-  let resume: Cursor | null = null
-  try {
-    const parsed = state?.resume ? (JSON.parse(state.resume) as Cursor) : null
-    if (parsed && typeof parsed.status === 'string' && Number.isInteger(parsed.page)) resume = parsed
-  } catch {
-    resume = null
-  }
-  // Reading the first page now makes a refused or unreadable source fail as a whole (exit 1),
-  // before anything is written.
+  const resume = resumePoint(state?.resume)
   const query = (status: string): Record<string, string> => ({
     start_date: FAR_PAST,
     end_date: FAR_FUTURE,
     per_page: perPage,
     ...(status === 'publish' && !o.auth ? {} : { status }),
   })
-  let passes = o.auth ? [STATUSES.join(',')] : ['publish']
-  const probeFrom = resume ? resume.page + 1 : 1
-  try {
-    await get(`${root}/events?${new URLSearchParams({ ...query(resume?.status ?? passes[0]!), page: String(probeFrom) })}`)
-  } catch (e) {
-    const params = e instanceof TecHttpError && e.status === 400 ? e.body?.data?.params : undefined
-    if (!(obj(params) && 'status' in params)) {
-      if (!(e instanceof TecHttpError && e.status === 404 && probeFrom > 1)) throw e
-    } else if (o.auth && !resume) {
-      // TEC takes one status at a time: a pass per status.
-      passes = [...STATUSES]
-      await get(`${root}/events?${new URLSearchParams({ ...query(passes[0]!), page: '1' })}`)
-    } else throw e
-  }
-  if (o.auth && resume && !resume.status.includes(',')) passes = [...STATUSES]
+  const passes = await statusPasses(`${root}/events`, get, query, resume, o)
   if (resume) reader.complete = false // records before the resume point are not seen: nothing may be trashed
 
   const save = async (cursor: Cursor | null) => {

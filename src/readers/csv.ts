@@ -97,6 +97,39 @@ function columnsOf(header: string[], mapping: CsvOptions['mapping'] = {}): Map<C
  * // [{ kind: 'event', sourceId: 'Gig|2027-03-01|20:00', ref: 'row 2', body: { title: 'Gig', ... } }]
  */
 export function readCsv(source: string, o: CsvOptions = {}): SourceRecord[] {
+  const rows = parseRows(source, o)
+  const header = rows[0]!.record
+  const columns = columnsOf(header, o.mapping)
+  const keyColumn = o.key === undefined ? undefined : header.findIndex((h) => squash(h) === squash(o.key!))
+  if (keyColumn === -1) throw new Error(`the CSV file has no key column "${o.key}"`)
+  for (const required of ['event_name', 'event_start_date'] as const) {
+    if (!columns.has(required))
+      throw new Error(`the CSV file has no column for ${required} (${o.mapping?.[required] ?? TEC_CSV_COLUMNS[required][0]})`)
+  }
+  const out: SourceRecord[] = []
+  const now = new Date()
+  let row = 1
+  for (const { record, info } of rows.slice(1)) {
+    // info.lines is where the record ends; a quoted newline makes a record span several lines.
+    const ref = `row ${++row} (line ${info.lines})`
+    const cell: Cell = (f) => {
+      const i = columns.get(f)
+      return i === undefined ? undefined : (record[i] ?? '').trim()
+    }
+    const sourceId =
+      keyColumn !== undefined
+        ? (record[keyColumn] ?? '').trim()
+        : `${cell('event_name')}|${cell('event_start_date')}|${cell('event_start_time') ?? ''}`
+    out.push(...rowRecords(cell, ref, sourceId, o, now))
+  }
+  return out
+}
+
+/** A cell of the current row by our field name: trimmed, undefined when the file has no such column. */
+type Cell = (f: CsvField) => string | undefined
+
+/** The rows of the file with where each ends; throws when it cannot be read or holds no row at all. */
+function parseRows(source: string, o: CsvOptions): Array<{ record: string[]; info: { lines: number } }> {
   let rows: Array<{ record: string[]; info: { lines: number } }>
   try {
     rows = parse(source, {
@@ -107,109 +140,106 @@ export function readCsv(source: string, o: CsvOptions = {}): SourceRecord[] {
       delimiter: o.delimiter ?? ',',
     }) as never
   } catch (e) {
-    throw new Error(`not a readable CSV file: ${e instanceof Error ? e.message : String(e)}`)
+    throw new Error(`not a readable CSV file: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   }
   if (!rows.length) throw new Error('the CSV file is empty')
-  const header = rows[0]!.record
-  const columns = columnsOf(header, o.mapping)
-  const keyColumn = o.key === undefined ? undefined : header.findIndex((h) => squash(h) === squash(o.key!))
-  if (keyColumn === -1) throw new Error(`the CSV file has no key column "${o.key}"`)
-  for (const required of ['event_name', 'event_start_date'] as const) {
-    if (!columns.has(required))
-      throw new Error(`the CSV file has no column for ${required} (${(o.mapping?.[required] ?? TEC_CSV_COLUMNS[required][0]) as string})`)
-  }
-  const out: SourceRecord[] = []
-  const now = new Date()
-  let row = 1
-  for (const { record, info } of rows.slice(1)) {
-    // info.lines is where the record ends; a quoted newline makes a record span several lines.
-    const ref = `row ${++row} (line ${info.lines})`
-    const cell = (f: CsvField) => {
-      const i = columns.get(f)
-      return i === undefined ? undefined : (record[i] ?? '').trim()
-    }
-    const title = cell('event_name')
-    const startDate = cell('event_start_date')
-    const missing = [!title && 'event_name', !startDate && 'event_start_date'].filter(Boolean)
-    const sourceId = keyColumn !== undefined ? (record[keyColumn] ?? '').trim() : `${title}|${startDate}|${cell('event_start_time') ?? ''}`
-    if (missing.length) {
-      out.push({ kind: 'event', sourceId: sourceId || ref, ref, error: `missing ${missing.join(', ')}` })
-      continue
-    }
-    if (!sourceId) {
-      out.push({ kind: 'event', sourceId: ref, ref, error: `the key column "${o.key}" is empty` })
-      continue
-    }
-    const startTime = cell('event_start_time') ?? ''
-    const endTime = cell('event_end_time') ?? ''
-    const allDay = yes(cell('event_all_day')) || (!startTime && !endTime)
-    const endDate = cell('event_end_date') || startDate!
-    const timezone = cell('event_timezone')
-    const span = allDay
-      ? { start: startDate!, end: endDate, warnings: [] }
-      : timedSpan(`${startDate} ${startTime}`, `${endDate} ${endTime || startTime}`, timezone, now)
-    const body: Record<string, unknown> = { title, status: 'publish', all_day: allDay, start_date: span.start, end_date: span.end }
-    if (yes(cell('event_private'))) body.status = 'private'
-    const description = cell('event_description')
-    if (description) body.description = looksLikeHtml(description) ? description : textToHtml(description)
-    const excerpt = cell('event_excerpt')
-    if (excerpt) body.excerpt = excerpt
-    if (timezone) body.timezone = timezone
-    const cost = cell('event_cost')
-    if (cost) body.cost = cost
-    for (const [field, wire] of [
-      ['event_hide', 'hide_from_listings'],
-      ['event_sticky', 'sticky'],
-      ['feature_event', 'featured'],
-      ['event_show_map', 'show_map'],
-      ['event_show_map_link', 'show_map_link'],
-    ] as const) {
-      if (cell(field)) body[wire] = yes(cell(field))
-    }
-    const website = cell('event_website')
-    if (website) body.website = website
-    const image = cell('event_featured_image')
-    if (image && /^https?:\/\//i.test(image)) body.image = image
-    const categories = list(cell('event_category'))
-    if (categories.length) body.categories = categories
-    const tags = list(cell('event_tags'))
-    if (tags.length) body.tags = tags
+  return rows
+}
 
-    const refs: SourceRecord['refs'] = {}
-    const venueName = cell('event_venue_name')
-    if (venueName) {
-      const venue: Record<string, unknown> = { venue: venueName, status: 'publish' }
-      for (const [field, wire] of [
-        ['venue_address', 'address'],
-        ['venue_city', 'city'],
-        ['venue_state', 'stateprovince'],
-        ['venue_zip', 'zip'],
-        ['venue_country', 'country'],
-        ['venue_phone', 'phone'],
-      ] as const) {
-        if (cell(field)) venue[wire] = cell(field)
-      }
-      out.push({ kind: 'venue', sourceId: `venue:${venueName}`, ref: `${ref} (venue)`, body: venue })
-      refs.venue = [`venue:${venueName}`]
-    }
-    const organizers = list(cell('event_organizer_name'))
-    if (organizers.length) refs.organizer = []
-    for (const name of organizers) {
-      const organizer: Record<string, unknown> = { organizer: name, status: 'publish' }
-      // The organizer columns describe the row's organizer when it names one only.
-      if (organizers.length === 1) {
-        for (const [field, wire] of [
-          ['organizer_email', 'email'],
-          ['organizer_phone', 'phone'],
-          ['organizer_website', 'website'],
-        ] as const) {
-          if (cell(field)) organizer[wire] = cell(field)
-        }
-      }
-      out.push({ kind: 'organizer', sourceId: `organizer:${name}`, ref: `${ref} (organizer)`, body: organizer })
-      refs.organizer!.push(`organizer:${name}`)
-    }
-    out.push({ kind: 'event', sourceId, ref, body, refs, ...(span.warnings.length ? { warnings: span.warnings } : {}) })
+/** One row's records: its venue and organizers, then the event (or the event's error). */
+function rowRecords(cell: Cell, ref: string, sourceId: string, o: CsvOptions, now: Date): SourceRecord[] {
+  const title = cell('event_name')
+  const startDate = cell('event_start_date')
+  const missing = [!title && 'event_name', !startDate && 'event_start_date'].filter(Boolean)
+  if (missing.length) return [{ kind: 'event', sourceId: sourceId || ref, ref, error: `missing ${missing.join(', ')}` }]
+  if (!sourceId) return [{ kind: 'event', sourceId: ref, ref, error: `the key column "${o.key}" is empty` }]
+  const startTime = cell('event_start_time') ?? ''
+  const endTime = cell('event_end_time') ?? ''
+  const allDay = yes(cell('event_all_day')) || (!startTime && !endTime)
+  const endDate = cell('event_end_date') || startDate!
+  const timezone = cell('event_timezone')
+  const span = allDay
+    ? { start: startDate!, end: endDate, warnings: [] }
+    : timedSpan(`${startDate} ${startTime}`, `${endDate} ${endTime || startTime}`, timezone, now)
+  const body: Record<string, unknown> = { title, status: 'publish', all_day: allDay, start_date: span.start, end_date: span.end }
+  addEventFields(cell, body)
+  const out: SourceRecord[] = []
+  const refs: SourceRecord['refs'] = {}
+  const venue = venueRecord(cell, ref)
+  if (venue) {
+    out.push(venue)
+    refs.venue = [venue.sourceId]
   }
+  const organizers = organizerRecords(cell, ref)
+  if (organizers.length) refs.organizer = organizers.map((r) => r.sourceId)
+  out.push(...organizers)
+  out.push({ kind: 'event', sourceId, ref, body, refs, ...(span.warnings.length ? { warnings: span.warnings } : {}) })
   return out
+}
+
+/** The event's fields besides its title and dates, from the cells that hold them. */
+function addEventFields(cell: Cell, body: Record<string, unknown>): void {
+  if (yes(cell('event_private'))) body.status = 'private'
+  const description = cell('event_description')
+  if (description) body.description = looksLikeHtml(description) ? description : textToHtml(description)
+  const excerpt = cell('event_excerpt')
+  if (excerpt) body.excerpt = excerpt
+  const timezone = cell('event_timezone')
+  if (timezone) body.timezone = timezone
+  const cost = cell('event_cost')
+  if (cost) body.cost = cost
+  for (const [field, wire] of [
+    ['event_hide', 'hide_from_listings'],
+    ['event_sticky', 'sticky'],
+    ['feature_event', 'featured'],
+    ['event_show_map', 'show_map'],
+    ['event_show_map_link', 'show_map_link'],
+  ] as const) {
+    if (cell(field)) body[wire] = yes(cell(field))
+  }
+  const website = cell('event_website')
+  if (website) body.website = website
+  const image = cell('event_featured_image')
+  if (image && /^https?:\/\//i.test(image)) body.image = image
+  const categories = list(cell('event_category'))
+  if (categories.length) body.categories = categories
+  const tags = list(cell('event_tags'))
+  if (tags.length) body.tags = tags
+}
+
+/** The row's venue, when it names one. */
+function venueRecord(cell: Cell, ref: string): SourceRecord | null {
+  const venueName = cell('event_venue_name')
+  if (!venueName) return null
+  const venue: Record<string, unknown> = { venue: venueName, status: 'publish' }
+  for (const [field, wire] of [
+    ['venue_address', 'address'],
+    ['venue_city', 'city'],
+    ['venue_state', 'stateprovince'],
+    ['venue_zip', 'zip'],
+    ['venue_country', 'country'],
+    ['venue_phone', 'phone'],
+  ] as const) {
+    if (cell(field)) venue[wire] = cell(field)
+  }
+  return { kind: 'venue', sourceId: `venue:${venueName}`, ref: `${ref} (venue)`, body: venue }
+}
+
+/** The row's organizers, one per name it lists. */
+function organizerRecords(cell: Cell, ref: string): SourceRecord[] {
+  const organizers = list(cell('event_organizer_name'))
+  return organizers.map((name) => {
+    const organizer: Record<string, unknown> = { organizer: name, status: 'publish' }
+    // The organizer columns describe the row's organizer when it names one only.
+    if (organizers.length === 1) {
+      for (const [field, wire] of [
+        ['organizer_email', 'email'],
+        ['organizer_phone', 'phone'],
+        ['organizer_website', 'website'],
+      ] as const) {
+        if (cell(field)) organizer[wire] = cell(field)
+      }
+    }
+    return { kind: 'organizer', sourceId: `organizer:${name}`, ref: `${ref} (organizer)`, body: organizer }
+  })
 }

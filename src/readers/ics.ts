@@ -122,7 +122,7 @@ class Calendar {
     this.calendarZone = wr ? ianaZone(wr) : null
     for (const z of zones) {
       try {
-        const comp = new ICAL.Component(ICAL.parse(z.text) as unknown as unknown[])
+        const comp = new ICAL.Component(ICAL.parse(z.text))
         const tzid = String(comp.getFirstPropertyValue('tzid') ?? '')
         if (tzid) this.fileZones.set(tzid, new ICAL.Timezone({ component: comp, tzid }))
       } catch {
@@ -281,23 +281,57 @@ function eventRecords(
   if (!startProp) throw new Error('has no DTSTART')
   const recurrenceProp = comp.getFirstProperty('recurrence-id')
   const seriesZone = recurrenceProp ? (masters.get(uid) ?? null) : null
+  const warnings: string[] = []
+  const { start, end } = eventSpan(cal, comp, startProp, warnings)
+  const body = eventBody(cal, comp, startProp, start, end, warnings)
+  const refs: SourceRecord['refs'] = {}
+  const venue = locationVenue(comp, ref)
+  if (venue) {
+    out.push(venue)
+    refs.venue = [venue.sourceId]
+  }
+  const organizers = organizerRecords(comp, ref)
+  if (comp.getAllProperties('organizer').length) refs.organizer = organizers.map((r) => r.sourceId)
+  out.push(...organizers)
+  if (recurrenceProp) {
+    const rid = cal.resolve(recurrenceProp, rawValues(recurrenceProp)[0]!, 'RECURRENCE-ID', seriesZone)
+    const original = rid.allDay ? `${rid.wall.slice(0, 10)} 00:00:00` : rid.wall
+    out.push({ kind: 'event', sourceId: `${uid}@${original}`, ref, body, refs, warnings, occurrenceOf: { sourceId: uid, original } })
+    return out
+  }
+  const record: SourceRecord = { kind: 'event', sourceId: uid, ref, body, refs, warnings }
+  return [...out, ...seriesRecords(cal, comp, record, start, o)]
+}
+
+/** The event's start and end, an end missing or of another kind than the start made up as RFC 5545 says. */
+function eventSpan(cal: Calendar, comp: ICAL.Component, startProp: ICAL.Property, warnings: string[]): { start: Resolved; end: Resolved } {
   const start = cal.resolve(startProp, rawValues(startProp)[0]!, 'DTSTART')
-  const zoneNote = cal.noteFor(startProp)
   let end: Resolved
   const endProp = comp.getFirstProperty('dtend') ?? comp.getFirstProperty('due')
   const durationValue = comp.getFirstPropertyValue('duration') as ICAL.Duration | null
   if (endProp) end = cal.resolve(endProp, rawValues(endProp)[0]!, 'DTEND', start.allDay ? undefined : start.zone)
   else if (durationValue) end = { ...start, wall: endAfter(start, durationValue) }
   else end = { ...start, wall: start.allDay ? addDaysWall(start.wall, 1) : start.wall }
-  const warnings: string[] = []
   if (start.allDay !== end.allDay) end = mixedEnd(start, end, warnings)
+  return { start, end }
+}
 
+/** The event's body for our API: title, description, dates, zone, website, status and categories. */
+function eventBody(
+  cal: Calendar,
+  comp: ICAL.Component,
+  startProp: ICAL.Property,
+  start: Resolved,
+  end: Resolved,
+  warnings: string[],
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     title: text(comp, 'summary') || '(untitled)',
     description: textToHtml(text(comp, 'description')),
     status: 'publish',
     all_day: start.allDay,
   }
+  const zoneNote = cal.noteFor(startProp)
   if (zoneNote) warnings.push(zoneNote)
   if (!text(comp, 'summary')) warnings.push('has no SUMMARY: titled "(untitled)"')
   if (start.allDay) {
@@ -319,98 +353,93 @@ function eventRecords(
     .flatMap((p) => p.getValues().map((v) => String(v).trim()))
     .filter((c) => c !== '')
   if (categories.length) body.categories = [...new Set(categories)]
+  return body
+}
 
-  const refs: SourceRecord['refs'] = {}
+/** The venue LOCATION (and GEO) names, or null. */
+function locationVenue(comp: ICAL.Component, ref: string): SourceRecord | null {
   const location = text(comp, 'location')
-  if (location) {
-    // Apple writes "Name\nStreet, City"; Google and Outlook "Name, Street, City".
-    const newline = location.indexOf('\n')
-    const parts =
-      newline > 0
-        ? [location.slice(0, newline), location.slice(newline + 1).replace(/\n/g, ', ')]
-        : location.split(',').map((s) => s.trim())
-    const venue: Record<string, unknown> = { venue: parts[0]!.slice(0, 1000), status: 'publish' }
-    if (parts.length > 1) venue.address = parts.slice(1).join(', ').slice(0, 1000)
-    const geo = comp.getFirstPropertyValue('geo') as unknown
-    if (Array.isArray(geo) && geo.length === 2 && geo.every((n) => Number.isFinite(Number(n)))) {
-      venue.geo_lat = Number(geo[0])
-      venue.geo_lng = Number(geo[1])
-    }
-    const id = `venue:${location}`
-    out.push({ kind: 'venue', sourceId: id, ref: `${ref} (LOCATION)`, body: venue })
-    refs.venue = [id]
+  if (!location) return null
+  // Apple writes "Name\nStreet, City"; Google and Outlook "Name, Street, City".
+  const newline = location.indexOf('\n')
+  const parts =
+    newline > 0 ? [location.slice(0, newline), location.slice(newline + 1).replace(/\n/g, ', ')] : location.split(',').map((s) => s.trim())
+  const venue: Record<string, unknown> = { venue: parts[0]!.slice(0, 1000), status: 'publish' }
+  if (parts.length > 1) venue.address = parts.slice(1).join(', ').slice(0, 1000)
+  const geo = comp.getFirstPropertyValue('geo') as unknown
+  if (Array.isArray(geo) && geo.length === 2 && geo.every((n) => Number.isFinite(Number(n)))) {
+    venue.geo_lat = Number(geo[0])
+    venue.geo_lng = Number(geo[1])
   }
-  const organizers = comp.getAllProperties('organizer')
-  if (organizers.length) refs.organizer = []
-  for (const p of organizers) {
+  return { kind: 'venue', sourceId: `venue:${location}`, ref: `${ref} (LOCATION)`, body: venue }
+}
+
+/** One organizer per ORGANIZER property with a name or an address. */
+function organizerRecords(comp: ICAL.Component, ref: string): SourceRecord[] {
+  return comp.getAllProperties('organizer').flatMap((p): SourceRecord[] => {
     const email = String(p.getFirstValue() ?? '')
       .replace(/^mailto:/i, '')
       .trim()
     const name = String(p.getParameter('cn') ?? '').trim() || email
-    if (!name) continue
-    const id = `organizer:${email || name}`
-    out.push({
-      kind: 'organizer',
-      sourceId: id,
-      ref: `${ref} (ORGANIZER)`,
-      body: { organizer: name, ...(email.includes('@') ? { email } : {}), status: 'publish' },
-    })
-    refs.organizer!.push(id)
-  }
+    if (!name) return []
+    const body = { organizer: name, ...(email.includes('@') ? { email } : {}), status: 'publish' }
+    return [{ kind: 'organizer', sourceId: `organizer:${email || name}`, ref: `${ref} (ORGANIZER)`, body }]
+  })
+}
 
-  if (recurrenceProp) {
-    const rid = cal.resolve(recurrenceProp, rawValues(recurrenceProp)[0]!, 'RECURRENCE-ID', seriesZone)
-    const original = rid.allDay ? `${rid.wall.slice(0, 10)} 00:00:00` : rid.wall
-    out.push({ kind: 'event', sourceId: `${uid}@${original}`, ref, body, refs, warnings, occurrenceOf: { sourceId: uid, original } })
-    return out
-  }
-
+/**
+ * A master event with its recurrence: a rule of ours stays a rule on `record` (one record); RDATE
+ * alone, several rules or a rule outside ours become single events, with a warning saying so.
+ */
+function seriesRecords(
+  cal: Calendar,
+  comp: ICAL.Component,
+  record: SourceRecord,
+  start: Resolved,
+  o: Required<IcsOptions>,
+): SourceRecord[] {
   const rruleValue = comp.getFirstPropertyValue('rrule') as ICAL.Recur | null
   const rdates = comp.getAllProperties('rdate')
-  const record: SourceRecord = { kind: 'event', sourceId: uid, ref, body, refs, warnings }
-  if (rruleValue || rdates.length) {
-    const dates = (name: string) =>
-      comp.getAllProperties(name).flatMap((p) =>
-        rawValues(p).map((v) => {
-          const r = cal.resolve(p, v, name.toUpperCase(), start.allDay ? undefined : start.zone)
-          return r.allDay ? r.wall.slice(0, 10) : r.wall
-        }),
-      )
-    const rdate = dates('rdate')
-    const exdate = dates('exdate')
-    const expand = () => expandSeries(comp, record, body, start, o)
-    if (!rruleValue) {
-      // RDATE alone has no rule of ours to carry it: DTSTART and each date become single events,
-      // a PERIOD with its own end (RFC 5545 §3.8.5.2).
-      return [...out, ...withWarning(rdateEvents(cal, comp, record, start, exdate), ref, 'RDATE without RRULE: imported as single events')]
-    }
-    const rrule = rruleValue.toString()
-    if (comp.getAllProperties('rrule').length > 1) {
-      // Our series hold one rule: the union of several becomes single events, at the router's
-      // dates when every rule is ours (ical.js counts DTSTART against each rule's COUNT).
-      const occurrences = unionOfRules(comp, record, { rdate, exdate }, o) ?? expand()
-      return [...out, ...withWarning(occurrences, ref, `several RRULE lines: imported as ${occurrences.length} single events`)]
-    }
-    try {
-      parseRule(rrule)
-    } catch (e) {
-      if (!(e instanceof RuleError)) throw e
-      const occurrences = expand()
-      return [
-        ...out,
-        ...withWarning(
-          occurrences,
-          ref,
-          `RRULE ${rrule} is outside our rules (${e.message}): imported as ${occurrences.length} single events`,
-        ),
-      ]
-    }
-    // A rule of ours stays a rule: the router expands it, and if the router refuses it the
-    // core falls back to the router's own expander (rule-expand.ts), never to ical.js.
-    body.recurrence = { rrule, rdate, exdate }
+  if (!rruleValue && !rdates.length) return [record]
+  const { ref } = record
+  const body = record.body!
+  const dates = (name: string) =>
+    comp.getAllProperties(name).flatMap((p) =>
+      rawValues(p).map((v) => {
+        const r = cal.resolve(p, v, name.toUpperCase(), start.allDay ? undefined : start.zone)
+        return r.allDay ? r.wall.slice(0, 10) : r.wall
+      }),
+    )
+  const rdate = dates('rdate')
+  const exdate = dates('exdate')
+  const expand = () => expandSeries(comp, record, body, start, o)
+  if (!rruleValue) {
+    // RDATE alone has no rule of ours to carry it: DTSTART and each date become single events,
+    // a PERIOD with its own end (RFC 5545 §3.8.5.2).
+    return withWarning(rdateEvents(cal, comp, record, start, exdate), ref, 'RDATE without RRULE: imported as single events')
   }
-  out.push(record)
-  return out
+  const rrule = rruleValue.toString()
+  if (comp.getAllProperties('rrule').length > 1) {
+    // Our series hold one rule: the union of several becomes single events, at the router's
+    // dates when every rule is ours (ical.js counts DTSTART against each rule's COUNT).
+    const occurrences = unionOfRules(comp, record, { rdate, exdate }, o) ?? expand()
+    return withWarning(occurrences, ref, `several RRULE lines: imported as ${occurrences.length} single events`)
+  }
+  try {
+    parseRule(rrule)
+  } catch (e) {
+    if (!(e instanceof RuleError)) throw e
+    const occurrences = expand()
+    return withWarning(
+      occurrences,
+      ref,
+      `RRULE ${rrule} is outside our rules (${e.message}): imported as ${occurrences.length} single events`,
+    )
+  }
+  // A rule of ours stays a rule: the router expands it, and if the router refuses it the
+  // core falls back to the router's own expander (rule-expand.ts), never to ical.js.
+  body.recurrence = { rrule, rdate, exdate }
+  return [record]
 }
 
 /** The single events of several rules of ours, DTSTART first (RFC 5545 §3.8.5.3); null when one rule is not ours. */
@@ -454,7 +483,7 @@ function rdateEvents(cal: Calendar, comp: ICAL.Component, master: SourceRecord, 
   const wallOf = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
   const starts = new Map<string, string>([[String(body.start_date), String(body.end_date)]])
   for (const p of comp.getAllProperties('rdate'))
-    for (const v of p.toJSON().slice(3) as unknown[]) {
+    for (const v of (p.toJSON() as unknown[]).slice(3)) {
       const [from, to] = (Array.isArray(v) ? v.map(String) : String(v).split('/')) as [string, string | undefined]
       const fromValue = /^\d{4}-\d{2}-\d{2}T::$/.test(from) ? from.slice(0, 10) : from
       const r = cal.resolve(p, fromValue, 'RDATE', start.allDay ? undefined : start.zone)
@@ -573,7 +602,7 @@ export function planIcs(source: string, options: IcsOptions = {}): IcsPlan | Sou
   cal.now = o.now
   const all: ParsedEvent[] = events.map((b) => {
     try {
-      return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text) as unknown as unknown[]), notes: [] }
+      return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text)), notes: [] }
     } catch (e) {
       return { ref: `VEVENT at line ${b.line}`, error: `malformed: ${e instanceof Error ? e.message : String(e)}`, notes: [] }
     }

@@ -127,7 +127,9 @@ export async function eventSingle(ctx: Context, at: RecordAt): Promise<Single | 
  * them must work, so for those callers `any` means "no status filter" rather than a 400.
  */
 export function listParams(ctx: Context, params: Params): Params {
-  return params.status === 'any' && canEditPosts(ctx.principal) ? Object.assign(Object.create(null), params, { status: undefined }) : params
+  return params.status === 'any' && canEditPosts(ctx.principal)
+    ? Object.assign(Object.create(null) as Params, params, { status: undefined })
+    : params
 }
 
 export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<Reply> {
@@ -333,7 +335,7 @@ export async function updateEvent(
  * shows it (`{ rrule, rdate, exdate, description }`): sending a read back changes nothing.
  */
 async function withoutSameRule(ctx: Context, current: EventRecord, input: Input<'eventUpdate'>): Promise<Input<'eventUpdate'>> {
-  const sent = input.recurrence as unknown
+  const sent = input.recurrence
   if (sent === undefined || sent === null || typeof sent !== 'object' || !current.seriesId) return input
   const head = current.seriesId === current.id ? current : await ctx.storage.getPost(current.seriesId)
   const rule = head?.type === 'event' ? head.series?.rule : undefined
@@ -341,7 +343,7 @@ async function withoutSameRule(ctx: Context, current: EventRecord, input: Input<
   const same = (a: unknown, b: readonly string[]) => JSON.stringify(a ?? []) === JSON.stringify(b)
   if (!rule || r.rrule !== rule.rrule || !same(r.rdate, rule.rdate) || !same(r.exdate, rule.exdate)) return input
   const { recurrence: _same, ...rest } = input
-  return rest as Input<'eventUpdate'>
+  return rest
 }
 
 /** Only the fields sent change (docs/wire-compatibility.md §5.1); `null`/`""` clears what can be cleared. */

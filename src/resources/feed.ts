@@ -10,7 +10,7 @@ import { negotiate } from '../http/accept.js'
 import { calendarHead, calendarTail, IcalText, uidHost } from '../representation/ical.js'
 import { SeriesFeed } from '../representation/ical-series.js'
 import { loadRelations } from './embeds.js'
-import type { EventListQuery, EventRecord } from '../storage/types.js'
+import type { EventListQuery } from '../storage/types.js'
 import type { Context } from '../context.js'
 import { totals, type Reply } from './respond.js'
 

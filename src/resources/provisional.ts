@@ -53,7 +53,7 @@ function provisional(head: EventRecord, start: string, position: number): EventR
     // (id, revision), by the fragment cache, is never taken for the record once written.
     revision: -1,
     translationGroup: id,
-  } as EventRecord
+  }
 }
 
 /** Every start the rule of `head` places after its horizon up to `until`, with its position. */

@@ -76,6 +76,7 @@ function decode(text: string, collection: string, fingerprint: string): TokenSta
   try {
     t = JSON.parse(unbase64url(text)) as Partial<TokenState>
   } catch {
+    // Not base64url JSON: the token is malformed, and that is all there is to tell the client.
     throw malformed()
   }
   const cursorOk = t.a === undefined || (Number.isSafeInteger(t.a) && t.a >= 0)

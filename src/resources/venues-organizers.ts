@@ -328,7 +328,7 @@ export async function updateLinked(
   // Nothing differs (a read sent back unchanged): nothing is written.
   const rec = await ctx.storage.transaction(async (tx) => {
     const now = await tx.getPost(current.id)
-    return now?.type === type && !patchChanges(now, patch) ? (now as typeof current) : writePost(tx, current, patch)
+    return now?.type === type && !patchChanges(now, patch) ? now : writePost(tx, current, patch)
   })
   return written(ctx, rec, ok)
 }

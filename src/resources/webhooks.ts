@@ -73,6 +73,7 @@ export async function checkWebhookUrl(ctx: Context, url: string): Promise<void> 
   try {
     addresses = (await dns.promises.lookup(host, { all: true })).map((a) => a.address)
   } catch {
+    // Whatever the resolver's reason (no such name, no answer), nothing can be delivered there now.
     throw invalidParam('url', { message: `url: ${host} does not resolve.` })
   }
   if (addresses.some(isBlockedAddress)) {

@@ -32,6 +32,7 @@ function decodeParam(s: string): string {
   try {
     return decodeURIComponent(s)
   } catch {
+    // Malformed percent-encoding, the only way it fails: the capture stays as written.
     return s
   }
 }

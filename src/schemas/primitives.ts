@@ -139,7 +139,7 @@ export const urlOrEmpty = () =>
 
 /** An array, or a comma-separated string, split and trimmed; empty items dropped. */
 export function splitList(x: unknown): unknown[] | null {
-  if (Array.isArray(x)) return x
+  if (Array.isArray(x)) return x as unknown[]
   if (typeof x === 'number') return [x]
   if (typeof x === 'string')
     return x

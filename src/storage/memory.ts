@@ -533,7 +533,7 @@ class Tx extends Reader implements StorageTx {
   async updatePost<T extends PostType>(id: number, type: T, patch: PostPatch<T>): Promise<RecordOf<T>> {
     const current = this.post(id)
     if (!current || current.type !== type) throw new Error(`no ${type} ${id}`)
-    const next = clonePost({ ...current, ...patch, id, type: current.type } as PostRecord)
+    const next = clonePost({ ...current, ...patch, id, type: current.type })
     next.revision = current.revision + 1
     if (next.slug !== current.slug || next.language !== current.language) this.assertFreeSlug(type, next.language, next.slug, id)
     if (next.type === 'event') {

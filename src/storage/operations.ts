@@ -65,13 +65,16 @@ export const OPTIONAL = [
 
 // The optional methods are exactly those of the declared capabilities (types.ts): the compiler says which differ.
 type CapabilityMethod = keyof BulkInsertTx | keyof ReservedIdsTx | keyof ImportLinksTx | keyof ReservedIdsReader
-type Undeclared = Exclude<CapabilityMethod, (typeof OPTIONAL)[number]> | Exclude<(typeof OPTIONAL)[number], CapabilityMethod>
-const everyCapability: [Undeclared] extends [never] ? true : Undeclared = true
+type Undeclared = [
+  missing: Exclude<CapabilityMethod, (typeof OPTIONAL)[number]>,
+  extra: Exclude<(typeof OPTIONAL)[number], CapabilityMethod>,
+]
+const everyCapability: Undeclared extends [never, never] ? true : Undeclared = true
 void everyCapability
 
 // A method missing from the lists above would not pass through the pipeline: the compiler says which.
-type Unlisted = Exclude<ReadName, (typeof READS)[number]> | Exclude<WriteName, (typeof WRITES)[number]>
-const everyMethod: [Unlisted] extends [never] ? true : Unlisted = true
+type Unlisted = [reads: Exclude<ReadName, (typeof READS)[number]>, writes: Exclude<WriteName, (typeof WRITES)[number]>]
+const everyMethod: Unlisted extends [never, never] ? true : Unlisted = true
 void everyMethod
 
 /** For the `default` of a switch over operations: the compiler proves it is never reached. */

@@ -48,6 +48,7 @@ function resolveIana(tz: string): string | null {
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone
   } catch {
+    // Intl refuses the name: not a zone this runtime knows (its refusal is the answer).
     return null
   }
 }

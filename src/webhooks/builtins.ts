@@ -10,6 +10,7 @@ export function builtin<T>(id: string): T | null {
   try {
     return (p?.getBuiltinModule?.(id) as T | undefined) ?? null
   } catch {
+    // Feature detection: this runtime has no such built-in.
     return null
   }
 }

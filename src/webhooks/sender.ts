@@ -40,7 +40,7 @@ function guardedLookup(dns: Dns, allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0)
-      const list = addresses as LookupAddress[]
+      const list = addresses
       const bad = allowPrivate ? undefined : list.find((a) => isBlockedAddress(a.address))
       if (bad) return callback(new BlockedAddressError(bad.address), '', 0)
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list)
@@ -82,6 +82,7 @@ export function send(url: string, headers: Record<string, string>, body: string,
     try {
       target = new URL(url)
     } catch {
+      // The stored URL does not parse: that is the whole outcome of the attempt.
       return done({ status: null, response: 'invalid URL', retryAfterMs: null })
     }
     const host = target.hostname.replace(/^\[|\]$/g, '')
@@ -113,7 +114,7 @@ export function send(url: string, headers: Record<string, string>, body: string,
           done({
             status: res.statusCode ?? null,
             response: decode(chunks),
-            retryAfterMs: retryAfterMs(res.headers['retry-after'] as string | undefined),
+            retryAfterMs: retryAfterMs(res.headers['retry-after']),
           })
         res.on('end', finish)
         res.on('error', finish)

@@ -26,6 +26,7 @@ export function isSecret(text: string): boolean {
     const n = fromBase64(text.slice(6)).length
     return n >= 24 && n <= 64
   } catch {
+    // Not base64: not a secret of that form.
     return false
   }
 }

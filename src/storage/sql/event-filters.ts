@@ -291,7 +291,7 @@ export interface FilteredPlan {
  * bounds, the links and the custom fields (then the count must look at the posts).
  */
 export function filteredPlan(
-  db: Db,
+  db: Pick<Db, 'dialect'>,
   q: EventListQuery,
   postFilters: boolean,
   customs: readonly CustomFieldFilter[] = q.customFields ?? [],
@@ -319,7 +319,7 @@ export function filteredPlan(
   // Every other link filter: the event links one of those ids, as the row's `links` says.
   for (const other of lists.filter((l) => l !== driver)) {
     const kind = FILTER_KINDS[other]
-    const ids = [...new Set(q[other]!)]
+    const ids = [...new Set(q[other])]
     if (ids.length <= MAX_TOKENS) {
       f.add(`(${ids.map(() => d.contains('f.links')).join(' OR ')})`, ...ids.map((id) => linkToken(kind, id)))
       continue

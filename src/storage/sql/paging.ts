@@ -16,7 +16,54 @@ export interface CountQuery {
   params: readonly SqlParam[]
 }
 
-export async function page(
+/** One statement: its text, with `?` placeholders, and its parameters in order. */
+export type Statement = CountQuery
+
+/** A page statement and its count (null: none), as `page` runs them. */
+export interface PageStatements {
+  read: Statement
+  count: Statement | null
+}
+
+/** The statements of `page`, built without running them (the event list's planner hands them on). */
+export function pageStatements(
+  select: string,
+  source: Source,
+  orderBy: string,
+  offset: number,
+  limit: number,
+  extra: readonly SqlParam[] = [],
+  /** null: no count (the caller needs none). */
+  counted: Source | CountQuery | null = source,
+): PageStatements {
+  const params = (s: Source) => [...(s.fromParams ?? []), ...s.where.params]
+  const read = {
+    sql: `SELECT ${select} FROM ${source.from} WHERE ${source.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+    params: [...params(source), ...extra, limit, offset],
+  }
+  if (counted === null) return { read, count: null }
+  const count: CountQuery =
+    'sql' in counted ? counted : { sql: `SELECT count(*) AS n FROM ${counted.from} WHERE ${counted.where}`, params: params(counted) }
+  return { read, count }
+}
+
+/**
+ * Runs a page and its count. Without a count, `total` is the offset plus the rows read. The page
+ * and the count select the same rows (the count may only be another way to write the page's
+ * source, or a statement that counts them another way); on PostgreSQL outside a transaction
+ * they run on two pooled connections at once.
+ */
+export async function runPage(db: Db, statements: PageStatements, offset: number): Promise<{ rows: Row[]; total: number }> {
+  const { read, count } = statements
+  if (count === null) {
+    const rows = await db.query(read.sql, read.params)
+    return { rows, total: offset + rows.length }
+  }
+  const [rows, n] = await Promise.all([db.query(read.sql, read.params), db.query<{ n: unknown }>(count.sql, count.params)])
+  return { rows, total: toInt(n[0]?.n ?? 0) }
+}
+
+export function page(
   db: Db,
   select: string,
   source: Source,
@@ -27,23 +74,5 @@ export async function page(
   /** null: no count (the caller needs none); `total` is then the offset plus the rows read. */
   counted: Source | CountQuery | null = source,
 ): Promise<{ rows: Row[]; total: number }> {
-  // The page and the count select the same rows (`counted` may only be another way to write
-  // `source`, or a statement that counts them another way); on PostgreSQL outside a
-  // transaction they run on two pooled connections at once.
-  const params = (s: Source) => [...(s.fromParams ?? []), ...s.where.params]
-  const read = () =>
-    db.query(`SELECT ${select} FROM ${source.from} WHERE ${source.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
-      ...params(source),
-      ...extra,
-      limit,
-      offset,
-    ])
-  if (counted === null) {
-    const rows = await read()
-    return { rows, total: offset + rows.length }
-  }
-  const count: CountQuery =
-    'sql' in counted ? counted : { sql: `SELECT count(*) AS n FROM ${counted.from} WHERE ${counted.where}`, params: params(counted) }
-  const [rows, n] = await Promise.all([read(), db.query<{ n: unknown }>(count.sql, count.params)])
-  return { rows, total: toInt(n[0]?.n ?? 0) }
+  return runPage(db, pageStatements(select, source, orderBy, offset, limit, extra, counted), offset)
 }

@@ -63,7 +63,7 @@ const LINKS_OF_EVENTS = perDialect(
  * `toPosts` completes the rows from the cache or by id; without it, every column.
  */
 const KEY_SELECT = 'p.id, p.revision'
-export const selectOf = (db: Db) => (db.records ? KEY_SELECT : postSelect(db.dialect.name))
+export const selectOf = (db: Pick<Db, 'dialect' | 'records'>) => (db.records ? KEY_SELECT : postSelect(db.dialect.name))
 /**
  * A constant statement in both forms, each built once per dialect: the one `selectOf(db)` asks
  * for, and (`.full`) the one with every column, which completes key rows.

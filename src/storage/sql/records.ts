@@ -29,11 +29,10 @@ export type LinkTable = 'event_links' | 'event_terms'
  * linked id's column (REF_COLUMNS). Rows are (event_id, kind, seq, linked id), `seq` keeping the
  * list's order.
  */
-export const REFS = EVENT_LINKS.map(({ field, kind }) => ({
-  list: field,
-  kind,
-  table: (kind === 'venue' || kind === 'organizer' ? 'event_links' : 'event_terms') as LinkTable,
-}))
+export const REFS = EVENT_LINKS.map(({ field, kind }) => {
+  const table: LinkTable = kind === 'venue' || kind === 'organizer' ? 'event_links' : 'event_terms'
+  return { list: field, kind, table }
+})
 export const REF_COLUMNS: Record<LinkTable, string[]> = {
   event_links: ['event_id', 'kind', 'seq', 'linked_id'],
   event_terms: ['event_id', 'kind', 'seq', 'term_id'],
@@ -176,7 +175,7 @@ export function newPostColumns(type: PostType, withId: boolean): { columns: stri
  */
 export function newPostRow(record: NewPost, id?: number, fixed?: Record<string, unknown>): SqlParam[] {
   const rec = { ...record, ...fixed, translationGroup: record.translationGroup ?? id } as unknown as Record<string, unknown>
-  const text = record.type === 'event' ? eventSearchText(record as NewPost<'event'>) : linkedSearchText(record.type, rec)
+  const text = record.type === 'event' ? eventSearchText(record) : linkedSearchText(record.type, rec)
   return [...(id === undefined ? [] : [id]), record.type, ...POST_FIELDS[record.type].map((s) => encode(s.codec, rec[s.field])), text]
 }
 

@@ -181,7 +181,7 @@ export const likeContains = (word: string) => `%${word.replace(/[\\%_]/g, '\\$&'
  * three characters or more are written as LIKE, which the trigram index serves; on SQLite the
  * caller adds the FTS match where it helps (`ftsQuery`), this is the test on each candidate.
  */
-export function addSearch(db: Db, w: Where, words: readonly string[]): void {
+export function addSearch(db: Pick<Db, 'dialect'>, w: Where, words: readonly string[]): void {
   const d = db.dialect
   for (const word of words) {
     if (d.name === 'postgres' && indexable(word)) w.add(`p.search_text LIKE ? ESCAPE '\\'`, likeContains(word))

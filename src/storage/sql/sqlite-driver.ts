@@ -215,12 +215,16 @@ function lockedDriver(conn: Connection): SqlDriver {
   return locked
 }
 
-export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = {}): SqlDriver {
+/**
+ * The writer and the optional reader connection, set up: a reader needs the file in WAL mode
+ * (switched to here: it is persistent in the file), and every connection enforces foreign keys.
+ */
+function openConnections(db: SqliteDatabase, options: SqliteDriverOptions): { writer: Connection; reader: Connection | null } {
   const writer = new Connection(db)
   const reader = options.reader ? new Connection(options.reader) : null
   // In rollback-journal mode a COMMIT waits for readers, and a read transaction held across an
   // await on the same thread would make it wait for itself: a reader needs WAL, so switch to it
-  // (it is persistent in the file) rather than make every host remember the pragma.
+  // rather than make every host remember the pragma.
   const isWal = () => String(writer.pragma('journal_mode')).toLowerCase() === 'wal'
   if (reader && !isWal()) writer.exec('PRAGMA journal_mode = WAL')
   if (reader && !isWal()) {
@@ -231,43 +235,125 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
   }
   // Link rows cascade with their event; SQLite enforces foreign keys per connection, off by default.
   writer.exec('PRAGMA foreign_keys = ON')
-  const busyTimeout = Number(writer.pragma('busy_timeout') ?? 0)
-  const writeLock = new Mutex()
-  const readLock = reader ? new Mutex() : writeLock
-  // The reader's shared snapshot, when one is open: since when, and after which write.
-  let snapshot: { openedAt: number; writes: number } | null = null
-  const endSnapshot = (failed = false) => {
-    snapshot = null
-    if (failed) reader!.rollback()
-    else reader!.step('COMMIT')
+  return { writer, reader }
+}
+
+/** `PRAGMA data_version` on one connection, its statement prepared once. */
+function versionAsker(conn: Connection): () => number {
+  let statement: SqliteStatement | null = null
+  return () => {
+    statement ??= conn.db.prepare('PRAGMA data_version')
+    return Number((statement.all()[0] as { data_version: unknown }).data_version)
   }
-  const afterWrite = () => {
-    processWrites++
-    for (const close of snapshotClosers) close()
-  }
-  const closeSnapshot = () => {
-    const open = snapshot
-    if (open) void readLock.run(async () => snapshot === open && endSnapshot()).catch(() => undefined)
-  }
-  if (reader) snapshotClosers.add(closeSnapshot)
-  /** Whether a snapshot (or a shared answer) may still serve a read starting now. */
-  const reusable = (s: { openedAt: number; writes: number }) => s.writes === processWrites && performance.now() - s.openedAt <= SNAPSHOT_MS
-  let versionStatement: SqliteStatement | null = null
-  const askVersion = (conn: Connection) => {
-    versionStatement ??= conn.db.prepare('PRAGMA data_version')
-    return Number((versionStatement.all()[0] as { data_version: unknown }).data_version)
-  }
+}
+
+/** Since when a snapshot (or a shared dataVersion answer) is open, and after which write of the process. */
+interface Opened {
+  openedAt: number
+  writes: number
+}
+
+/** Whether a snapshot (or a shared answer) may still serve a read starting now. */
+const reusable = (s: Opened) => s.writes === processWrites && performance.now() - s.openedAt <= SNAPSHOT_MS
+
+/**
+ * The reader connection's shared snapshot (see the header): reads of one event-loop turn share
+ * one read transaction, ended by a write of the process, its age or the turn; `dataVersion()`
+ * answers by the same rules.
+ */
+class ReaderSnapshots {
+  private snapshot: Opened | null = null
   // dataVersion() outside a snapshot, shared like one: beginning and ending a read transaction
   // (file-lock calls) is most of what asking costs there, several times the question itself.
-  let version: { value: number; openedAt: number; writes: number } | null = null
+  private version: (Opened & { value: number }) | null = null
+  private readonly askVersion: () => number
 
+  constructor(
+    private readonly reader: Connection,
+    private readonly lock: Mutex,
+  ) {
+    this.askVersion = versionAsker(reader)
+  }
+
+  /** Ends the open snapshot (rolled back after a failed read). */
+  end(failed = false): void {
+    this.snapshot = null
+    if (failed) this.reader.rollback()
+    else this.reader.step('COMMIT')
+  }
+
+  endIfOpen(): void {
+    if (this.snapshot) this.end()
+  }
+
+  /** Ends the open snapshot once the reads in flight are done (called on every commit of the process). */
+  readonly closeLater = (): void => {
+    const open = this.snapshot
+    if (open) void this.lock.run(async () => this.snapshot === open && this.end()).catch(() => undefined)
+  }
+
+  read<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
+    return this.lock.run(async () => {
+      if (this.snapshot && !reusable(this.snapshot)) this.end()
+      if (!this.snapshot) {
+        this.reader.step('BEGIN')
+        // A newer view than an answer dataVersion() shares: it answers from this one.
+        this.version = null
+        const opened = (this.snapshot = { openedAt: performance.now(), writes: processWrites })
+        // Ended when the event loop turns (or earlier, by a write or its age).
+        setImmediate(() => void this.lock.run(async () => this.snapshot === opened && this.end()))
+      }
+      try {
+        return await fn(this.reader)
+      } catch (err) {
+        this.end(true)
+        throw err
+      }
+    })
+  }
+
+  /**
+   * Answers for what a read starting now would see, by the rules of read(): inside the shared
+   * snapshot while a read could still use it; else the last commit, an answer then shared for
+   * as long as a snapshot would be. A statement outside the read lock is safe here (it runs
+   * synchronously, between the awaits of any read); a snapshot that the next read would end
+   * first may still be in use, so then it waits for the lock like a read.
+   */
+  dataVersion(): number | Promise<number> {
+    if (this.snapshot) {
+      if (reusable(this.snapshot)) return this.askVersion()
+      return this.lock.run(async () => {
+        if (this.snapshot && !reusable(this.snapshot)) this.end()
+        return this.askVersion()
+      })
+    }
+    if (this.version && reusable(this.version)) return this.version.value
+    const answer = (this.version = { value: this.askVersion(), openedAt: performance.now(), writes: processWrites })
+    setImmediate(() => {
+      if (this.version === answer) this.version = null
+    })
+    return answer.value
+  }
+}
+
+/**
+ * Keeps the write-ahead log under `walLimitBytes` (see the header): `afterCommit` measures it
+ * now and then and, past the limit, checkpoints it empty with this driver's reads paused.
+ */
+function walKeeper(
+  writer: Connection,
+  snapshots: ReaderSnapshots | null,
+  readLock: Mutex,
+  busyTimeout: number,
+  options: SqliteDriverOptions,
+) {
   // Only a driver with a reader keeps snapshots open across commits; with one connection every
   // read ends with its statement and SQLite's own checkpoints start the log over.
-  const walLimit = reader ? Math.max(0, options.walLimitBytes ?? 16 * 1024 * 1024) : 0
+  const walLimit = snapshots ? Math.max(0, options.walLimitBytes ?? 16 * 1024 * 1024) : 0
   // SQLite's own restarts of the log (when it finds a moment with no reader) cut the file back to
   // this size; without it the file keeps its largest size until the last connection closes.
   if (walLimit > 0) writer.exec(`PRAGMA journal_size_limit = ${walLimit}`)
-  const frameBytes = reader && !options.walSize ? Number(writer.pragma('page_size')) + 24 : 0
+  const frameBytes = snapshots && !options.walSize ? Number(writer.pragma('page_size')) + 24 : 0
   const checkpointRow = (mode: 'PASSIVE' | 'TRUNCATE') =>
     writer.db.prepare(`PRAGMA wal_checkpoint(${mode})`).all()[0] as { busy: number; log: number } | undefined
   const walBytes = (): number => {
@@ -281,8 +367,8 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
    * log, until it gets under `goal` bytes (or is emptied) or CHECKPOINT_WAIT_MS has passed.
    * Returns the log's size when it gave up, or null.
    */
-  const truncateWal = async (goal: number): Promise<number | null> => {
-    if (snapshot) endSnapshot()
+  const truncate = async (goal: number): Promise<number | null> => {
+    snapshots?.endIfOpen()
     const deadline = Date.now() + CHECKPOINT_WAIT_MS
     writer.exec('PRAGMA busy_timeout = 0')
     try {
@@ -306,7 +392,7 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
   // After a checkpoint gave up, the next is tried only once the log has grown by another limit.
   let checkpointAbove = walLimit
   /** After a commit, with the write lock held and no write transaction open. */
-  const keepWalBounded = async () => {
+  const afterCommit = async () => {
     if (walLimit === 0 || (!options.walSize && ++commits % WAL_PROBE_COMMITS !== 0)) return
     let found: number
     try {
@@ -316,7 +402,7 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
     }
     if (found <= checkpointAbove) return
     await readLock
-      .run(() => truncateWal(walLimit))
+      .run(() => truncate(walLimit))
       .then(
         (left) => void (checkpointAbove = left === null ? walLimit : left + walLimit),
         // The commit stands whatever happens here, so the request that made it must not fail: a
@@ -324,70 +410,55 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
         () => void (checkpointAbove = found + walLimit),
       )
   }
+  return { truncate, afterCommit }
+}
+
+export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = {}): SqlDriver {
+  const { writer, reader } = openConnections(db, options)
+  const busyTimeout = Number(writer.pragma('busy_timeout') ?? 0)
+  const writeLock = new Mutex()
+  const readLock = reader ? new Mutex() : writeLock
+  const snapshots = reader ? new ReaderSnapshots(reader, readLock) : null
+  if (snapshots) snapshotClosers.add(snapshots.closeLater)
+  const askWriterVersion = versionAsker(writer)
+  const afterWrite = () => {
+    processWrites++
+    for (const close of snapshotClosers) close()
+  }
+  const wal = walKeeper(writer, snapshots, readLock, busyTimeout, options)
+  /**
+   * `fn` in one BEGIN IMMEDIATE transaction on the writer, then `after` (still under the write
+   * lock, no transaction open), with the write lock held throughout.
+   */
+  const inWriteTransaction = <T>(fn: () => Promise<T>, after?: () => Promise<void>): Promise<T> =>
+    writeLock.run(async () => {
+      await withoutBlocking(writer, busyTimeout, () => writer.exec('BEGIN IMMEDIATE'))
+      let result: T
+      try {
+        result = await fn()
+        writer.exec('COMMIT')
+        afterWrite()
+      } catch (err) {
+        writer.rollback()
+        throw err
+      }
+      await after?.()
+      return result
+    })
 
   return {
     dialect: 'sqlite',
 
     read<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
-      if (!reader) return writeLock.run(() => fn(writer))
-      return readLock.run(async () => {
-        if (snapshot && !reusable(snapshot)) endSnapshot()
-        if (!snapshot) {
-          reader.step('BEGIN')
-          // A newer view than an answer dataVersion() shares: it answers from this one.
-          version = null
-          const opened = (snapshot = { openedAt: performance.now(), writes: processWrites })
-          // Ended when the event loop turns (or earlier, by a write or its age).
-          setImmediate(() => void readLock.run(async () => snapshot === opened && endSnapshot()))
-        }
-        try {
-          return await fn(reader)
-        } catch (err) {
-          endSnapshot(true)
-          throw err
-        }
-      })
+      return snapshots ? snapshots.read(fn) : writeLock.run(() => fn(writer))
     },
 
     transaction<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
-      return writeLock.run(async () => {
-        await withoutBlocking(writer, busyTimeout, () => writer.exec('BEGIN IMMEDIATE'))
-        let result: T
-        try {
-          result = await fn(writer)
-          writer.exec('COMMIT')
-          afterWrite()
-        } catch (err) {
-          writer.rollback()
-          throw err
-        }
-        await keepWalBounded()
-        return result
-      })
+      return inWriteTransaction(() => fn(writer), wal.afterCommit)
     },
 
-    /**
-     * Answers for what a read starting now would see, by the rules of read(): inside the shared
-     * snapshot while a read could still use it; else the last commit, an answer then shared for
-     * as long as a snapshot would be. A statement outside the read lock is safe here (it runs
-     * synchronously, between the awaits of any read); a snapshot that the next read would end
-     * first may still be in use, so then it waits for the lock like a read.
-     */
     dataVersion(): number | Promise<number> {
-      if (!reader) return askVersion(writer)
-      if (snapshot) {
-        if (reusable(snapshot)) return askVersion(reader)
-        return readLock.run(async () => {
-          if (snapshot && !reusable(snapshot)) endSnapshot()
-          return askVersion(reader)
-        })
-      }
-      if (version && reusable(version)) return version.value
-      const answer = (version = { value: askVersion(reader), openedAt: performance.now(), writes: processWrites })
-      setImmediate(() => {
-        if (version === answer) version = null
-      })
-      return answer.value
+      return snapshots ? snapshots.dataVersion() : askWriterVersion()
     },
 
     /**
@@ -396,36 +467,25 @@ export function sqliteDriver(db: SqliteDatabase, options: SqliteDriverOptions = 
      * reads the versions it recorded; a run that fails leaves nothing half-made.
      */
     migrationLock<T>(fn: (driver: SqlDriver) => Promise<T>): Promise<T> {
-      return writeLock.run(async () => {
-        await withoutBlocking(writer, busyTimeout, () => writer.exec('BEGIN IMMEDIATE'))
-        try {
-          const result = await fn(lockedDriver(writer))
-          writer.exec('COMMIT')
-          afterWrite()
-          return result
-        } catch (err) {
-          writer.rollback()
-          throw err
-        }
-      })
+      return inWriteTransaction(() => fn(lockedDriver(writer)))
     },
 
     execute(sql: string): Promise<void> {
       return writeLock.run(async () => {
         await withoutBlocking(writer, busyTimeout, () => writer.exec(sql))
         afterWrite()
-        await keepWalBounded()
+        await wal.afterCommit()
       })
     },
 
     async close(): Promise<void> {
-      snapshotClosers.delete(closeSnapshot)
+      if (snapshots) snapshotClosers.delete(snapshots.closeLater)
       await writeLock.run(async () => {
         if (reader)
           await readLock.run(async () => {
             // The last connection to close removes the log, but two processes closing at once
             // may each still see the other: emptied first, the file left behind holds nothing.
-            await truncateWal(0).catch(() => undefined)
+            await wal.truncate(0).catch(() => undefined)
             reader.db.close()
           })
         writer.db.close()

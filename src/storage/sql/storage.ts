@@ -11,19 +11,13 @@
  *   the next call tries the database again.
  */
 import type {
-  EventListQuery,
-  EventsShown,
-  LinkedListQuery,
   NewPost,
   NewTerm,
   PostPatch,
   PostRecord,
   PostType,
   Storage,
-  StorageReader,
   StorageTx,
-  Taxonomy,
-  TermListQuery,
   TermPatch,
   TransactionOptions,
   OtherWriters,
@@ -34,7 +28,7 @@ import { SqlJournal } from './journal.js'
 import { SqlWebhookStore } from './webhooks.js'
 import { selectLinksOf, SqlImportLinkStore, upsertImportLink } from './import-links.js'
 import type { ImportLink } from '../import-links.js'
-import { StorageUnavailableError, type TranslationKind } from '../types.js'
+import { StorageUnavailableError } from '../types.js'
 import { Db } from './db.js'
 import { dialectFor, type Dialect } from './dialect.js'
 import type { SqlConnection, SqlDriver } from './driver.js'
@@ -229,7 +223,11 @@ class SqlStorageImpl extends Reader implements SqlStorage {
               ? () => {
                   try {
                     const version = dataVersion()
-                    return version instanceof Promise ? version.catch((err: unknown) => Promise.reject(translate(err))) : version
+                    return version instanceof Promise
+                      ? version.catch((err: unknown) => {
+                          throw translate(err)
+                        })
+                      : version
                   } catch (err) {
                     throw translate(err)
                   }

@@ -361,7 +361,7 @@ export async function updatePost<T extends PostType>(db: Db, id: number, type: T
     if (DAY_COUNTED.some((k) => k in given)) await adjustDayCounts(db, current as EventRecord, next)
     if (FILTERED_BY.some((k) => k in given)) await syncEventFilters(db, current as EventRecord, next)
     if (WORDS_BY.some((k) => k in given)) await syncEventWords(db, current as EventRecord, next)
-    if (CUSTOM_INDEXED.some((k) => k in given)) await syncCustomValues(db, current as EventRecord, next)
+    if (CUSTOM_INDEXED.some((k) => k in given)) await syncCustomValues(db, current, next)
   } else if (SEARCH_FIELDS[next.type].some((f) => f in given)) await writeSearch(db, next, true)
   return clonePost(next) as RecordOf<T>
 }

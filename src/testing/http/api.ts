@@ -97,11 +97,11 @@ export function suiteApi(t: ConformanceApi): SuiteApi {
     if (typeof a === 'function') register(name, a, typeof b === 'number' ? b : undefined)
     else register(name, b as TestFn, a.timeout)
   }) as SuiteIt
-  it.each = ((cases: readonly unknown[]) => (name: string, fn: (...args: unknown[]) => Promise<void>) => {
+  it.each = (cases: readonly unknown[]) => (name: string, fn: (...args: unknown[]) => Promise<void>) => {
     for (const item of cases) {
       const args = Array.isArray(item) ? item : [item]
       register(caseName(name, args), () => fn(...args), undefined)
     }
-  }) as SuiteIt['each']
+  }
   return { describe: (name, fn) => void t.describe(name, fn), it }
 }

@@ -9,7 +9,7 @@ import { onTestFinished, type SuiteApi } from './api.js'
 import type { CalendarOptions } from '../../options.js'
 import type { Change } from '../../cache/observed.js'
 import type { Storage } from '../../storage/types.js'
-import { NS, API, makeApp, NOW, ORIGIN, USERS, type App, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
+import { NS, makeApp, NOW, ORIGIN, USERS, type App, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
 
 const EVENT = { start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 12:00:00' }
 const KNOWN_IDS = new Set<number>(Object.values(USERS).map((u) => u.id))

@@ -213,9 +213,8 @@ export function docGeneratorsSuite(t: SuiteApi, name: string, makeStorage: () =>
       const a = await app()
       const doc = (await a.get('/doc')).body
       const bodies = new Set<string>()
-      for (const item of Object.values(doc.paths) as Array<
-        Record<string, { requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>
-      >) {
+      type PathItem = Record<string, { requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>
+      for (const item of Object.values<PathItem>(doc.paths)) {
         for (const op of Object.values(item))
           for (const media of Object.values(op.requestBody?.content ?? {})) bodies.add(media.schema.$ref.split('/').pop()!)
       }

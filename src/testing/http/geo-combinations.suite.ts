@@ -10,7 +10,7 @@ import { expect } from './expect.js'
 import { onTestFinished, type SuiteApi } from './api.js'
 import type { CalendarOptions } from '../../options.js'
 import type { Storage } from '../../storage/types.js'
-import { makeApp, USERS, type App, type Caller, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
+import { makeApp, USERS, type App, type Res, expectError, expectInvalid, createOk, adminTotal } from './harness.js'
 
 /** Berlin's centre, and points due north of it: 0.1° of latitude is 11.12 km on our sphere. */
 const BERLIN = { lat: 52.52, lng: 13.405 }

@@ -120,8 +120,8 @@ async function toRes(response: Response): Promise<Res> {
   if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) {
     try {
       body = JSON.parse(text)
-    } catch {
-      throw new Error(`response is not JSON (status ${response.status}): ${text.slice(0, 200)}`)
+    } catch (cause) {
+      throw new Error(`response is not JSON (status ${response.status}): ${text.slice(0, 200)}`, { cause })
     }
   }
   return { status: response.status, headers: response.headers, body, text }

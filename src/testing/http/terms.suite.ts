@@ -16,8 +16,6 @@ function expectForbidden(res: Res, status: 401 | 403) {
 type Tax = 'category' | 'tag'
 const PLURAL = { category: 'categories', tag: 'tags' } as const
 
-const EVENT = { start_date: '2026-11-28 10:00:00', end_date: '2026-11-28 12:00:00' }
-
 const STANDALONE_KEYS = (tax: Tax) => [
   'id',
   'count',
