@@ -1,13 +1,13 @@
 /**
- * bench/pipeline.bench.ts run alternately in two checkouts on one machine, for a comparison a
- * busy machine can still give: each run's table is printed as it comes, then per cell the median
- * of the runs and their spread (min-max), CPU µs per request.
+ * bench/pipeline.bench.ts run alternately in other checkouts and this one on one machine, for a
+ * comparison a busy machine can still give: each run's table is printed as it comes, then per
+ * cell the median of the runs and their spread (min-max), CPU µs per request.
  *
- *   node --import tsx bench/side-by-side.ts /path/to/other-checkout [runs=3]
+ *   node --import tsx bench/side-by-side.ts /path/to/other-checkout [more checkouts...] [--runs=3]
  *
- * The other checkout gets this checkout's bench/pipeline.bench.ts copied in (it imports only
- * the storages and bench/seed.ts), and needs its own node_modules (or a symlink to one that has
- * its dependencies). ROUNDS, REQUESTS and CELLS are passed on.
+ * The other checkouts get this checkout's bench/pipeline.bench.ts copied in (it imports only
+ * the storages and bench/seed.ts), and need their own node_modules (or a symlink to one that has
+ * their dependencies). ROUNDS, REQUESTS, CELLS and TURNS are passed on.
  *
  * @example
  * git worktree add /tmp/base 6431d53 && ln -s "$PWD/node_modules" /tmp/base/node_modules
@@ -18,18 +18,16 @@ import { copyFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const [other, runsText = '3'] = process.argv.slice(2)
-if (!other) throw new Error('usage: side-by-side.ts /path/to/other-checkout [runs]')
+const args = process.argv.slice(2)
+const others = args.filter((a) => !a.startsWith('--')).map((a) => resolve(a))
+const runsText = args.find((a) => a.startsWith('--runs='))?.slice(7) ?? '3'
+if (!others.length) throw new Error('usage: side-by-side.ts /path/to/other-checkout [more...] [--runs=3]')
 const here = fileURLToPath(new URL('..', import.meta.url))
-const there = resolve(other)
-copyFileSync(join(here, 'bench/pipeline.bench.ts'), join(there, 'bench/pipeline.bench.ts'))
+for (const there of others) copyFileSync(join(here, 'bench/pipeline.bench.ts'), join(there, 'bench/pipeline.bench.ts'))
 const rev = (dir: string) => execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
 const dirty = (dir: string) =>
   execFileSync('git', ['-C', dir, 'status', '--porcelain', 'src'], { encoding: 'utf8' }).trim() ? '+changes' : ''
-const sides = [
-  { name: `${rev(there)}${dirty(there)}`, dir: there },
-  { name: `${rev(here)}${dirty(here)}`, dir: here },
-]
+const sides = [...others, here].map((dir) => ({ name: `${rev(dir)}${dirty(dir)}`, dir }))
 /** side -> cell ("memory on id") -> figures of each run. */
 const figures = sides.map(() => new Map<string, number[]>())
 const KINDS = ['id', 'list', 'write']
@@ -61,10 +59,11 @@ function loadAverage(): string {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
 const summary = (xs: number[] | undefined) =>
   xs ? `${median(xs).toFixed(1)} [${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}]` : '-'
-console.log(`\nCPU µs per request, median of ${runsText} runs [min-max]; ratio = ${sides[1]!.name} / ${sides[0]!.name} (medians)\n`)
-console.log(`${'cell'.padEnd(18)}${sides[0]!.name.padStart(24)}${sides[1]!.name.padStart(24)}   ratio`)
-for (const key of figures[1]!.keys()) {
-  const [a, b] = [figures[0]!.get(key), figures[1]!.get(key)]
+const last = sides.length - 1
+console.log(`\nCPU µs per request, median of ${runsText} runs [min-max]; ratio = ${sides[last]!.name} / ${sides[0]!.name} (medians)\n`)
+console.log(`${'cell'.padEnd(18)}${sides.map((s) => s.name.padStart(24)).join('')}   ratio`)
+for (const key of figures[last]!.keys()) {
+  const [a, b] = [figures[0]!.get(key), figures[last]!.get(key)]
   const ratio = a && b ? (median(b) / median(a)).toFixed(2) : '-'
-  console.log(`${key.padEnd(18)}${summary(a).padStart(24)}${summary(b).padStart(24)}   ${ratio}`)
+  console.log(`${key.padEnd(18)}${figures.map((f) => summary(f.get(key)).padStart(24)).join('')}   ${ratio}`)
 }

@@ -77,7 +77,7 @@ export interface SqliteDriverOptions {
    * rewrites it (its change counter grows) before the commit returns, so while it is unchanged
    * the database is too, and dataVersion() answers without asking SQLite: a read of a few bytes
    * instead of a statement that takes and drops a read lock (about 0.8 against 2-3 µs per
-   * cache hit). See docs/storage.md §2.3.
+   * cache hit). See docs/storage.md §2, item 10.
    */
   walIndexStamp?: () => Uint8Array | null
 }
