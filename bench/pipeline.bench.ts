@@ -9,8 +9,18 @@
  * Cells: storage (memory, SQLite) x response cache (on, off) x GET /events/{id}, GET
  * /events?per_page=10 and an editor's update (POST /events/{id}); each cell's figure is the
  * median of ROUNDS rounds, each round the CPU time (user + system) of REQUESTS sequential requests.
+ *
+ * TURNS=1 lets the event loop turn between requests (a setImmediate each), as a server answering
+ * one request at a time does: what a storage shares within one turn (SQLite's snapshot and its
+ * answer to the response cache's "did another process commit?") is then asked for every request.
+ *
+ * CELLS=sqlite-on-id,memory-off-list (kinds: id, list, write) measures only those cells;
+ * PROFILE=dir also writes one CPU profile per measured cell (its rounds only) into dir, for
+ * bench/profile-top.ts or Chrome DevTools. The file runs unchanged against an older checkout
+ * (bench/pipeline-side-by-side.sh), so it imports nothing but the storages and the seed.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RequestLike } from '../src/http/types.js'
@@ -20,6 +30,10 @@ import { EDITOR_TOKEN, seed } from './seed.js'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5)
 const REQUESTS = Number(process.env.REQUESTS ?? 2000)
+const CELLS = process.env.CELLS ? new Set(process.env.CELLS.toLowerCase().split(',')) : null
+const PROFILE = process.env.PROFILE
+const TURNS = process.env.TURNS === '1'
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 const ORIGIN = 'http://127.0.0.1:8080'
 
 function request(method: string, path: string, body?: string, headers: Record<string, string> = {}): RequestLike {
@@ -34,25 +48,43 @@ function request(method: string, path: string, body?: string, headers: Record<st
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
 
-async function cell(send: (i: number) => Promise<number>): Promise<number> {
+async function cell(name: string, send: (i: number) => Promise<number>): Promise<number> {
+  if (CELLS && !CELLS.has(name)) return NaN
   // Warm-up: JIT and caches.
   for (let i = 0; i < REQUESTS / 4; i++) await send(i)
+  const session = PROFILE ? new Session() : null
+  if (session) {
+    session.connect()
+    await session.post('Profiler.enable')
+    await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.PROFILE_US ?? 50) })
+    await session.post('Profiler.start')
+  }
   const rounds: number[] = []
   for (let r = 0; r < ROUNDS; r++) {
     const start = process.cpuUsage()
     for (let i = 0; i < REQUESTS; i++) {
+      if (TURNS) await turn()
       const status = await send(i)
       if (status >= 400) throw new Error(`status ${status}`)
     }
     const used = process.cpuUsage(start)
     rounds.push((used.user + used.system) / REQUESTS)
   }
+  if (session) {
+    const { profile } = await session.post('Profiler.stop')
+    mkdirSync(PROFILE!, { recursive: true })
+    writeFileSync(join(PROFILE!, `${name}.cpuprofile`), JSON.stringify(profile))
+    session.disconnect()
+  }
   return median(rounds)
 }
 
+const figure = (x: number, width: number) => (Number.isNaN(x) ? '-' : x.toFixed(1)).padStart(width)
 const rows: string[] = []
 for (const storageName of ['memory', 'SQLite'] as const) {
   for (const cache of ['on', 'off'] as const) {
+    const prefix = `${storageName.toLowerCase()}-${cache}-`
+    if (CELLS && ![...CELLS].some((c) => c.startsWith(prefix))) continue
     const storage =
       storageName === 'SQLite'
         ? createSqlStorage({ driver: await openSqliteFile(join(mkdtempSync(join(tmpdir(), 'calendar-pipeline-')), 'bench.db')) })
@@ -60,10 +92,11 @@ for (const storageName of ['memory', 'SQLite'] as const) {
     const seeded = await seed({ cache: cache === 'on' ? { ttlMs: 600_000 } : false }, storage)
     const [single, list] = seeded.paths as [string, string]
     const ids = seeded.mixed.writeIds
-    const byId = await cell(async () => (await seeded.router.handle(request('GET', single))).status)
-    const listed = await cell(async () => (await seeded.router.handle(request('GET', list))).status)
+    const byId = await cell(prefix + 'id', async () => (await seeded.router.handle(request('GET', single))).status)
+    const listed = await cell(prefix + 'list', async () => (await seeded.router.handle(request('GET', list))).status)
     const auth = { authorization: `Bearer ${EDITOR_TOKEN}`, 'content-type': 'application/json' }
     const write = await cell(
+      prefix + 'write',
       async (i) =>
         (
           await seeded.router.handle(
@@ -71,13 +104,11 @@ for (const storageName of ['memory', 'SQLite'] as const) {
           )
         ).status,
     )
-    rows.push(
-      `${storageName.padEnd(7)}  ${cache.padEnd(14)}  ${byId.toFixed(1).padStart(16)}  ${listed.toFixed(1).padStart(23)}  ${write.toFixed(1).padStart(17)}`,
-    )
+    rows.push(`${storageName.padEnd(7)}  ${cache.padEnd(14)}  ${figure(byId, 16)}  ${figure(listed, 23)}  ${figure(write, 17)}`)
     await storage.close?.()
   }
 }
-console.log(`CPU µs per request, in-process (median of ${ROUNDS} rounds of ${REQUESTS}):\n`)
+console.log(`CPU µs per request, in-process (median of ${ROUNDS} rounds of ${REQUESTS}${TURNS ? ', one event-loop turn each' : ''}):\n`)
 console.log('storage  response cache  GET /events/{id}  GET /events?per_page=10  POST /events/{id}')
 console.log('-------  --------------  ----------------  -----------------------  -----------------')
 for (const row of rows) console.log(row)

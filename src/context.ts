@@ -65,12 +65,18 @@ export interface Context {
 export interface RouterShared {
   /** The ids each stretch of the journal changed, per list and filters (resources/sync.ts). */
   syncStretches: LRUCache<string, readonly number[]>
+  /**
+   * The end of the day some months after the site's clock, by months, for the second `at`: every
+   * list asks where the written horizon of open-ended series lies (resources/provisional.ts).
+   */
+  daysAhead: { at: string; days: Map<number, string> }
 }
 
 /** A router's fresh `RouterShared`. */
 export const routerShared = (): RouterShared => ({
   // Bounded by the ids held (a sync of many changes holds many).
   syncStretches: new LRUCache<string, readonly number[]>({ maxSize: 200_000, sizeCalculation: (ids) => Math.max(1, ids.length) }),
+  daysAhead: { at: '', days: new Map() },
 })
 
 export interface ContextInit {

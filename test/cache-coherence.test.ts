@@ -173,6 +173,33 @@ describe('response cache across storages on one SQLite file', () => {
     expect(await driver.dataVersion!()).toBe(after)
   })
 
+  it('sees every commit of another program from the next turn, though it answers from the WAL index while nothing changed', async () => {
+    const file = sqliteFile()
+    const driver = await openSqliteFile(file)
+    const storage = createSqlStorage({ driver })
+    await storage.migrate()
+    const other = new Database(file) // another program, writing in WAL mode through its own connection
+    other.exec('CREATE TABLE scratch (x)')
+    onTestFinished(async () => {
+      other.close()
+      await storage.close()
+    })
+    const turn = () => new Promise((resolve) => setImmediate(resolve))
+    const insert = other.prepare('INSERT INTO scratch VALUES (?)')
+    let before = await driver.dataVersion!()
+    for (let n = 0; n < 20; n++) {
+      await turn()
+      expect(await driver.dataVersion!()).toBe(before) // nothing committed: the same answer
+      // Alternately a commit that only grows the log and one after a checkpoint started it over.
+      if (n % 2) other.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+      insert.run(n)
+      await turn()
+      const after = await driver.dataVersion!()
+      expect(after).not.toBe(before)
+      before = after
+    }
+  })
+
   it('drops the whole cache when the journal was compacted past the position it had read', async () => {
     const { first, second } = await sqlitePair()
     const { a, b } = routers(first, second)

@@ -57,17 +57,23 @@ export async function loadRelations(ctx: Context, posts: readonly PostRecord[], 
  * translation. The members not already at hand are read in one call, and only when a group has any.
  */
 async function readableTranslations(ctx: Context, all: Map<number, Record<string, number>>, known: readonly PostRecord[]) {
-  const byId = new Map(known.map((p) => [p.id, p]))
+  const byId = new Map<number, PostRecord>()
+  for (const p of known) byId.set(p.id, p)
   const missing: number[] = []
-  for (const members of all.values()) for (const id of Object.values(members)) if (!byId.has(id)) missing.push(id)
+  for (const members of all.values()) for (const language in members) if (!byId.has(members[language]!)) missing.push(members[language]!)
   if (missing.length) for (const p of await ctx.storage.getPosts(missing)) byId.set(p.id, p)
+  const readable = (id: number) => {
+    const p = byId.get(id)
+    return p !== undefined && canRead(ctx.principal, p)
+  }
   for (const [group, members] of all) {
-    const readable: Record<string, number> = {}
-    for (const [language, id] of Object.entries(members)) {
-      const p = byId.get(id)
-      if (p && canRead(ctx.principal, p)) readable[language] = id
-    }
-    all.set(group, readable)
+    // Most groups are all readable (published, or a caller who sees drafts): kept as they are.
+    let every = true
+    for (const language in members) if (!readable(members[language]!)) every = false
+    if (every) continue
+    const shown: Record<string, number> = {}
+    for (const language in members) if (readable(members[language]!)) shown[language] = members[language]!
+    all.set(group, shown)
   }
   return all
 }

@@ -82,9 +82,22 @@ export async function provisionalEvent(ctx: Context, id: number): Promise<EventR
   const head = headId === null ? null : await ctx.storage.getPost(headId)
   const block = head?.type === 'event' ? openRule(head)?.ids : undefined
   if (!head || head.type !== 'event' || block === undefined || id < block || id >= block + ID_BLOCK) return null
-  const until = dayEnd(addMonths(ctx.nowLocal, LIMIT_YEARS * 12))
+  const until = dayAhead(ctx, LIMIT_YEARS * 12)
   const hit = startsPast(ctx, head, until).find(([, position]) => position === id - block + 1)
   return hit ? provisional(head, hit[0], hit[1]) : null
+}
+
+/** The end of the day `months` after the site's clock now (the same for every request of one second). */
+function dayAhead(ctx: Context, months: number): string {
+  const memo = ctx.shared.daysAhead
+  const now = ctx.nowLocal
+  if (memo.at !== now) {
+    memo.at = now
+    memo.days.clear()
+  }
+  let day = memo.days.get(months)
+  if (day === undefined) memo.days.set(months, (day = dayEnd(addMonths(now, months))))
+  return day
 }
 
 /** The day up to which a list reaching past the written horizon shows occurrences; null: it does not. */
@@ -92,9 +105,8 @@ function reachOf(ctx: Context, q: EventListQuery): string | null {
   const bounds = [q.endLte, q.startLt, q.endLt].filter((b): b is string => b !== undefined)
   if (!bounds.length || q.idAfter !== undefined) return null
   const end = bounds.reduce((a, b) => (a < b ? a : b))
-  const horizon = dayEnd(addMonths(ctx.nowLocal, ctx.options.recurrence.horizonMonths))
-  if (end <= horizon) return null
-  const limit = dayEnd(addMonths(ctx.nowLocal, LIMIT_YEARS * 12))
+  if (end <= dayAhead(ctx, ctx.options.recurrence.horizonMonths)) return null
+  const limit = dayAhead(ctx, LIMIT_YEARS * 12)
   return end < limit ? end : limit
 }
 

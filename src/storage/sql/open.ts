@@ -47,12 +47,22 @@ export interface OpenSqliteOptions {
   walLimitMiB?: number
 }
 
+/** A read-only descriptor of `path`, or null when there is no such file (yet). */
+function existingFile(openSync: (path: string, flags: string) => number, path: string): number | null {
+  try {
+    return openSync(path, 'r')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw err
+  }
+}
+
 export async function openSqliteFile(path: string, options: OpenSqliteOptions = {}): Promise<SqlDriver> {
   const busyTimeout = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))
   const cacheKiB = Math.max(1, Math.floor((options.cacheSizeMiB ?? 64) * 1024))
   const walLimitBytes = Math.max(0, Math.floor((options.walLimitMiB ?? 16) * 1024 * 1024))
   const { default: Database } = await load('better-sqlite3', () => import('better-sqlite3'))
-  const { statSync } = await import('node:fs')
+  const { statSync, openSync, readSync, closeSync } = await import('node:fs')
   let file = path
   let cleanup: (() => Promise<void>) | undefined
   const temporary = path === ':memory:' || path === ''
@@ -81,7 +91,22 @@ export async function openSqliteFile(path: string, options: OpenSqliteOptions = 
     const wal = `${file}-wal`
     // A stat after each commit costs microseconds; asking SQLite is a checkpoint of its own.
     const walSize = () => statSync(wal, { throwIfNoEntry: false })?.size ?? 0
-    return sqliteDriver(writer, { reader, walLimitBytes, walSize, ...(cleanup ? { onClose: cleanup } : {}) })
+    // The WAL index (`-shm`) exists while a connection is open in WAL mode; its first 48 bytes are
+    // the header every commit rewrites (sqlite.org/walformat.html): dataVersion() compares them.
+    // Opened at the first question (SQLite creates it with the first read); until it exists, and
+    // where it cannot be read, dataVersion() asks SQLite.
+    let shm: number | null = null
+    const walIndexStamp = () => {
+      shm ??= existingFile(openSync, `${file}-shm`)
+      if (shm === null) return null
+      const header = new Uint8Array(48)
+      return readSync(shm, header, 0, 48, 0) === 48 ? header : null
+    }
+    const onClose = async () => {
+      if (shm !== null) closeSync(shm)
+      await cleanup?.()
+    }
+    return sqliteDriver(writer, { reader, walLimitBytes, walSize, walIndexStamp, onClose })
   } catch (err) {
     writer?.close()
     await cleanup?.()
