@@ -16,6 +16,7 @@ import { toInt, type Row } from './records.js'
 import { page, type CountQuery, type Source } from './paging.js'
 import { locatedVenues, selectOf, toPosts } from './read.js'
 import { customFieldRefs } from './custom-values.js'
+import { searchWords } from '../search-fields.js'
 
 const DAY_START = /^(\d{4}-\d{2}-\d{2}) 00:00:00$/
 const DAY_END = /^(\d{4}-\d{2}-\d{2}) 23:59:59$/
@@ -195,7 +196,7 @@ export async function listEvents(db: Db, q: EventListQuery): Promise<Page<EventR
     w.add(`(p.series_id = 0 OR NOT ${earlier.sql})`, ...earlier.params)
   }
   // Every word must be a substring of the lower-cased title + description + excerpt.
-  const words = q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
+  const words = q.search ? searchWords(q.search) : []
   addSearch(db, w, words)
   /**
    * `w` without the id list: where the list drives (below), testing each row against it again
