@@ -14,6 +14,7 @@ import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 import { embeddedTerm } from './term.js'
 import { fieldsFor } from '../custom-fields/declarations.js'
 import { shownValues } from '../custom-fields/values.js'
+import { showPlain } from '../storage/wire-fields.js'
 
 /**
  * A record's `custom_fields` in TEC's shape (`{ key: { label, value } }`, `[]` when none): the
@@ -46,7 +47,7 @@ function header(ctx: Context, p: PostRecord): Json {
 export function eventHead(ctx: Context, e: EventRecord): Json {
   const gid = globalId(ctx, e.id)
   const { id, author, status, date, date_utc, modified, modified_utc, url } = header(ctx, e)
-  return {
+  const head: Json = {
     id,
     global_id: gid,
     global_id_lineage: [gid],
@@ -82,12 +83,10 @@ export function eventHead(ctx: Context, e: EventRecord): Json {
       values: costValues(e.cost),
     },
     website: e.website ?? url,
-    show_map: e.showMap,
-    show_map_link: e.showMapLink,
-    hide_from_listings: e.hideFromListings,
-    sticky: e.sticky,
-    featured: e.featured,
   }
+  // The plain fields close the head, in the field table's order (TEC's: show_map to featured).
+  showPlain('event', e, head)
+  return head
 }
 
 /**
@@ -168,10 +167,10 @@ export function venueOwn(ctx: Context, v: VenueRecord, single: boolean): Json {
     body.geo_lng = v.geoLng
   }
   if (single && v.status === 'publish') body.json_ld = venueJsonLd(ctx, v)
+  // The plain fields (the map flags) are never pruned: TEC shows them when false too.
+  showPlain('venue', v, body)
   return {
     ...body,
-    show_map: v.showMap,
-    show_map_link: v.showMapLink,
     global_id: gid,
     global_id_lineage: [gid],
     ...linkedCustomFields(ctx, v),
@@ -198,6 +197,7 @@ export function organizerOwn(ctx: Context, o: OrganizerRecord, single: boolean):
     email: o.email,
   })
   if (single && o.status === 'publish') body.json_ld = organizerJsonLd(ctx, o)
+  showPlain('organizer', o, body)
   return { ...body, global_id: gid, global_id_lineage: [gid], ...linkedCustomFields(ctx, o) }
 }
 

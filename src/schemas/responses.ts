@@ -3,6 +3,9 @@
  * tests check real responses against the published document.
  */
 import * as v from 'valibot'
+import { PLAIN_FIELDS, type PlainFieldOf, type WireCodecOf, type WireNameOf } from '../storage/wire-fields.js'
+import type { WireCodec } from '../storage/fields.js'
+import type { PostType } from '../storage/types.js'
 
 const str = v.string()
 const int = v.pipe(v.number(), v.integer())
@@ -108,6 +111,14 @@ const ImportSource = v.pipe(
 const importFields = { import_source: v.optional(ImportSource) }
 const optionalStr = v.optional(str)
 
+/** What a plain field's codec (storage/fields.ts, `wire`) shows in a response. */
+const CODEC_SCHEMAS = { flag: v.boolean() } as const satisfies { [C in WireCodec]: v.GenericSchema }
+
+/** A kind's plain fields under their wire names, in table order (the order a response shows them in). */
+function plainSchemas<T extends PostType>(kind: T): { [K in PlainFieldOf<T> as WireNameOf<K>]: (typeof CODEC_SCHEMAS)[WireCodecOf<K>] } {
+  return Object.fromEntries(PLAIN_FIELDS[kind].map((p) => [p.wire, CODEC_SCHEMAS[p.codec]])) as never
+}
+
 export const Venue = v.object({
   ...postHeader,
   venue: str,
@@ -127,8 +138,7 @@ export const Venue = v.object({
   geo_lat: v.optional(v.number()),
   geo_lng: v.optional(v.number()),
   json_ld: v.optional(v.record(v.string(), v.unknown())),
-  show_map: v.boolean(),
-  show_map_link: v.boolean(),
+  ...plainSchemas('venue'),
   ...lineage,
   ...importFields,
 })
@@ -144,6 +154,7 @@ export const Organizer = v.object({
   website: optionalStr,
   email: optionalStr,
   json_ld: v.optional(v.record(v.string(), v.unknown())),
+  ...plainSchemas('organizer'),
   ...lineage,
   ...importFields,
 })
@@ -199,11 +210,7 @@ export const Event = v.object({
   cost: str,
   cost_details: CostDetails,
   website: str,
-  show_map: v.boolean(),
-  show_map_link: v.boolean(),
-  hide_from_listings: v.boolean(),
-  sticky: v.boolean(),
-  featured: v.boolean(),
+  ...plainSchemas('event'),
   event_status: v.picklist(['scheduled', 'canceled', 'postponed']),
   event_status_reason: str,
   attendance_mode: v.picklist(['offline', 'online', 'mixed']),

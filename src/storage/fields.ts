@@ -46,6 +46,31 @@ export type Kind = PostType | 'term'
 /** The kinds of record an event links to: their ids are rows of event_links or event_terms. */
 export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag'
 
+/**
+ * How a plain field's value crosses the wire (storage/wire-fields.ts applies it): `flag` is a
+ * boolean, read from what the operation's schema already made a boolean and shown as is.
+ */
+export type WireCodec = 'flag'
+
+/**
+ * A plain field's wire side: a request sets it and a response shows it under one name, with
+ * nothing but its codec between the two (no other field, option or caller decides its value).
+ * The create and update handlers, the representations, the response schemas and the importers
+ * read it through storage/wire-fields.ts; only the operation's input schema names it again.
+ */
+export interface Wire {
+  /** Its name in requests and responses. */
+  readonly name: string
+  readonly codec: WireCodec
+  /** What a create that leaves it out stores, per record type where that is not the codec's own (false). */
+  readonly absent?: { readonly [T in PostType]?: boolean }
+  /**
+   * An event's column in the CSV importer (import/csv.ts): our name for it (what `mapping`
+   * keys) and the headers of TEC's CSV importer that select it.
+   */
+  readonly csv?: { readonly column: string; readonly headers: readonly string[] }
+}
+
 export interface Field {
   /** The column of `posts` (terms keep theirs in `terms`, read and written by their own statements). */
   readonly column?: string
@@ -56,6 +81,8 @@ export interface Field {
   /** An event's list of linked ids, kept as rows of a link table instead of a column. */
   readonly link?: LinkKind
   readonly html?: Html
+  /** A plain field's name and codec on the wire (above); absent for fields the layers treat by hand. */
+  readonly wire?: Wire
   /** The record types that have the field, each with the roles it plays there (in no particular order). */
   readonly event?: readonly Role[]
   readonly venue?: readonly Role[]
@@ -135,11 +162,52 @@ export const FIELDS = {
   currencySymbol: { column: 'currency_symbol', codec: 'text', html: 'inline', event: ['shared', 'shownOnly'] },
   currencyPosition: { column: 'currency_position', codec: 'text', html: 'structured', event: ['shared', 'shownOnly'] },
   currencyCode: { column: 'currency_code', codec: 'text', html: 'inline', event: ['shared', 'shownOnly'] },
-  showMap: { column: 'show_map', codec: 'bool', event: ['shared', 'shownOnly'], venue: [] },
-  showMapLink: { column: 'show_map_link', codec: 'bool', event: ['shared', 'shownOnly'], venue: [] },
-  hideFromListings: { column: 'hide_from_listings', codec: 'bool', event: ['filtered', 'indexed', 'dayCounted', 'shared'] },
-  sticky: { column: 'sticky', codec: 'bool', event: ['shared'] },
-  featured: { column: 'featured', codec: 'bool', event: ['shared'] },
+  // A venue's map flags are on unless a create says otherwise; an event's are off.
+  showMap: {
+    column: 'show_map',
+    codec: 'bool',
+    wire: { name: 'show_map', codec: 'flag', absent: { venue: true }, csv: { column: 'event_show_map', headers: ['Event Show Map'] } },
+    event: ['shared', 'shownOnly'],
+    venue: [],
+  },
+  showMapLink: {
+    column: 'show_map_link',
+    codec: 'bool',
+    wire: {
+      name: 'show_map_link',
+      codec: 'flag',
+      absent: { venue: true },
+      csv: { column: 'event_show_map_link', headers: ['Event Show Map Link'] },
+    },
+    event: ['shared', 'shownOnly'],
+    venue: [],
+  },
+  hideFromListings: {
+    column: 'hide_from_listings',
+    codec: 'bool',
+    wire: {
+      name: 'hide_from_listings',
+      codec: 'flag',
+      csv: { column: 'event_hide', headers: ['Hide from Event Listings', 'Hide Event From Event Listings', 'Event Hide From Upcoming'] },
+    },
+    event: ['filtered', 'indexed', 'dayCounted', 'shared'],
+  },
+  sticky: {
+    column: 'sticky',
+    codec: 'bool',
+    wire: {
+      name: 'sticky',
+      codec: 'flag',
+      csv: { column: 'event_sticky', headers: ['Event Sticky in Month View', 'Sticky in Month View'] },
+    },
+    event: ['shared'],
+  },
+  featured: {
+    column: 'featured',
+    codec: 'bool',
+    wire: { name: 'featured', codec: 'flag', csv: { column: 'feature_event', headers: ['Feature Event', 'Event Featured'] } },
+    event: ['shared'],
+  },
   parentId: { column: 'parent_id', codec: 'int', event: [] },
   // The event_status list filter reads it from posts: not shownOnly.
   eventStatus: { column: 'event_status', codec: 'text', html: 'structured', event: ['shared', 'calendar'] },

@@ -1,0 +1,137 @@
+/**
+ * The plain fields' wire side, as views of the field table (fields.ts, `wire`): what a create
+ * stores, what an update changes, what a response shows and what the importers copy, for every
+ * field that crosses the wire under one name with nothing but its codec in between. The
+ * handlers (resources/events.ts, resources/venues-organizers.ts), the representations
+ * (representation/post.ts), the response schemas (schemas/responses.ts) and the importers
+ * (import/csv.ts, import/tec.ts) loop over these, so a new plain field is a row of the table
+ * plus its column and its input parameter (docs/architecture.md §5).
+ *
+ * Like fields.ts it imports nothing but the table and types, so every layer may read it.
+ */
+import { FIELDS, type FieldName, type FieldOf, type Wire, type WireCodec } from './fields.js'
+import type { PostPatch, PostType, RecordOf } from './types.js'
+
+type Table = typeof FIELDS
+
+/** What a codec's values are, on the record and on the wire. */
+export interface WireValues {
+  flag: boolean
+}
+
+/** The plain fields a kind of record has. */
+export type PlainFieldOf<T extends PostType> = {
+  [K in FieldOf<T>]: Table[K] extends { readonly wire: Wire } ? K : never
+}[FieldOf<T>]
+
+/** A plain field's wire name and codec, as the table spells them. */
+export type WireNameOf<K extends FieldName> = Table[K] extends { readonly wire: { readonly name: infer N extends string } } ? N : never
+export type WireCodecOf<K extends FieldName> = Table[K] extends { readonly wire: { readonly codec: infer C extends WireCodec } } ? C : never
+
+/** The plain fields of a record of type `T`, as the record holds them. */
+export type PlainValues<T extends PostType> = Pick<RecordOf<T>, PlainFieldOf<T> & keyof RecordOf<T>>
+
+/** A request's validated input, read by wire name. */
+export type WireInput = { readonly [name: string]: unknown }
+
+export interface PlainField<T extends PostType = PostType> {
+  readonly field: PlainFieldOf<T>
+  readonly wire: string
+  readonly codec: WireCodec
+  /** What a create that leaves it out stores. */
+  readonly absent: WireValues[WireCodec]
+}
+
+interface CodecRules<C extends WireCodec> {
+  /** The codec's value when a create leaves the field out. */
+  readonly absent: WireValues[C]
+  /** A validated input's value (the operation's schema has already coerced it), undefined when not sent. */
+  read(x: unknown): WireValues[C] | undefined
+  /** Whether a TEC site's value of an event is copied by its importer as is (import/tec.ts). */
+  fromTec(x: unknown): boolean
+}
+
+const CODECS: { readonly [C in WireCodec]: CodecRules<C> } = {
+  // p.boolean() and the venues' flag() both turn what was sent into a boolean.
+  flag: { absent: false, read: (x) => (typeof x === 'boolean' ? x : undefined), fromTec: (x) => typeof x === 'boolean' },
+}
+
+const entries = Object.entries(FIELDS) as Array<[FieldName, (typeof FIELDS)[FieldName]]>
+
+function plainOf<T extends PostType>(kind: T): ReadonlyArray<PlainField<T>> {
+  const out: Array<PlainField<T>> = []
+  for (const [name, f] of entries) {
+    if (!('wire' in f) || f[kind as keyof typeof f] === undefined) continue
+    const w: Wire = f.wire
+    out.push({ field: name as PlainFieldOf<T>, wire: w.name, codec: w.codec, absent: w.absent?.[kind] ?? CODECS[w.codec].absent })
+  }
+  return out
+}
+
+/** Each kind's plain fields in table order, which is the order a response shows them in. */
+export const PLAIN_FIELDS: { readonly [T in PostType]: ReadonlyArray<PlainField<T>> } = {
+  event: plainOf('event'),
+  venue: plainOf('venue'),
+  organizer: plainOf('organizer'),
+}
+
+/** A new record's plain fields from a create's input: what was sent, else the field's `absent`. */
+export function plainCreated<T extends PostType>(kind: T, input: WireInput): PlainValues<T> {
+  const out: Record<string, unknown> = {}
+  for (const p of PLAIN_FIELDS[kind]) out[p.field] = CODECS[p.codec].read(input[p.wire]) ?? p.absent
+  return out as PlainValues<T>
+}
+
+/** An update's plain fields: only those sent change (docs/wire-compatibility.md §5.1). */
+export function patchPlain<T extends PostType>(kind: T, input: WireInput, patch: PostPatch<T>): void {
+  const out = patch as Record<string, unknown>
+  for (const p of PLAIN_FIELDS[kind]) {
+    const value = CODECS[p.codec].read(input[p.wire])
+    if (value !== undefined) out[p.field] = value
+  }
+}
+
+/** Writes a record's plain fields into its representation under their wire names, in table order. */
+export function showPlain<T extends PostType>(kind: T, record: RecordOf<T>, out: Record<string, unknown>): void {
+  const values = record as unknown as Record<string, unknown>
+  for (const p of PLAIN_FIELDS[kind]) out[p.wire] = values[p.field]
+}
+
+/** Copies the plain fields of an event read from a TEC site that its importer keeps (import/tec.ts). */
+export function plainFromTec(kind: PostType, source: WireInput, body: Record<string, unknown>): void {
+  for (const p of PLAIN_FIELDS[kind]) if (CODECS[p.codec].fromTec(source[p.wire])) body[p.wire] = source[p.wire]
+}
+
+/** The wire names of a kind's plain fields, in table order. */
+export const plainWireNames = (kind: PostType): string[] => PLAIN_FIELDS[kind].map((p) => p.wire)
+
+/** An event's CSV column (fields.ts, `wire.csv`): our name for it, TEC's headers, and the field it sets. */
+export type CsvColumnName = {
+  [K in PlainFieldOf<'event'>]: Table[K] extends { readonly wire: { readonly csv: { readonly column: infer C extends string } } }
+    ? C
+    : never
+}[PlainFieldOf<'event'>]
+
+export interface CsvColumn {
+  readonly column: CsvColumnName
+  readonly headers: readonly string[]
+  readonly wire: string
+  readonly codec: WireCodec
+}
+
+/** The event columns of the CSV importer that the table declares, in table order. */
+export const CSV_COLUMNS: readonly CsvColumn[] = entries.flatMap(([, f]) => {
+  if (!('wire' in f) || !('event' in f)) return []
+  const w: Wire = f.wire
+  return w.csv ? [{ column: w.csv.column as CsvColumnName, headers: w.csv.headers, wire: w.name, codec: w.codec }] : []
+})
+
+// The check that keeps codecs honest: each plain field's record type is its codec's value.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Assert<T extends true> = T
+type CodecFits<T extends PostType> = [
+  { [K in PlainFieldOf<T>]: Same<RecordOf<T>[K & keyof RecordOf<T>], WireValues[WireCodecOf<K>]> }[PlainFieldOf<T>],
+] extends [true]
+  ? true
+  : false
+export type PlainCodecsFit = [Assert<CodecFits<'event'>>, Assert<CodecFits<'venue'>>, Assert<CodecFits<'organizer'>>]
