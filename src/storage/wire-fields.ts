@@ -19,10 +19,10 @@ export interface WireValues {
   flag: boolean
 }
 
-/** The plain fields a kind of record has. */
-export type PlainFieldOf<T extends PostType> = {
-  [K in FieldOf<T>]: Table[K] extends { readonly wire: Wire } ? K : never
-}[FieldOf<T>]
+/** The plain fields a kind of record has (of a union of kinds: those any of them has). */
+export type PlainFieldOf<T extends PostType> = T extends PostType
+  ? { [K in FieldOf<T>]: Table[K] extends { readonly wire: Wire } ? K : never }[FieldOf<T>]
+  : never
 
 /** A plain field's wire name and codec, as the table spells them. */
 export type WireNameOf<K extends FieldName> = Table[K] extends { readonly wire: { readonly name: infer N extends string } } ? N : never
