@@ -73,11 +73,15 @@ const list = (s: string | undefined) =>
     .map((x) => x.trim())
     .filter((x) => x !== '')
 
-/** A plain field's value from its cell (a flag: `1`, `y`, `yes`, `true`, `on` or `x`, any case). */
+/** A plain field's value from its cell: a flag is `1`, `y`, `yes`, `true`, `on` or `x` (any case); the rest go as written, for the API to check. */
 const fromCell = (codec: WireCodec, text: string): unknown => {
   switch (codec) {
     case 'flag':
       return yes(text)
+    case 'text':
+    case 'choice':
+    case 'url':
+      return text
     default:
       // A codec added to the table without a rule here does not compile.
       return codec satisfies never

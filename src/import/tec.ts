@@ -240,8 +240,7 @@ class TecReader {
     if (str(e.website) && e.website !== e.url) body.website = e.website
     body.image = obj(e.image) && str(e.image.url) ? e.image.url : null
     body.cost = costOf(e)
-    for (const f of ['event_status', 'event_status_reason', 'attendance_mode', 'virtual_url'])
-      if (e[f] !== undefined && e[f] !== null) body[f] = e[f]
+    if (e.event_status !== undefined && e.event_status !== null) body.event_status = e.event_status
     const record: SourceRecord = {
       kind: 'event',
       sourceId,

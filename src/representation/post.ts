@@ -85,20 +85,20 @@ export function eventHead(ctx: Context, e: EventRecord): Json {
     website: e.website ?? url,
   }
   // The plain fields close the head, in the field table's order (TEC's: show_map to featured).
-  showPlain('event', e, head)
+  showPlain('event', 'tec', e, head)
   return head
 }
 
 /**
  * TEC's Event Status and Virtual Events fields, after TEC's own keys (`custom_fields`) so that
- * clients reading TEC's order find it unchanged.
+ * clients reading TEC's order find it unchanged: the status (which a date move may change, so
+ * not a plain field), then the plain fields of ours (fields.ts, `wire.ours`).
  */
-export const eventStatusFields = (e: EventRecord): Json => ({
-  event_status: e.eventStatus ?? 'scheduled',
-  event_status_reason: e.eventStatusReason ?? '',
-  attendance_mode: e.attendanceMode ?? 'offline',
-  virtual_url: e.virtualUrl ?? null,
-})
+export function eventStatusFields(e: EventRecord): Json {
+  const out: Json = { event_status: e.eventStatus ?? 'scheduled' }
+  showPlain('event', 'ours', e, out)
+  return out
+}
 
 /** Categories or tags as embedded: by name, then id. */
 /**
@@ -168,13 +168,10 @@ export function venueOwn(ctx: Context, v: VenueRecord, single: boolean): Json {
   }
   if (single && v.status === 'publish') body.json_ld = venueJsonLd(ctx, v)
   // The plain fields (the map flags) are never pruned: TEC shows them when false too.
-  showPlain('venue', v, body)
-  return {
-    ...body,
-    global_id: gid,
-    global_id_lineage: [gid],
-    ...linkedCustomFields(ctx, v),
-  }
+  showPlain('venue', 'tec', v, body)
+  const own: Json = { ...body, global_id: gid, global_id_lineage: [gid], ...linkedCustomFields(ctx, v) }
+  showPlain('venue', 'ours', v, own)
+  return own
 }
 
 export function venueJson(ctx: Context, v: VenueRecord, rel: Relations, single = false): Json {
@@ -197,8 +194,10 @@ export function organizerOwn(ctx: Context, o: OrganizerRecord, single: boolean):
     email: o.email,
   })
   if (single && o.status === 'publish') body.json_ld = organizerJsonLd(ctx, o)
-  showPlain('organizer', o, body)
-  return { ...body, global_id: gid, global_id_lineage: [gid], ...linkedCustomFields(ctx, o) }
+  showPlain('organizer', 'tec', o, body)
+  const own: Json = { ...body, global_id: gid, global_id_lineage: [gid], ...linkedCustomFields(ctx, o) }
+  showPlain('organizer', 'ours', o, own)
+  return own
 }
 
 export function organizerJson(ctx: Context, o: OrganizerRecord, rel: Relations, single = false): Json {

@@ -259,10 +259,7 @@ export async function createEvent(ctx: Context, input: Input<'eventCreate'>): Pr
       website: input.website ?? null,
       ...plainCreated('event', input),
       eventStatus: input.event_status ?? 'scheduled',
-      eventStatusReason: clearable(input.event_status_reason),
       previousStartDate: null,
-      attendanceMode: input.attendance_mode ?? 'offline',
-      virtualUrl: input.virtual_url || null,
       customFields: createdValues(ctx, 'event', input.custom_fields),
       parentId: 0,
       venueIds: await resolveLinked(ctx, tx, 'venue', venue),
@@ -372,9 +369,6 @@ async function eventPatch(ctx: Context, current: EventRecord, input: Input<'even
   if (input.website !== undefined && !sameWebsite) patch.website = clearable(input.website)
   patchPlain('event', input, patch)
   if (input.event_status !== undefined) patch.eventStatus = input.event_status
-  if (input.event_status_reason !== undefined) patch.eventStatusReason = clearable(input.event_status_reason)
-  if (input.attendance_mode !== undefined) patch.attendanceMode = input.attendance_mode
-  if (input.virtual_url !== undefined) patch.virtualUrl = input.virtual_url || null
   const custom = patchedValues(ctx, 'event', current.customFields, input.custom_fields)
   if (custom !== undefined) patch.customFields = custom
   // A postponed event given new dates is rescheduled (schema.org's EventRescheduled), unless

@@ -4,13 +4,16 @@
  * filter treats it, and per record type the roles it plays. Every list of fields the layers
  * need (what a series edit copies, what a calendar shows, what lists filter by...) is a view of
  * this table (`fieldsWhere`), so a field's roles are stated once, here, and a field added to a
- * record type does not compile until it is declared (see the check at the end).
+ * record type does not compile until it is declared (see the check at the end). A plain field
+ * also carries its wire name and codec (`wire`), from which storage/wire-fields.ts derives the
+ * handlers', representations' and importers' part for it.
  *
- * It is the ground floor of `src/storage/`: it imports nothing but types, so every layer may
- * read it (the storage backends, the response cache's dependencies, the HTML filter and the
- * series handlers do).
+ * It is the ground floor of `src/storage/`: it imports nothing but types and the attendance
+ * modes beside them, so every layer may read it (the storage backends, the response cache's
+ * dependencies, the HTML filter, the series handlers and, through wire-fields.ts, the
+ * resources, representations, response schemas and importers do).
  */
-import type { EventRecord, OrganizerRecord, PostType, TermRecord, VenueRecord } from './types.js'
+import { ATTENDANCE_MODES, type EventRecord, type OrganizerRecord, type PostType, type TermRecord, type VenueRecord } from './types.js'
 
 /** How a column's value crosses between the database and a record (sql/records.ts). */
 export type Codec = 'text' | 'nullableText' | 'int' | 'bool' | 'json' | 'real'
@@ -47,10 +50,16 @@ export type Kind = PostType | 'term'
 export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag'
 
 /**
- * How a plain field's value crosses the wire (storage/wire-fields.ts applies it): `flag` is a
- * boolean, read from what the operation's schema already made a boolean and shown as is.
+ * How a plain field's value crosses the wire (storage/wire-fields.ts applies it), read from what
+ * the operation's schema already checked and coerced: `flag` a boolean, shown as is; `text` a
+ * text that null clears to ""; `choice` one of the row's `choices`; `url` a URL that null or ""
+ * clears to null. A record without a value (a host's storage from before the field) shows the
+ * field's `absent`, but for flags, which every record has.
  */
-export type WireCodec = 'flag'
+export type WireCodec = 'flag' | 'text' | 'choice' | 'url'
+
+/** A value a plain field holds, whatever its codec. */
+export type WireValue = boolean | string | null
 
 /**
  * A plain field's wire side: a request sets it and a response shows it under one name, with
@@ -62,8 +71,15 @@ export interface Wire {
   /** Its name in requests and responses. */
   readonly name: string
   readonly codec: WireCodec
-  /** What a create that leaves it out stores, per record type where that is not the codec's own (false). */
-  readonly absent?: { readonly [T in PostType]?: boolean }
+  /** What a create that leaves it out stores, per record type where that is not the codec's own (false, "" or null). */
+  readonly absent?: { readonly [T in PostType]?: WireValue }
+  /** A `choice`'s values: the response schema lists them (the input schema checks them). */
+  readonly choices?: readonly string[]
+  /**
+   * An extension of ours to TEC's format: a response shows it after TEC's own keys (after
+   * `custom_fields`), so that clients reading TEC's order find it unchanged.
+   */
+  readonly ours?: true
   /**
    * An event's column in the CSV importer (import/csv.ts): our name for it (what `mapping`
    * keys) and the headers of TEC's CSV importer that select it.
@@ -211,10 +227,28 @@ export const FIELDS = {
   parentId: { column: 'parent_id', codec: 'int', event: [] },
   // The event_status list filter reads it from posts: not shownOnly.
   eventStatus: { column: 'event_status', codec: 'text', html: 'structured', event: ['shared', 'calendar'] },
-  eventStatusReason: { column: 'event_status_reason', codec: 'text', html: 'inline', event: ['shared', 'shownOnly'] },
+  eventStatusReason: {
+    column: 'event_status_reason',
+    codec: 'text',
+    html: 'inline',
+    wire: { name: 'event_status_reason', codec: 'text', ours: true },
+    event: ['shared', 'shownOnly'],
+  },
   previousStartDate: { column: 'previous_start_date', codec: 'nullableText', html: 'structured', event: ['shownOnly'] },
-  attendanceMode: { column: 'attendance_mode', codec: 'text', html: 'structured', event: ['shared', 'calendar', 'shownOnly'] },
-  virtualUrl: { column: 'virtual_url', codec: 'nullableText', html: 'structured', event: ['shared', 'calendar', 'shownOnly'] },
+  attendanceMode: {
+    column: 'attendance_mode',
+    codec: 'text',
+    html: 'structured',
+    wire: { name: 'attendance_mode', codec: 'choice', choices: ATTENDANCE_MODES, absent: { event: 'offline' }, ours: true },
+    event: ['shared', 'calendar', 'shownOnly'],
+  },
+  virtualUrl: {
+    column: 'virtual_url',
+    codec: 'nullableText',
+    html: 'structured',
+    wire: { name: 'virtual_url', codec: 'url', ours: true },
+    event: ['shared', 'calendar', 'shownOnly'],
+  },
   sequence: { column: 'ical_sequence', codec: 'int', event: ['shownOnly'] },
   seriesId: { column: 'series_id', codec: 'int', event: [] },
   // A feed shows part of it (its rule, RECURRENCE-ID, detachment): compared by sequence.ts itself.

@@ -9,7 +9,7 @@
  *
  * Like fields.ts it imports nothing but the table and types, so every layer may read it.
  */
-import { FIELDS, type FieldName, type FieldOf, type Wire, type WireCodec } from './fields.js'
+import { FIELDS, type FieldName, type FieldOf, type Wire, type WireCodec, type WireValue } from './fields.js'
 import type { PostPatch, PostType, RecordOf } from './types.js'
 
 type Table = typeof FIELDS
@@ -17,6 +17,10 @@ type Table = typeof FIELDS
 /** What a codec's values are, on the record and on the wire. */
 export interface WireValues {
   flag: boolean
+  text: string
+  /** One of the row's `choices`: the record's type may narrow it to their union. */
+  choice: string
+  url: string | null
 }
 
 /** The plain fields a kind of record has (of a union of kinds: those any of them has). */
@@ -27,6 +31,12 @@ export type PlainFieldOf<T extends PostType> = T extends PostType
 /** A plain field's wire name and codec, as the table spells them. */
 export type WireNameOf<K extends FieldName> = Table[K] extends { readonly wire: { readonly name: infer N extends string } } ? N : never
 export type WireCodecOf<K extends FieldName> = Table[K] extends { readonly wire: { readonly codec: infer C extends WireCodec } } ? C : never
+/** Where a response shows a plain field (`WirePart`). */
+export type WirePartOf<K extends FieldName> = Table[K] extends { readonly wire: { readonly ours: true } } ? 'ours' : 'tec'
+/** A `choice` field's values, as the table lists them. */
+export type WireChoicesOf<K extends FieldName> = Table[K] extends { readonly wire: { readonly choices: infer L extends readonly string[] } }
+  ? L
+  : never
 
 /** The plain fields of a record of type `T`, as the record holds them. */
 export type PlainValues<T extends PostType> = Pick<RecordOf<T>, PlainFieldOf<T> & keyof RecordOf<T>>
@@ -38,8 +48,12 @@ export interface PlainField<T extends PostType = PostType> {
   readonly field: PlainFieldOf<T>
   readonly wire: string
   readonly codec: WireCodec
-  /** What a create that leaves it out stores. */
-  readonly absent: WireValues[WireCodec]
+  /** What a create that leaves it out stores, and a response shows for a record without a value. */
+  readonly absent: WireValue
+  /** A `choice`'s values. */
+  readonly choices: readonly string[]
+  /** Shown after TEC's own keys (fields.ts, `Wire.ours`). */
+  readonly ours: boolean
 }
 
 interface CodecRules<C extends WireCodec> {
@@ -47,13 +61,25 @@ interface CodecRules<C extends WireCodec> {
   readonly absent: WireValues[C]
   /** A validated input's value (the operation's schema has already coerced it), undefined when not sent. */
   read(x: unknown): WireValues[C] | undefined
+  /** Whether a response shows the field's `absent` for a record without a value (undefined or null). */
+  readonly fills: boolean
   /** Whether a TEC site's value of an event is copied by its importer as is (import/tec.ts). */
   fromTec(x: unknown): boolean
 }
 
+const given = (x: unknown) => x !== undefined && x !== null
+
 const CODECS: { readonly [C in WireCodec]: CodecRules<C> } = {
   // p.boolean() and the venues' flag() both turn what was sent into a boolean.
-  flag: { absent: false, read: (x) => (typeof x === 'boolean' ? x : undefined), fromTec: (x) => typeof x === 'boolean' },
+  flag: { absent: false, read: (x) => (typeof x === 'boolean' ? x : undefined), fills: false, fromTec: (x) => typeof x === 'boolean' },
+  text: { absent: '', read: (x) => (x === null ? '' : typeof x === 'string' ? x : undefined), fills: true, fromTec: given },
+  choice: { absent: '', read: (x) => (typeof x === 'string' ? x : undefined), fills: true, fromTec: given },
+  url: {
+    absent: null,
+    read: (x) => (x === undefined ? undefined : typeof x === 'string' && x !== '' ? x : null),
+    fills: true,
+    fromTec: given,
+  },
 }
 
 const entries = Object.entries(FIELDS) as Array<[FieldName, (typeof FIELDS)[FieldName]]>
@@ -63,12 +89,19 @@ function plainOf<T extends PostType>(kind: T): ReadonlyArray<PlainField<T>> {
   for (const [name, f] of entries) {
     if (!('wire' in f) || f[kind as keyof typeof f] === undefined) continue
     const w: Wire = f.wire
-    out.push({ field: name as PlainFieldOf<T>, wire: w.name, codec: w.codec, absent: w.absent?.[kind] ?? CODECS[w.codec].absent })
+    out.push({
+      field: name as PlainFieldOf<T>,
+      wire: w.name,
+      codec: w.codec,
+      absent: w.absent?.[kind] ?? CODECS[w.codec].absent,
+      choices: w.choices ?? [],
+      ours: w.ours === true,
+    })
   }
   return out
 }
 
-/** Each kind's plain fields in table order, which is the order a response shows them in. */
+/** Each kind's plain fields in table order, which is the order a response shows them in (TEC's, then ours). */
 export const PLAIN_FIELDS: { readonly [T in PostType]: ReadonlyArray<PlainField<T>> } = {
   event: plainOf('event'),
   venue: plainOf('venue'),
@@ -91,13 +124,28 @@ export function patchPlain<T extends PostType>(kind: T, input: WireInput, patch:
   }
 }
 
-/** Writes a record's plain fields into its representation under their wire names, in table order. */
-export function showPlain<T extends PostType>(kind: T, record: RecordOf<T>, out: Record<string, unknown>): void {
-  const values = record as unknown as Record<string, unknown>
-  for (const p of PLAIN_FIELDS[kind]) out[p.wire] = values[p.field]
+/** Which of a record's plain fields a spot of its representation shows: TEC's own, or our extensions after TEC's keys. */
+export type WirePart = 'tec' | 'ours'
+
+const SHOWN: { readonly [T in PostType]: { readonly [P in WirePart]: ReadonlyArray<PlainField<T>> } } = {
+  event: { tec: PLAIN_FIELDS.event.filter((p) => !p.ours), ours: PLAIN_FIELDS.event.filter((p) => p.ours) },
+  venue: { tec: PLAIN_FIELDS.venue.filter((p) => !p.ours), ours: PLAIN_FIELDS.venue.filter((p) => p.ours) },
+  organizer: { tec: PLAIN_FIELDS.organizer.filter((p) => !p.ours), ours: PLAIN_FIELDS.organizer.filter((p) => p.ours) },
 }
 
-/** Copies the plain fields of an event read from a TEC site that its importer keeps (import/tec.ts). */
+/** Writes one part of a record's plain fields into its representation under their wire names, in table order. */
+export function showPlain<T extends PostType>(kind: T, part: WirePart, record: RecordOf<T>, out: Record<string, unknown>): void {
+  const values = record as unknown as Record<string, unknown>
+  for (const p of SHOWN[kind][part]) {
+    const value = values[p.field]
+    out[p.wire] = (value === undefined || value === null) && CODECS[p.codec].fills ? p.absent : value
+  }
+}
+
+/** One part of a kind's plain fields (the response schemas place each part). */
+export const plainPart = <T extends PostType>(kind: T, part: WirePart): ReadonlyArray<PlainField<T>> => SHOWN[kind][part]
+
+/** Copies the plain fields of a record read from a TEC site that its importer keeps (import/tec.ts). */
 export function plainFromTec(kind: PostType, source: WireInput, body: Record<string, unknown>): void {
   for (const p of PLAIN_FIELDS[kind]) if (CODECS[p.codec].fromTec(source[p.wire])) body[p.wire] = source[p.wire]
 }
@@ -126,11 +174,13 @@ export const CSV_COLUMNS: readonly CsvColumn[] = entries.flatMap(([, f]) => {
   return w.csv ? [{ column: w.csv.column as CsvColumnName, headers: w.csv.headers, wire: w.name, codec: w.codec }] : []
 })
 
-// The check that keeps codecs honest: each plain field's record type is its codec's value.
+// The check that keeps codecs honest: each plain field's record type is its codec's value (a
+// choice's may be the union of its choices).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Fits<R, C extends WireCodec> = C extends 'choice' ? ([R] extends [string] ? true : false) : Same<R, WireValues[C]>
 type Assert<T extends true> = T
 type CodecFits<T extends PostType> = [
-  { [K in PlainFieldOf<T>]: Same<RecordOf<T>[K & keyof RecordOf<T>], WireValues[WireCodecOf<K>]> }[PlainFieldOf<T>],
+  { [K in PlainFieldOf<T>]: Fits<RecordOf<T>[K & keyof RecordOf<T>], WireCodecOf<K>> }[PlainFieldOf<T>],
 ] extends [true]
   ? true
   : false

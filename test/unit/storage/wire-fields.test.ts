@@ -21,7 +21,18 @@ async function open() {
 }
 
 /** A value of the codec other than what a create stores without it, so sending it shows. */
-const other = (p: PlainField): unknown => !p.absent
+function other(p: PlainField): unknown {
+  switch (p.codec) {
+    case 'flag':
+      return !p.absent
+    case 'text':
+      return 'Sold out'
+    case 'choice':
+      return p.choices.find((c) => c !== p.absent)
+    case 'url':
+      return 'https://example.com/live'
+  }
+}
 
 const values = (fields: readonly PlainField[], pick: (p: PlainField) => unknown) => Object.fromEntries(fields.map((p) => [p.wire, pick(p)]))
 
@@ -33,7 +44,16 @@ const KINDS = [
 
 describe('plain fields from the field table', () => {
   it('the table declares the plain fields this suite covers (it would pass vacuously without them)', () => {
-    expect(PLAIN_FIELDS.event.map((p) => p.wire)).toEqual(['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'])
+    expect(PLAIN_FIELDS.event.map((p) => p.wire)).toEqual([
+      'show_map',
+      'show_map_link',
+      'hide_from_listings',
+      'sticky',
+      'featured',
+      'event_status_reason',
+      'attendance_mode',
+      'virtual_url',
+    ])
     expect(PLAIN_FIELDS.venue.map((p) => [p.wire, p.absent])).toEqual([
       ['show_map', true],
       ['show_map_link', true],
@@ -53,11 +73,13 @@ describe('plain fields from the field table', () => {
       expect(set.body).toMatchObject(values(fields, other))
       expect((await app.get(`${path}/${set.body.id}`)).body).toMatchObject(values(fields, other))
 
-      // Each field alone: the others keep their values.
+      // Each field alone back to its default: the others keep their values.
+      const expected = values(fields, other)
       for (const p of fields) {
         const res = await app.post(`${path}/${set.body.id}`, { [p.wire]: p.absent }, { as: 'administrator' })
         expect(res.status, res.text).toBe(200)
-        expect(res.body[p.wire]).toBe(p.absent)
+        expected[p.wire] = p.absent
+        expect(res.body).toMatchObject(expected)
       }
       expect((await app.get(`${path}/${set.body.id}`)).body).toMatchObject(values(fields, (p) => p.absent))
     })
@@ -109,13 +131,21 @@ describe('plain fields from the field table', () => {
     const body: Record<string, unknown> = {}
     plainFromTec('event', values(fields, other), body)
     expect(body).toEqual(values(fields, other))
+    // Nothing is copied for a null; a flag only as a boolean.
+    const none: Record<string, unknown> = {}
+    plainFromTec(
+      'event',
+      values(fields, () => null),
+      none,
+    )
+    expect(none).toEqual({})
     const strings: Record<string, unknown> = {}
     plainFromTec(
       'event',
       values(fields, () => '1'),
       strings,
     )
-    expect(strings).toEqual({})
+    for (const p of fields) expect(strings[p.wire], p.wire).toBe(p.codec === 'flag' ? undefined : '1')
   })
 })
 
