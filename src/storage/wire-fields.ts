@@ -18,7 +18,7 @@ type Table = typeof FIELDS
 export interface WireValues {
   flag: boolean
   text: string
-  /** One of the row's `choices`: the record's type may narrow it to their union. */
+  /** One of the row's `choices` (the record's type is their union). */
   choice: string
   url: string | null
 }
@@ -63,7 +63,7 @@ interface CodecRules<C extends WireCodec> {
   read(x: unknown): WireValues[C] | undefined
   /** Whether a response shows the field's `absent` for a record without a value (undefined or null). */
   readonly fills: boolean
-  /** Whether a TEC site's value of an event is copied by its importer as is (import/tec.ts). */
+  /** Whether the TEC importer copies a site's value as is (import/tec.ts, `plainFromTec`). */
   fromTec(x: unknown): boolean
 }
 
@@ -127,23 +127,44 @@ export function patchPlain<T extends PostType>(kind: T, input: WireInput, patch:
 /** Which of a record's plain fields a spot of its representation shows: TEC's own, or our extensions after TEC's keys. */
 export type WirePart = 'tec' | 'ours'
 
-const SHOWN: { readonly [T in PostType]: { readonly [P in WirePart]: ReadonlyArray<PlainField<T>> } } = {
-  event: { tec: PLAIN_FIELDS.event.filter((p) => !p.ours), ours: PLAIN_FIELDS.event.filter((p) => p.ours) },
-  venue: { tec: PLAIN_FIELDS.venue.filter((p) => !p.ours), ours: PLAIN_FIELDS.venue.filter((p) => p.ours) },
-  organizer: { tec: PLAIN_FIELDS.organizer.filter((p) => !p.ours), ours: PLAIN_FIELDS.organizer.filter((p) => p.ours) },
+/** What a representation reads of a plain field, flat: one object per field, read once per record shown. */
+interface Shown {
+  readonly field: string
+  readonly wire: string
+  /** The field's `absent` when its codec fills a missing value, else undefined (shown as the record holds it). */
+  readonly fill: WireValue | undefined
 }
 
-/** Writes one part of a record's plain fields into its representation under their wire names, in table order. */
+function shownOf(fields: ReadonlyArray<PlainField>, ours: boolean): readonly Shown[] {
+  return fields
+    .filter((p) => p.ours === ours)
+    .map((p) => ({ field: p.field, wire: p.wire, fill: CODECS[p.codec].fills ? p.absent : undefined }))
+}
+
+const SHOWN: { readonly [T in PostType]: { readonly [P in WirePart]: readonly Shown[] } } = {
+  event: { tec: shownOf(PLAIN_FIELDS.event, false), ours: shownOf(PLAIN_FIELDS.event, true) },
+  venue: { tec: shownOf(PLAIN_FIELDS.venue, false), ours: shownOf(PLAIN_FIELDS.venue, true) },
+  organizer: { tec: shownOf(PLAIN_FIELDS.organizer, false), ours: shownOf(PLAIN_FIELDS.organizer, true) },
+}
+
+/**
+ * Writes one part of a record's plain fields into its representation under their wire names,
+ * in table order. On every read's path (when the fragment cache is off): a plain loop over
+ * prepared entries, with no look-up beyond the record's own field.
+ */
 export function showPlain<T extends PostType>(kind: T, part: WirePart, record: RecordOf<T>, out: Record<string, unknown>): void {
   const values = record as unknown as Record<string, unknown>
-  for (const p of SHOWN[kind][part]) {
+  const shown = SHOWN[kind][part]
+  for (let i = 0; i < shown.length; i++) {
+    const p = shown[i]!
     const value = values[p.field]
-    out[p.wire] = (value === undefined || value === null) && CODECS[p.codec].fills ? p.absent : value
+    out[p.wire] = p.fill !== undefined && (value === undefined || value === null) ? p.fill : value
   }
 }
 
 /** One part of a kind's plain fields (the response schemas place each part). */
-export const plainPart = <T extends PostType>(kind: T, part: WirePart): ReadonlyArray<PlainField<T>> => SHOWN[kind][part]
+export const plainPart = <T extends PostType>(kind: T, part: WirePart): ReadonlyArray<PlainField<T>> =>
+  PLAIN_FIELDS[kind].filter((p) => p.ours === (part === 'ours'))
 
 /** Copies the plain fields of a record read from a TEC site that its importer keeps (import/tec.ts). */
 export function plainFromTec(kind: PostType, source: WireInput, body: Record<string, unknown>): void {
@@ -175,13 +196,14 @@ export const CSV_COLUMNS: readonly CsvColumn[] = entries.flatMap(([, f]) => {
 })
 
 // The check that keeps codecs honest: each plain field's record type is its codec's value (a
-// choice's may be the union of its choices).
+// choice's: the union of its choices).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-type Fits<R, C extends WireCodec> = C extends 'choice' ? ([R] extends [string] ? true : false) : Same<R, WireValues[C]>
+type Fits<R, K extends FieldName> =
+  WireCodecOf<K> extends 'choice' ? Same<R, WireChoicesOf<K>[number]> : Same<R, WireValues[WireCodecOf<K>]>
 type Assert<T extends true> = T
-type CodecFits<T extends PostType> = [
-  { [K in PlainFieldOf<T>]: Fits<RecordOf<T>[K & keyof RecordOf<T>], WireCodecOf<K>> }[PlainFieldOf<T>],
-] extends [true]
+type CodecFits<T extends PostType> = [{ [K in PlainFieldOf<T>]: Fits<RecordOf<T>[K & keyof RecordOf<T>], K> }[PlainFieldOf<T>]] extends [
+  true,
+]
   ? true
   : false
 export type PlainCodecsFit = [Assert<CodecFits<'event'>>, Assert<CodecFits<'venue'>>, Assert<CodecFits<'organizer'>>]
