@@ -84,7 +84,7 @@ export function eventHead(ctx: Context, e: EventRecord): Json {
     },
     website: e.website ?? url,
   }
-  // The plain fields close the head, in the field table's order (TEC's: show_map to featured).
+  // The plain fields close the head, in the field table's order (TEC's own order: the map flags to featured).
   showPlain('event', 'tec', e, head)
   return head
 }
