@@ -7,6 +7,7 @@
  * on where it stopped.
  */
 import type { ImportLinkStore } from '../storage/import-links.js'
+import { plainFromTec, plainWireNames } from '../storage/wire-fields.js'
 import { toUtcString } from '../time/format.js'
 import { BudgetError, resolveBudget, type ImportBudget } from './budget.js'
 import { apiRoot, TecHttpError, tecGetter, type TecGet, type TecHttpOptions } from './tec-http.js'
@@ -173,8 +174,8 @@ class TecReader {
     const body: Json = { [kind]: name }
     const fields =
       kind === 'venue'
-        ? ['description', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'show_map', 'show_map_link']
-        : ['description', 'email', 'phone', 'website']
+        ? ['description', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', ...plainWireNames('venue')]
+        : ['description', 'email', 'phone', 'website', ...plainWireNames('organizer')]
     for (const f of fields) if (x[f] !== undefined && x[f] !== null) body[f] = x[f]
     if (kind === 'venue') {
       // TEC writes `stateprovince` as a read-only mirror; ours derives it from state/province.
@@ -234,13 +235,12 @@ class TecReader {
     if (str(e.timezone)) body.timezone = e.timezone
     if (str(e.slug)) body.slug = e.slug
     if (STATUSES.includes(e.status)) body.status = e.status
-    for (const f of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured']) if (typeof e[f] === 'boolean') body[f] = e[f]
+    plainFromTec('event', e, body)
     // TEC's own site URL stands in for an empty website: keep only a website of the event's own.
     if (str(e.website) && e.website !== e.url) body.website = e.website
     body.image = obj(e.image) && str(e.image.url) ? e.image.url : null
     body.cost = costOf(e)
-    for (const f of ['event_status', 'event_status_reason', 'attendance_mode', 'virtual_url'])
-      if (e[f] !== undefined && e[f] !== null) body[f] = e[f]
+    if (e.event_status !== undefined && e.event_status !== null) body.event_status = e.event_status
     const record: SourceRecord = {
       kind: 'event',
       sourceId,

@@ -9,9 +9,11 @@ import { timedSpan } from './csv-span.js'
 import { parse } from 'csv-parse/sync'
 import { looksLikeHtml, textToHtml } from './text.js'
 import type { SourceRecord } from './types.js'
+import { CSV_COLUMNS, type CsvColumnName } from '../storage/wire-fields.js'
+import type { WireCodec } from '../storage/fields.js'
 
-/** Our names of TEC's columns, each with the headers that select it (compared case- and punctuation-blind). */
-export const TEC_CSV_COLUMNS = {
+/** The columns read here by hand; the plain fields' columns come from the field table (fields.ts, `wire.csv`). */
+const OWN_COLUMNS = {
   event_name: ['Event Name'],
   event_description: ['Event Description'],
   event_excerpt: ['Event Excerpt'],
@@ -21,15 +23,10 @@ export const TEC_CSV_COLUMNS = {
   event_end_time: ['Event End Time'],
   event_timezone: ['Event Time Zone', 'Event Timezone', 'Timezone'],
   event_all_day: ['All Day Event', 'Event All Day'],
-  event_hide: ['Hide from Event Listings', 'Hide Event From Event Listings', 'Event Hide From Upcoming'],
-  event_sticky: ['Event Sticky in Month View', 'Sticky in Month View'],
-  feature_event: ['Feature Event', 'Event Featured'],
   // Google Calendar's CSV export: True keeps the event private.
   event_private: ['Private', 'Event Private'],
   event_venue_name: ['Event Venue Name', 'Venue Name'],
   event_organizer_name: ['Event Organizer Name(s) or ID(s)', 'Event Organizer Name', 'Event Organizers', 'Organizer Name'],
-  event_show_map_link: ['Event Show Map Link'],
-  event_show_map: ['Event Show Map'],
   event_cost: ['Event Cost'],
   event_currency_symbol: ['Event Currency Symbol'],
   event_currency_position: ['Event Currency Position'],
@@ -47,6 +44,12 @@ export const TEC_CSV_COLUMNS = {
   organizer_phone: ['Organizer Phone'],
   organizer_website: ['Organizer Website'],
 } as const
+
+/** Our names of TEC's columns, each with the headers that select it (compared case- and punctuation-blind). */
+export const TEC_CSV_COLUMNS: { readonly [F in keyof typeof OWN_COLUMNS | CsvColumnName]: readonly string[] } = {
+  ...OWN_COLUMNS,
+  ...(Object.fromEntries(CSV_COLUMNS.map((c) => [c.column, c.headers])) as Record<CsvColumnName, readonly string[]>),
+}
 
 export type CsvField = keyof typeof TEC_CSV_COLUMNS
 
@@ -69,6 +72,21 @@ const list = (s: string | undefined) =>
     .split(',')
     .map((x) => x.trim())
     .filter((x) => x !== '')
+
+/** A plain field's value from its cell: a flag is `1`, `y`, `yes`, `true`, `on` or `x` (any case); the rest go as written, for the API to check. */
+const fromCell = (codec: WireCodec, text: string): unknown => {
+  switch (codec) {
+    case 'flag':
+      return yes(text)
+    case 'text':
+    case 'choice':
+    case 'url':
+      return text
+    default:
+      // A codec added to the table without a rule here does not compile.
+      return codec satisfies never
+  }
+}
 
 /** Which column index each field reads: the mapping first, then TEC's headers, then our field names themselves. */
 function columnsOf(header: string[], mapping: CsvOptions['mapping'] = {}): Map<CsvField, number> {
@@ -104,7 +122,7 @@ export function readCsv(source: string, o: CsvOptions = {}): SourceRecord[] {
   if (keyColumn === -1) throw new Error(`the CSV file has no key column "${o.key}"`)
   for (const required of ['event_name', 'event_start_date'] as const) {
     if (!columns.has(required))
-      throw new Error(`the CSV file has no column for ${required} (${o.mapping?.[required] ?? TEC_CSV_COLUMNS[required][0]})`)
+      throw new Error(`the CSV file has no column for ${required} (${String(o.mapping?.[required] ?? TEC_CSV_COLUMNS[required][0])})`)
   }
   const out: SourceRecord[] = []
   const now = new Date()
@@ -188,14 +206,9 @@ function addEventFields(cell: Cell, body: Record<string, unknown>): void {
   if (timezone) body.timezone = timezone
   const cost = cell('event_cost')
   if (cost) body.cost = cost
-  for (const [field, wire] of [
-    ['event_hide', 'hide_from_listings'],
-    ['event_sticky', 'sticky'],
-    ['feature_event', 'featured'],
-    ['event_show_map', 'show_map'],
-    ['event_show_map_link', 'show_map_link'],
-  ] as const) {
-    if (cell(field)) body[wire] = yes(cell(field))
+  for (const c of CSV_COLUMNS) {
+    const text = cell(c.column)
+    if (text) body[c.wire] = fromCell(c.codec, text)
   }
   const website = cell('event_website')
   if (website) body.website = website

@@ -14,6 +14,7 @@ import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 import { embeddedTerm } from './term.js'
 import { fieldsFor } from '../custom-fields/declarations.js'
 import { shownValues } from '../custom-fields/values.js'
+import { showPlain } from '../storage/wire-fields.js'
 
 /**
  * A record's `custom_fields` in TEC's shape (`{ key: { label, value } }`, `[]` when none): the
@@ -46,7 +47,7 @@ function header(ctx: Context, p: PostRecord): Json {
 export function eventHead(ctx: Context, e: EventRecord): Json {
   const gid = globalId(ctx, e.id)
   const { id, author, status, date, date_utc, modified, modified_utc, url } = header(ctx, e)
-  return {
+  const head: Json = {
     id,
     global_id: gid,
     global_id_lineage: [gid],
@@ -82,24 +83,22 @@ export function eventHead(ctx: Context, e: EventRecord): Json {
       values: costValues(e.cost),
     },
     website: e.website ?? url,
-    show_map: e.showMap,
-    show_map_link: e.showMapLink,
-    hide_from_listings: e.hideFromListings,
-    sticky: e.sticky,
-    featured: e.featured,
   }
+  // The plain fields close the head, in the field table's order (TEC's own order: the map flags to featured).
+  showPlain('event', 'tec', e, head)
+  return head
 }
 
 /**
  * TEC's Event Status and Virtual Events fields, after TEC's own keys (`custom_fields`) so that
- * clients reading TEC's order find it unchanged.
+ * clients reading TEC's order find it unchanged: the status (which a date move may change, so
+ * not a plain field), then the plain fields of ours (fields.ts, `wire.ours`).
  */
-export const eventStatusFields = (e: EventRecord): Json => ({
-  event_status: e.eventStatus ?? 'scheduled',
-  event_status_reason: e.eventStatusReason ?? '',
-  attendance_mode: e.attendanceMode ?? 'offline',
-  virtual_url: e.virtualUrl ?? null,
-})
+export function eventStatusFields(e: EventRecord): Json {
+  const out: Json = { event_status: e.eventStatus ?? 'scheduled' }
+  showPlain('event', 'ours', e, out)
+  return out
+}
 
 /** Categories or tags as embedded: by name, then id. */
 /**
@@ -168,14 +167,11 @@ export function venueOwn(ctx: Context, v: VenueRecord, single: boolean): Json {
     body.geo_lng = v.geoLng
   }
   if (single && v.status === 'publish') body.json_ld = venueJsonLd(ctx, v)
-  return {
-    ...body,
-    show_map: v.showMap,
-    show_map_link: v.showMapLink,
-    global_id: gid,
-    global_id_lineage: [gid],
-    ...linkedCustomFields(ctx, v),
-  }
+  // The plain fields (the map flags) are never pruned: TEC shows them when false too.
+  showPlain('venue', 'tec', v, body)
+  const own: Json = { ...body, global_id: gid, global_id_lineage: [gid], ...linkedCustomFields(ctx, v) }
+  showPlain('venue', 'ours', v, own)
+  return own
 }
 
 export function venueJson(ctx: Context, v: VenueRecord, rel: Relations, single = false): Json {
@@ -198,7 +194,10 @@ export function organizerOwn(ctx: Context, o: OrganizerRecord, single: boolean):
     email: o.email,
   })
   if (single && o.status === 'publish') body.json_ld = organizerJsonLd(ctx, o)
-  return { ...body, global_id: gid, global_id_lineage: [gid], ...linkedCustomFields(ctx, o) }
+  showPlain('organizer', 'tec', o, body)
+  const own: Json = { ...body, global_id: gid, global_id_lineage: [gid], ...linkedCustomFields(ctx, o) }
+  showPlain('organizer', 'ours', o, own)
+  return own
 }
 
 export function organizerJson(ctx: Context, o: OrganizerRecord, rel: Relations, single = false): Json {

@@ -35,6 +35,7 @@ import { listEventsShown, provisionalEvent } from './provisional.js'
 import { materialize } from './series-horizon.js'
 import { eventListQuery, resolveListReferences } from './event-list-query.js'
 import { createdValues, patchedValues } from './custom-fields.js'
+import { patchPlain, plainCreated } from '../storage/wire-fields.js'
 
 const notFound = (id: number | string) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`)
 const notAnEvent = () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.')
@@ -258,17 +259,10 @@ export async function createEvent(ctx: Context, input: Input<'eventCreate'>): Pr
       ...deriveCurrency(costs),
       currencyCode: '',
       website: input.website ?? null,
-      showMap: input.show_map === true,
-      showMapLink: input.show_map_link === true,
-      hideFromListings: input.hide_from_listings === true,
+      ...plainCreated('event', input),
       eventStatus: input.event_status ?? 'scheduled',
-      eventStatusReason: clearable(input.event_status_reason),
       previousStartDate: null,
-      attendanceMode: input.attendance_mode ?? 'offline',
-      virtualUrl: input.virtual_url || null,
       customFields: createdValues(ctx, 'event', input.custom_fields),
-      sticky: input.sticky === true,
-      featured: input.featured === true,
       parentId: 0,
       venueIds: await resolveLinked(ctx, tx, 'venue', venue),
       organizerIds: await resolveLinked(ctx, tx, 'organizer', input.organizer ?? null),
@@ -375,15 +369,8 @@ async function eventPatch(ctx: Context, current: EventRecord, input: Input<'even
     Object.assign(patch, deriveCurrency(patch.cost))
   }
   if (input.website !== undefined && !sameWebsite) patch.website = clearable(input.website)
-  if (input.show_map !== undefined) patch.showMap = input.show_map
-  if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link
-  if (input.hide_from_listings !== undefined) patch.hideFromListings = input.hide_from_listings
-  if (input.sticky !== undefined) patch.sticky = input.sticky
-  if (input.featured !== undefined) patch.featured = input.featured
+  patchPlain('event', input, patch)
   if (input.event_status !== undefined) patch.eventStatus = input.event_status
-  if (input.event_status_reason !== undefined) patch.eventStatusReason = clearable(input.event_status_reason)
-  if (input.attendance_mode !== undefined) patch.attendanceMode = input.attendance_mode
-  if (input.virtual_url !== undefined) patch.virtualUrl = input.virtual_url || null
   const custom = patchedValues(ctx, 'event', current.customFields, input.custom_fields)
   if (custom !== undefined) patch.customFields = custom
   // A postponed event given new dates is rescheduled (schema.org's EventRescheduled), unless

@@ -23,6 +23,7 @@ import { sanitizeSlug, withFreeSlug } from './slug.js'
 import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { ADDRESS_FIELDS, coordinatesOf, geocodeVenue, geoFilter, newVenueCoordinates } from './geo.js'
 import { createdValues, patchedValues } from './custom-fields.js'
+import { patchPlain, plainCreated } from '../storage/wire-fields.js'
 
 export type LinkedType = 'venue' | 'organizer'
 type Rec<T extends LinkedType> = RecordOf<T>
@@ -233,6 +234,7 @@ export async function newLinkedRecord(
       phone: str(input.phone),
       website: str(input.website),
       email: str(input.email),
+      ...plainCreated('organizer', input),
       customFields: createdValues(ctx, 'organizer', input.custom_fields),
     }
   }
@@ -256,8 +258,7 @@ export async function newLinkedRecord(
     ...address,
     phone: str(input.phone),
     website: str(input.website),
-    showMap: input.show_map ?? true,
-    showMapLink: input.show_map_link ?? true,
+    ...plainCreated('venue', input),
     customFields: createdValues(ctx, 'venue', input.custom_fields),
     ...(options.geocode === false
       ? (coordinatesOf(input) ?? { geoLat: null, geoLng: null })
@@ -307,12 +308,11 @@ export async function updateLinked(
   const pub = publicationDates(ctx, input.date, input.date_utc)
   if (pub) Object.assign(patch, pub)
   for (const f of FIELDS[type]) if (input[f] !== undefined) patch[f] = str(input[f])
+  patchPlain(type, input, patch)
   const custom = patchedValues(ctx, type, current.customFields, input.custom_fields)
   if (custom !== undefined) patch.customFields = custom
   if (current.type === 'venue') {
     const v = current
-    if (input.show_map !== undefined) patch.showMap = input.show_map
-    if (input.show_map_link !== undefined) patch.showMapLink = input.show_map_link
     const located = input.country !== undefined || input.state !== undefined || input.province !== undefined
     if (input.stateprovince === undefined && located) {
       patch.stateprovince = stateProvince(str(patch.country ?? v.country), str(patch.state ?? v.state), str(patch.province ?? v.province))

@@ -3,6 +3,17 @@
  * tests check real responses against the published document.
  */
 import * as v from 'valibot'
+import {
+  plainPart,
+  type PlainFieldOf,
+  type WireChoicesOf,
+  type WireCodecOf,
+  type WireNameOf,
+  type WirePart,
+  type WirePartOf,
+} from '../storage/wire-fields.js'
+import type { FieldName, WireCodec } from '../storage/fields.js'
+import type { PostType } from '../storage/types.js'
 
 const str = v.string()
 const int = v.pipe(v.number(), v.integer())
@@ -108,6 +119,25 @@ const ImportSource = v.pipe(
 const importFields = { import_source: v.optional(ImportSource) }
 const optionalStr = v.optional(str)
 
+/** What a plain field's codec (storage/fields.ts, `wire`) shows in a response; a choice lists its own values. */
+const CODEC_SCHEMAS = { flag: v.boolean(), text: str, url: v.nullable(str) } as const satisfies {
+  [C in Exclude<WireCodec, 'choice'>]: v.GenericSchema
+}
+type PlainSchema<K extends FieldName> =
+  WireCodecOf<K> extends 'choice'
+    ? v.PicklistSchema<WireChoicesOf<K>, undefined>
+    : (typeof CODEC_SCHEMAS)[Exclude<WireCodecOf<K>, 'choice'>]
+
+/** One part of a kind's plain fields under their wire names, in table order (the order a response shows them in). */
+function plainSchemas<T extends PostType, P extends WirePart>(
+  kind: T,
+  part: P,
+): { [K in PlainFieldOf<T> as WirePartOf<K> extends P ? WireNameOf<K> : never]: PlainSchema<K> } {
+  const schemaOf = (p: { codec: WireCodec; choices: readonly string[] }) =>
+    p.codec === 'choice' ? v.picklist(p.choices) : CODEC_SCHEMAS[p.codec]
+  return Object.fromEntries(plainPart(kind, part).map((p) => [p.wire, schemaOf(p)])) as never
+}
+
 export const Venue = v.object({
   ...postHeader,
   venue: str,
@@ -127,9 +157,9 @@ export const Venue = v.object({
   geo_lat: v.optional(v.number()),
   geo_lng: v.optional(v.number()),
   json_ld: v.optional(v.record(v.string(), v.unknown())),
-  show_map: v.boolean(),
-  show_map_link: v.boolean(),
+  ...plainSchemas('venue', 'tec'),
   ...lineage,
+  ...plainSchemas('venue', 'ours'),
   ...importFields,
 })
 
@@ -144,7 +174,9 @@ export const Organizer = v.object({
   website: optionalStr,
   email: optionalStr,
   json_ld: v.optional(v.record(v.string(), v.unknown())),
+  ...plainSchemas('organizer', 'tec'),
   ...lineage,
+  ...plainSchemas('organizer', 'ours'),
   ...importFields,
 })
 
@@ -199,15 +231,9 @@ export const Event = v.object({
   cost: str,
   cost_details: CostDetails,
   website: str,
-  show_map: v.boolean(),
-  show_map_link: v.boolean(),
-  hide_from_listings: v.boolean(),
-  sticky: v.boolean(),
-  featured: v.boolean(),
+  ...plainSchemas('event', 'tec'),
   event_status: v.picklist(['scheduled', 'canceled', 'postponed']),
-  event_status_reason: str,
-  attendance_mode: v.picklist(['offline', 'online', 'mixed']),
-  virtual_url: v.nullable(str),
+  ...plainSchemas('event', 'ours'),
   categories: v.array(EmbeddedTerm),
   tags: v.array(EmbeddedTerm),
   venue: v.pipe(v.union([Venue, v.array(Venue)]), v.description('The venue, or [] when there is none.')),

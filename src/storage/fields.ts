@@ -4,13 +4,16 @@
  * filter treats it, and per record type the roles it plays. Every list of fields the layers
  * need (what a series edit copies, what a calendar shows, what lists filter by...) is a view of
  * this table (`fieldsWhere`), so a field's roles are stated once, here, and a field added to a
- * record type does not compile until it is declared (see the check at the end).
+ * record type does not compile until it is declared (see the check at the end). A plain field
+ * also carries its wire name and codec (`wire`), from which storage/wire-fields.ts derives the
+ * handlers', representations' and importers' part for it.
  *
- * It is the ground floor of `src/storage/`: it imports nothing but types, so every layer may
- * read it (the storage backends, the response cache's dependencies, the HTML filter and the
- * series handlers do).
+ * It is the ground floor of `src/storage/`: it imports nothing but types and the attendance
+ * modes beside them, so every layer may read it (the storage backends, the response cache's
+ * dependencies, the HTML filter, the series handlers and, through wire-fields.ts, the
+ * resources, representations, response schemas and importers do).
  */
-import type { EventRecord, OrganizerRecord, PostType, TermRecord, VenueRecord } from './types.js'
+import { ATTENDANCE_MODES, type EventRecord, type OrganizerRecord, type PostType, type TermRecord, type VenueRecord } from './types.js'
 
 /** How a column's value crosses between the database and a record (sql/records.ts). */
 export type Codec = 'text' | 'nullableText' | 'int' | 'bool' | 'json' | 'real'
@@ -46,6 +49,44 @@ export type Kind = PostType | 'term'
 /** The kinds of record an event links to: their ids are rows of event_links or event_terms. */
 export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag'
 
+/**
+ * How a plain field's value crosses the wire (storage/wire-fields.ts applies it), read from what
+ * the operation's schema already checked and coerced: `flag` a boolean, shown as is; `text` a
+ * text that null clears to ""; `choice` one of the row's `choices`; `url` a URL that null or ""
+ * clears to null. A record without a value (a host's storage from before the field) shows the
+ * field's `absent`, but for flags, which every record has.
+ */
+export type WireCodec = 'flag' | 'text' | 'choice' | 'url'
+
+/** A value a plain field holds, whatever its codec. */
+export type WireValue = boolean | string | null
+
+/**
+ * A plain field's wire side: a request sets it and a response shows it under one name, with
+ * nothing but its codec between the two (no other field, option or caller decides its value).
+ * The create and update handlers, the representations, the response schemas and the importers
+ * read it through storage/wire-fields.ts; only the operation's input schema names it again.
+ */
+export interface Wire {
+  /** Its name in requests and responses. */
+  readonly name: string
+  readonly codec: WireCodec
+  /** What a create that leaves it out stores, per record type where that is not the codec's own (false, "" or null). */
+  readonly absent?: { readonly [T in PostType]?: WireValue }
+  /** A `choice`'s values: the response schema lists them (the input schema checks them). */
+  readonly choices?: readonly string[]
+  /**
+   * An extension of ours to TEC's format: a response shows it after TEC's own keys (after
+   * `custom_fields`), so that clients reading TEC's order find it unchanged.
+   */
+  readonly ours?: true
+  /**
+   * An event's column in the CSV importer (readers/csv.ts): our name for it (what `mapping`
+   * keys) and the headers of TEC's CSV importer that select it.
+   */
+  readonly csv?: { readonly column: string; readonly headers: readonly string[] }
+}
+
 export interface Field {
   /** The column of `posts` (terms keep theirs in `terms`, read and written by their own statements). */
   readonly column?: string
@@ -56,6 +97,8 @@ export interface Field {
   /** An event's list of linked ids, kept as rows of a link table instead of a column. */
   readonly link?: LinkKind
   readonly html?: Html
+  /** A plain field's name and codec on the wire (above); absent for fields the layers treat by hand. */
+  readonly wire?: Wire
   /** The record types that have the field, each with the roles it plays there (in no particular order). */
   readonly event?: readonly Role[]
   readonly venue?: readonly Role[]
@@ -135,18 +178,77 @@ export const FIELDS = {
   currencySymbol: { column: 'currency_symbol', codec: 'text', html: 'inline', event: ['shared', 'shownOnly'] },
   currencyPosition: { column: 'currency_position', codec: 'text', html: 'structured', event: ['shared', 'shownOnly'] },
   currencyCode: { column: 'currency_code', codec: 'text', html: 'inline', event: ['shared', 'shownOnly'] },
-  showMap: { column: 'show_map', codec: 'bool', event: ['shared', 'shownOnly'], venue: [] },
-  showMapLink: { column: 'show_map_link', codec: 'bool', event: ['shared', 'shownOnly'], venue: [] },
-  hideFromListings: { column: 'hide_from_listings', codec: 'bool', event: ['filtered', 'indexed', 'dayCounted', 'shared'] },
-  sticky: { column: 'sticky', codec: 'bool', event: ['shared'] },
-  featured: { column: 'featured', codec: 'bool', event: ['shared'] },
+  // A venue's map flags are on unless a create says otherwise; an event's are off.
+  showMap: {
+    column: 'show_map',
+    codec: 'bool',
+    wire: { name: 'show_map', codec: 'flag', absent: { venue: true }, csv: { column: 'event_show_map', headers: ['Event Show Map'] } },
+    event: ['shared', 'shownOnly'],
+    venue: [],
+  },
+  showMapLink: {
+    column: 'show_map_link',
+    codec: 'bool',
+    wire: {
+      name: 'show_map_link',
+      codec: 'flag',
+      absent: { venue: true },
+      csv: { column: 'event_show_map_link', headers: ['Event Show Map Link'] },
+    },
+    event: ['shared', 'shownOnly'],
+    venue: [],
+  },
+  hideFromListings: {
+    column: 'hide_from_listings',
+    codec: 'bool',
+    wire: {
+      name: 'hide_from_listings',
+      codec: 'flag',
+      csv: { column: 'event_hide', headers: ['Hide from Event Listings', 'Hide Event From Event Listings', 'Event Hide From Upcoming'] },
+    },
+    event: ['filtered', 'indexed', 'dayCounted', 'shared'],
+  },
+  sticky: {
+    column: 'sticky',
+    codec: 'bool',
+    wire: {
+      name: 'sticky',
+      codec: 'flag',
+      csv: { column: 'event_sticky', headers: ['Event Sticky in Month View', 'Sticky in Month View'] },
+    },
+    event: ['shared'],
+  },
+  featured: {
+    column: 'featured',
+    codec: 'bool',
+    wire: { name: 'featured', codec: 'flag', csv: { column: 'feature_event', headers: ['Feature Event', 'Event Featured'] } },
+    event: ['shared'],
+  },
   parentId: { column: 'parent_id', codec: 'int', event: [] },
   // The event_status list filter reads it from posts: not shownOnly.
   eventStatus: { column: 'event_status', codec: 'text', html: 'structured', event: ['shared', 'calendar'] },
-  eventStatusReason: { column: 'event_status_reason', codec: 'text', html: 'inline', event: ['shared', 'shownOnly'] },
+  eventStatusReason: {
+    column: 'event_status_reason',
+    codec: 'text',
+    html: 'inline',
+    wire: { name: 'event_status_reason', codec: 'text', ours: true },
+    event: ['shared', 'shownOnly'],
+  },
   previousStartDate: { column: 'previous_start_date', codec: 'nullableText', html: 'structured', event: ['shownOnly'] },
-  attendanceMode: { column: 'attendance_mode', codec: 'text', html: 'structured', event: ['shared', 'calendar', 'shownOnly'] },
-  virtualUrl: { column: 'virtual_url', codec: 'nullableText', html: 'structured', event: ['shared', 'calendar', 'shownOnly'] },
+  attendanceMode: {
+    column: 'attendance_mode',
+    codec: 'text',
+    html: 'structured',
+    wire: { name: 'attendance_mode', codec: 'choice', choices: ATTENDANCE_MODES, absent: { event: 'offline' }, ours: true },
+    event: ['shared', 'calendar', 'shownOnly'],
+  },
+  virtualUrl: {
+    column: 'virtual_url',
+    codec: 'nullableText',
+    html: 'structured',
+    wire: { name: 'virtual_url', codec: 'url', ours: true },
+    event: ['shared', 'calendar', 'shownOnly'],
+  },
   sequence: { column: 'ical_sequence', codec: 'int', event: ['shownOnly'] },
   seriesId: { column: 'series_id', codec: 'int', event: [] },
   // A feed shows part of it (its rule, RECURRENCE-ID, detachment): compared by sequence.ts itself.

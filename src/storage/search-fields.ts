@@ -12,8 +12,16 @@ export const LINKED_SEARCH_FIELDS: Record<'venue' | 'organizer', readonly string
   organizer: fieldsWhere('organizer', 'searched'),
 }
 
-/** The words of an event search: lower-cased, split on whitespace, each once. */
-export const searchWords = (search: string): string[] => [...new Set(search.toLowerCase().split(/\s+/).filter(Boolean))]
+/**
+ * The words of a text: what whitespace (JavaScript's `\s`) separates, each once, in order of
+ * first occurrence. The one splitting rule of event search: a search's words (`searchWords`) and
+ * the tokens the SQL word index keeps of an event's search text (sql/event-words.ts) both use it,
+ * so a word of a search is always a token the index can hold.
+ */
+export const wordsOf = (text: string): string[] => [...new Set(text.split(/\s+/))].filter(Boolean)
+
+/** The words of an event search, lower-cased as the search text is: every backend and the response cache's tags read them here. */
+export const searchWords = (search: string): string[] => wordsOf(search.toLowerCase())
 
 const EVENT_SEARCHED = fieldsWhere('event', 'searched')
 

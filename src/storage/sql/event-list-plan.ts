@@ -8,6 +8,7 @@
  * shape selects the same rows as the memory backend's loop; storage-sql-parity.test.ts compares
  * them, test/unit/storage/event-list-plan.test.ts the plans themselves.
  */
+import { searchWords } from '../search-fields.js'
 import type { EventListQuery } from '../types.js'
 import { Where, type Db } from './db.js'
 import type { Dialect } from './dialect.js'
@@ -85,7 +86,7 @@ export type EventListPlan =
 
 /** A search's words, each a substring every listed event's text must contain: lower-cased, unique. */
 export function listWords(q: EventListQuery): string[] {
-  return q.search ? [...new Set(q.search.toLowerCase().split(/\s+/).filter(Boolean))] : []
+  return q.search ? searchWords(q.search) : []
 }
 
 export function planEventList(db: PlanDb, inputs: PlanInputs): EventListPlan {

@@ -34,6 +34,7 @@ import type { SqlDriver, SqlParam } from './driver.js'
 import { firstLine } from './errors.js'
 import { eventSearchText, toInt, wellFormed } from './records.js'
 import { likeContains, trigramOpclass } from './search-index.js'
+import { wordsOf } from '../search-fields.js'
 import { windowEdge, type WindowedCount, type WindowedSearch } from './event-search.js'
 
 export const EVENT_WORDS_TABLE = 'event_words'
@@ -57,7 +58,7 @@ const MAX_TOKENS_PER_WORD = 2000
  * The tokens of a search text: what `\s+` separates, each once, with a lone surrogate as U+FFFD
  * (what the text becomes on its way to the server, so the tokens match the stored text's).
  */
-export const tokensOf = (text: string): string[] => [...new Set(wellFormed(text).split(/\s+/))].filter(Boolean)
+export const tokensOf = (text: string): string[] => wordsOf(wellFormed(text))
 
 /** JavaScript's `\s` as a PostgreSQL bracket expression, built from the regular expression itself. */
 let whitespace: string | null = null
