@@ -13,7 +13,7 @@ import type { ResolvedOptions } from '../options.js'
 import type { HostSend } from '../router/host-request.js'
 import type { Storage } from '../storage/types.js'
 import { restClient } from './api.js'
-import { davContext, type Dav } from './context.js'
+import { davContext, type Dav, type DavBatch } from './context.js'
 import { CollectionCache } from './collections.js'
 import { IcsInputError } from './ics-in.js'
 import { davError, plain } from './multistatus.js'
@@ -26,6 +26,8 @@ import { ALL } from './store.js'
 export interface CaldavDoor {
   /** The router's host door: REST requests as a named caller. */
   send: HostSend
+  /** The router's batch: host requests in one transaction (a write and its If-Match check). */
+  batch: DavBatch
   /** The router's `authenticate` hook, checked. */
   authenticate(request: RequestLike): Promise<Principal | null>
   /** The router's storage: read only for the kept iCalendar properties (extras.ts). */
@@ -98,7 +100,8 @@ async function answer(
   const namespace = options.namespaces[0]!.namespace
   const base = `${origin}${options.prefix}/${namespace}`
   const host = hostname(options.baseUrl ?? origin)
-  const dav = davContext(options, restClient(door.send, principal, base, namespace), principal, host, door.storage, collections)
+  const restFor = (send: HostSend) => restClient(send, principal, base, namespace)
+  const dav = davContext(options, { restFor, send: door.send, batch: door.batch, storage: door.storage }, principal, host, collections)
   return dispatch(dav, request, method, place, below)
 }
 

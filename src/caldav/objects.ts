@@ -11,7 +11,7 @@ import { etagOf, type Dav } from './context.js'
 import { IcsInputError, linkedBody, originalOf, readPut, restBody, vevents, type Lines, type PutEvent } from './ics-in.js'
 import { encodeExtras, EXTRA_FIELD, EXTRA_MAX } from './extras.js'
 import { davError, plain } from './multistatus.js'
-import { ALL, listQuery, readCollection, type Collection, type Resource } from './store.js'
+import { ALL, continuation, listQuery, type Collection, type Resource } from './store.js'
 
 async function rendered(dav: Dav, c: Collection, r: Resource): Promise<{ text: string; etag: string }> {
   const text = (await dav.render(c, [r])).get(r.key) ?? ''
@@ -27,12 +27,15 @@ export async function getObject(dav: Dav, language: string, name: string, ifNone
   return { status: 200, headers: { DAV: '1, 3, calendar-access', 'Content-Type': 'text/calendar; charset=utf-8', ETag: etag }, body: text }
 }
 
-/** The preconditions of a write on `r` (undefined: no such resource); null when they hold. */
-async function preconditions(dav: Dav, c: Collection, r: Resource | undefined, ifMatch: string | null, ifNoneMatch: string | null) {
-  if (ifNoneMatch !== null && ifNoneMatch.trim() === '*' && r) return davError(412, '', 'The resource exists (If-None-Match: *)')
+/**
+ * The preconditions of a write on a resource whose current ETag is `etag` (null: no such
+ * resource), checked inside the write's transaction; null when they hold.
+ */
+function preconditions(etag: string | null, ifMatch: string | null, ifNoneMatch: string | null) {
+  if (ifNoneMatch !== null && ifNoneMatch.trim() === '*' && etag !== null)
+    return davError(412, '', 'The resource exists (If-None-Match: *)')
   if (ifMatch === null) return null
-  if (!r) return davError(412, '', 'The resource does not exist (If-Match)')
-  const { etag } = await rendered(dav, c, r)
+  if (etag === null) return davError(412, '', 'The resource does not exist (If-Match)')
   return ifMatchHolds(ifMatch, etag) ? null : davError(412, '', 'The resource changed since that ETag (If-Match)')
 }
 
@@ -65,13 +68,27 @@ export async function putObject(dav: Dav, language: string, name: string, header
     return davError(400, 'c:valid-calendar-data', 'The UID must be printable ASCII without < > & " \' \\ or /')
   const c = await dav.collection(language)
   const r = c.byName.get(name)
-  const failed = await preconditions(dav, c, r, headers.ifMatch, headers.ifNoneMatch)
-  if (failed) return failed
   const owner = c.byUid.get(put.uid)
   if ((r && r.uid !== put.uid) || (!r && owner)) {
     return davError(403, 'c:no-uid-conflict', r ? 'The UID of a calendar object cannot change' : `The UID is used by ${owner!.name}`)
   }
-  const served = r ? vevents((await rendered(dav, c, r)).text).events : []
+  // The ETag check and the writes in one transaction: a concurrent edit between them cannot be lost.
+  return dav.atomically((inside) => writePut(inside, c, r, { language, name, put, headers }))
+}
+
+interface PutWrite {
+  language: string
+  name: string
+  put: PutEvent
+  headers: PutHeaders
+}
+
+/** A PUT's preconditions and writes, inside the transaction. */
+async function writePut(dav: Dav, c: Collection, r: Resource | undefined, { language, name, put, headers }: PutWrite) {
+  const current = r ? await rendered(dav, c, r) : null
+  const failed = preconditions(current?.etag ?? null, headers.ifMatch, headers.ifNoneMatch)
+  if (failed) return failed
+  const served = current ? vevents(current.text).events : []
   const masterServed = served.find((e) => e.recurrenceId === null)?.lines ?? null
   const payload = restBody(put.master, put.masterLines, masterServed, await venueOf(dav, put, put.master), organizerOf(put, put.master))
   const extra = encodeExtras(put.masterExtras)
@@ -96,7 +113,7 @@ export async function putObject(dav: Dav, language: string, name: string, header
     }
   }
   if (put.overrides.length) {
-    const failure = await writeOverrides(dav, language, key, put, served)
+    const failure = await writeOverrides(dav, r?.language ?? (language === ALL ? dav.options.defaultLanguage : language), key, put, served)
     if (failure) return failure
   }
   // The stored form is never byte for byte what was sent (DTSTAMP, SEQUENCE, URL...): no ETag,
@@ -135,6 +152,26 @@ function organizerOf(put: PutEvent, record: PutEvent['master']): unknown {
   return bodies.length ? bodies.map((b) => ({ organizer: b!.organizer, ...(b!.email ? { email: b!.email } : {}) })) : undefined
 }
 
+/**
+ * The events of a series as the caller sees them, read inside the write's transaction (where the
+ * REST sync, which reads the journal, is not available): its head, then its later occurrences.
+ */
+async function eachMember(dav: Dav, key: number, language: string, fn: (event: any) => void): Promise<RawResponse | null> {
+  const query = listQuery(language, dav.canWrite)
+  const head = await dav.rest.send('GET', `/events?include=${key}&${query}`)
+  if (head.status !== 200) return restFailure(head)
+  for (const e of head.json.events) fn(e)
+  // Every date: the occurrences before today and up to the furthest a list shows.
+  let path: string | null = `/events?post_parent=${key}&start_date=1900-01-01&end_date=2999-12-31&per_page=100&${query}`
+  while (path) {
+    const answer = await dav.rest.send('GET', path)
+    if (answer.status !== 200) return restFailure(answer)
+    for (const e of answer.json.events) fn(e)
+    path = answer.json.next_rest_url ? continuation(dav.rest, answer.json.next_rest_url, language) : null
+  }
+  return null
+}
+
 /** Edited occurrences (RECURRENCE-ID) as edits of that occurrence alone (`recurrence_scope=this`). */
 async function writeOverrides(
   dav: Dav,
@@ -143,18 +180,11 @@ async function writeOverrides(
   put: PutEvent,
   served: ReturnType<typeof vevents>['events'],
 ): Promise<RawResponse | null> {
-  const fresh = await readCollection(dav.rest, language, dav.options.languages, dav.canWrite, dav.host)
-  const r = fresh.byKey.get(key)
-  if (!r) return null
   const byOriginal = new Map<string, number>()
-  for (let i = 0; i < r.ids.length; i += 100) {
-    const answer = await dav.rest.send(
-      'GET',
-      `/events?include=${r.ids.slice(i, i + 100).join(',')}&per_page=100&${listQuery(r.language, dav.canWrite)}`,
-    )
-    if (answer.status !== 200) return restFailure(answer)
-    for (const e of answer.json.events) if (!e.series?.detached) byOriginal.set(e.start_date, e.id)
-  }
+  const failure = await eachMember(dav, key, language, (e) => {
+    if (!e.series?.detached) byOriginal.set(e.start_date, e.id)
+  })
+  if (failure) return failure
   const servedOverride = new Map<string, Lines>()
   for (const e of served) {
     if (e.recurrenceId === null) continue
@@ -187,10 +217,12 @@ export async function deleteObject(dav: Dav, language: string, name: string, ifM
   const c = await dav.collection(language)
   const r = c.byName.get(name)
   if (!r) return davError(404, '', 'No such calendar object')
-  const failed = await preconditions(dav, c, r, ifMatch, null)
-  if (failed) return failed
-  const series = r.ids.length > 1 || r.rrule !== null
-  const answer = await dav.rest.send('DELETE', `/events/${r.key}${series ? '?recurrence_scope=all' : ''}`)
-  if (answer.status !== 200) return restFailure(answer)
-  return plain(204)
+  return dav.atomically(async (inside) => {
+    const failed = ifMatch === null ? null : preconditions((await rendered(inside, c, r)).etag, ifMatch, null)
+    if (failed) return failed
+    const series = r.ids.length > 1 || r.rrule !== null
+    const answer = await inside.rest.send('DELETE', `/events/${r.key}${series ? '?recurrence_scope=all' : ''}`)
+    if (answer.status !== 200) return restFailure(answer)
+    return plain(204)
+  })
 }
