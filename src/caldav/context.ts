@@ -40,6 +40,8 @@ export interface Dav {
   homePath: string
   calendarPath(language: string): string
   collection(language: string): Promise<Collection>
+  /** The name an app gave a removed event, if this router saw it (collections.ts). */
+  removedName(id: number): string | undefined
   /** The iCalendar text of these resources of a collection. */
   render(c: Collection, resources: Resource[]): Promise<Map<number, string>>
   /**
@@ -90,6 +92,7 @@ export function davContext(options: ResolvedOptions, door: DavDoor, principal: P
       return c
     },
     render: (c, resources) => renderResources(rest, c, canWrite, resources, extrasReader(door.storage)),
+    removedName: (id) => cache.names.get(principal, host, id),
     atomically: (fn) => atomically(door, outside, fn),
   }
   return outside

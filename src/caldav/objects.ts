@@ -112,6 +112,10 @@ async function writePut(dav: Dav, c: Collection, r: Resource | undefined, { lang
       if (answer.status !== 200) return restFailure(answer)
     }
   }
+  if (r) {
+    const failure = await revertOverrides(dav, key, put, served)
+    if (failure) return failure
+  }
   if (put.overrides.length) {
     const failure = await writeOverrides(dav, r?.language ?? (language === ALL ? dav.options.defaultLanguage : language), key, put, served)
     if (failure) return failure
@@ -172,6 +176,42 @@ async function eachMember(dav: Dav, key: number, language: string, fn: (event: a
   return null
 }
 
+/** The id of the event an object's VEVENT was served from (its X-CALENDAR-GLOBAL-ID), or null. */
+const servedId = (lines: Lines): number | null => {
+  const id = Number(/\?id=(\d+)/.exec(lines.get('X-CALENDAR-GLOBAL-ID') ?? '')?.[1])
+  return Number.isSafeInteger(id) ? id : null
+}
+
+/**
+ * Occurrences served edited on their own (RECURRENCE-ID) that the app sent back without their
+ * VEVENT go back to the rule's form. The series model has no "undo" of a `this` edit, so the
+ * edited occurrence is deleted for good (which excludes its day) and the series' exclusions are
+ * then set back to what they were, which makes the series write that day anew from its first
+ * occurrence. An occurrence whose day the series excludes already is left as it is.
+ */
+async function revertOverrides(dav: Dav, key: number, put: PutEvent, served: ReturnType<typeof vevents>['events']) {
+  const kept = new Set(put.overrides.map((o) => o.record.occurrenceOf!.original))
+  const gone = served.filter((e) => e.recurrenceId !== null && !kept.has(originalOf(e.recurrenceId) ?? ''))
+  if (!gone.length) return null
+  const head = await dav.rest.send('GET', `/events/${key}?status=any`)
+  if (head.status !== 200) return restFailure(head)
+  const recurrence = head.json.recurrence
+  if (!recurrence) return null
+  const excluded = new Set<string>(recurrence.exdate)
+  let removed = 0
+  for (const e of gone) {
+    const id = servedId(e.lines)
+    if (id === null || id === key || excluded.has(originalOf(e.recurrenceId!) ?? '')) continue
+    const answer = await dav.rest.send('DELETE', `/events/${id}?force=true`)
+    if (answer.status !== 200) return restFailure(answer)
+    removed++
+  }
+  if (!removed) return null
+  const { rrule, rdate, exdate } = recurrence
+  const answer = await dav.rest.send('POST', `/events/${key}?recurrence_scope=all`, { recurrence: { rrule, rdate, exdate } })
+  return answer.status === 200 ? null : restFailure(answer)
+}
+
 /** Edited occurrences (RECURRENCE-ID) as edits of that occurrence alone (`recurrence_scope=this`). */
 async function writeOverrides(
   dav: Dav,
@@ -189,8 +229,8 @@ async function writeOverrides(
   for (const e of served) {
     if (e.recurrenceId === null) continue
     const original = originalOf(e.recurrenceId)
-    const id = Number(/\?id=(\d+)/.exec(e.lines.get('X-CALENDAR-GLOBAL-ID') ?? '')?.[1])
-    if (original && Number.isSafeInteger(id)) {
+    const id = servedId(e.lines)
+    if (original && id !== null) {
       byOriginal.set(original, id)
       servedOverride.set(original, e.lines)
     }

@@ -212,7 +212,7 @@ async function restChanges(dav: Dav, language: string, token: string, limit: num
 
 /** Names of removed events: a trashed one still shows the name a calendar app gave it to those who may see the trash. */
 async function removedNames(dav: Dav, calendar: string, ids: number[]): Promise<Map<number, string>> {
-  const names = new Map<number, string>(ids.map((id) => [id, `${nameOf(`${id}@${dav.host}`)}.ics`]))
+  const names = new Map<number, string>(ids.map((id) => [id, dav.removedName(id) ?? `${nameOf(`${id}@${dav.host}`)}.ics`]))
   if (!dav.canWrite || !ids.length) return names
   for (const language of languagesOf(calendar, dav.options.languages)) await trashedNames(dav, language, ids, names)
   return names
@@ -253,7 +253,9 @@ async function syncCollection(dav: Dav, language: string, root: XmlElement): Pro
   const gone = [...changes.deleted].filter((id) => !held.has(id) && !changes.changed.has(id))
   const names = await removedNames(dav, language, gone)
   const responses = await answerObjects(dav, c, present, propsOf(root))
-  for (const id of gone) responses.push(statusResponse(`${dav.calendarPath(language)}${names.get(id)}`, 'HTTP/1.1 404 Not Found'))
+  // A series' occurrences are one resource: its name once.
+  for (const name of new Set(gone.map((id) => names.get(id)!)))
+    responses.push(statusResponse(`${dav.calendarPath(language)}${name}`, 'HTTP/1.1 404 Not Found'))
   if (changes.truncated) responses.push(statusResponse(dav.calendarPath(language), 'HTTP/1.1 507 Insufficient Storage'))
   return multistatus(responses, tag(DAV, 'sync-token', escapeXml(syncTokenUri(changes.token))))
 }

@@ -2,8 +2,10 @@
 export interface Resource {
   /** The event id, or the series id (its first occurrence) for a series. */
   key: number
-  /** Every event of the resource: the event, or the series' occurrences in order. */
+  /** Every event of the resource: the event, or the series' occurrences in their series order. */
   ids: number[]
+  /** The occurrences edited on their own (RECURRENCE-ID VEVENTs), by id. */
+  edited: number[]
   uid: string
   /** The last path segment, `{name}.ics` (unescaped). */
   name: string

@@ -78,18 +78,23 @@ const customValue = (e: any, key: string): string | null => {
 export function group(events: any[], host: string, language: string): { resources: Resource[] } {
   const byKey = new Map<number, Resource>()
   const heads = new Map<number, any>()
+  const position = new Map<number, number>()
   for (const e of events) {
     const key = e.series?.id ?? e.id
     if (e.id === key) heads.set(key, e)
     let r = byKey.get(key)
     if (!r) {
-      r = { key, ids: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '', language }
+      r = { key, ids: [], edited: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '', language }
       byKey.set(key, r)
     }
     r.ids.push(e.id)
+    if (e.series?.detached) r.edited.push(e.id)
+    position.set(e.id, e.series?.position ?? 0)
     if (e.recurrence?.rrule) r.rrule = e.recurrence.rrule
   }
   for (const r of byKey.values()) {
+    // In series order: a series' first 500 occurrences are its first part (renderResources).
+    if (r.ids.length > 1) r.ids.sort((a, b) => position.get(a)! - position.get(b)!)
     const head = heads.get(r.key)
     const uid = head ? customValue(head, 'caldav_uid') : null
     r.uid = uid ?? `${r.key}@${host}`
@@ -154,6 +159,39 @@ export async function readCollection(
 /** The REST feed can name at most this many events at once (`include`). */
 const INCLUDE_MAX = 500
 
+/** One REST feed request for these events of one language, split by component. */
+async function feedOf(rest: Rest, ids: number[], language: string, canEdit: boolean): Promise<FeedParts> {
+  const answer = await rest.send('GET', `/events?format=ics&include=${ids.join(',')}&${listQuery(language, canEdit)}`)
+  if (answer.status !== 200) throw new Error(`calendar-events-router: the REST feed answered ${answer.status}`)
+  return splitFeed(answer.text)
+}
+
+/**
+ * A series of more than INCLUDE_MAX occurrences: its master from a feed of its first ones (in
+ * series order, so no occurrence before the last of them is missing and taken for an exclusion;
+ * the RRULE is the stored one, not cut there), then its later occurrences edited on their own
+ * from feeds of those alone.
+ */
+async function renderLarge(
+  rest: Rest,
+  r: Resource,
+  canEdit: boolean,
+  extrasOf: (ids: number[]) => Promise<ReadonlyMap<number, string[]>>,
+): Promise<string> {
+  const first = r.ids.slice(0, INCLUDE_MAX)
+  const head = await feedOf(rest, first, r.language, canEdit)
+  const inFirst = new Set(first)
+  const later = r.edited.filter((id) => !inFirst.has(id))
+  const more: FeedParts[] = []
+  for (let i = 0; i < later.length; i += INCLUDE_MAX) more.push(await feedOf(rest, later.slice(i, i + INCLUDE_MAX), r.language, canEdit))
+  const extras = await extrasOf([...head.idsOf(r), ...more.flatMap((p) => p.idsOf(r))])
+  const text = head.resource(r, extras)
+  const overrides = more.flatMap((p) => p.overrides(r, extras))
+  if (!overrides.length) return text
+  const end = text.lastIndexOf('END:VCALENDAR')
+  return `${text.slice(0, end)}${overrides.join('\r\n')}\r\n${text.slice(end)}`
+}
+
 /** The iCalendar text of each resource, from the REST feed of their events (a few requests). */
 export async function renderResources(
   rest: Rest,
@@ -167,10 +205,12 @@ export async function renderResources(
   let size = 0
   const flush = async () => {
     if (!batch.length) return
-    const ids = batch.flatMap((r) => r.ids.slice(0, INCLUDE_MAX))
-    const answer = await rest.send('GET', `/events?format=ics&include=${ids.join(',')}&${listQuery(batch[0]!.language, canEdit)}`)
-    if (answer.status !== 200) throw new Error(`calendar-events-router: the REST feed answered ${answer.status}`)
-    const parts: FeedParts = splitFeed(answer.text)
+    const parts = await feedOf(
+      rest,
+      batch.flatMap((r) => r.ids),
+      batch[0]!.language,
+      canEdit,
+    )
     const extras = await extrasOf(batch.flatMap((r) => parts.idsOf(r)))
     for (const r of batch) out.set(r.key, parts.resource(r, extras))
     batch = []
@@ -179,10 +219,13 @@ export async function renderResources(
   // A feed request is of one language: the resources go by language.
   const ordered = [...resources].sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0))
   for (const r of ordered) {
-    const n = Math.min(r.ids.length, INCLUDE_MAX)
-    if (size + n > INCLUDE_MAX || (batch.length && batch[0]!.language !== r.language)) await flush()
+    if (r.ids.length > INCLUDE_MAX) {
+      out.set(r.key, await renderLarge(rest, r, canEdit, extrasOf))
+      continue
+    }
+    if (size + r.ids.length > INCLUDE_MAX || (batch.length && batch[0]!.language !== r.language)) await flush()
     batch.push(r)
-    size += n
+    size += r.ids.length
   }
   await flush()
   return out
