@@ -176,6 +176,50 @@ describe('CalDAV discovery', () => {
     expect(writer.text).toContain('<d:write/>')
   })
 
+  it('speaks CORS as the REST namespace does, when it is configured: preflights, origins, exposed DAV headers', async () => {
+    const off = app()
+    const plainRes = await dav(off.router, 'PROPFIND', CAL.replace('/en/', '/all/'), {
+      body: PROPS,
+      headers: { origin: 'https://web.example' },
+    })
+    expect(plainRes.headers.get('access-control-allow-origin')).toBeNull()
+    const { router } = app({ cors: { origins: ['https://web.example'], maxAge: 120 } })
+    const ALLCAL = `${ROOT}/calendars/all/`
+    const pre = await dav(router, 'OPTIONS', ALLCAL, {
+      as: null,
+      headers: {
+        origin: 'https://web.example',
+        'access-control-request-method': 'PROPFIND',
+        'access-control-request-headers': 'authorization, content-type, depth',
+      },
+    })
+    expect(pre.status).toBe(204)
+    expect(pre.headers.get('access-control-allow-origin')).toBe('https://web.example')
+    const methods = pre.headers.get('access-control-allow-methods')!.split(', ')
+    for (const m of ['PROPFIND', 'REPORT', 'PUT', 'DELETE', 'GET', 'OPTIONS']) expect(methods).toContain(m)
+    expect(pre.headers.get('access-control-allow-headers')).toBe('authorization, content-type, depth')
+    expect(pre.headers.get('access-control-max-age')).toBe('120')
+    // Without a list of its own the preflight allows the WebDAV request headers.
+    const bare = await dav(router, 'OPTIONS', ALLCAL, {
+      as: null,
+      headers: { origin: 'https://web.example', 'access-control-request-method': 'REPORT' },
+    })
+    const allowed = bare.headers.get('access-control-allow-headers')!.toLowerCase()
+    for (const h of ['authorization', 'content-type', 'depth', 'if-match', 'if-none-match', 'prefer']) expect(allowed).toContain(h)
+    const found = await dav(router, 'PROPFIND', ALLCAL, { body: PROPS, headers: { depth: '0', origin: 'https://web.example' } })
+    expect(found.status).toBe(207)
+    expect(found.headers.get('access-control-allow-origin')).toBe('https://web.example')
+    const exposed = found.headers.get('access-control-expose-headers')!.toLowerCase()
+    for (const h of ['etag', 'dav', 'www-authenticate', 'location']) expect(exposed).toContain(h)
+    expect(found.headers.get('vary')).toContain('Origin')
+    // The sign-in answer too, so that a web app can read why it failed.
+    const unsigned = await dav(router, 'PROPFIND', ALLCAL, { as: null, body: PROPS, headers: { origin: 'https://web.example' } })
+    expect(unsigned.status).toBe(401)
+    expect(unsigned.headers.get('access-control-allow-origin')).toBe('https://web.example')
+    const other = await dav(router, 'PROPFIND', ALLCAL, { body: PROPS, headers: { origin: 'https://evil.example' } })
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
   it('refuses Depth: infinity', async () => {
     const { router } = app()
     const res = await dav(router, 'PROPFIND', CAL, { body: PROPS, headers: { depth: 'infinity' } })

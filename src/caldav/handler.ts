@@ -9,6 +9,7 @@
  */
 import type { Principal } from '../auth/principal.js'
 import { PayloadTooLargeError, type RawResponse, type RequestLike } from '../http/types.js'
+import { applyCors, isPreflight, preflight } from '../http/cors.js'
 import type { ResolvedOptions } from '../options.js'
 import type { HostSend } from '../router/host-request.js'
 import type { Storage } from '../storage/types.js'
@@ -38,6 +39,10 @@ export interface CaldavDoor {
 export const MAX_BODY = 1_000_000
 
 const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT'
+/** CORS (when the router has it, as for the REST namespace): the WebDAV methods and headers web clients use. */
+const CORS_METHODS = ['GET', 'PUT', 'DELETE', 'PROPFIND', 'REPORT']
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Depth, If-Match, If-None-Match, Prefer, Brief'
+const CORS_EXPOSE = 'DAV, ETag, Location, WWW-Authenticate, Allow, Content-Length'
 const DAV_HEADER = '1, 3, calendar-access'
 
 /** The URL's path, or null when it is not ours. */
@@ -60,10 +65,8 @@ function placeOf(options: ResolvedOptions, segments: string[]): Place | null {
 export function caldavHandler(options: ResolvedOptions, door: CaldavDoor): (request: RequestLike) => Promise<RawResponse | null> {
   const root = options.caldav!.path
   const collections = new CollectionCache()
-  return async (request) => {
-    const { origin, path } = pathOf(request.url)
+  const answerOurs = async (request: RequestLike, origin: string, path: string): Promise<RawResponse> => {
     if (/^\/\.well-known\/caldav\/?$/i.test(path)) return plain(301, { Location: `${root}/` })
-    if (path !== root && !path.startsWith(`${root}/`)) return null
     try {
       return await answer(options, door, collections, request, origin, path.slice(root.length))
     } catch (error) {
@@ -73,6 +76,15 @@ export function caldavHandler(options: ResolvedOptions, door: CaldavDoor): (requ
       options.onError?.(error, request)
       return davError(500, '', 'The server failed to answer')
     }
+  }
+  return async (request) => {
+    const { origin, path } = pathOf(request.url)
+    if (!/^\/\.well-known\/caldav\/?$/i.test(path) && path !== root && !path.startsWith(`${root}/`)) return null
+    const cors = options.cors
+    if (cors && isPreflight(request, request.method.toUpperCase())) return preflight(cors, request, CORS_METHODS, CORS_ALLOW_HEADERS)
+    const raw = await answerOurs(request, origin, path)
+    if (cors) applyCors(cors, request, raw, CORS_EXPOSE)
+    return raw
   }
 }
 
