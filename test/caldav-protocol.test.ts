@@ -220,6 +220,69 @@ describe('CalDAV discovery', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull()
   })
 
+  it('offers one read-only calendar per category after the calendar of all events, with its own sync', async () => {
+    const { router } = app()
+    const event = (title: string, day: string, categories: string[]) => ({
+      title,
+      start_date: `${day} 10:00`,
+      end_date: `${day} 12:00`,
+      status: 'publish',
+      categories,
+    })
+    await rest(router, 'POST', '/events', event('Concert', '2027-01-05', ['Music']))
+    await rest(router, 'POST', '/events', event('Gallery', '2027-01-06', ['Art']))
+    const terms = (await rest(router, 'GET', '/categories')).body.categories as any[]
+    const music = terms.find((t) => t.name === 'Music').id
+    const art = terms.find((t) => t.name === 'Art').id
+    const MUSIC = `${ROOT}/calendars/en-category-${music}/`
+    const home = await dav(router, 'PROPFIND', `${ROOT}/calendars/`, { body: PROPS, headers: { depth: '1' } })
+    // After the calendar of all events, by category name.
+    expect(hrefs(home.text)).toEqual([
+      '/caldav/calendars/',
+      '/caldav/calendars/all/',
+      `/caldav/calendars/en-category-${art}/`,
+      `/caldav/calendars/en-category-${music}/`,
+    ])
+    expect(home.text).toContain('<d:displayname>Events: Music</d:displayname>')
+    const listing = await dav(router, 'PROPFIND', MUSIC, { body: PROPS, headers: { depth: '1' } })
+    expect(listing.status).toBe(207)
+    expect(listing.text.match(/\.ics<\/d:href>/g)).toHaveLength(1)
+    // Read-only, even for an administrator.
+    const own = listing.text.slice(0, listing.text.indexOf('.ics</d:href>'))
+    expect(own).toContain('<d:read/>')
+    expect(own).not.toContain('<d:write/>')
+    const href = /<d:href>([^<]+\.ics)<\/d:href>/.exec(listing.text)![1]!
+    const got = await dav(router, 'GET', href)
+    expect(got.text).toContain('SUMMARY:Concert')
+    const refused = await put(router, 'x.ics', timed('x@x', 'Not here'), {}, MUSIC)
+    expect(refused.status).toBe(403)
+    expect(refused.text).toContain('<d:need-privileges/>')
+    const edit = await dav(router, 'PUT', href, {
+      body: got.text.replace('Concert', 'Changed'),
+      headers: { 'content-type': 'text/calendar' },
+    })
+    expect(edit.status).toBe(403)
+    expect((await dav(router, 'DELETE', href)).status).toBe(403)
+    expect((await rest(router, 'GET', '/events?search=Concert&start_date=2027-01-01')).body.events).toHaveLength(1)
+    // Its sync reports the changes of its own events only.
+    const first = await dav(router, 'REPORT', MUSIC, { body: SYNC('') })
+    const token = /<d:sync-token>([^<]+)<\/d:sync-token>/.exec(first.text)![1]!
+    await rest(router, 'POST', '/events', event('Sculpture', '2027-01-07', ['Art']))
+    // Another category's change: no object of this calendar changed. (The REST sync of a filtered
+    // list cannot tell "never matched" from "no longer matches": such ids come as removed.)
+    expect((await dav(router, 'REPORT', MUSIC, { body: SYNC(token) })).text).not.toContain('<d:propstat>')
+    await rest(router, 'POST', '/events', event('Jazz night', '2027-01-08', ['Music']))
+    const changes = await dav(router, 'REPORT', MUSIC, { body: SYNC(token) })
+    expect(changes.text.match(/\.ics<\/d:href><d:propstat>/g)).toHaveLength(1)
+    expect(changes.text).toContain('getetag')
+    const query = await dav(router, 'REPORT', MUSIC, { body: QUERY('<c:time-range start="20270101T000000Z" end="20270201T000000Z"/>') })
+    expect(query.text.match(/\.ics<\/d:href>/g)).toHaveLength(2)
+    expect(query.text).not.toContain('Gallery')
+    // An unknown category, or one of another language: nothing is there.
+    expect((await dav(router, 'PROPFIND', `${ROOT}/calendars/en-category-999999/`, { body: PROPS })).status).toBe(404)
+    expect((await dav(router, 'PROPFIND', `${ROOT}/calendars/xx-category-${music}/`, { body: PROPS })).status).toBe(404)
+  })
+
   it('refuses Depth: infinity', async () => {
     const { router } = app()
     const res = await dav(router, 'PROPFIND', CAL, { body: PROPS, headers: { depth: 'infinity' } })

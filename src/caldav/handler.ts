@@ -22,7 +22,7 @@ import { deleteObject, getObject, putObject } from './objects.js'
 import { propfind, type Place } from './propfind.js'
 import { report } from './reports.js'
 import { XmlError } from './xml.js'
-import { ALL } from './store.js'
+import { ALL, categoryOf, NoSuchCalendar } from './store.js'
 
 export interface CaldavDoor {
   /** The router's host door: REST requests as a named caller. */
@@ -58,7 +58,8 @@ function placeOf(options: ResolvedOptions, segments: string[]): Place | null {
   if (first === 'principal' && language === undefined) return { kind: 'principal' }
   if (first !== 'calendars' || more.length) return null
   if (language === undefined) return { kind: 'home' }
-  if (language !== ALL && !options.languages.includes(language)) return null
+  const category = categoryOf(language)
+  if (language !== ALL && !options.languages.includes(category ? category.language : language)) return null
   return name === undefined ? { kind: 'calendar', language } : { kind: 'object', language, name }
 }
 
@@ -70,6 +71,7 @@ export function caldavHandler(options: ResolvedOptions, door: CaldavDoor): (requ
     try {
       return await answer(options, door, collections, request, origin, path.slice(root.length))
     } catch (error) {
+      if (error instanceof NoSuchCalendar) return davError(404, '', 'Nothing is here')
       if (error instanceof XmlError) return davError(400, '', `Malformed XML: ${error.message}`)
       if (error instanceof PayloadTooLargeError) return davError(413, '', `The body is larger than ${MAX_BODY} bytes`)
       if (error instanceof IcsInputError) return davError(400, error.condition, error.message)

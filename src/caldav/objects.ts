@@ -11,7 +11,7 @@ import { etagOf, type Dav } from './context.js'
 import { IcsInputError, linkedBody, originalOf, readPut, restBody, vevents, type Lines, type PutEvent } from './ics-in.js'
 import { encodeExtras, EXTRA_FIELD, EXTRA_MAX } from './extras.js'
 import { davError, plain } from './multistatus.js'
-import { ALL, continuation, listQuery, type Collection, type Resource } from './store.js'
+import { ALL, categoryOf, continuation, listQuery, type Collection, type Resource } from './store.js'
 
 async function rendered(dav: Dav, c: Collection, r: Resource): Promise<{ text: string; etag: string }> {
   const text = (await dav.render(c, [r])).get(r.key) ?? ''
@@ -50,8 +50,17 @@ function restFailure(answer: { status: number; json: any }): RawResponse {
 const SAFE_NAME = /^[\x21-\x7e]{1,200}$/
 const UNSAFE = /[<>&"'\\/]/
 
+/** A category's calendar is read-only: events are written in the calendar of all events. */
+const readOnly = (dav: Dav, calendar: string) =>
+  !dav.canWrite
+    ? davError(403, 'd:need-privileges', 'Your role may only read this calendar')
+    : categoryOf(calendar)
+      ? davError(403, 'd:need-privileges', 'The calendar of a category is read-only: write in the calendar of all events')
+      : null
+
 export async function putObject(dav: Dav, language: string, name: string, headers: PutHeaders, body: string): Promise<RawResponse> {
-  if (!dav.canWrite) return davError(403, 'd:need-privileges', 'Your role may only read this calendar')
+  const denied = readOnly(dav, language)
+  if (denied) return denied
   if (!SAFE_NAME.test(name) || UNSAFE.test(name))
     return davError(400, '', 'The resource name must be printable ASCII without < > & " \' \\ or /')
   if (headers.contentType !== null && !/^text\/calendar\b/i.test(headers.contentType)) {
@@ -253,7 +262,8 @@ async function writeOverrides(
 }
 
 export async function deleteObject(dav: Dav, language: string, name: string, ifMatch: string | null): Promise<RawResponse> {
-  if (!dav.canWrite) return davError(403, 'd:need-privileges', 'Your role may only read this calendar')
+  const denied = readOnly(dav, language)
+  if (denied) return denied
   const c = await dav.collection(language)
   const r = c.byName.get(name)
   if (!r) return davError(404, '', 'No such calendar object')

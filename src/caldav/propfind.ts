@@ -3,7 +3,7 @@ import type { RawResponse } from '../http/types.js'
 import { objectPath, etagOf, type Dav } from './context.js'
 import { davError, multistatus, propResponse } from './multistatus.js'
 import { ALLPROP, propXml, type PropName, type Target } from './props.js'
-import { ALL, listQuery, type Collection, type Resource } from './store.js'
+import { ALL, categoryCalendar, listQuery, type Collection, type Resource } from './store.js'
 import { DAV, XmlError, child, parseXml, tag } from './xml.js'
 
 /** The property names a PROPFIND body asks for; null for `allprop` (or an empty body). */
@@ -31,7 +31,18 @@ export async function shownCalendars(dav: Dav): Promise<string[]> {
     }),
   )
   const used = withEvents.filter((l): l is string => l !== null)
-  return [ALL, ...(used.length > 1 ? used : [])]
+  const categories: string[] = []
+  for (const l of used) categories.push(...(await usedCategories(dav, l)))
+  return [ALL, ...(used.length > 1 ? used : []), ...categories]
+}
+
+/** Categories shown as read-only calendars, per language: the first 100 (by name) that events use. */
+async function usedCategories(dav: Dav, language: string): Promise<string[]> {
+  const answer = await dav.rest.send('GET', `/categories?per_page=100&hide_empty=1&multilingual_language=${encodeURIComponent(language)}`)
+  if (answer.status !== 200) return []
+  const terms = [...(answer.json.categories as Array<{ id: number; name: string }>)]
+  terms.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
+  return terms.map((t) => categoryCalendar(language, t.id))
 }
 
 function responseFor(dav: Dav, href: string, target: Target, props: PropName[] | null): string {

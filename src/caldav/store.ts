@@ -13,8 +13,10 @@ export type { Resource } from './resource.js'
 import { splitFeed, type FeedParts } from './ics-out.js'
 
 export interface Collection {
-  /** The calendar's path segment: a language, or ALL. */
+  /** The calendar's path segment: a language, ALL, or a category's (categoryOf). */
   language: string
+  /** A category's calendar: the category's name (its calendars are read-only); null otherwise. */
+  category: string | null
   /** The languages it shows: its own, or every one for ALL. */
   languages: string[]
   resources: Resource[]
@@ -61,9 +63,40 @@ export function unpackToken(calendar: string, token: string, languages: readonly
   return out
 }
 
-/** The REST list parameters of the collection: every status the caller may see, this language. */
-export function listQuery(language: string, canEdit: boolean): string {
-  return `multilingual_language=${encodeURIComponent(language)}${canEdit ? '&status=any' : ''}`
+/**
+ * A category's calendar: the segment `{language}-category-{id}` (a category is a term of one
+ * language). Its lists are that language's, filtered by the category.
+ */
+export function categoryOf(calendar: string): { language: string; id: number } | null {
+  const m = /^(.+)-category-([1-9][0-9]{0,14})$/.exec(calendar)
+  return m ? { language: m[1]!, id: Number(m[2]) } : null
+}
+
+export const categoryCalendar = (language: string, id: number) => `${language}-category-${id}`
+
+/** A calendar the site does not have (an unknown category): answered 404. */
+export class NoSuchCalendar extends Error {}
+
+/**
+ * The REST list parameters of a calendar's list (`scope`: a language, or a category's calendar):
+ * every status the caller may see, that language, that category.
+ */
+export function listQuery(scope: string, canEdit: boolean): string {
+  const category = categoryOf(scope)
+  const language = category ? category.language : scope
+  return `multilingual_language=${encodeURIComponent(language)}${category ? `&categories=${category.id}` : ''}${canEdit ? '&status=any' : ''}`
+}
+
+/** A category calendar's category name, read as the caller; NoSuchCalendar when there is none. */
+async function categoryName(rest: Rest, calendar: string): Promise<string | null> {
+  const category = categoryOf(calendar)
+  if (!category) return null
+  const answer = await rest.send('GET', `/categories/${category.id}?multilingual_language=${encodeURIComponent(category.language)}`)
+  if (answer.status === 404 || answer.status === 400) throw new NoSuchCalendar(`No category ${category.id}`)
+  if (answer.status !== 200) throw new Error(`calendar-events-router: the REST category read answered ${answer.status}`)
+  // A category of another language than the segment says: not a calendar either.
+  if (answer.json.language !== undefined && answer.json.language !== category.language) throw new NoSuchCalendar('Another language')
+  return String(answer.json.name ?? '')
 }
 
 /** Resource names this server makes from a UID: printable ASCII but what needs escaping in a URL or XML. */
@@ -138,6 +171,7 @@ export async function readCollection(
 ): Promise<Collection> {
   const resources: Resource[] = []
   const tokens: Record<string, string> = {}
+  const category = await categoryName(rest, calendar)
   const shown = languagesOf(calendar, languages)
   for (const language of shown) {
     const { events, token } = await readLanguage(rest, language, canEdit)
@@ -146,6 +180,7 @@ export async function readCollection(
   }
   return {
     language: calendar,
+    category,
     languages: shown,
     resources,
     byName: new Map(resources.map((r) => [r.name, r])),
