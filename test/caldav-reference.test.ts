@@ -257,7 +257,7 @@ withRadicale(`CalDAV compared with Radicale${hasRadicale ? '' : ' (skipped: radi
   }, 60_000)
 
   it('answers the same PROPFIND, multiget, query and sync requests alike but for the known differences', () => {
-    expect(differences(mine, reference)).toEqual(KNOWN)
+    expect(differences(mine, reference)).toEqual([...KNOWN].sort())
   })
 
   it('selects the same objects: multiget (404 for a missing href), time-range query, sync changes and removals', () => {
