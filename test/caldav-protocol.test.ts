@@ -548,6 +548,23 @@ describe('CalDAV objects', () => {
     expect(await count('contributor')).toBe(2)
   })
 
+  it('lists ETags that follow REST edits, though listings of ETags alone reuse those known', async () => {
+    const { router } = app()
+    await put(router, 'e1.ics', timed('e1@x', 'Before'))
+    await put(router, 'e2.ics', timed('e2@x', 'Other'))
+    const ETAGS = '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>'
+    const etagOf = (xml: string, name: string) => new RegExp(`${name}</d:href><d:propstat><d:prop><d:getetag>([^<]+)<`).exec(xml)?.[1]
+    const first = (await dav(router, 'PROPFIND', CAL, { body: ETAGS, headers: { depth: '1' } })).text
+    const again = (await dav(router, 'PROPFIND', CAL, { body: ETAGS, headers: { depth: '1' } })).text
+    expect(again).toBe(first)
+    const id = (await rest(router, 'GET', '/events?search=Before&status=any&start_date=2027-01-01')).body.events[0].id
+    await rest(router, 'POST', `/events/${id}`, { title: 'After' })
+    const after = (await dav(router, 'PROPFIND', CAL, { body: ETAGS, headers: { depth: '1' } })).text
+    expect(etagOf(after, 'e1.ics')).not.toBe(etagOf(first, 'e1.ics'))
+    expect(etagOf(after, 'e2.ics')).toBe(etagOf(first, 'e2.ics'))
+    expect(etagOf(after, 'e1.ics')!.replace(/&quot;/g, '"')).toBe((await dav(router, 'GET', `${CAL}e1.ics`)).headers.get('etag'))
+  })
+
   it('sees REST edits: the ETag changes', async () => {
     const { router } = app()
     await put(router, 'r.ics', timed('r@x', 'Before'))

@@ -4,7 +4,7 @@ import { objectPath, etagOf, type Dav } from './context.js'
 import { davError, multistatus, propResponse } from './multistatus.js'
 import { ALLPROP, propXml, type PropName, type Target } from './props.js'
 import { ALL, categoryCalendar, listQuery, type Collection, type Resource } from './store.js'
-import { DAV, XmlError, child, parseXml, tag } from './xml.js'
+import { CALDAV, DAV, XmlError, child, parseXml, tag } from './xml.js'
 
 /** The property names a PROPFIND body asks for; null for `allprop` (or an empty body). */
 export function requestedProps(body: string): PropName[] | null {
@@ -56,17 +56,29 @@ function responseFor(dav: Dav, href: string, target: Target, props: PropName[] |
   return propResponse(href, found, missing)
 }
 
-/** Object targets of these resources, rendered only when a property needs their text. */
-export async function objectTargets(dav: Dav, c: Collection, resources: Resource[], needText: boolean): Promise<Target[]> {
-  const texts = needText ? await dav.render(c, resources) : new Map<number, string>()
+/** What of an object's text a request needs: nothing, its ETag, or the text itself. */
+export type Need = 'none' | 'etag' | 'text'
+
+/**
+ * Object targets of these resources, rendered only when a property needs their text; for ETags
+ * alone, those the collection already knows are not rendered again.
+ */
+export async function objectTargets(dav: Dav, c: Collection, resources: Resource[], need: Need): Promise<Target[]> {
+  const toRender = need === 'text' ? resources : need === 'etag' ? resources.filter((r) => !c.etags.has(r.key)) : []
+  const texts = toRender.length ? await dav.render(c, toRender) : new Map<number, string>()
+  for (const [key, text] of texts) c.etags.set(key, etagOf(text))
   return resources.map((resource) => {
     const text = texts.get(resource.key) ?? ''
-    return { kind: 'object', collection: c, resource, text, etag: needText ? etagOf(text) : '' }
+    return { kind: 'object', collection: c, resource, text, etag: need === 'none' ? '' : (c.etags.get(resource.key) ?? etagOf(text)) }
   })
 }
 
-const needsText = (props: PropName[] | null) =>
-  props === null || props.some((p) => p.ns === DAV && (p.name === 'getetag' || p.name === 'getcontentlength'))
+/** What a request for these properties needs of its objects' text. */
+export function needOf(props: PropName[] | null): Need {
+  if (props === null) return 'text'
+  if (props.some((p) => (p.ns === DAV && p.name === 'getcontentlength') || (p.ns === CALDAV && p.name === 'calendar-data'))) return 'text'
+  return props.some((p) => p.ns === DAV && p.name === 'getetag') ? 'etag' : 'none'
+}
 
 export type Place =
   { kind: 'root' | 'principal' | 'home' } | { kind: 'calendar'; language: string } | { kind: 'object'; language: string; name: string }
@@ -79,14 +91,14 @@ export async function propfind(dav: Dav, place: Place, depth: string, body: stri
     const c = await dav.collection(place.language)
     const r = c.byName.get(place.name)
     if (!r) return davError(404, '', 'No such calendar object')
-    const [t] = await objectTargets(dav, c, [r], needsText(props))
+    const [t] = await objectTargets(dav, c, [r], needOf(props))
     return multistatus([responseFor(dav, path, t!, props)])
   }
   if (place.kind === 'calendar') {
     const c = await dav.collection(place.language)
     responses.push(responseFor(dav, dav.calendarPath(c.language), { kind: 'calendar', collection: c }, props))
     if (depth === '1') {
-      for (const t of await objectTargets(dav, c, c.resources, needsText(props))) {
+      for (const t of await objectTargets(dav, c, c.resources, needOf(props))) {
         if (t.kind === 'object') responses.push(responseFor(dav, objectPath(dav, c, t.resource), t, props))
       }
     }

@@ -8,7 +8,7 @@ import { utcToLocal } from '../time/zone.js'
 import { objectPath, type Dav } from './context.js'
 import { davError, multistatus, propResponse, statusResponse } from './multistatus.js'
 import { propXml, SYNC_SCHEME, syncTokenUri, type PropName, type Target } from './props.js'
-import { objectTargets } from './propfind.js'
+import { needOf, objectTargets } from './propfind.js'
 import { continuation, languagesOf, listQuery, nameOf, packToken, unpackToken, type Collection, type Resource } from './store.js'
 import { CALDAV, DAV, child, children, escapeXml, parseXml, tag, type XmlElement } from './xml.js'
 
@@ -31,7 +31,7 @@ const propsOf = (root: XmlElement): PropName[] =>
   (child(root, DAV, 'prop')?.children ?? [{ ns: DAV, name: 'getetag' }]).map((c) => ({ ns: c.ns, name: c.name }))
 
 async function answerObjects(dav: Dav, c: Collection, resources: Resource[], props: PropName[]): Promise<string[]> {
-  const targets = await objectTargets(dav, c, resources, true)
+  const targets = await objectTargets(dav, c, resources, needOf(props))
   return targets.map((t) => objectResponse(dav, t.kind === 'object' ? objectPath(dav, c, t.resource) : '', t, props))
 }
 
