@@ -59,17 +59,12 @@ function responseFor(dav: Dav, href: string, target: Target, props: PropName[] |
 /** What of an object's text a request needs: nothing, its ETag, or the text itself. */
 export type Need = 'none' | 'etag' | 'text'
 
-/**
- * Object targets of these resources, rendered only when a property needs their text; for ETags
- * alone, those the collection already knows are not rendered again.
- */
+/** Object targets of these resources, rendered only when a property needs their text (or ETag). */
 export async function objectTargets(dav: Dav, c: Collection, resources: Resource[], need: Need): Promise<Target[]> {
-  const toRender = need === 'text' ? resources : need === 'etag' ? resources.filter((r) => !c.etags.has(r.key)) : []
-  const texts = toRender.length ? await dav.render(c, toRender) : new Map<number, string>()
-  for (const [key, text] of texts) c.etags.set(key, etagOf(text))
+  const texts = need === 'none' ? new Map<number, string>() : await dav.render(c, resources)
   return resources.map((resource) => {
     const text = texts.get(resource.key) ?? ''
-    return { kind: 'object', collection: c, resource, text, etag: need === 'none' ? '' : (c.etags.get(resource.key) ?? etagOf(text)) }
+    return { kind: 'object', collection: c, resource, text, etag: need === 'none' ? '' : etagOf(text) }
   })
 }
 

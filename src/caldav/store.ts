@@ -27,12 +27,6 @@ export interface Collection {
   tokens: Record<string, string>
   /** The calendar's sync token (packToken). */
   token: string
-  /**
-   * The ETags of the objects rendered so far, by resource key: valid as long as the collection is
-   * (collections.ts reuses it only while nothing changed), so a listing or a sync of ETags alone
-   * renders each object once.
-   */
-  etags: Map<number, string>
 }
 
 /** The calendar of every language, listed first. */
@@ -194,7 +188,6 @@ export async function readCollection(
     byUid: new Map(resources.map((r) => [r.uid, r])),
     tokens,
     token: packToken(calendar, tokens),
-    etags: new Map(),
   }
 }
 
