@@ -114,6 +114,34 @@ describe.each(BACKENDS)('CalDAV on %s', (_name, make) => {
     expect(deletes.map((d) => d.status).sort()).toEqual([204, 412])
   })
 
+  it(
+    'If-None-Match: * is checked in the transaction that writes: of racing creates of one name exactly one wins',
+    { timeout: 60_000 },
+    async () => {
+      const router = await app(make)
+      // The calendar has been read (as an app's sync does) before the creates race.
+      expect((await dav(router, 'REPORT', CAL, SYNC(''))).status).toBe(207)
+      const answers = await Promise.all(
+        ['One', 'Two', 'Three'].map((title) =>
+          dav(router, 'PUT', `${CAL}new.ics`, ics('new@x', ['DTSTART:20270105T180000Z', 'DTEND:20270105T190000Z', `SUMMARY:${title}`]), {
+            'if-none-match': '*',
+          }),
+        ),
+      )
+      const statuses = answers.map((a) => a.status)
+      expect(
+        statuses.filter((s) => s === 201),
+        statuses.join(),
+      ).toHaveLength(1)
+      expect(
+        statuses.filter((s) => s === 412),
+        statuses.join(),
+      ).toHaveLength(2)
+      const stored = await rest(router, 'GET', '/events?status=any&start_date=2027-01-01&end_date=2027-02-01')
+      expect(stored.body.events).toHaveLength(1)
+    },
+  )
+
   it('rolls back the whole PUT when a later part of it is refused: nothing half-written', { timeout: 60_000 }, async () => {
     const router = await app(make)
     const series = ['DTSTART:20270104T180000Z', 'DTEND:20270104T190000Z', 'RRULE:FREQ=WEEKLY;COUNT=3']

@@ -85,6 +85,29 @@ export async function putObject(dav: Dav, language: string, name: string, header
   return dav.atomically((inside) => writePut(inside, c, r, { language, name, put, headers }))
 }
 
+/**
+ * Whether a resource of this name or UID was created since the calendar was read (by a request
+ * that raced this one): looked up inside the write's transaction by the custom fields that hold
+ * them, in every language of the calendar.
+ */
+async function takenMeanwhile(dav: Dav, c: Collection, name: string, uid: string): Promise<'name' | 'uid' | null> {
+  for (const [field, value] of [
+    ['caldav_name', name],
+    ['caldav_uid', uid],
+  ] as const) {
+    for (const language of c.languages) {
+      const filter = `custom_fields[${field}]=${encodeURIComponent(value)}`
+      const answer = await dav.rest.send(
+        'GET',
+        `/events?${filter}&start_date=1900-01-01&end_date=2999-12-31&per_page=1&${listQuery(language, dav.canWrite)}`,
+      )
+      if (answer.status !== 200) throw new Error(`calendar-events-router: the REST list answered ${answer.status}`)
+      if (answer.json.events.length) return field === 'caldav_name' ? 'name' : 'uid'
+    }
+  }
+  return null
+}
+
 interface PutWrite {
   language: string
   name: string
@@ -97,6 +120,14 @@ async function writePut(dav: Dav, c: Collection, r: Resource | undefined, { lang
   const current = r ? await rendered(dav, c, r) : null
   const failed = preconditions(current?.etag ?? null, headers.ifMatch, headers.ifNoneMatch)
   if (failed) return failed
+  if (!r) {
+    const taken = await takenMeanwhile(dav, c, name, put.uid)
+    if (taken === 'name')
+      return headers.ifNoneMatch?.trim() === '*'
+        ? davError(412, '', 'The resource exists (If-None-Match: *)')
+        : davError(409, '', 'The resource was created meanwhile: read it and try again')
+    if (taken === 'uid') return davError(403, 'c:no-uid-conflict', 'The UID is used by another calendar object')
+  }
   const served = current ? vevents(current.text).events : []
   const masterServed = served.find((e) => e.recurrenceId === null)?.lines ?? null
   const payload = restBody(put.master, put.masterLines, masterServed, await venueOf(dav, put, put.master), organizerOf(put, put.master))
