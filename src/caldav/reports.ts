@@ -4,7 +4,6 @@
  * occurrences (every occurrence of a series is an event of its own), through the REST list.
  */
 import type { RawResponse } from '../http/types.js'
-import { utcToLocal } from '../time/zone.js'
 import { objectPath, type Dav } from './context.js'
 import { davError, multistatus, propResponse, statusResponse } from './multistatus.js'
 import { propXml, SYNC_SCHEME, syncTokenUri, type PropName, type Target } from './props.js'
@@ -95,8 +94,8 @@ async function query(dav: Dav, language: string, root: XmlElement): Promise<RawR
     if ((range.attrs.start !== undefined && !start) || (range.attrs.end !== undefined && !end) || (!start && !end)) {
       return davError(400, 'c:valid-filter', 'time-range start and end must be UTC date-times such as 20260101T000000Z')
     }
-    const keys = await keysInRange(dav, language, start, end)
-    resources = resources.filter((r) => keys.has(r.key))
+    // The calendar as read holds every event's UTC span: no list request (RFC 4791 §9.9 overlap).
+    resources = resources.filter((r) => r.spans.some(([s, e]) => (end === null || s < end) && (start === null || e > start)))
   }
   return multistatus(await answerObjects(dav, c, resources, propsOf(root)))
 }
@@ -117,27 +116,6 @@ function uidMatcher(filter: XmlElement): (r: Resource) => boolean {
     return u.includes(wanted)
   }
   return (r) => test(r.uid) !== negate
-}
-
-/** The resources (event or series ids) with an event overlapping [start, end), from the REST list of each language. */
-async function keysInRange(dav: Dav, calendar: string, start: string | null, end: string | null): Promise<Set<number>> {
-  const keys = new Set<number>()
-  for (const language of languagesOf(calendar, dav.options.languages)) await languageKeysInRange(dav, language, start, end, keys)
-  return keys
-}
-
-async function languageKeysInRange(dav: Dav, language: string, start: string | null, end: string | null, keys: Set<number>): Promise<void> {
-  const tz = dav.options.timezone
-  const params = [`strict_dates=1`, `per_page=100`, listQuery(language, dav.canWrite)]
-  if (end) params.push(`starts_before=${encodeURIComponent(utcToLocal(end, tz))}`)
-  if (start) params.push(`ends_after=${encodeURIComponent(utcToLocal(start, tz))}`)
-  for (let page = 1; ; page++) {
-    const answer = await dav.rest.send('GET', `/events?${params.join('&')}&page=${page}`)
-    if (answer.status === 404 && page > 1) break
-    if (answer.status !== 200) throw new Error(`calendar-events-router: the REST list answered ${answer.status}`)
-    for (const e of answer.json.events) keys.add(e.series?.id ?? e.id)
-    if (page >= Number(answer.json.total_pages ?? 1)) break
-  }
 }
 
 interface Changes {

@@ -6,6 +6,8 @@ export interface Resource {
   ids: number[]
   /** The occurrences edited on their own (RECURRENCE-ID VEVENTs), by id. */
   edited: number[]
+  /** Each event's UTC start and end (`YYYY-MM-DD HH:MM:SS`): what a time-range query compares. */
+  spans: Array<[start: string, end: string]>
   uid: string
   /** The last path segment, `{name}.ics` (unescaped). */
   name: string

@@ -117,11 +117,12 @@ export function group(events: any[], host: string, language: string): { resource
     if (e.id === key) heads.set(key, e)
     let r = byKey.get(key)
     if (!r) {
-      r = { key, ids: [], edited: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '', language }
+      r = { key, ids: [], edited: [], spans: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '', language }
       byKey.set(key, r)
     }
     r.ids.push(e.id)
     if (e.series?.detached) r.edited.push(e.id)
+    if (typeof e.utc_start_date === 'string' && typeof e.utc_end_date === 'string') r.spans.push([e.utc_start_date, e.utc_end_date])
     position.set(e.id, e.series?.position ?? 0)
     if (e.recurrence?.rrule) r.rrule = e.recurrence.rrule
   }
