@@ -12,7 +12,7 @@
  *
  *   node --import tsx bench/caldav.bench.ts
  *
- * Settings: CALDAV_BENCH_VDIR, CALDAV_BENCH_EVENTS, CALDAV_BENCH_PG_EVENTS (default: the same),
+ * Settings: CALDAV_BENCH_PARTS (default vdir,sqlite,pg), CALDAV_BENCH_VDIR, CALDAV_BENCH_EVENTS, CALDAV_BENCH_PG_EVENTS (default: the same),
  * CALDAV_BENCH_RUNS.
  *
  * Events are spread over eight years from 2027 (about 1,000 a month at 100,000).
@@ -37,6 +37,8 @@ const EVENTS = Number(env.CALDAV_BENCH_EVENTS ?? 100_000)
 /** PostgreSQL's count: seeding it event by event is slow (about 5 ms an event on the 2-core machine). */
 const PG_EVENTS = Number(env.CALDAV_BENCH_PG_EVENTS ?? EVENTS)
 const RUNS = Number(env.CALDAV_BENCH_RUNS ?? 20)
+/** Which parts run: vdir, sqlite, pg (comma list). */
+const PARTS = new Set((env.CALDAV_BENCH_PARTS ?? 'vdir,sqlite,pg').split(','))
 const CHANGES = 1_000
 const ORIGIN = 'http://127.0.0.1'
 const CAL = `${ORIGIN}/caldav/calendars/all/`
@@ -195,15 +197,18 @@ async function scaleBench(name: string, storage: Storage, events: number): Promi
 
 async function main() {
   const lines: string[] = [`CalDAV bench, node ${process.version}, ${new Date().toISOString()}`]
-  lines.push(...(await vdirsyncerBench()))
+  if (PARTS.has('vdir')) lines.push(...(await vdirsyncerBench()))
   console.log(lines.join('\n'))
-  const sqlite = createSqlStorage({ driver: await openSqliteFile(join(dir, 'scale.sqlite')) })
-  await sqlite.migrate?.()
-  lines.push(...(await scaleBench('SQLite', sqlite, EVENTS)))
-  await sqlite.close?.()
-  console.log(lines.slice(-3).join('\n'))
+  if (PARTS.has('sqlite')) {
+    const sqlite = createSqlStorage({ driver: await openSqliteFile(join(dir, 'scale.sqlite')) })
+    await sqlite.migrate?.()
+    lines.push(...(await scaleBench('SQLite', sqlite, EVENTS)))
+    await sqlite.close?.()
+    console.log(lines.slice(-3).join('\n'))
+  }
   const bin = findPostgresBin()
-  if (!bin) lines.push('PostgreSQL: no binaries, skipped')
+  if (!PARTS.has('pg')) lines.push('PostgreSQL: not asked for (CALDAV_BENCH_PARTS)')
+  else if (!bin) lines.push('PostgreSQL: no binaries, skipped')
   else {
     const server = await startPostgres(bin)
     try {
