@@ -26,7 +26,7 @@ import { dispatch, type Routing } from './router/dispatch.js'
 import { failureResponse } from './router/failure.js'
 import { hostTasks } from './router/host-tasks.js'
 import { HOST_REQUEST, type BatchOutcome, type HostCall, type HostRequest, type HostSend } from './host-request.js'
-import { TransactionFailedError, type OpenTransaction } from './storage/open-transaction.js'
+import { storageInTransaction, TransactionFailedError, type OpenTransaction } from './storage/open-transaction.js'
 import { Pipeline } from './storage/pipeline.js'
 import { routerShared } from './context.js'
 import { locate } from './router/locate.js'
@@ -139,7 +139,12 @@ export function createCalendarRouter(backend: Storage, userOptions: CalendarOpti
       handle(state, request, { principal, inTransaction: inTransaction ?? null, batch })
   // The CalDAV face reads and writes through the host door as the signed-in caller.
   if (options.caldav)
-    state.caldav = caldavHandler(options, { send: hostSend(null), authenticate: (r) => authenticate(options, r), storage: backend })
+    state.caldav = caldavHandler(options, {
+      send: hostSend(null),
+      batch: (fn) => batch(state, hostSend, fn),
+      authenticate: (r) => authenticate(options, r),
+      storage: backend,
+    })
 
   return {
     options,
@@ -234,7 +239,8 @@ async function handle(state: RouterState, request: RequestLike, host: HostCall |
   return raw
 }
 
-type BatchFn<T> = (send: HostSend, failed: () => boolean) => Promise<T>
+/** `storage`: the open transaction's own reads (the CalDAV face reads its hidden field there). */
+type BatchFn<T> = (send: HostSend, failed: () => boolean, storage: Storage) => Promise<T>
 
 /** Host requests in one transaction of the router's storage (HostRequest.batch). */
 async function batch<T>(state: RouterState, door: (batch: OpenTransaction) => HostSend, fn: BatchFn<T>): Promise<BatchOutcome<T>> {
@@ -252,7 +258,7 @@ async function batch<T>(state: RouterState, door: (batch: OpenTransaction) => Ho
         return sendInside(request, principal, inTransaction)
       }
       try {
-        const result = await fn(send, () => open.failure !== null)
+        const result = await fn(send, () => open.failure !== null, storageInTransaction(open))
         // The failure itself rolls the transaction back: the SQL storage runs the whole batch
         // again when it is a serialization failure, as it would a single request's.
         if (open.failure) throw open.failure.error

@@ -176,6 +176,113 @@ describe('CalDAV discovery', () => {
     expect(writer.text).toContain('<d:write/>')
   })
 
+  it('speaks CORS as the REST namespace does, when it is configured: preflights, origins, exposed DAV headers', async () => {
+    const off = app()
+    const plainRes = await dav(off.router, 'PROPFIND', CAL.replace('/en/', '/all/'), {
+      body: PROPS,
+      headers: { origin: 'https://web.example' },
+    })
+    expect(plainRes.headers.get('access-control-allow-origin')).toBeNull()
+    const { router } = app({ cors: { origins: ['https://web.example'], maxAge: 120 } })
+    const ALLCAL = `${ROOT}/calendars/all/`
+    const pre = await dav(router, 'OPTIONS', ALLCAL, {
+      as: null,
+      headers: {
+        origin: 'https://web.example',
+        'access-control-request-method': 'PROPFIND',
+        'access-control-request-headers': 'authorization, content-type, depth',
+      },
+    })
+    expect(pre.status).toBe(204)
+    expect(pre.headers.get('access-control-allow-origin')).toBe('https://web.example')
+    const methods = pre.headers.get('access-control-allow-methods')!.split(', ')
+    for (const m of ['PROPFIND', 'REPORT', 'PUT', 'DELETE', 'GET', 'OPTIONS']) expect(methods).toContain(m)
+    expect(pre.headers.get('access-control-allow-headers')).toBe('authorization, content-type, depth')
+    expect(pre.headers.get('access-control-max-age')).toBe('120')
+    // Without a list of its own the preflight allows the WebDAV request headers.
+    const bare = await dav(router, 'OPTIONS', ALLCAL, {
+      as: null,
+      headers: { origin: 'https://web.example', 'access-control-request-method': 'REPORT' },
+    })
+    const allowed = bare.headers.get('access-control-allow-headers')!.toLowerCase()
+    for (const h of ['authorization', 'content-type', 'depth', 'if-match', 'if-none-match', 'prefer']) expect(allowed).toContain(h)
+    const found = await dav(router, 'PROPFIND', ALLCAL, { body: PROPS, headers: { depth: '0', origin: 'https://web.example' } })
+    expect(found.status).toBe(207)
+    expect(found.headers.get('access-control-allow-origin')).toBe('https://web.example')
+    const exposed = found.headers.get('access-control-expose-headers')!.toLowerCase()
+    for (const h of ['etag', 'dav', 'www-authenticate', 'location']) expect(exposed).toContain(h)
+    expect(found.headers.get('vary')).toContain('Origin')
+    // The sign-in answer too, so that a web app can read why it failed.
+    const unsigned = await dav(router, 'PROPFIND', ALLCAL, { as: null, body: PROPS, headers: { origin: 'https://web.example' } })
+    expect(unsigned.status).toBe(401)
+    expect(unsigned.headers.get('access-control-allow-origin')).toBe('https://web.example')
+    const other = await dav(router, 'PROPFIND', ALLCAL, { body: PROPS, headers: { origin: 'https://evil.example' } })
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  it('offers one read-only calendar per category after the calendar of all events, with its own sync', async () => {
+    const { router } = app()
+    const event = (title: string, day: string, categories: string[]) => ({
+      title,
+      start_date: `${day} 10:00`,
+      end_date: `${day} 12:00`,
+      status: 'publish',
+      categories,
+    })
+    await rest(router, 'POST', '/events', event('Concert', '2027-01-05', ['Music']))
+    await rest(router, 'POST', '/events', event('Gallery', '2027-01-06', ['Art']))
+    const terms = (await rest(router, 'GET', '/categories')).body.categories as any[]
+    const music = terms.find((t) => t.name === 'Music').id
+    const art = terms.find((t) => t.name === 'Art').id
+    const MUSIC = `${ROOT}/calendars/en-category-${music}/`
+    const home = await dav(router, 'PROPFIND', `${ROOT}/calendars/`, { body: PROPS, headers: { depth: '1' } })
+    // After the calendar of all events, by category name.
+    expect(hrefs(home.text)).toEqual([
+      '/caldav/calendars/',
+      '/caldav/calendars/all/',
+      `/caldav/calendars/en-category-${art}/`,
+      `/caldav/calendars/en-category-${music}/`,
+    ])
+    expect(home.text).toContain('<d:displayname>Events: Music</d:displayname>')
+    const listing = await dav(router, 'PROPFIND', MUSIC, { body: PROPS, headers: { depth: '1' } })
+    expect(listing.status).toBe(207)
+    expect(listing.text.match(/\.ics<\/d:href>/g)).toHaveLength(1)
+    // Read-only, even for an administrator.
+    const own = listing.text.slice(0, listing.text.indexOf('.ics</d:href>'))
+    expect(own).toContain('<d:read/>')
+    expect(own).not.toContain('<d:write/>')
+    const href = /<d:href>([^<]+\.ics)<\/d:href>/.exec(listing.text)![1]!
+    const got = await dav(router, 'GET', href)
+    expect(got.text).toContain('SUMMARY:Concert')
+    const refused = await put(router, 'x.ics', timed('x@x', 'Not here'), {}, MUSIC)
+    expect(refused.status).toBe(403)
+    expect(refused.text).toContain('<d:need-privileges/>')
+    const edit = await dav(router, 'PUT', href, {
+      body: got.text.replace('Concert', 'Changed'),
+      headers: { 'content-type': 'text/calendar' },
+    })
+    expect(edit.status).toBe(403)
+    expect((await dav(router, 'DELETE', href)).status).toBe(403)
+    expect((await rest(router, 'GET', '/events?search=Concert&start_date=2027-01-01')).body.events).toHaveLength(1)
+    // Its sync reports the changes of its own events only.
+    const first = await dav(router, 'REPORT', MUSIC, { body: SYNC('') })
+    const token = /<d:sync-token>([^<]+)<\/d:sync-token>/.exec(first.text)![1]!
+    await rest(router, 'POST', '/events', event('Sculpture', '2027-01-07', ['Art']))
+    // Another category's change: no object of this calendar changed. (The REST sync of a filtered
+    // list cannot tell "never matched" from "no longer matches": such ids come as removed.)
+    expect((await dav(router, 'REPORT', MUSIC, { body: SYNC(token) })).text).not.toContain('<d:propstat>')
+    await rest(router, 'POST', '/events', event('Jazz night', '2027-01-08', ['Music']))
+    const changes = await dav(router, 'REPORT', MUSIC, { body: SYNC(token) })
+    expect(changes.text.match(/\.ics<\/d:href><d:propstat>/g)).toHaveLength(1)
+    expect(changes.text).toContain('getetag')
+    const query = await dav(router, 'REPORT', MUSIC, { body: QUERY('<c:time-range start="20270101T000000Z" end="20270201T000000Z"/>') })
+    expect(query.text.match(/\.ics<\/d:href>/g)).toHaveLength(2)
+    expect(query.text).not.toContain('Gallery')
+    // An unknown category, or one of another language: nothing is there.
+    expect((await dav(router, 'PROPFIND', `${ROOT}/calendars/en-category-999999/`, { body: PROPS })).status).toBe(404)
+    expect((await dav(router, 'PROPFIND', `${ROOT}/calendars/xx-category-${music}/`, { body: PROPS })).status).toBe(404)
+  })
+
   it('refuses Depth: infinity', async () => {
     const { router } = app()
     const res = await dav(router, 'PROPFIND', CAL, { body: PROPS, headers: { depth: 'infinity' } })
@@ -439,6 +546,23 @@ describe('CalDAV objects', () => {
     })
     expect(await count('subscriber')).toBe(1)
     expect(await count('contributor')).toBe(2)
+  })
+
+  it('lists ETags that follow REST edits, though listings of ETags alone reuse those known', async () => {
+    const { router } = app()
+    await put(router, 'e1.ics', timed('e1@x', 'Before'))
+    await put(router, 'e2.ics', timed('e2@x', 'Other'))
+    const ETAGS = '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>'
+    const etagOf = (xml: string, name: string) => new RegExp(`${name}</d:href><d:propstat><d:prop><d:getetag>([^<]+)<`).exec(xml)?.[1]
+    const first = (await dav(router, 'PROPFIND', CAL, { body: ETAGS, headers: { depth: '1' } })).text
+    const again = (await dav(router, 'PROPFIND', CAL, { body: ETAGS, headers: { depth: '1' } })).text
+    expect(again).toBe(first)
+    const id = (await rest(router, 'GET', '/events?search=Before&status=any&start_date=2027-01-01')).body.events[0].id
+    await rest(router, 'POST', `/events/${id}`, { title: 'After' })
+    const after = (await dav(router, 'PROPFIND', CAL, { body: ETAGS, headers: { depth: '1' } })).text
+    expect(etagOf(after, 'e1.ics')).not.toBe(etagOf(first, 'e1.ics'))
+    expect(etagOf(after, 'e2.ics')).toBe(etagOf(first, 'e2.ics'))
+    expect(etagOf(after, 'e1.ics')!.replace(/&quot;/g, '"')).toBe((await dav(router, 'GET', `${CAL}e1.ics`)).headers.get('etag'))
   })
 
   it('sees REST edits: the ETag changes', async () => {

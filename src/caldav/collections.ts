@@ -19,8 +19,43 @@ async function unchangedSince(rest: Rest, c: Collection, canEdit: boolean): Prom
   return true
 }
 
+/**
+ * The names calendar apps gave events, by caller, host and event id, as the collections read
+ * showed them to that caller (never another's: a draft's name is not a subscriber's to see): a sync report names a removed event by the href the app knows even once the event is
+ * deleted for good (its name went with it). Bounded; held by one router's handler, so after a
+ * restart (or in another process) an event deleted for good is named `{id}@{host}.ics` unless
+ * it is still in the trash.
+ */
+class RemovedNames {
+  private readonly names = new Map<string, string>()
+
+  constructor(private readonly maxEntries: number) {}
+
+  remember(c: Collection, scope: string): void {
+    for (const r of c.resources) {
+      if (r.ownUid) continue
+      for (const id of r.ids) {
+        const key = `${scope}|${id}`
+        this.names.delete(key)
+        this.names.set(key, r.name)
+      }
+    }
+    // Oldest first in a Map's order.
+    for (const key of this.names.keys()) {
+      if (this.names.size <= this.maxEntries) break
+      this.names.delete(key)
+    }
+  }
+
+  get(principal: Principal, host: string, id: number): string | undefined {
+    return this.names.get(`${principal.id}|${principal.role}|${host}|${id}`)
+  }
+}
+
 export class CollectionCache {
   private readonly entries = new Map<string, Collection>()
+  /** The name an app gave an event, remembered from the collections read (RemovedNames). */
+  readonly names = new RemovedNames(100_000)
 
   constructor(private readonly maxEntries = 64) {}
 
@@ -41,6 +76,7 @@ export class CollectionCache {
       return known
     }
     const fresh = await readCollection(rest, language, languages, canEdit, host)
+    this.names.remember(fresh, `${principal.id}|${principal.role}|${host}`)
     this.entries.delete(key)
     this.entries.set(key, fresh)
     // Least recently used first in a Map's order.

@@ -12,6 +12,19 @@ import { escapeXml } from './xml.js'
 import { strongEtag } from '../http/etag.js'
 import type { Storage } from '../storage/types.js'
 import { decodeExtras, EXTRA_FIELD } from './extras.js'
+import type { RawResponse } from '../http/types.js'
+import type { BatchOutcome, HostSend } from '../host-request.js'
+
+/** The router's batch of host requests in one transaction, with that transaction's own reads. */
+export type DavBatch = <T>(fn: (send: HostSend, failed: () => boolean, storage: Storage) => Promise<T>) => Promise<BatchOutcome<T>>
+
+/** What a Dav is made of beside the options: the caller's REST client for a door, and the batch. */
+export interface DavDoor {
+  restFor(send: HostSend): Rest
+  send: HostSend
+  batch: DavBatch
+  storage: Storage
+}
 
 export interface Dav {
   rest: Rest
@@ -27,9 +40,20 @@ export interface Dav {
   homePath: string
   calendarPath(language: string): string
   collection(language: string): Promise<Collection>
+  /** The name an app gave a removed event, if this router saw it (collections.ts). */
+  removedName(id: number): string | undefined
   /** The iCalendar text of these resources of a collection. */
   render(c: Collection, resources: Resource[]): Promise<Map<number, string>>
+  /**
+   * Runs a write and its preconditions in ONE transaction (the router's batch): `inside` reads
+   * and writes in it, so an `If-Match` checked there holds for the write. An answer of 300 or
+   * more rolls back whatever `fn` wrote before it (nothing is left half-written).
+   */
+  atomically(fn: (inside: Dav) => Promise<RawResponse>): Promise<RawResponse>
 }
+
+/** Thrown to roll a batch back after `fn` answered a refusal; carries nothing. */
+class Rollback extends Error {}
 
 /**
  * The kept lines of these events (extras.ts), read from the storage: the hidden field no REST
@@ -47,19 +71,12 @@ export function extrasReader(storage: Storage): (ids: number[]) => Promise<Reado
   }
 }
 
-export function davContext(
-  options: ResolvedOptions,
-  rest: Rest,
-  principal: Principal,
-  host: string,
-  storage: Storage,
-  cache: CollectionCache,
-): Dav {
-  const extras = extrasReader(storage)
+export function davContext(options: ResolvedOptions, door: DavDoor, principal: Principal, host: string, cache: CollectionCache): Dav {
   const root = options.caldav!.path
   const read = new Map<string, Promise<Collection>>()
   const canWrite = canEditPosts(principal)
-  return {
+  const rest = door.restFor(door.send)
+  const outside: Dav = {
     rest,
     principal,
     canWrite,
@@ -74,8 +91,36 @@ export function davContext(
       if (!c) read.set(language, (c = cache.read(rest, principal, language, options.languages, canWrite, host)))
       return c
     },
-    render: (c, resources) => renderResources(rest, c, canWrite, resources, extras),
+    render: (c, resources) => renderResources(rest, c, canWrite, resources, extrasReader(door.storage)),
+    removedName: (id) => cache.names.get(principal, host, id),
+    atomically: (fn) => atomically(door, outside, fn),
   }
+  return outside
+}
+
+async function atomically(door: DavDoor, outside: Dav, fn: (inside: Dav) => Promise<RawResponse>): Promise<RawResponse> {
+  let answer: RawResponse | null = null
+  try {
+    const outcome = await door.batch(async (send, failed, storage) => {
+      const rest = door.restFor(send)
+      const inside: Dav = {
+        ...outside,
+        rest,
+        // The journal (the REST sync) is not readable inside a transaction: collections are read before.
+        collection: () => Promise.reject(new Error('calendar-events-router: a CalDAV collection is read before the write')),
+        render: (c, resources) => renderResources(rest, c, outside.canWrite, resources, extrasReader(storage)),
+        atomically: () => Promise.reject(new Error('calendar-events-router: CalDAV writes do not nest')),
+      }
+      answer = await fn(inside)
+      // A write that failed itself fails the batch (PostgreSQL then runs it again); a refusal rolls back.
+      if (answer.status >= 300 && !failed()) throw new Rollback()
+      return answer
+    })
+    if (outcome.committed) return outcome.result
+  } catch (error) {
+    if (!(error instanceof Rollback)) throw error
+  }
+  return answer ?? { status: 500, headers: {}, body: null }
 }
 
 /** An href as written in a multistatus (path-only, XML-escaped). */

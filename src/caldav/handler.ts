@@ -9,11 +9,12 @@
  */
 import type { Principal } from '../auth/principal.js'
 import { PayloadTooLargeError, type RawResponse, type RequestLike } from '../http/types.js'
+import { applyCors, isPreflight, preflight } from '../http/cors.js'
 import type { ResolvedOptions } from '../options.js'
 import type { HostSend } from '../host-request.js'
 import type { Storage } from '../storage/types.js'
 import { restClient } from './api.js'
-import { davContext, type Dav } from './context.js'
+import { davContext, type Dav, type DavBatch } from './context.js'
 import { CollectionCache } from './collections.js'
 import { IcsInputError } from './ics-in.js'
 import { davError, plain } from './multistatus.js'
@@ -21,11 +22,13 @@ import { deleteObject, getObject, putObject } from './objects.js'
 import { propfind, type Place } from './propfind.js'
 import { report } from './reports.js'
 import { XmlError } from './xml.js'
-import { ALL } from './store.js'
+import { ALL, categoryOf, NoSuchCalendar } from './store.js'
 
 export interface CaldavDoor {
   /** The router's host door: REST requests as a named caller. */
   send: HostSend
+  /** The router's batch: host requests in one transaction (a write and its If-Match check). */
+  batch: DavBatch
   /** The router's `authenticate` hook, checked. */
   authenticate(request: RequestLike): Promise<Principal | null>
   /** The router's storage: read only for the kept iCalendar properties (extras.ts). */
@@ -36,6 +39,10 @@ export interface CaldavDoor {
 export const MAX_BODY = 1_000_000
 
 const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT'
+/** CORS (when the router has it, as for the REST namespace): the WebDAV methods and headers web clients use. */
+const CORS_METHODS = ['GET', 'PUT', 'DELETE', 'PROPFIND', 'REPORT']
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Depth, If-Match, If-None-Match, Prefer, Brief'
+const CORS_EXPOSE = 'DAV, ETag, Location, WWW-Authenticate, Allow, Content-Length'
 const DAV_HEADER = '1, 3, calendar-access'
 
 /** The URL's path, or null when it is not ours. */
@@ -51,26 +58,35 @@ function placeOf(options: ResolvedOptions, segments: string[]): Place | null {
   if (first === 'principal' && language === undefined) return { kind: 'principal' }
   if (first !== 'calendars' || more.length) return null
   if (language === undefined) return { kind: 'home' }
-  if (language !== ALL && !options.languages.includes(language)) return null
+  const category = categoryOf(language)
+  if (language !== ALL && !options.languages.includes(category ? category.language : language)) return null
   return name === undefined ? { kind: 'calendar', language } : { kind: 'object', language, name }
 }
 
 export function caldavHandler(options: ResolvedOptions, door: CaldavDoor): (request: RequestLike) => Promise<RawResponse | null> {
   const root = options.caldav!.path
   const collections = new CollectionCache()
-  return async (request) => {
-    const { origin, path } = pathOf(request.url)
+  const answerOurs = async (request: RequestLike, origin: string, path: string): Promise<RawResponse> => {
     if (/^\/\.well-known\/caldav\/?$/i.test(path)) return plain(301, { Location: `${root}/` })
-    if (path !== root && !path.startsWith(`${root}/`)) return null
     try {
       return await answer(options, door, collections, request, origin, path.slice(root.length))
     } catch (error) {
+      if (error instanceof NoSuchCalendar) return davError(404, '', 'Nothing is here')
       if (error instanceof XmlError) return davError(400, '', `Malformed XML: ${error.message}`)
       if (error instanceof PayloadTooLargeError) return davError(413, '', `The body is larger than ${MAX_BODY} bytes`)
       if (error instanceof IcsInputError) return davError(400, error.condition, error.message)
       options.onError?.(error, request)
       return davError(500, '', 'The server failed to answer')
     }
+  }
+  return async (request) => {
+    const { origin, path } = pathOf(request.url)
+    if (!/^\/\.well-known\/caldav\/?$/i.test(path) && path !== root && !path.startsWith(`${root}/`)) return null
+    const cors = options.cors
+    if (cors && isPreflight(request, request.method.toUpperCase())) return preflight(cors, request, CORS_METHODS, CORS_ALLOW_HEADERS)
+    const raw = await answerOurs(request, origin, path)
+    if (cors) applyCors(cors, request, raw, CORS_EXPOSE)
+    return raw
   }
 }
 
@@ -98,7 +114,8 @@ async function answer(
   const namespace = options.namespaces[0]!.namespace
   const base = `${origin}${options.prefix}/${namespace}`
   const host = hostname(options.baseUrl ?? origin)
-  const dav = davContext(options, restClient(door.send, principal, base, namespace), principal, host, door.storage, collections)
+  const restFor = (send: HostSend) => restClient(send, principal, base, namespace)
+  const dav = davContext(options, { restFor, send: door.send, batch: door.batch, storage: door.storage }, principal, host, collections)
   return dispatch(dav, request, method, place, below)
 }
 

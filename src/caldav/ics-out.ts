@@ -20,6 +20,8 @@ export interface FeedParts {
   idsOf(r: Resource): number[]
   /** The resource's text; `extras`: kept lines (unfolded) by event id. */
   resource(r: Resource, extras: ReadonlyMap<number, string[]>): string
+  /** Only the resource's edited occurrences (RECURRENCE-ID VEVENTs), as content lines. */
+  overrides(r: Resource, extras: ReadonlyMap<number, string[]>): string[]
 }
 
 /** The event a VEVENT of the feed stands for: its X-CALENDAR-GLOBAL-ID ends with `?id={id}`. */
@@ -81,7 +83,14 @@ export function splitFeed(feed: string): FeedParts {
   const isMaster = (c: Component) => !c.lines.some((l) => l.startsWith('RECURRENCE-ID'))
   // The master's kept lines are its series' (or the lone event's); an edited occurrence's its own.
   const ownerOf = (c: Component, r: Resource) => (isMaster(c) ? r.key : eventIdOf(c))
+  const veventLines = (c: Component, r: Resource, extras: ReadonlyMap<number, string[]>) => {
+    const lines = rewrite(c, r)
+    // Kept lines go last, before END:VEVENT (the sub-components, VALARM, after the properties).
+    lines.splice(lines.length - 1, 0, ...foldedExtras(extras.get(ownerOf(c, r)) ?? []))
+    return lines
+  }
   return {
+    overrides: (r, extras) => (events.get(r.key) ?? []).filter((c) => !isMaster(c)).flatMap((c) => veventLines(c, r, extras)),
     idsOf: (r) => (events.get(r.key) ?? []).map((c) => ownerOf(c, r)).filter((id) => Number.isSafeInteger(id)),
     resource(r, extras) {
       const own = events.get(r.key) ?? []
@@ -92,10 +101,7 @@ export function splitFeed(feed: string): FeedParts {
           const tzid = /;TZID=([^;:]+)/.exec(line)
           if (tzid) used.add(tzid[1]!)
         }
-        const lines = rewrite(c, r)
-        // Kept lines go last, before END:VEVENT (the sub-components, VALARM, after the properties).
-        lines.splice(lines.length - 1, 0, ...foldedExtras(extras.get(ownerOf(c, r)) ?? []))
-        body.push(...lines)
+        body.push(...veventLines(c, r, extras))
       }
       const lines = [...head, ...[...used].flatMap((z) => zones.get(z)?.lines ?? []), ...body, 'END:VCALENDAR']
       return lines.join('\r\n') + '\r\n'

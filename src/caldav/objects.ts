@@ -11,7 +11,7 @@ import { etagOf, type Dav } from './context.js'
 import { IcsInputError, linkedBody, originalOf, readPut, restBody, vevents, type Lines, type PutEvent } from './ics-in.js'
 import { encodeExtras, EXTRA_FIELD, EXTRA_MAX } from './extras.js'
 import { davError, plain } from './multistatus.js'
-import { ALL, listQuery, readCollection, type Collection, type Resource } from './store.js'
+import { ALL, categoryOf, continuation, listQuery, type Collection, type Resource } from './store.js'
 
 async function rendered(dav: Dav, c: Collection, r: Resource): Promise<{ text: string; etag: string }> {
   const text = (await dav.render(c, [r])).get(r.key) ?? ''
@@ -27,12 +27,15 @@ export async function getObject(dav: Dav, language: string, name: string, ifNone
   return { status: 200, headers: { DAV: '1, 3, calendar-access', 'Content-Type': 'text/calendar; charset=utf-8', ETag: etag }, body: text }
 }
 
-/** The preconditions of a write on `r` (undefined: no such resource); null when they hold. */
-async function preconditions(dav: Dav, c: Collection, r: Resource | undefined, ifMatch: string | null, ifNoneMatch: string | null) {
-  if (ifNoneMatch !== null && ifNoneMatch.trim() === '*' && r) return davError(412, '', 'The resource exists (If-None-Match: *)')
+/**
+ * The preconditions of a write on a resource whose current ETag is `etag` (null: no such
+ * resource), checked inside the write's transaction; null when they hold.
+ */
+function preconditions(etag: string | null, ifMatch: string | null, ifNoneMatch: string | null) {
+  if (ifNoneMatch !== null && ifNoneMatch.trim() === '*' && etag !== null)
+    return davError(412, '', 'The resource exists (If-None-Match: *)')
   if (ifMatch === null) return null
-  if (!r) return davError(412, '', 'The resource does not exist (If-Match)')
-  const { etag } = await rendered(dav, c, r)
+  if (etag === null) return davError(412, '', 'The resource does not exist (If-Match)')
   return ifMatchHolds(ifMatch, etag) ? null : davError(412, '', 'The resource changed since that ETag (If-Match)')
 }
 
@@ -47,8 +50,17 @@ function restFailure(answer: { status: number; json: any }): RawResponse {
 const SAFE_NAME = /^[\x21-\x7e]{1,200}$/
 const UNSAFE = /[<>&"'\\/]/
 
+/** A category's calendar is read-only: events are written in the calendar of all events. */
+const readOnly = (dav: Dav, calendar: string) =>
+  !dav.canWrite
+    ? davError(403, 'd:need-privileges', 'Your role may only read this calendar')
+    : categoryOf(calendar)
+      ? davError(403, 'd:need-privileges', 'The calendar of a category is read-only: write in the calendar of all events')
+      : null
+
 export async function putObject(dav: Dav, language: string, name: string, headers: PutHeaders, body: string): Promise<RawResponse> {
-  if (!dav.canWrite) return davError(403, 'd:need-privileges', 'Your role may only read this calendar')
+  const denied = readOnly(dav, language)
+  if (denied) return denied
   if (!SAFE_NAME.test(name) || UNSAFE.test(name))
     return davError(400, '', 'The resource name must be printable ASCII without < > & " \' \\ or /')
   if (headers.contentType !== null && !/^text\/calendar\b/i.test(headers.contentType)) {
@@ -65,13 +77,58 @@ export async function putObject(dav: Dav, language: string, name: string, header
     return davError(400, 'c:valid-calendar-data', 'The UID must be printable ASCII without < > & " \' \\ or /')
   const c = await dav.collection(language)
   const r = c.byName.get(name)
-  const failed = await preconditions(dav, c, r, headers.ifMatch, headers.ifNoneMatch)
-  if (failed) return failed
   const owner = c.byUid.get(put.uid)
   if ((r && r.uid !== put.uid) || (!r && owner)) {
     return davError(403, 'c:no-uid-conflict', r ? 'The UID of a calendar object cannot change' : `The UID is used by ${owner!.name}`)
   }
-  const served = r ? vevents((await rendered(dav, c, r)).text).events : []
+  // The ETag check and the writes in one transaction: a concurrent edit between them cannot be lost.
+  return dav.atomically((inside) => writePut(inside, c, r, { language, name, put, headers }))
+}
+
+/**
+ * Whether a resource of this name or UID was created since the calendar was read (by a request
+ * that raced this one): looked up inside the write's transaction by the custom fields that hold
+ * them, in every language of the calendar.
+ */
+async function takenMeanwhile(dav: Dav, c: Collection, name: string, uid: string): Promise<'name' | 'uid' | null> {
+  for (const [field, value] of [
+    ['caldav_name', name],
+    ['caldav_uid', uid],
+  ] as const) {
+    for (const language of c.languages) {
+      const filter = `custom_fields[${field}]=${encodeURIComponent(value)}`
+      const answer = await dav.rest.send(
+        'GET',
+        `/events?${filter}&start_date=1900-01-01&end_date=2999-12-31&per_page=1&${listQuery(language, dav.canWrite)}`,
+      )
+      if (answer.status !== 200) throw new Error(`calendar-events-router: the REST list answered ${answer.status}`)
+      if (answer.json.events.length) return field === 'caldav_name' ? 'name' : 'uid'
+    }
+  }
+  return null
+}
+
+interface PutWrite {
+  language: string
+  name: string
+  put: PutEvent
+  headers: PutHeaders
+}
+
+/** A PUT's preconditions and writes, inside the transaction. */
+async function writePut(dav: Dav, c: Collection, r: Resource | undefined, { language, name, put, headers }: PutWrite) {
+  const current = r ? await rendered(dav, c, r) : null
+  const failed = preconditions(current?.etag ?? null, headers.ifMatch, headers.ifNoneMatch)
+  if (failed) return failed
+  if (!r) {
+    const taken = await takenMeanwhile(dav, c, name, put.uid)
+    if (taken === 'name')
+      return headers.ifNoneMatch?.trim() === '*'
+        ? davError(412, '', 'The resource exists (If-None-Match: *)')
+        : davError(409, '', 'The resource was created meanwhile: read it and try again')
+    if (taken === 'uid') return davError(403, 'c:no-uid-conflict', 'The UID is used by another calendar object')
+  }
+  const served = current ? vevents(current.text).events : []
   const masterServed = served.find((e) => e.recurrenceId === null)?.lines ?? null
   const payload = restBody(put.master, put.masterLines, masterServed, await venueOf(dav, put, put.master), organizerOf(put, put.master))
   const extra = encodeExtras(put.masterExtras)
@@ -95,8 +152,12 @@ export async function putObject(dav: Dav, language: string, name: string, header
       if (answer.status !== 200) return restFailure(answer)
     }
   }
+  if (r) {
+    const failure = await revertOverrides(dav, key, put, served)
+    if (failure) return failure
+  }
   if (put.overrides.length) {
-    const failure = await writeOverrides(dav, language, key, put, served)
+    const failure = await writeOverrides(dav, r?.language ?? (language === ALL ? dav.options.defaultLanguage : language), key, put, served)
     if (failure) return failure
   }
   // The stored form is never byte for byte what was sent (DTSTAMP, SEQUENCE, URL...): no ETag,
@@ -135,6 +196,62 @@ function organizerOf(put: PutEvent, record: PutEvent['master']): unknown {
   return bodies.length ? bodies.map((b) => ({ organizer: b.organizer, ...(b.email ? { email: b.email } : {}) })) : undefined
 }
 
+/**
+ * The events of a series as the caller sees them, read inside the write's transaction (where the
+ * REST sync, which reads the journal, is not available): its head, then its later occurrences.
+ */
+async function eachMember(dav: Dav, key: number, language: string, fn: (event: any) => void): Promise<RawResponse | null> {
+  const query = listQuery(language, dav.canWrite)
+  const head = await dav.rest.send('GET', `/events?include=${key}&${query}`)
+  if (head.status !== 200) return restFailure(head)
+  for (const e of head.json.events) fn(e)
+  // Every date: the occurrences before today and up to the furthest a list shows.
+  let path: string | null = `/events?post_parent=${key}&start_date=1900-01-01&end_date=2999-12-31&per_page=100&${query}`
+  while (path) {
+    const answer = await dav.rest.send('GET', path)
+    if (answer.status !== 200) return restFailure(answer)
+    for (const e of answer.json.events) fn(e)
+    path = answer.json.next_rest_url ? continuation(dav.rest, answer.json.next_rest_url, language) : null
+  }
+  return null
+}
+
+/** The id of the event an object's VEVENT was served from (its X-CALENDAR-GLOBAL-ID), or null. */
+const servedId = (lines: Lines): number | null => {
+  const id = Number(/\?id=(\d+)/.exec(lines.get('X-CALENDAR-GLOBAL-ID') ?? '')?.[1])
+  return Number.isSafeInteger(id) ? id : null
+}
+
+/**
+ * Occurrences served edited on their own (RECURRENCE-ID) that the app sent back without their
+ * VEVENT go back to the rule's form. The series model has no "undo" of a `this` edit, so the
+ * edited occurrence is deleted for good (which excludes its day) and the series' exclusions are
+ * then set back to what they were, which makes the series write that day anew from its first
+ * occurrence. An occurrence whose day the series excludes already is left as it is.
+ */
+async function revertOverrides(dav: Dav, key: number, put: PutEvent, served: ReturnType<typeof vevents>['events']) {
+  const kept = new Set(put.overrides.map((o) => o.record.occurrenceOf!.original))
+  const gone = served.filter((e) => e.recurrenceId !== null && !kept.has(originalOf(e.recurrenceId) ?? ''))
+  if (!gone.length) return null
+  const head = await dav.rest.send('GET', `/events/${key}?status=any`)
+  if (head.status !== 200) return restFailure(head)
+  const recurrence = head.json.recurrence
+  if (!recurrence) return null
+  const excluded = new Set<string>(recurrence.exdate)
+  let removed = 0
+  for (const e of gone) {
+    const id = servedId(e.lines)
+    if (id === null || id === key || excluded.has(originalOf(e.recurrenceId!) ?? '')) continue
+    const answer = await dav.rest.send('DELETE', `/events/${id}?force=true`)
+    if (answer.status !== 200) return restFailure(answer)
+    removed++
+  }
+  if (!removed) return null
+  const { rrule, rdate, exdate } = recurrence
+  const answer = await dav.rest.send('POST', `/events/${key}?recurrence_scope=all`, { recurrence: { rrule, rdate, exdate } })
+  return answer.status === 200 ? null : restFailure(answer)
+}
+
 /** Edited occurrences (RECURRENCE-ID) as edits of that occurrence alone (`recurrence_scope=this`). */
 async function writeOverrides(
   dav: Dav,
@@ -143,24 +260,17 @@ async function writeOverrides(
   put: PutEvent,
   served: ReturnType<typeof vevents>['events'],
 ): Promise<RawResponse | null> {
-  const fresh = await readCollection(dav.rest, language, dav.options.languages, dav.canWrite, dav.host)
-  const r = fresh.byKey.get(key)
-  if (!r) return null
   const byOriginal = new Map<string, number>()
-  for (let i = 0; i < r.ids.length; i += 100) {
-    const answer = await dav.rest.send(
-      'GET',
-      `/events?include=${r.ids.slice(i, i + 100).join(',')}&per_page=100&${listQuery(r.language, dav.canWrite)}`,
-    )
-    if (answer.status !== 200) return restFailure(answer)
-    for (const e of answer.json.events) if (!e.series?.detached) byOriginal.set(e.start_date, e.id)
-  }
+  const failure = await eachMember(dav, key, language, (e) => {
+    if (!e.series?.detached) byOriginal.set(e.start_date, e.id)
+  })
+  if (failure) return failure
   const servedOverride = new Map<string, Lines>()
   for (const e of served) {
     if (e.recurrenceId === null) continue
     const original = originalOf(e.recurrenceId)
-    const id = Number(/\?id=(\d+)/.exec(e.lines.get('X-CALENDAR-GLOBAL-ID') ?? '')?.[1])
-    if (original && Number.isSafeInteger(id)) {
+    const id = servedId(e.lines)
+    if (original && id !== null) {
       byOriginal.set(original, id)
       servedOverride.set(original, e.lines)
     }
@@ -183,14 +293,17 @@ async function writeOverrides(
 }
 
 export async function deleteObject(dav: Dav, language: string, name: string, ifMatch: string | null): Promise<RawResponse> {
-  if (!dav.canWrite) return davError(403, 'd:need-privileges', 'Your role may only read this calendar')
+  const denied = readOnly(dav, language)
+  if (denied) return denied
   const c = await dav.collection(language)
   const r = c.byName.get(name)
   if (!r) return davError(404, '', 'No such calendar object')
-  const failed = await preconditions(dav, c, r, ifMatch, null)
-  if (failed) return failed
-  const series = r.ids.length > 1 || r.rrule !== null
-  const answer = await dav.rest.send('DELETE', `/events/${r.key}${series ? '?recurrence_scope=all' : ''}`)
-  if (answer.status !== 200) return restFailure(answer)
-  return plain(204)
+  return dav.atomically(async (inside) => {
+    const failed = ifMatch === null ? null : preconditions((await rendered(inside, c, r)).etag, ifMatch, null)
+    if (failed) return failed
+    const series = r.ids.length > 1 || r.rrule !== null
+    const answer = await inside.rest.send('DELETE', `/events/${r.key}${series ? '?recurrence_scope=all' : ''}`)
+    if (answer.status !== 200) return restFailure(answer)
+    return plain(204)
+  })
 }

@@ -3,8 +3,8 @@ import type { RawResponse } from '../http/types.js'
 import { objectPath, etagOf, type Dav } from './context.js'
 import { davError, multistatus, propResponse } from './multistatus.js'
 import { ALLPROP, propXml, type PropName, type Target } from './props.js'
-import { ALL, listQuery, type Collection, type Resource } from './store.js'
-import { DAV, XmlError, child, parseXml, tag } from './xml.js'
+import { ALL, categoryCalendar, listQuery, type Collection, type Resource } from './store.js'
+import { CALDAV, DAV, XmlError, child, parseXml, tag } from './xml.js'
 
 /** The property names a PROPFIND body asks for; null for `allprop` (or an empty body). */
 export function requestedProps(body: string): PropName[] | null {
@@ -31,7 +31,18 @@ export async function shownCalendars(dav: Dav): Promise<string[]> {
     }),
   )
   const used = withEvents.filter((l): l is string => l !== null)
-  return [ALL, ...(used.length > 1 ? used : [])]
+  const categories: string[] = []
+  for (const l of used) categories.push(...(await usedCategories(dav, l)))
+  return [ALL, ...(used.length > 1 ? used : []), ...categories]
+}
+
+/** Categories shown as read-only calendars, per language: the first 100 (by name) that events use. */
+async function usedCategories(dav: Dav, language: string): Promise<string[]> {
+  const answer = await dav.rest.send('GET', `/categories?per_page=100&hide_empty=1&multilingual_language=${encodeURIComponent(language)}`)
+  if (answer.status !== 200) return []
+  const terms = [...(answer.json.categories as Array<{ id: number; name: string }>)]
+  terms.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
+  return terms.map((t) => categoryCalendar(language, t.id))
 }
 
 function responseFor(dav: Dav, href: string, target: Target, props: PropName[] | null): string {
@@ -45,17 +56,24 @@ function responseFor(dav: Dav, href: string, target: Target, props: PropName[] |
   return propResponse(href, found, missing)
 }
 
-/** Object targets of these resources, rendered only when a property needs their text. */
-export async function objectTargets(dav: Dav, c: Collection, resources: Resource[], needText: boolean): Promise<Target[]> {
-  const texts = needText ? await dav.render(c, resources) : new Map<number, string>()
+/** What of an object's text a request needs: nothing, its ETag, or the text itself. */
+export type Need = 'none' | 'etag' | 'text'
+
+/** Object targets of these resources, rendered only when a property needs their text (or ETag). */
+export async function objectTargets(dav: Dav, c: Collection, resources: Resource[], need: Need): Promise<Target[]> {
+  const texts = need === 'none' ? new Map<number, string>() : await dav.render(c, resources)
   return resources.map((resource) => {
     const text = texts.get(resource.key) ?? ''
-    return { kind: 'object', collection: c, resource, text, etag: needText ? etagOf(text) : '' }
+    return { kind: 'object', collection: c, resource, text, etag: need === 'none' ? '' : etagOf(text) }
   })
 }
 
-const needsText = (props: PropName[] | null) =>
-  props === null || props.some((p) => p.ns === DAV && (p.name === 'getetag' || p.name === 'getcontentlength'))
+/** What a request for these properties needs of its objects' text. */
+export function needOf(props: PropName[] | null): Need {
+  if (props === null) return 'text'
+  if (props.some((p) => (p.ns === DAV && p.name === 'getcontentlength') || (p.ns === CALDAV && p.name === 'calendar-data'))) return 'text'
+  return props.some((p) => p.ns === DAV && p.name === 'getetag') ? 'etag' : 'none'
+}
 
 export type Place =
   { kind: 'root' | 'principal' | 'home' } | { kind: 'calendar'; language: string } | { kind: 'object'; language: string; name: string }
@@ -68,14 +86,14 @@ export async function propfind(dav: Dav, place: Place, depth: string, body: stri
     const c = await dav.collection(place.language)
     const r = c.byName.get(place.name)
     if (!r) return davError(404, '', 'No such calendar object')
-    const [t] = await objectTargets(dav, c, [r], needsText(props))
+    const [t] = await objectTargets(dav, c, [r], needOf(props))
     return multistatus([responseFor(dav, path, t!, props)])
   }
   if (place.kind === 'calendar') {
     const c = await dav.collection(place.language)
     responses.push(responseFor(dav, dav.calendarPath(c.language), { kind: 'calendar', collection: c }, props))
     if (depth === '1') {
-      for (const t of await objectTargets(dav, c, c.resources, needsText(props))) {
+      for (const t of await objectTargets(dav, c, c.resources, needOf(props))) {
         if (t.kind === 'object') responses.push(responseFor(dav, objectPath(dav, c, t.resource), t, props))
       }
     }

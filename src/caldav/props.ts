@@ -5,7 +5,7 @@
  */
 import type { Dav } from './context.js'
 import { hrefXml } from './context.js'
-import { ALL, type Collection, type Resource } from './store.js'
+import { ALL, categoryOf, type Collection, type Resource } from './store.js'
 import { CALDAV, CS, DAV, ICAL_NS, escapeXml, tag } from './xml.js'
 
 export type Target =
@@ -33,15 +33,19 @@ const PRIVILEGES_READ = ['read', 'read-current-user-privilege-set']
 const PRIVILEGES_WRITE = [...PRIVILEGES_READ, 'write', 'write-content', 'write-properties', 'bind', 'unbind']
 
 function privileges(dav: Dav, target: Target): string {
-  const writable = dav.canWrite && (target.kind === 'calendar' || target.kind === 'object')
+  const writable = dav.canWrite && (target.kind === 'calendar' || target.kind === 'object') && target.collection.category === null
   const names = writable ? PRIVILEGES_WRITE : PRIVILEGES_READ
   return names.map((n) => tag(DAV, 'privilege', tag(DAV, n))).join('')
 }
 
-/** The display name of a calendar: the feed's name for every language's, with the language for one language's. */
-export function calendarName(dav: Dav, calendar: string): string {
+/**
+ * The display name of a calendar: the feed's name for every language's, with the language for
+ * one language's, with the category's name for a category's.
+ */
+export function calendarName(dav: Dav, c: Collection): string {
   const name = dav.options.ical.name
-  return calendar === ALL ? name : `${name} (${calendar})`
+  if (c.category !== null) return `${name}: ${c.category}`
+  return c.language === ALL ? name : `${name} (${c.language})`
 }
 
 const REPORTS = [
@@ -51,7 +55,7 @@ const REPORTS = [
 ] as const
 
 function displayName(dav: Dav, target: Target): string {
-  if (target.kind === 'calendar') return calendarName(dav, target.collection.language)
+  if (target.kind === 'calendar') return calendarName(dav, target.collection)
   if (target.kind === 'object') return target.resource.title
   if (target.kind === 'principal') return `user ${dav.principal.id}`
   return target.kind === 'home' ? 'Calendars' : 'CalDAV'
@@ -109,7 +113,7 @@ function caldavProp(dav: Dav, target: Target, name: string): string | null {
   if (name === 'supported-calendar-component-set') return tag(CALDAV, 'supported-calendar-component-set', '<c:comp name="VEVENT"/>')
   if (name === 'supported-calendar-data')
     return tag(CALDAV, 'supported-calendar-data', '<c:calendar-data content-type="text/calendar" version="2.0"/>')
-  if (name === 'calendar-description') return tag(CALDAV, 'calendar-description', escapeXml(calendarName(dav, target.collection.language)))
+  if (name === 'calendar-description') return tag(CALDAV, 'calendar-description', escapeXml(calendarName(dav, target.collection)))
   return null
 }
 
@@ -125,9 +129,13 @@ export function propXml(dav: Dav, target: Target, p: PropName): string | null {
   return null
 }
 
-/** Every language's calendar first, then the default language's, then the others in the order the site lists them. */
+/**
+ * Every language's calendar first, then the default language's, then the others in the order the
+ * site lists them, then the categories'.
+ */
 export function orderOf(dav: Dav, calendar: string): number {
   if (calendar === ALL) return 0
+  if (categoryOf(calendar)) return 2 + dav.options.languages.length
   if (calendar === dav.options.defaultLanguage) return 1
   return 2 + dav.options.languages.indexOf(calendar)
 }

@@ -4,11 +4,10 @@
  * occurrences (every occurrence of a series is an event of its own), through the REST list.
  */
 import type { RawResponse } from '../http/types.js'
-import { utcToLocal } from '../time/zone.js'
 import { objectPath, type Dav } from './context.js'
 import { davError, multistatus, propResponse, statusResponse } from './multistatus.js'
 import { propXml, SYNC_SCHEME, syncTokenUri, type PropName, type Target } from './props.js'
-import { objectTargets } from './propfind.js'
+import { needOf, objectTargets } from './propfind.js'
 import { continuation, languagesOf, listQuery, nameOf, packToken, unpackToken, type Collection, type Resource } from './store.js'
 import { CALDAV, DAV, child, children, escapeXml, parseXml, tag, type XmlElement } from './xml.js'
 
@@ -31,7 +30,7 @@ const propsOf = (root: XmlElement): PropName[] =>
   (child(root, DAV, 'prop')?.children ?? [{ ns: DAV, name: 'getetag' }]).map((c) => ({ ns: c.ns, name: c.name }))
 
 async function answerObjects(dav: Dav, c: Collection, resources: Resource[], props: PropName[]): Promise<string[]> {
-  const targets = await objectTargets(dav, c, resources, true)
+  const targets = await objectTargets(dav, c, resources, needOf(props))
   return targets.map((t) => objectResponse(dav, t.kind === 'object' ? objectPath(dav, c, t.resource) : '', t, props))
 }
 
@@ -95,8 +94,8 @@ async function query(dav: Dav, language: string, root: XmlElement): Promise<RawR
     if ((range.attrs.start !== undefined && !start) || (range.attrs.end !== undefined && !end) || (!start && !end)) {
       return davError(400, 'c:valid-filter', 'time-range start and end must be UTC date-times such as 20260101T000000Z')
     }
-    const keys = await keysInRange(dav, language, start, end)
-    resources = resources.filter((r) => keys.has(r.key))
+    // The calendar as read holds every event's UTC span: no list request (RFC 4791 §9.9 overlap).
+    resources = resources.filter((r) => r.spans.some(([s, e]) => (end === null || s < end) && (start === null || e > start)))
   }
   return multistatus(await answerObjects(dav, c, resources, propsOf(root)))
 }
@@ -117,27 +116,6 @@ function uidMatcher(filter: XmlElement): (r: Resource) => boolean {
     return u.includes(wanted)
   }
   return (r) => test(r.uid) !== negate
-}
-
-/** The resources (event or series ids) with an event overlapping [start, end), from the REST list of each language. */
-async function keysInRange(dav: Dav, calendar: string, start: string | null, end: string | null): Promise<Set<number>> {
-  const keys = new Set<number>()
-  for (const language of languagesOf(calendar, dav.options.languages)) await languageKeysInRange(dav, language, start, end, keys)
-  return keys
-}
-
-async function languageKeysInRange(dav: Dav, language: string, start: string | null, end: string | null, keys: Set<number>): Promise<void> {
-  const tz = dav.options.timezone
-  const params = [`strict_dates=1`, `per_page=100`, listQuery(language, dav.canWrite)]
-  if (end) params.push(`starts_before=${encodeURIComponent(utcToLocal(end, tz))}`)
-  if (start) params.push(`ends_after=${encodeURIComponent(utcToLocal(start, tz))}`)
-  for (let page = 1; ; page++) {
-    const answer = await dav.rest.send('GET', `/events?${params.join('&')}&page=${page}`)
-    if (answer.status === 404 && page > 1) break
-    if (answer.status !== 200) throw new Error(`calendar-events-router: the REST list answered ${answer.status}`)
-    for (const e of answer.json.events) keys.add(e.series?.id ?? e.id)
-    if (page >= Number(answer.json.total_pages ?? 1)) break
-  }
 }
 
 interface Changes {
@@ -212,7 +190,7 @@ async function restChanges(dav: Dav, language: string, token: string, limit: num
 
 /** Names of removed events: a trashed one still shows the name a calendar app gave it to those who may see the trash. */
 async function removedNames(dav: Dav, calendar: string, ids: number[]): Promise<Map<number, string>> {
-  const names = new Map<number, string>(ids.map((id) => [id, `${nameOf(`${id}@${dav.host}`)}.ics`]))
+  const names = new Map<number, string>(ids.map((id) => [id, dav.removedName(id) ?? `${nameOf(`${id}@${dav.host}`)}.ics`]))
   if (!dav.canWrite || !ids.length) return names
   for (const language of languagesOf(calendar, dav.options.languages)) await trashedNames(dav, language, ids, names)
   return names
@@ -253,7 +231,9 @@ async function syncCollection(dav: Dav, language: string, root: XmlElement): Pro
   const gone = [...changes.deleted].filter((id) => !held.has(id) && !changes.changed.has(id))
   const names = await removedNames(dav, language, gone)
   const responses = await answerObjects(dav, c, present, propsOf(root))
-  for (const id of gone) responses.push(statusResponse(`${dav.calendarPath(language)}${names.get(id)}`, 'HTTP/1.1 404 Not Found'))
+  // A series' occurrences are one resource: its name once.
+  for (const name of new Set(gone.map((id) => names.get(id)!)))
+    responses.push(statusResponse(`${dav.calendarPath(language)}${name}`, 'HTTP/1.1 404 Not Found'))
   if (changes.truncated) responses.push(statusResponse(dav.calendarPath(language), 'HTTP/1.1 507 Insufficient Storage'))
   return multistatus(responses, tag(DAV, 'sync-token', escapeXml(syncTokenUri(changes.token))))
 }

@@ -2,8 +2,12 @@
 export interface Resource {
   /** The event id, or the series id (its first occurrence) for a series. */
   key: number
-  /** Every event of the resource: the event, or the series' occurrences in order. */
+  /** Every event of the resource: the event, or the series' occurrences in their series order. */
   ids: number[]
+  /** The occurrences edited on their own (RECURRENCE-ID VEVENTs), by id. */
+  edited: number[]
+  /** Each event's UTC start and end (`YYYY-MM-DD HH:MM:SS`): what a time-range query compares. */
+  spans: Array<[start: string, end: string]>
   uid: string
   /** The last path segment, `{name}.ics` (unescaped). */
   name: string

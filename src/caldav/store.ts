@@ -13,8 +13,10 @@ export type { Resource } from './resource.js'
 import { splitFeed, type FeedParts } from './ics-out.js'
 
 export interface Collection {
-  /** The calendar's path segment: a language, or ALL. */
+  /** The calendar's path segment: a language, ALL, or a category's (categoryOf). */
   language: string
+  /** A category's calendar: the category's name (its calendars are read-only); null otherwise. */
+  category: string | null
   /** The languages it shows: its own, or every one for ALL. */
   languages: string[]
   resources: Resource[]
@@ -61,9 +63,40 @@ export function unpackToken(calendar: string, token: string, languages: readonly
   return out
 }
 
-/** The REST list parameters of the collection: every status the caller may see, this language. */
-export function listQuery(language: string, canEdit: boolean): string {
-  return `multilingual_language=${encodeURIComponent(language)}${canEdit ? '&status=any' : ''}`
+/**
+ * A category's calendar: the segment `{language}-category-{id}` (a category is a term of one
+ * language). Its lists are that language's, filtered by the category.
+ */
+export function categoryOf(calendar: string): { language: string; id: number } | null {
+  const m = /^(.+)-category-([1-9][0-9]{0,14})$/.exec(calendar)
+  return m ? { language: m[1]!, id: Number(m[2]) } : null
+}
+
+export const categoryCalendar = (language: string, id: number) => `${language}-category-${id}`
+
+/** A calendar the site does not have (an unknown category): answered 404. */
+export class NoSuchCalendar extends Error {}
+
+/**
+ * The REST list parameters of a calendar's list (`scope`: a language, or a category's calendar):
+ * every status the caller may see, that language, that category.
+ */
+export function listQuery(scope: string, canEdit: boolean): string {
+  const category = categoryOf(scope)
+  const language = category ? category.language : scope
+  return `multilingual_language=${encodeURIComponent(language)}${category ? `&categories=${category.id}` : ''}${canEdit ? '&status=any' : ''}`
+}
+
+/** A category calendar's category name, read as the caller; NoSuchCalendar when there is none. */
+async function categoryName(rest: Rest, calendar: string): Promise<string | null> {
+  const category = categoryOf(calendar)
+  if (!category) return null
+  const answer = await rest.send('GET', `/categories/${category.id}?multilingual_language=${encodeURIComponent(category.language)}`)
+  if (answer.status === 404 || answer.status === 400) throw new NoSuchCalendar(`No category ${category.id}`)
+  if (answer.status !== 200) throw new Error(`calendar-events-router: the REST category read answered ${answer.status}`)
+  // A category of another language than the segment says: not a calendar either.
+  if (answer.json.language !== undefined && answer.json.language !== category.language) throw new NoSuchCalendar('Another language')
+  return String(answer.json.name ?? '')
 }
 
 /** Resource names this server makes from a UID: printable ASCII but what needs escaping in a URL or XML. */
@@ -78,18 +111,24 @@ const customValue = (e: any, key: string): string | null => {
 export function group(events: any[], host: string, language: string): { resources: Resource[] } {
   const byKey = new Map<number, Resource>()
   const heads = new Map<number, any>()
+  const position = new Map<number, number>()
   for (const e of events) {
     const key = e.series?.id ?? e.id
     if (e.id === key) heads.set(key, e)
     let r = byKey.get(key)
     if (!r) {
-      r = { key, ids: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '', language }
+      r = { key, ids: [], edited: [], spans: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '', language }
       byKey.set(key, r)
     }
     r.ids.push(e.id)
+    if (e.series?.detached) r.edited.push(e.id)
+    if (typeof e.utc_start_date === 'string' && typeof e.utc_end_date === 'string') r.spans.push([e.utc_start_date, e.utc_end_date])
+    position.set(e.id, e.series?.position ?? 0)
     if (e.recurrence?.rrule) r.rrule = e.recurrence.rrule
   }
   for (const r of byKey.values()) {
+    // In series order: a series' first 500 occurrences are its first part (renderResources).
+    if (r.ids.length > 1) r.ids.sort((a, b) => position.get(a)! - position.get(b)!)
     const head = heads.get(r.key)
     const uid = head ? customValue(head, 'caldav_uid') : null
     r.uid = uid ?? `${r.key}@${host}`
@@ -133,6 +172,7 @@ export async function readCollection(
 ): Promise<Collection> {
   const resources: Resource[] = []
   const tokens: Record<string, string> = {}
+  const category = await categoryName(rest, calendar)
   const shown = languagesOf(calendar, languages)
   for (const language of shown) {
     const { events, token } = await readLanguage(rest, language, canEdit)
@@ -141,6 +181,7 @@ export async function readCollection(
   }
   return {
     language: calendar,
+    category,
     languages: shown,
     resources,
     byName: new Map(resources.map((r) => [r.name, r])),
@@ -153,6 +194,39 @@ export async function readCollection(
 
 /** The REST feed can name at most this many events at once (`include`). */
 const INCLUDE_MAX = 500
+
+/** One REST feed request for these events of one language, split by component. */
+async function feedOf(rest: Rest, ids: number[], language: string, canEdit: boolean): Promise<FeedParts> {
+  const answer = await rest.send('GET', `/events?format=ics&include=${ids.join(',')}&${listQuery(language, canEdit)}`)
+  if (answer.status !== 200) throw new Error(`calendar-events-router: the REST feed answered ${answer.status}`)
+  return splitFeed(answer.text)
+}
+
+/**
+ * A series of more than INCLUDE_MAX occurrences: its master from a feed of its first ones (in
+ * series order, so no occurrence before the last of them is missing and taken for an exclusion;
+ * the RRULE is the stored one, not cut there), then its later occurrences edited on their own
+ * from feeds of those alone.
+ */
+async function renderLarge(
+  rest: Rest,
+  r: Resource,
+  canEdit: boolean,
+  extrasOf: (ids: number[]) => Promise<ReadonlyMap<number, string[]>>,
+): Promise<string> {
+  const first = r.ids.slice(0, INCLUDE_MAX)
+  const head = await feedOf(rest, first, r.language, canEdit)
+  const inFirst = new Set(first)
+  const later = r.edited.filter((id) => !inFirst.has(id))
+  const more: FeedParts[] = []
+  for (let i = 0; i < later.length; i += INCLUDE_MAX) more.push(await feedOf(rest, later.slice(i, i + INCLUDE_MAX), r.language, canEdit))
+  const extras = await extrasOf([...head.idsOf(r), ...more.flatMap((p) => p.idsOf(r))])
+  const text = head.resource(r, extras)
+  const overrides = more.flatMap((p) => p.overrides(r, extras))
+  if (!overrides.length) return text
+  const end = text.lastIndexOf('END:VCALENDAR')
+  return `${text.slice(0, end)}${overrides.join('\r\n')}\r\n${text.slice(end)}`
+}
 
 /** The iCalendar text of each resource, from the REST feed of their events (a few requests). */
 export async function renderResources(
@@ -167,10 +241,12 @@ export async function renderResources(
   let size = 0
   const flush = async () => {
     if (!batch.length) return
-    const ids = batch.flatMap((r) => r.ids.slice(0, INCLUDE_MAX))
-    const answer = await rest.send('GET', `/events?format=ics&include=${ids.join(',')}&${listQuery(batch[0]!.language, canEdit)}`)
-    if (answer.status !== 200) throw new Error(`calendar-events-router: the REST feed answered ${answer.status}`)
-    const parts: FeedParts = splitFeed(answer.text)
+    const parts = await feedOf(
+      rest,
+      batch.flatMap((r) => r.ids),
+      batch[0]!.language,
+      canEdit,
+    )
     const extras = await extrasOf(batch.flatMap((r) => parts.idsOf(r)))
     for (const r of batch) out.set(r.key, parts.resource(r, extras))
     batch = []
@@ -179,10 +255,13 @@ export async function renderResources(
   // A feed request is of one language: the resources go by language.
   const ordered = [...resources].sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0))
   for (const r of ordered) {
-    const n = Math.min(r.ids.length, INCLUDE_MAX)
-    if (size + n > INCLUDE_MAX || (batch.length && batch[0]!.language !== r.language)) await flush()
+    if (r.ids.length > INCLUDE_MAX) {
+      out.set(r.key, await renderLarge(rest, r, canEdit, extrasOf))
+      continue
+    }
+    if (size + r.ids.length > INCLUDE_MAX || (batch.length && batch[0]!.language !== r.language)) await flush()
     batch.push(r)
-    size += n
+    size += r.ids.length
   }
   await flush()
   return out

@@ -41,25 +41,26 @@ function originHeaders(cors: Cors, origin: string): Record<string, string> {
   return h
 }
 
-/** Adds CORS headers to an actual (non-preflight) response. */
-export function applyCors(cors: Cors, request: RequestLike, raw: RawResponse): void {
+/** Adds CORS headers to an actual (non-preflight) response; `expose`: the headers a script may read. */
+export function applyCors(cors: Cors, request: RequestLike, raw: RawResponse, expose = EXPOSE): void {
   const origin = request.headers.get('origin')
   appendVary(raw, 'Origin')
   if (!origin || !cors.allows(origin)) return
   Object.assign(raw.headers, originHeaders(cors, origin))
-  raw.headers['Access-Control-Expose-Headers'] = EXPOSE
+  raw.headers['Access-Control-Expose-Headers'] = expose
 }
 
 export const isPreflight = (request: RequestLike, method: string) =>
   method === 'OPTIONS' && request.headers.get('origin') !== null && request.headers.get('access-control-request-method') !== null
 
-export function preflight(cors: Cors, request: RequestLike, methods: string[]): RawResponse {
+/** `allowHeaders`: what is allowed when the preflight names no headers of its own. */
+export function preflight(cors: Cors, request: RequestLike, methods: string[], allowHeaders = ALLOW_HEADERS): RawResponse {
   const origin = request.headers.get('origin') as string
   const headers: Record<string, string> = { Vary: 'Origin, Access-Control-Request-Headers' }
   if (cors.allows(origin)) {
     Object.assign(headers, originHeaders(cors, origin), {
       'Access-Control-Allow-Methods': [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', '),
-      'Access-Control-Allow-Headers': request.headers.get('access-control-request-headers') || ALLOW_HEADERS,
+      'Access-Control-Allow-Headers': request.headers.get('access-control-request-headers') || allowHeaders,
       'Access-Control-Max-Age': String(cors.maxAge),
     })
   }
