@@ -879,8 +879,30 @@ function operations(refs: Refs, published: number[]): Operation[] {
       },
     },
   ]
+  ops.push(monthWindowOperation(r))
   if (SEARCH) for (const s of searchOperations(refs, window)) ops.push({ ...s, next: () => request('GET', s.target()) })
   return selectOps([...ops, ...geoOperations(request), ...seriesOperations(refs)])
+}
+
+/**
+ * The window a calendar view asks for (FullCalendar's month grid): every event overlapping a month
+ * (`ends_after` its first day, `starts_before` its last), 50 a page, a random page of the ~2,800
+ * events a month holds at 100k. The month is the fifth from now, inside the data's 36 months.
+ */
+function monthWindowOperation(r: () => number): Operation {
+  const first = new Date(NOW)
+  first.setUTCDate(1)
+  first.setUTCMonth(first.getUTCMonth() + 4)
+  const last = new Date(first)
+  last.setUTCMonth(last.getUTCMonth() + 1)
+  last.setUTCDate(0)
+  const day = (d: Date) => d.toISOString().slice(0, 10)
+  const target = `/events?ends_after=${day(first)}&starts_before=${day(last)}&per_page=50`
+  return {
+    key: 'month-window',
+    label: 'month window: ends_after+starts_before, 50/page',
+    next: () => request('GET', `${target}&page=${1 + Math.floor(r() * 20)}`),
+  }
 }
 
 /**
@@ -992,8 +1014,9 @@ async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]
       engine.recorder.on = false
     }
     for (const s of engine.recorder.seen) {
-      const isDayCount = /FROM event_(filter_)?day_counts c WHERE/.test(s.sql)
-      const isList = isDayCount || (/(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'|FROM event_filter/.test(s.sql))
+      const isFloor = /ORDER BY c\.start_day LIMIT 1/.test(s.sql)
+      const isDayCount = !isFloor && /FROM event_(filter_)?day_counts c WHERE/.test(s.sql)
+      const isList = isFloor || isDayCount || (/(ORDER BY|count\(\*\))/.test(s.sql) && /p\.type = 'event'|FROM event_filter/.test(s.sql))
       const isGeo = /FROM posts g WHERE/.test(s.sql)
       const isTerms = !termsExplained && /FROM terms t WHERE/.test(s.sql) && /term_counts|count\(\*\)/.test(s.sql)
       if (!isList && !isTerms && !isGeo) continue
@@ -1002,11 +1025,13 @@ async function plansFor(engine: Engine, router: CalendarRouter, ops: Operation[]
         ? 'term counts (embedded categories/tags of the page)'
         : isGeo
           ? 'venues in the bounding box (posts_venue_geo)'
-          : isDayCount
-            ? 'count (event_day_counts)'
-            : /count\(\*\) AS n/.test(s.sql)
-              ? 'count'
-              : 'page'
+          : isFloor
+            ? 'earliest start of an event ending in the window (event_day_counts)'
+            : isDayCount
+              ? 'count (event_day_counts)'
+              : /count\(\*\) AS n/.test(s.sql)
+                ? 'count'
+                : 'page'
       const params = s.params.map((p) => (Array.isArray(p) ? `[${p.length} ids]` : JSON.stringify(p))).join(', ')
       out.push(
         `--- ${engine.name}: ${op.label} — ${kind} (${fmtMs(s.ms)} ms in the request)\n` +

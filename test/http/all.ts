@@ -29,10 +29,12 @@ import { recurrenceIcalSuite } from './recurrence-ical.suite.js'
 import { recurrenceReliabilitySuite } from './recurrence-reliability.suite.js'
 import { recurrenceEdgeCasesDocSuite, recurrenceEdgeCasesSuite } from './recurrence-edge-cases.suite.js'
 import { responseCacheSuite } from './response-cache.suite.js'
+import { overlapWindowSuite } from './overlap-window.suite.js'
 
 export function httpSuites(name: string, makeStorage: () => Storage | Promise<Storage>) {
   httpConformance({ describe, it }, name, makeStorage)
   syncSuite(name, makeStorage)
+  overlapWindowSuite(name, makeStorage)
   syncPropertySuite(name, makeStorage)
   jsonLdSuite(name, makeStorage)
   docResponsesSuite(name, makeStorage)

@@ -371,6 +371,46 @@ function searchOf(q: EventListQuery, index: TextIndex, posts: PostFilters, links
   }
 }
 
+/**
+ * An overlap window (`ends_after`: end_date > V, often with `starts_before`: start_date < X) has
+ * no lower bound on start_date: the list walked posts_event_start from the first event ever
+ * stored up to X, testing each row's end (about 2 s a page at 100k events on SQLite). An event
+ * ending after V ends on V's day D or later, so it starts no earlier than the earliest start
+ * day among the listed events that end on D or later, which event_day_counts holds: per status,
+ * its first row by start day (the primary key's order) with end_day >= D and a live count. That
+ * day, as `start_date >= 'day 00:00:00'`, adds a bound every listed row already satisfies, so
+ * the answers and totals stay the same and the walk starts near the window. Null: no bound to
+ * read (no `ends_after`, an id list, no statuses).
+ */
+export function startFloorStatement(q: EventListQuery): Statement | null {
+  if (q.endGt === undefined || q.include !== undefined) return null
+  const statuses = [...new Set(q.statuses)]
+  if (!statuses.length) return null
+  const day = q.endGt.slice(0, 10)
+  // One scalar subquery per status, so each is one ordered probe of the primary key that stops
+  // at its first match (a status IN list would be sorted instead).
+  const first = `(SELECT c.start_day FROM event_day_counts c WHERE c.language = ? AND c.status = ? AND c.end_day >= ? AND c.n > 0
+    ORDER BY c.start_day LIMIT 1)`
+  return {
+    sql: `SELECT ${statuses.map((_, i) => `${first} AS s${i}`).join(', ')}`,
+    params: statuses.flatMap((status) => [q.language, status, day]),
+  }
+}
+
+/**
+ * The query with the floor read by startFloorStatement (its row's first start days, null where
+ * a status has none) as a lower bound on start_date. An event without a start is counted on day
+ * '' (sorts first): then no floor, so the list keeps it. No row at all: no listed event ends on
+ * D or later, the list is empty whatever the bound, and V's own day keeps the walk short.
+ */
+export function withStartFloor(q: EventListQuery, firstDays: ReadonlyArray<string | null>): EventListQuery {
+  if (q.endGt === undefined) return q
+  const days = firstDays.filter((d): d is string => d !== null)
+  if (days.includes('')) return q
+  const floor = `${days.length ? days.reduce((a, b) => (b < a ? b : a)) : q.endGt.slice(0, 10)} 00:00:00`
+  return q.startGte !== undefined && q.startGte >= floor ? q : { ...q, startGte: floor }
+}
+
 const DAY_START = /^(\d{4}-\d{2}-\d{2}) 00:00:00$/
 const DAY_END = /^(\d{4}-\d{2}-\d{2}) 23:59:59$/
 

@@ -19,6 +19,8 @@ import {
   listWords,
   matchesStatement,
   planEventList,
+  startFloorStatement,
+  withStartFloor,
   type EventListPlan,
   type IndexedSearch,
   type PlanInputs,
@@ -38,7 +40,8 @@ async function planInputs(db: Db, query: EventListQuery): Promise<PlanInputs | n
   // custom_fields[key]=value: a key with no matching row empties the list; a rare one drives it.
   const custom = query.customFields?.length ? await customFieldRefs(db, query.customFields) : { refs: [], driving: false }
   if (!custom) return null
-  const { q, wide } = fenced
+  const { wide } = fenced
+  const q = await floored(db, fenced.q)
   const index = await textIndex(db, listWords(q), q)
   return wide ? { q, wide, custom, index } : { q, custom, index }
 }
@@ -100,6 +103,17 @@ async function fenceToVenues(db: Db, q: EventListQuery): Promise<{ q: EventListQ
   if (!venueIds.length) return null
   if (q.venueIds || venueIds.length <= DRIVING_VENUES) return { q: { ...q, venueIds, venueGeo: undefined } }
   return { q: { ...q, venueGeo: undefined }, wide: venueIds }
+}
+
+/** The query with the lower bound on start_date its `ends_after` implies (see startFloorStatement). */
+async function floored(db: Db, q: EventListQuery): Promise<EventListQuery> {
+  const st = startFloorStatement(q)
+  if (!st) return q
+  const [row] = await db.query<Record<string, unknown>>(st.sql, st.params)
+  return withStartFloor(
+    q,
+    Object.values(row ?? {}).map((d) => (d == null ? null : String(d))),
+  )
 }
 
 /** The search's text index (PostgreSQL's event_words reads the words' tokens here), or null: each row is tested. */

@@ -8,7 +8,14 @@ import type { EventListQuery } from '../../../src/storage/types.js'
 import { postgresDialect, sqliteDialect, type Dialect } from '../../../src/storage/sql/dialect.js'
 import type { SqlParam } from '../../../src/storage/sql/driver.js'
 import type { CustomRef } from '../../../src/storage/sql/custom-values.js'
-import { planEventList, type EventListPlan, type PlanInputs, type TextIndex } from '../../../src/storage/sql/event-list-plan.js'
+import {
+  planEventList,
+  startFloorStatement,
+  withStartFloor,
+  type EventListPlan,
+  type PlanInputs,
+  type TextIndex,
+} from '../../../src/storage/sql/event-list-plan.js'
 
 const DIALECTS: Array<[string, Dialect]> = [
   ['sqlite', sqliteDialect],
@@ -219,5 +226,61 @@ describe('dialect differences', () => {
     if (lite.kind !== 'page' || pg.kind !== 'page') throw new Error('not a page')
     expect(pg.count).toEqual(lite.count)
     expect(pg.page.params).toEqual(lite.page.params)
+  })
+})
+
+/** A calendar's month view: every event overlapping March 2031 (ends_after, starts_before). */
+const overlap: EventListQuery = {
+  language: LANG,
+  statuses: ['publish'],
+  endGt: '2031-03-01 23:59:59',
+  startLt: '2031-03-31 23:59:59',
+  orderBy: 'start',
+  offset: 50,
+  limit: 50,
+}
+
+describe('an overlap window is bounded below by the earliest start of an event ending in it', () => {
+  it('reads, per status, the first start day of event_day_counts among rows ending on the day of ends_after or later', () => {
+    const st = startFloorStatement({ ...overlap, statuses: ['publish', 'draft', 'publish'] })
+    expect(st).not.toBeNull()
+    const subqueries = st!.sql.match(
+      /FROM event_day_counts c WHERE c\.language = \? AND c\.status = \? AND c\.end_day >= \? AND c\.n > 0\s+ORDER BY c\.start_day LIMIT 1/g,
+    )
+    expect(subqueries).toHaveLength(2)
+    expect(st!.params).toEqual([LANG, 'publish', '2031-03-01', LANG, 'draft', '2031-03-01'])
+    expect(placeholders(st!.sql)).toBe(st!.params.length)
+    for (const value of SENTINELS) expect(st!.sql).not.toContain(value)
+  })
+
+  it('reads nothing without ends_after, for an id list, or without statuses', () => {
+    expect(startFloorStatement(base)).toBeNull()
+    expect(startFloorStatement({ ...overlap, include: [987001] })).toBeNull()
+    expect(startFloorStatement({ ...overlap, statuses: [] })).toBeNull()
+  })
+
+  it('the earliest of the statuses bounds the start; a later start_date bound is kept', () => {
+    expect(withStartFloor(overlap, ['2031-02-27', '2029-05-01']).startGte).toBe('2029-05-01 00:00:00')
+    expect(withStartFloor(overlap, [null, '2031-02-28']).startGte).toBe('2031-02-28 00:00:00')
+    const later = { ...overlap, startGte: '2031-03-10 08:00:00' }
+    expect(withStartFloor(later, ['2031-02-28'])).toBe(later)
+    expect(withStartFloor({ ...overlap, startGte: '2020-01-01 00:00:00' }, ['2031-02-28']).startGte).toBe('2031-02-28 00:00:00')
+  })
+
+  it('an event without a start (day "") leaves the query unbounded; no event ending that late bounds at the day itself', () => {
+    expect(withStartFloor(overlap, ['', '2031-02-28'])).toBe(overlap)
+    expect(withStartFloor(overlap, [null]).startGte).toBe('2031-03-01 00:00:00')
+    expect(withStartFloor(base, ['2031-02-28'])).toBe(base)
+  })
+
+  it.each(DIALECTS)('the bounded window walks one start_date range of the posts, page and count (%s)', (_name, d) => {
+    const p = plan(d, withStartFloor(overlap, ['2031-02-28']))
+    if (p.kind !== 'page') throw new Error(p.kind)
+    for (const s of [p.page, p.count!]) {
+      expect(s.sql).toContain('p.start_date >= ? AND p.start_date < ? AND p.end_date > ?')
+      expect(s.params).toEqual(expect.arrayContaining(['2031-02-28 00:00:00', '2031-03-31 23:59:59', '2031-03-01 23:59:59']))
+    }
+    // ends_after is not a whole-day bound the day counters answer: the count reads the (now short) range.
+    expect(p.count!.sql).toMatch(/^SELECT count\(\*\) AS n FROM posts p WHERE/)
   })
 })
