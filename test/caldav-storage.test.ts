@@ -261,7 +261,10 @@ describe.each(BACKENDS)('CalDAV on %s', (_name, make) => {
     'a change then a sync reports the object\u2019s current ETag; a query and each role follow the changes',
     { timeout: 60_000 },
     async () => {
-      const router = await app(make)
+      const storage = await make()
+      onTestFinished(() => storage.close?.())
+      const options = { authenticate, now: () => new Date(NOW), caldav: true, onError: (e: unknown) => console.error(e) }
+      const router = createCalendarRouter(storage, options)
       const put = (name: string, uid: string, start: string, title: string) =>
         dav(router, 'PUT', `${CAL}${name}`, ics(uid, [`DTSTART:${start}`, 'DTEND:20270105T235900Z', `SUMMARY:${title}`]))
       expect((await put('a.ics', 'a@x', '20270105T180000Z', 'A')).status).toBe(201)
@@ -312,6 +315,11 @@ describe.each(BACKENDS)('CalDAV on %s', (_name, make) => {
         depth: '1',
       })
       expect(hrefs(listed.text)).toEqual(['/caldav/calendars/en/', '/caldav/calendars/en/b.ics'])
+      // Another router (a restart) has no calendar held: the same token goes through the REST sync
+      // (an administrator sees the trashed event's name).
+      const other = await dav(createCalendarRouter(storage, options), 'REPORT', CAL, SYNC(tokenOf(mine.text)))
+      expect(other.text).toMatch(/<d:href>\/caldav\/calendars\/en\/a\.ics<\/d:href><d:status>HTTP\/1.1 404 Not Found/)
+      expect(hrefs(other.text)).toEqual(['/caldav/calendars/en/a.ics'])
     },
   )
 })

@@ -7,6 +7,7 @@
  */
 import type { Principal } from '../auth/principal.js'
 import type { Rest } from './api.js'
+import type { Resource } from './resource.js'
 import { CalendarState, type LanguageDelta } from './calendar-state.js'
 import { categoryName, continuation, listQuery, readCollection, type Collection } from './store.js'
 
@@ -75,15 +76,48 @@ class RemovedNames {
   }
 }
 
+/** One delta applied to a cached calendar: from which calendar token, what it changed (id: key) and removed. */
+interface Step {
+  from: string
+  changed: Map<number, number>
+  deleted: number[]
+}
+
+/** What changed in a calendar since a token (as sync-collection reports it). */
+export interface KnownChanges {
+  /** The keys of the resources changed. */
+  changed: Set<number>
+  /** The event ids removed (and not given again since). */
+  deleted: Set<number>
+}
+
+/** How many applied deltas a cached calendar remembers, to answer sync-collection from them. */
+const STEPS = 32
+
 interface Entry {
   collection: Collection
   state: CalendarState
+  /** The deltas applied since the calendar was read, oldest first (at most STEPS). */
+  steps: Step[]
+}
+
+/** A step of these deltas: each event's resource key, and the ids removed. */
+function stepOf(from: string, deltas: readonly LanguageDelta[]): Step {
+  const changed = new Map<number, number>()
+  const deleted: number[] = []
+  for (const d of deltas) {
+    for (const e of d.events) changed.set(e.id, e.series?.id ?? e.id)
+    deleted.push(...d.deleted)
+  }
+  return { from, changed, deleted }
 }
 
 export class CollectionCache {
   private readonly entries = new Map<string, Entry>()
   /** The name an app gave an event, remembered from the collections read (RemovedNames). */
   readonly names = new RemovedNames(100_000)
+  /** ETags of resources as rendered outside a transaction (Dav.knownEtag); gone with their Resource. */
+  readonly etags = new WeakMap<Resource, string>()
 
   constructor(private readonly maxEntries = 64) {}
 
@@ -117,14 +151,43 @@ export class CollectionCache {
         scope,
         deltas.flatMap((d) => d.events.map((e) => (e.series?.id ?? e.id) as number)),
       )
-      this.keep(key, { collection, state: known.state })
+      const steps = [...known.steps, stepOf(known.collection.token, deltas)].slice(-STEPS)
+      this.keep(key, { collection, state: known.state, steps })
       return collection
     }
     const state = new CalendarState(host)
     const fresh = await readCollection(rest, language, languages, canEdit, host, (events, l) => state.put(events, l))
     this.names.remember(fresh, scope)
-    this.keep(key, { collection: fresh, state })
+    this.keep(key, { collection: fresh, state, steps: [] })
     return fresh
+  }
+
+  /**
+   * What changed in the calendar `c` (as this cache holds it now) since `token`, from the deltas
+   * it applied: each event's latest change wins, as in the REST sync. Null when the token is not
+   * one of those (the caller asks the REST sync).
+   */
+  changesSince(principal: Principal, language: string, host: string, c: Collection, token: string): KnownChanges | null {
+    const entry = this.entries.get(`${principal.id}|${principal.role}|${language}|${host}`)
+    if (!entry || entry.collection !== c) return null
+    const out: KnownChanges = { changed: new Set(), deleted: new Set() }
+    if (token === c.token) return out
+    const first = entry.steps.findIndex((s) => s.from === token)
+    if (first < 0) return null
+    const latest = new Map<number, number>()
+    for (const step of entry.steps.slice(first)) {
+      // Within one step an id both removed and given moved language: given wins (as applied).
+      for (const id of step.deleted) {
+        out.deleted.add(id)
+        latest.delete(id)
+      }
+      for (const [id, key] of step.changed) {
+        latest.set(id, key)
+        out.deleted.delete(id)
+      }
+    }
+    for (const key of latest.values()) out.changed.add(key)
+    return out
   }
 
   /** Stores an entry as the most recently used (a Map's order: least recently used first). */
