@@ -86,17 +86,17 @@ async function query(dav: Dav, language: string, root: XmlElement): Promise<RawR
   if (unsupported) return davError(403, 'c:supported-filter', 'Only time-range and UID prop-filter on VEVENT are supported')
   const range = event && child(event, CALDAV, 'time-range')
   let resources = c.resources
-  const uidFilter = event && child(event, CALDAV, 'prop-filter')
-  if (uidFilter) resources = resources.filter(uidMatcher(uidFilter))
   if (range) {
     const start = range.attrs.start === undefined ? null : utcValue(range.attrs.start)
     const end = range.attrs.end === undefined ? null : utcValue(range.attrs.end)
     if ((range.attrs.start !== undefined && !start) || (range.attrs.end !== undefined && !end) || (!start && !end)) {
       return davError(400, 'c:valid-filter', 'time-range start and end must be UTC date-times such as 20260101T000000Z')
     }
-    // The calendar as read holds every event's UTC span: no list request (RFC 4791 §9.9 overlap).
-    resources = resources.filter((r) => r.spans.some(([s, e]) => (end === null || s < end) && (start === null || e > start)))
+    // The calendar as held indexes every event's UTC span: no list request (RFC 4791 §9.9 overlap).
+    resources = c.dates().overlapping(start, end)
   }
+  const uidFilter = event && child(event, CALDAV, 'prop-filter')
+  if (uidFilter) resources = resources.filter(uidMatcher(uidFilter))
   return multistatus(await answerObjects(dav, c, resources, propsOf(root)))
 }
 

@@ -11,6 +11,7 @@ import type { Rest } from './api.js'
 import type { Resource } from './resource.js'
 export type { Resource } from './resource.js'
 import { splitFeed, type FeedParts } from './ics-out.js'
+import { DateIndex } from './date-index.js'
 
 export interface Collection {
   /** The calendar's path segment: a language, ALL, or a category's (categoryOf). */
@@ -27,6 +28,8 @@ export interface Collection {
   tokens: Record<string, string>
   /** The calendar's sync token (packToken). */
   token: string
+  /** Its resources by date (built on first use, once per collection). */
+  dates(): DateIndex
 }
 
 /** The calendar of every language, listed first. */
@@ -170,6 +173,7 @@ export function collectionOf(
   resources: Resource[],
   tokens: Record<string, string>,
 ): Collection {
+  let dates: DateIndex | undefined
   return {
     language: calendar,
     category,
@@ -180,6 +184,7 @@ export function collectionOf(
     byUid: new Map(resources.map((r) => [r.uid, r])),
     tokens,
     token: packToken(calendar, tokens),
+    dates: () => (dates ??= new DateIndex(resources)),
   }
 }
 
