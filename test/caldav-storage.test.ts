@@ -322,4 +322,19 @@ describe.each(BACKENDS)('CalDAV on %s', (_name, make) => {
       expect(hrefs(other.text)).toEqual(['/caldav/calendars/en/a.ics'])
     },
   )
+
+  it('an occurrence deleted over REST: the sync reports its series as changed, never as removed', { timeout: 60_000 }, async () => {
+    const router = await app(make)
+    const series = ics('weekly@x', ['DTSTART:20270104T180000Z', 'DTEND:20270104T190000Z', 'RRULE:FREQ=WEEKLY;COUNT=4', 'SUMMARY:Weekly'])
+    expect((await dav(router, 'PUT', `${CAL}weekly.ics`, series)).status).toBe(201)
+    const token = /<d:sync-token>([^<]+)<\/d:sync-token>/.exec((await dav(router, 'REPORT', CAL, SYNC(''))).text)![1]!
+    const events = (await rest(router, 'GET', '/events?status=any&search=Weekly&start_date=2027-01-01')).body.events
+    expect(events).toHaveLength(4)
+    expect((await rest(router, 'DELETE', `/events/${events[2].id}?force=true`)).status).toBe(200)
+    const changes = await dav(router, 'REPORT', CAL, SYNC(token))
+    expect(changes.text).not.toContain('404 Not Found')
+    expect(hrefs(changes.text)).toEqual(['/caldav/calendars/en/weekly.ics'])
+    const etag = new RegExp('weekly.ics</d:href><d:propstat><d:prop><d:getetag>([^<]+)<').exec(changes.text)?.[1]?.replace(/&quot;/g, '"')
+    expect(etag).toBe((await dav(router, 'GET', `${CAL}weekly.ics`)).headers.get('etag'))
+  })
 })

@@ -240,10 +240,15 @@ async function syncCollection(dav: Dav, language: string, root: XmlElement): Pro
   const held = changes.deleted.size ? new Set(c.resources.flatMap((r) => r.ids)) : new Set<number>()
   const gone = [...changes.deleted].filter((id) => !held.has(id) && !changes.changed.has(id))
   const names = await removedNames(dav, language, gone)
-  const responses = await answerObjects(dav, c, present, propsOf(root))
-  // A series' occurrences are one resource: its name once.
-  for (const name of new Set(gone.map((id) => names.get(id)!)))
-    responses.push(statusResponse(`${dav.calendarPath(language)}${name}`, 'HTTP/1.1 404 Not Found'))
+  const removed: string[] = []
+  // A series' occurrences are one resource: its name once. A name still in the calendar (an
+  // occurrence removed from a series that remains) is that resource changed, not removed.
+  for (const name of new Set(gone.map((id) => names.get(id)!))) {
+    const still = c.byName.get(name)
+    if (!still) removed.push(statusResponse(`${dav.calendarPath(language)}${name}`, 'HTTP/1.1 404 Not Found'))
+    else if (!present.includes(still)) present.push(still)
+  }
+  const responses = [...(await answerObjects(dav, c, present, propsOf(root))), ...removed]
   if (changes.truncated) responses.push(statusResponse(dav.calendarPath(language), 'HTTP/1.1 507 Insufficient Storage'))
   return multistatus(responses, tag(DAV, 'sync-token', escapeXml(syncTokenUri(changes.token))))
 }
