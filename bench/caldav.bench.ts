@@ -7,8 +7,9 @@
  * 2. At CALDAV_BENCH_EVENTS events (default 100,000) on SQLite and PostgreSQL (a throwaway
  *    server), in process: `sync-collection` answering 1,000 changes (target p50 <= 50 ms) and a
  *    one-month `calendar-query` with ETags (target p50 <= 20 ms). Each is timed once cold (the
- *    first request after the changes: the CalDAV face reads the calendar again through the REST
- *    full sync) and then CALDAV_BENCH_RUNS times (default 20) with the calendar as read (p50).
+ *    first request after the changes: the CalDAV face applies the REST sync's delta to the
+ *    calendar it holds and renders the changed objects) and then CALDAV_BENCH_RUNS times
+ *    (default 20) with the calendar as held (p50; ETags of unchanged objects are kept).
  *
  *   node --import tsx bench/caldav.bench.ts
  *

@@ -608,6 +608,29 @@ describe('CalDAV reports', () => {
     expect(all.text.match(/\.ics<\/d:href>/g)).toHaveLength(2)
   })
 
+  it('calendar-query with a time-range finds long events begun long before it, overnight ones, not those ending at its start', async () => {
+    const { router } = app()
+    const event = (name: string, start: string, end: string) =>
+      put(router, `${name}.ics`, ics(`${name}@x`, [`DTSTART:${start}`, `DTEND:${end}`, `SUMMARY:${name}`]))
+    await event('season', '20261201T000000Z', '20270301T000000Z')
+    await event('overnight', '20270109T220000Z', '20270110T020000Z')
+    await event('before', '20270109T100000Z', '20270110T000000Z')
+    await event('inside', '20270110T120000Z', '20270110T130000Z')
+    await event('after', '20270111T000000Z', '20270111T010000Z')
+    const query = async (range: string) =>
+      hrefs((await dav(router, 'REPORT', CAL, { body: QUERY(range), headers: { depth: '1' } })).text).map((h) =>
+        h!.slice(CAL.length - ORIGIN.length),
+      )
+    expect(await query('<c:time-range start="20270110T000000Z" end="20270111T000000Z"/>')).toEqual([
+      'season.ics',
+      'overnight.ics',
+      'inside.ics',
+    ])
+    expect(await query('<c:time-range start="20270110T000000Z"/>')).toEqual(['season.ics', 'overnight.ics', 'inside.ics', 'after.ics'])
+    expect(await query('<c:time-range end="20270109T120000Z"/>')).toEqual(['season.ics', 'before.ics'])
+    expect(await query('<c:time-range start="20270401T000000Z" end="20270501T000000Z"/>')).toEqual([])
+  })
+
   it('calendar-multiget answers the hrefs asked for, 404 for unknown ones', async () => {
     const { router } = app()
     await put(router, 'm.ics', timed('m@x', 'Multi'))

@@ -256,4 +256,85 @@ describe.each(BACKENDS)('CalDAV on %s', (_name, make) => {
       expect(changes.text, as).not.toContain(`${id}@`)
     }
   })
+
+  it(
+    'a change then a sync reports the object\u2019s current ETag; a query and each role follow the changes',
+    { timeout: 60_000 },
+    async () => {
+      const storage = await make()
+      onTestFinished(() => storage.close?.())
+      const options = { authenticate, now: () => new Date(NOW), caldav: true, onError: (e: unknown) => console.error(e) }
+      const router = createCalendarRouter(storage, options)
+      const put = (name: string, uid: string, start: string, title: string) =>
+        dav(router, 'PUT', `${CAL}${name}`, ics(uid, [`DTSTART:${start}`, 'DTEND:20270105T235900Z', `SUMMARY:${title}`]))
+      expect((await put('a.ics', 'a@x', '20270105T180000Z', 'A')).status).toBe(201)
+      expect((await put('b.ics', 'b@x', '20270105T190000Z', 'B')).status).toBe(201)
+      const tokenOf = (xml: string) => /<d:sync-token>([^<]+)<\/d:sync-token>/.exec(xml)![1]!
+      const etagIn = (xml: string, name: string) =>
+        new RegExp(`${name}</d:href><d:propstat><d:prop><d:getetag>([^<]+)<`).exec(xml)?.[1]?.replace(/&quot;/g, '"')
+      const tokens: Record<string, string> = {}
+      for (const as of ['administrator', 'subscriber'])
+        tokens[as] = tokenOf((await dav(router, 'REPORT', CAL, SYNC(''), { authorization: `Bearer ${as}` })).text)
+      const id = (await rest(router, 'GET', '/events?status=any&search=A&start_date=2027-01-01')).body.events.find(
+        (e: any) => e.title === 'A',
+      ).id
+      // A REST edit after the calendar was read: a new title and a day later.
+      expect(
+        (await rest(router, 'POST', `/events/${id}`, { title: 'A2', start_date: '2027-01-06 18:00:00', end_date: '2027-01-06 19:00:00' }))
+          .status,
+      ).toBe(200)
+      const changes = await dav(router, 'REPORT', CAL, SYNC(tokens.administrator!))
+      expect(hrefs(changes.text)).toEqual(['/caldav/calendars/en/a.ics'])
+      const got = await dav(router, 'GET', `${CAL}a.ics`)
+      expect(got.text).toContain('SUMMARY:A2')
+      expect(etagIn(changes.text, 'a.ics')).toBe(got.headers.get('etag'))
+      // The query follows the new date; the other object is as it was.
+      expect(hrefs((await dav(router, 'REPORT', CAL, QUERY('20270106T000000Z', '20270107T000000Z'), { depth: '1' })).text)).toEqual([
+        '/caldav/calendars/en/a.ics',
+      ])
+      expect(hrefs((await dav(router, 'REPORT', CAL, QUERY('20270105T000000Z', '20270105T200000Z'), { depth: '1' })).text)).toEqual([
+        '/caldav/calendars/en/b.ics',
+      ])
+      // Made a draft: gone for a subscriber (reported removed), still there for the administrator.
+      expect((await rest(router, 'POST', `/events/${id}`, { status: 'draft' })).status).toBe(200)
+      const sub = await dav(router, 'REPORT', CAL, SYNC(tokens.subscriber!), { authorization: 'Bearer subscriber' })
+      expect(sub.text).toMatch(/<d:href>\/caldav\/calendars\/en\/a\.ics<\/d:href><d:status>HTTP\/1.1 404 Not Found/)
+      expect((await dav(router, 'GET', `${CAL}a.ics`, undefined, { authorization: 'Bearer subscriber' })).status).toBe(404)
+      const mine = await dav(router, 'REPORT', CAL, SYNC(tokens.administrator!))
+      expect(etagIn(mine.text, 'a.ics')).toBe((await dav(router, 'GET', `${CAL}a.ics`)).headers.get('etag'))
+      // Published again: back for the subscriber with the ETag a GET gives now.
+      expect((await rest(router, 'POST', `/events/${id}`, { status: 'publish' })).status).toBe(200)
+      const back = await dav(router, 'REPORT', CAL, SYNC(tokenOf(sub.text)), { authorization: 'Bearer subscriber' })
+      expect(hrefs(back.text)).toEqual(['/caldav/calendars/en/a.ics'])
+      expect(etagIn(back.text, 'a.ics')).toBe(
+        (await dav(router, 'GET', `${CAL}a.ics`, undefined, { authorization: 'Bearer subscriber' })).headers.get('etag'),
+      )
+      // Deleted over CalDAV: no longer listed.
+      expect((await dav(router, 'DELETE', `${CAL}a.ics`)).status).toBe(204)
+      const listed = await dav(router, 'PROPFIND', CAL, '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>', {
+        depth: '1',
+      })
+      expect(hrefs(listed.text)).toEqual(['/caldav/calendars/en/', '/caldav/calendars/en/b.ics'])
+      // Another router (a restart) has no calendar held: the same token goes through the REST sync
+      // (an administrator sees the trashed event's name).
+      const other = await dav(createCalendarRouter(storage, options), 'REPORT', CAL, SYNC(tokenOf(mine.text)))
+      expect(other.text).toMatch(/<d:href>\/caldav\/calendars\/en\/a\.ics<\/d:href><d:status>HTTP\/1.1 404 Not Found/)
+      expect(hrefs(other.text)).toEqual(['/caldav/calendars/en/a.ics'])
+    },
+  )
+
+  it('an occurrence deleted over REST: the sync reports its series as changed, never as removed', { timeout: 60_000 }, async () => {
+    const router = await app(make)
+    const series = ics('weekly@x', ['DTSTART:20270104T180000Z', 'DTEND:20270104T190000Z', 'RRULE:FREQ=WEEKLY;COUNT=4', 'SUMMARY:Weekly'])
+    expect((await dav(router, 'PUT', `${CAL}weekly.ics`, series)).status).toBe(201)
+    const token = /<d:sync-token>([^<]+)<\/d:sync-token>/.exec((await dav(router, 'REPORT', CAL, SYNC(''))).text)![1]!
+    const events = (await rest(router, 'GET', '/events?status=any&search=Weekly&start_date=2027-01-01')).body.events
+    expect(events).toHaveLength(4)
+    expect((await rest(router, 'DELETE', `/events/${events[2].id}?force=true`)).status).toBe(200)
+    const changes = await dav(router, 'REPORT', CAL, SYNC(token))
+    expect(changes.text).not.toContain('404 Not Found')
+    expect(hrefs(changes.text)).toEqual(['/caldav/calendars/en/weekly.ics'])
+    const etag = new RegExp('weekly.ics</d:href><d:propstat><d:prop><d:getetag>([^<]+)<').exec(changes.text)?.[1]?.replace(/&quot;/g, '"')
+    expect(etag).toBe((await dav(router, 'GET', `${CAL}weekly.ics`)).headers.get('etag'))
+  })
 })

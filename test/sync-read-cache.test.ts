@@ -31,4 +31,17 @@ describe('sync answers with the response cache on', () => {
       expect((await get(since))[list]).toHaveLength(1)
     },
   )
+
+  it('/events: a sync from a token sees an edit of shown-only fields (a new title) made after the same sync was cached', async () => {
+    const router = createCalendarRouter(createMemoryStorage(), { authenticate, now: () => new Date(NOW), cache: { ttlMs: 60_000 } })
+    const send = async (method: string, path: string, body?: unknown) =>
+      (await (
+        await router.fetch(new Request(API + path, { method, headers: ADMIN, body: body === undefined ? undefined : JSON.stringify(body) }))
+      ).json()) as any
+    const created = await send('POST', '/events', { title: 'Old', start_date: '2027-01-05 10:00', end_date: '2027-01-05 11:00' })
+    const since = `/events?sync_token=${encodeURIComponent((await send('GET', '/events?sync_token=*')).sync_token)}`
+    expect((await send('GET', since)).events).toEqual([])
+    expect((await send('POST', `/events/${created.id}`, { title: 'New' })).title).toBe('New')
+    expect((await send('GET', since)).events.map((e: any) => e.title)).toEqual(['New'])
+  })
 })

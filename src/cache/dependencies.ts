@@ -105,6 +105,8 @@ const addEventDependents = (tags: Tags): void => {
  */
 export function writeTags(stale: Stale, kind: RecordKind, id: number, images: ReadonlyArray<PostRecord | TermRecord | null>): void {
   const tags = stale.tags
+  // Every write extends the journal: the sync answers of its kind go, a shown-only edit's too.
+  tags.add(listTag(kind, 'journal'))
   if (kind === 'category' || kind === 'tag') {
     tags.add(termTag(id)).add(listTag(kind)).add(listTag(kind, 'event')).add(listTag('event', 'term'))
   } else if (kind === 'event' && shownOnly(images)) {
@@ -224,9 +226,9 @@ export function recordingReads(tags: Tags): StorageHook {
   return {
     read: (op, next) => recordRead(tags, op, next),
     // A sync answer reads the change journal, which every commit extends: it depends on every
-    // kind of record (each write drops the lists of its kind, L:{kind}).
+    // kind of record (each write drops L:{kind}@journal of its kind; another process's, L:{kind}).
     journalRead: () => {
-      for (const kind of ['event', 'venue', 'organizer', 'category', 'tag'] as const) tags.add(listTag(kind))
+      for (const kind of ['event', 'venue', 'organizer', 'category', 'tag'] as const) tags.add(listTag(kind)).add(listTag(kind, 'journal'))
     },
   }
 }

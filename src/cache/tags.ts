@@ -19,8 +19,11 @@ import type { PostType, Taxonomy, TranslationKind } from '../storage/types.js'
 /** The kinds of records lists are made of. */
 export type RecordKind = PostType | Taxonomy
 
-/** What else a list's membership can depend on (see above). */
-export type ListDependency = 'event' | 'linked' | 'term'
+/**
+ * What else a list's membership can depend on (see above); `journal`: a sync answer, which
+ * reads the change journal, and so depends on every write of the kind (a shown-only edit too).
+ */
+export type ListDependency = 'event' | 'linked' | 'term' | 'journal'
 
 export type SearchTag = `S:${string}`
 

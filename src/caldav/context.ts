@@ -7,7 +7,7 @@ import { canEditPosts, type Principal } from '../auth/principal.js'
 import type { ResolvedOptions } from '../options.js'
 import type { Rest } from './api.js'
 import { renderResources, type Collection, type Resource } from './store.js'
-import type { CollectionCache } from './collections.js'
+import type { CollectionCache, KnownChanges } from './collections.js'
 import { escapeXml } from './xml.js'
 import { strongEtag } from '../http/etag.js'
 import type { Storage } from '../storage/types.js'
@@ -40,10 +40,18 @@ export interface Dav {
   homePath: string
   calendarPath(language: string): string
   collection(language: string): Promise<Collection>
+  /** What changed in `c` since a calendar token, from the deltas the cache applied; null when it cannot say. */
+  changesSince(c: Collection, token: string): KnownChanges | null
   /** The name an app gave a removed event, if this router saw it (collections.ts). */
   removedName(id: number): string | undefined
   /** The iCalendar text of these resources of a collection. */
   render(c: Collection, resources: Resource[]): Promise<Map<number, string>>
+  /**
+   * A resource's ETag as last rendered outside a transaction, if it was. Sound because the cache
+   * makes a new Resource object whenever the REST sync reports one of its events changed (a
+   * venue, organizer or term it shows included): an object's ETag is never asked of an old one.
+   */
+  knownEtag(r: Resource): string | undefined
   /**
    * Runs a write and its preconditions in ONE transaction (the router's batch): `inside` reads
    * and writes in it, so an `If-Match` checked there holds for the write. An answer of 300 or
@@ -91,7 +99,13 @@ export function davContext(options: ResolvedOptions, door: DavDoor, principal: P
       if (!c) read.set(language, (c = cache.read(rest, principal, language, options.languages, canWrite, host)))
       return c
     },
-    render: (c, resources) => renderResources(rest, c, canWrite, resources, extrasReader(door.storage)),
+    async render(c, resources) {
+      const texts = await renderResources(rest, c, canWrite, resources, extrasReader(door.storage))
+      for (const r of resources) cache.etags.set(r, etagOf(texts.get(r.key) ?? ''))
+      return texts
+    },
+    knownEtag: (r) => cache.etags.get(r),
+    changesSince: (c, token) => cache.changesSince(principal, c.language, host, c, token),
     removedName: (id) => cache.names.get(principal, host, id),
     atomically: (fn) => atomically(door, outside, fn),
   }
@@ -109,6 +123,9 @@ async function atomically(door: DavDoor, outside: Dav, fn: (inside: Dav) => Prom
         // The journal (the REST sync) is not readable inside a transaction: collections are read before.
         collection: () => Promise.reject(new Error('calendar-events-router: a CalDAV collection is read before the write')),
         render: (c, resources) => renderResources(rest, c, outside.canWrite, resources, extrasReader(storage)),
+        // What a transaction reads may yet roll back: it neither uses nor leaves remembered ETags.
+        knownEtag: () => undefined,
+        changesSince: () => null,
         atomically: () => Promise.reject(new Error('calendar-events-router: CalDAV writes do not nest')),
       }
       answer = await fn(inside)

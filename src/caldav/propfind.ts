@@ -59,12 +59,17 @@ function responseFor(dav: Dav, href: string, target: Target, props: PropName[] |
 /** What of an object's text a request needs: nothing, its ETag, or the text itself. */
 export type Need = 'none' | 'etag' | 'text'
 
-/** Object targets of these resources, rendered only when a property needs their text (or ETag). */
+/**
+ * Object targets of these resources, rendered only when a property needs their text, or their
+ * ETag when it is not known from an earlier render of the same resource (Dav.knownEtag).
+ */
 export async function objectTargets(dav: Dav, c: Collection, resources: Resource[], need: Need): Promise<Target[]> {
-  const texts = need === 'none' ? new Map<number, string>() : await dav.render(c, resources)
+  const unknown = need === 'text' ? resources : need === 'etag' ? resources.filter((r) => dav.knownEtag(r) === undefined) : []
+  const texts = unknown.length ? await dav.render(c, unknown) : new Map<number, string>()
   return resources.map((resource) => {
-    const text = texts.get(resource.key) ?? ''
-    return { kind: 'object', collection: c, resource, text, etag: need === 'none' ? '' : etagOf(text) }
+    const text = texts.get(resource.key)
+    const etag = need === 'none' ? '' : text !== undefined ? etagOf(text) : (dav.knownEtag(resource) ?? etagOf(''))
+    return { kind: 'object', collection: c, resource, text: text ?? '', etag }
   })
 }
 

@@ -86,17 +86,17 @@ async function query(dav: Dav, language: string, root: XmlElement): Promise<RawR
   if (unsupported) return davError(403, 'c:supported-filter', 'Only time-range and UID prop-filter on VEVENT are supported')
   const range = event && child(event, CALDAV, 'time-range')
   let resources = c.resources
-  const uidFilter = event && child(event, CALDAV, 'prop-filter')
-  if (uidFilter) resources = resources.filter(uidMatcher(uidFilter))
   if (range) {
     const start = range.attrs.start === undefined ? null : utcValue(range.attrs.start)
     const end = range.attrs.end === undefined ? null : utcValue(range.attrs.end)
     if ((range.attrs.start !== undefined && !start) || (range.attrs.end !== undefined && !end) || (!start && !end)) {
       return davError(400, 'c:valid-filter', 'time-range start and end must be UTC date-times such as 20260101T000000Z')
     }
-    // The calendar as read holds every event's UTC span: no list request (RFC 4791 §9.9 overlap).
-    resources = resources.filter((r) => r.spans.some(([s, e]) => (end === null || s < end) && (start === null || e > start)))
+    // The calendar as held indexes every event's UTC span: no list request (RFC 4791 §9.9 overlap).
+    resources = c.dates().overlapping(start, end)
   }
+  const uidFilter = event && child(event, CALDAV, 'prop-filter')
+  if (uidFilter) resources = resources.filter(uidMatcher(uidFilter))
   return multistatus(await answerObjects(dav, c, resources, propsOf(root)))
 }
 
@@ -211,6 +211,15 @@ async function trashedNames(dav: Dav, language: string, ids: number[], names: Ma
   }
 }
 
+/**
+ * The changes since a token from the calendar as held, with no REST request: everything for an
+ * initial sync, or the deltas the cache applied since a token it gave. Null otherwise.
+ */
+function knownChanges(dav: Dav, c: Collection, token: string): Changes | null {
+  const known = token === '' ? { changed: new Set(c.byKey.keys()), deleted: new Set<number>() } : dav.changesSince(c, token)
+  return known && { ...known, token: c.token, truncated: false, seen: known.changed.size + known.deleted.size }
+}
+
 async function syncCollection(dav: Dav, language: string, root: XmlElement): Promise<RawResponse> {
   const given = child(root, DAV, 'sync-token')?.text.trim() ?? ''
   if (given !== '' && !given.startsWith(SYNC_SCHEME)) return davError(403, 'd:valid-sync-token', 'This sync token is not one of ours')
@@ -220,20 +229,26 @@ async function syncCollection(dav: Dav, language: string, root: XmlElement): Pro
   const limit = nresults ? Number(nresults.text.trim()) : null
   if (limit !== null && !(Number.isSafeInteger(limit) && limit > 0))
     return davError(400, 'd:number-of-matches-within-limits', 'nresults must be a positive integer')
-  const changes = await calendarChanges(dav, language, given === '' ? '' : given.slice(SYNC_SCHEME.length), limit)
+  const token = given === '' ? '' : given.slice(SYNC_SCHEME.length)
+  const c = await dav.collection(language)
+  const changes = (limit === null && knownChanges(dav, c, token)) || (await calendarChanges(dav, language, token, limit))
   if (changes === 'invalid')
     return davError(403, 'd:valid-sync-token', 'This sync token is unknown or has expired: sync again from the start')
-  const c = await dav.collection(language)
   const present = [...changes.changed].map((k) => c.byKey.get(k)).filter((r): r is Resource => r !== undefined)
   // An id one language's sync calls deleted may be an event of another language, or an
   // occurrence of a series still there: only ids no resource holds are gone.
-  const held = new Set(c.resources.flatMap((r) => r.ids))
+  const held = changes.deleted.size ? new Set(c.resources.flatMap((r) => r.ids)) : new Set<number>()
   const gone = [...changes.deleted].filter((id) => !held.has(id) && !changes.changed.has(id))
   const names = await removedNames(dav, language, gone)
-  const responses = await answerObjects(dav, c, present, propsOf(root))
-  // A series' occurrences are one resource: its name once.
-  for (const name of new Set(gone.map((id) => names.get(id)!)))
-    responses.push(statusResponse(`${dav.calendarPath(language)}${name}`, 'HTTP/1.1 404 Not Found'))
+  const removed: string[] = []
+  // A series' occurrences are one resource: its name once. A name still in the calendar (an
+  // occurrence removed from a series that remains) is that resource changed, not removed.
+  for (const name of new Set(gone.map((id) => names.get(id)!))) {
+    const still = c.byName.get(name)
+    if (!still) removed.push(statusResponse(`${dav.calendarPath(language)}${name}`, 'HTTP/1.1 404 Not Found'))
+    else if (!present.includes(still)) present.push(still)
+  }
+  const responses = [...(await answerObjects(dav, c, present, propsOf(root))), ...removed]
   if (changes.truncated) responses.push(statusResponse(dav.calendarPath(language), 'HTTP/1.1 507 Insufficient Storage'))
   return multistatus(responses, tag(DAV, 'sync-token', escapeXml(syncTokenUri(changes.token))))
 }

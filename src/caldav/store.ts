@@ -11,6 +11,7 @@ import type { Rest } from './api.js'
 import type { Resource } from './resource.js'
 export type { Resource } from './resource.js'
 import { splitFeed, type FeedParts } from './ics-out.js'
+import { DateIndex } from './date-index.js'
 
 export interface Collection {
   /** The calendar's path segment: a language, ALL, or a category's (categoryOf). */
@@ -27,6 +28,8 @@ export interface Collection {
   tokens: Record<string, string>
   /** The calendar's sync token (packToken). */
   token: string
+  /** Its resources by date (built on first use, once per collection). */
+  dates(): DateIndex
 }
 
 /** The calendar of every language, listed first. */
@@ -88,7 +91,7 @@ export function listQuery(scope: string, canEdit: boolean): string {
 }
 
 /** A category calendar's category name, read as the caller; NoSuchCalendar when there is none. */
-async function categoryName(rest: Rest, calendar: string): Promise<string | null> {
+export async function categoryName(rest: Rest, calendar: string): Promise<string | null> {
   const category = categoryOf(calendar)
   if (!category) return null
   const answer = await rest.send('GET', `/categories/${category.id}?multilingual_language=${encodeURIComponent(category.language)}`)
@@ -162,13 +165,40 @@ async function readLanguage(rest: Rest, language: string, canEdit: boolean): Pro
   }
 }
 
-/** Reads a whole calendar (`calendar`: a language or ALL) through the REST full sync. */
+/** A collection made of its resources (in calendar order) and the REST token of each language. */
+export function collectionOf(
+  calendar: string,
+  category: string | null,
+  languages: string[],
+  resources: Resource[],
+  tokens: Record<string, string>,
+): Collection {
+  let dates: DateIndex | undefined
+  return {
+    language: calendar,
+    category,
+    languages,
+    resources,
+    byName: new Map(resources.map((r) => [r.name, r])),
+    byKey: new Map(resources.map((r) => [r.key, r])),
+    byUid: new Map(resources.map((r) => [r.uid, r])),
+    tokens,
+    token: packToken(calendar, tokens),
+    dates: () => (dates ??= new DateIndex(resources)),
+  }
+}
+
+/**
+ * Reads a whole calendar (`calendar`: a language or ALL) through the REST full sync; `seen` is
+ * given each language's events as read (the cache keeps them to follow later changes).
+ */
 export async function readCollection(
   rest: Rest,
   calendar: string,
   languages: readonly string[],
   canEdit: boolean,
   host: string,
+  seen: (events: any[], language: string) => void = () => {},
 ): Promise<Collection> {
   const resources: Resource[] = []
   const tokens: Record<string, string> = {}
@@ -177,19 +207,10 @@ export async function readCollection(
   for (const language of shown) {
     const { events, token } = await readLanguage(rest, language, canEdit)
     tokens[language] = token
+    seen(events, language)
     resources.push(...group(events, host, language).resources)
   }
-  return {
-    language: calendar,
-    category,
-    languages: shown,
-    resources,
-    byName: new Map(resources.map((r) => [r.name, r])),
-    byKey: new Map(resources.map((r) => [r.key, r])),
-    byUid: new Map(resources.map((r) => [r.uid, r])),
-    tokens,
-    token: packToken(calendar, tokens),
-  }
+  return collectionOf(calendar, category, shown, resources, tokens)
 }
 
 /** The REST feed can name at most this many events at once (`include`). */
