@@ -17,7 +17,6 @@ const NOT_YET = {
   '@typescript-eslint/no-base-to-string': 'off', // 17: String(unknown) in messages
   '@typescript-eslint/no-explicit-any': 'off', // 10: structural client types (sqlite-driver.ts)
   '@typescript-eslint/no-unsafe-argument': 'off', // 10
-  '@typescript-eslint/unbound-method': 'off', // 7
 }
 
 export default tseslint.config(

@@ -127,8 +127,8 @@ export class Pipeline {
     private readonly source: Storage,
     readonly hooks: readonly StorageHook[],
   ) {
-    this.readHooks = hooks.filter((h) => h.read)
-    this.txHooks = hooks.filter((h) => h.transaction)
+    this.readHooks = hooks.filter((h) => h.read !== undefined)
+    this.txHooks = hooks.filter((h) => h.transaction !== undefined)
     this.otherWriters = source.otherWriters
     this.webhooks = source.webhooks
     this.importLinks = source.importLinks
@@ -156,7 +156,7 @@ export class Pipeline {
       if (scope) scopes.push(scope)
     }
     if (!scopes.length && !this.readHooks.length) return this.source.transaction(fn, options)
-    const writeScopes = scopes.filter((s) => s.write)
+    const writeScopes = scopes.filter((s) => s.write !== undefined)
     const result = await this.source.transaction(
       async (raw) => {
         const tx = writeScopes.length || this.readHooks.length ? new TxView(raw, this.readHooks, writeScopes) : raw
@@ -175,7 +175,7 @@ export class Pipeline {
 
   /** The caller's options, with the journal entries asked for when a scope wants them. */
   private commitOptions(scopes: readonly TransactionHook[], options?: TransactionOptions): TransactionOptions | undefined {
-    const wanting = scopes.filter((s) => s.committed)
+    const wanting = scopes.filter((s) => s.committed !== undefined)
     if (!wanting.length) return options
     return {
       onCommit(entries) {
