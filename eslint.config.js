@@ -14,7 +14,6 @@ const NOT_YET = {
   '@typescript-eslint/require-await': 'off', // 65: async functions kept async for their signature
   '@typescript-eslint/no-unsafe-assignment': 'off', // 46: parsed JSON and third-party `any`
   '@typescript-eslint/no-unsafe-member-access': 'off', // 31
-  '@typescript-eslint/no-base-to-string': 'off', // 17: String(unknown) in messages
   '@typescript-eslint/no-explicit-any': 'off', // 10: structural client types (sqlite-driver.ts)
   '@typescript-eslint/no-unsafe-argument': 'off', // 10
 }

@@ -168,3 +168,14 @@ export function effectiveMethod(req: RequestLike, query: Params): string {
   const override = typeof query._method === 'string' ? query._method : req.headers.get('x-http-method-override')
   return override ? override.toUpperCase() : method
 }
+
+/**
+ * A value as the text a parameter or field holds: a string as it is, a number, bigint or boolean
+ * written out, anything else (absent, null, an object) as ''. For values the schemas or the
+ * record types already make scalar, where `String()` of an object would only write `[object Object]`.
+ */
+export function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value)
+  return ''
+}

@@ -24,6 +24,7 @@ import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { ADDRESS_FIELDS, coordinatesOf, geocodeVenue, geoFilter, newVenueCoordinates } from './geo.js'
 import { createdValues, patchedValues } from './custom-fields.js'
 import { patchPlain, plainCreated } from '../storage/wire-fields.js'
+import { scalarText } from '../http/params.js'
 
 export type LinkedType = 'venue' | 'organizer'
 type Rec<T extends LinkedType> = RecordOf<T>
@@ -201,7 +202,7 @@ async function syncLinked(
 
 const PUBLISHED: readonly PostStatus[] = ['publish']
 
-const str = (x: unknown) => (x === null || x === undefined ? '' : String(x))
+const str = scalarText
 
 /** A new venue or organizer before its slug is chosen. */
 export type NewLinked = Omit<NewPost<'venue'>, 'slug'> | Omit<NewPost<'organizer'>, 'slug'>

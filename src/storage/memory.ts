@@ -37,6 +37,7 @@ import { clonePost, freezePost } from './clone.js'
 import { linkedShownChanged, nextSequence, seriesRuleShownChanged } from './sequence.js'
 import { withinCircle, type GeoCircle } from './geo.js'
 import { LINKED_SEARCH_FIELDS, eventMatchesWords, searchWords } from './search-fields.js'
+import { scalarText } from '../http/params.js'
 
 const DELETED = Symbol('deleted')
 
@@ -265,7 +266,7 @@ class Reader implements StorageReader {
       if (q.unpublishedAuthor !== undefined && p.status !== 'publish' && p.author !== q.unpublishedAuthor) continue
       if (q.searchFragments?.length) {
         const rec = p as unknown as Record<string, unknown>
-        const hit = LINKED_SEARCH_FIELDS[type].some((f) => includesAll(String(rec[f] ?? '').toLowerCase(), q.searchFragments!))
+        const hit = LINKED_SEARCH_FIELDS[type].some((f) => includesAll(scalarText(rec[f]).toLowerCase(), q.searchFragments!))
         if (!hit) continue
       }
       if (q.geo && !locatedWithin(p, q.geo.near)) continue

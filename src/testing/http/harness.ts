@@ -109,7 +109,10 @@ export function formEncode(data: Record<string, unknown>): string {
   const add = (key: string, value: unknown) => {
     if (Array.isArray(value)) for (const v of value) add(`${key}[]`, v)
     else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v)
-    else pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value ?? ''))}`)
+    else
+      pairs.push(
+        `${encodeURIComponent(key)}=${encodeURIComponent(typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value))}`,
+      )
   }
   for (const [k, v] of Object.entries(data)) add(k, v)
   return pairs.join('&')
