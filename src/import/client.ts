@@ -13,7 +13,7 @@ import { NAMESPACE } from '../context.js'
 export interface ApiAnswer {
   status: number
   /** Parsed JSON, or null. */
-  body: any
+  body: unknown
 }
 
 export interface ApiClient {
