@@ -382,7 +382,7 @@ class ImportRun {
     }
     if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
     this.count(r.kind, 'updated')
-    await this.remember(r, link.recordId, print, { ...project(r.kind, answer.body, Object.keys(body)), ...kept })
+    this.remember(r, link.recordId, print, { ...project(r.kind, answer.body, Object.keys(body)), ...kept })
   }
 
   /**
@@ -441,7 +441,7 @@ class ImportRun {
       return this.fail(r.ref, `a ${r.kind} of that name exists (id ${id}) but cannot be read: ${reasonOf(current)}`)
     this.warn(r.ref, `adopted the ${r.kind} "${scalarText(at(current.body, 'name'))}" that exists here (id ${id})`)
     this.count(r.kind, 'unchanged')
-    await this.remember(r, id, print, project(r.kind, current.body, Object.keys(body)))
+    this.remember(r, id, print, project(r.kind, current.body, Object.keys(body)))
   }
 
   /** A RECURRENCE-ID override: the occurrence of the imported series it replaces, edited on its own. */
@@ -506,7 +506,7 @@ class ImportRun {
     }
   }
 
-  private async remember(r: SourceRecord, recordId: number, print: string, importedFields: Record<string, unknown>) {
+  private remember(r: SourceRecord, recordId: number, print: string, importedFields: Record<string, unknown>): void {
     const link: ImportLink = {
       source: this.source,
       kind: r.kind,

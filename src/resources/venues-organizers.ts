@@ -156,7 +156,7 @@ export async function listLinked(ctx: Context, q: Input<'venueList' | 'organizer
   }
   if (q.sync_token !== undefined) return syncLinked(ctx, q, q.sync_token, type, query, perPage)
   const result = await ctx.storage.listLinked(type, query)
-  const { body, headers } = await pageOf(ctx, {
+  const { body, headers } = pageOf(ctx, {
     key: PLURAL[type],
     path: `${PLURAL[type]}/`,
     page,

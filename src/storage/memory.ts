@@ -3,6 +3,9 @@
  * semantics as SQL. A transaction writes to a private overlay that is merged in one synchronous
  * step on commit, so readers never see half of a write and a throw discards it whole.
  */
+/* eslint-disable @typescript-eslint/require-await -- the memory backend implements a Promise-returning contract
+   with synchronous work: `async` keeps its throws (not found, conflicts, bad input) rejections, as
+   the SQL backend's are, for callers that chain `.catch` or `Promise.all` over it. */
 import { customValuesMatch } from './custom-values.js'
 import { firstOfEachSeries } from './first-of-series.js'
 import { inDateWindow } from './event-window.js'

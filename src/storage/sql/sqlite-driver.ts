@@ -104,10 +104,12 @@ class Connection implements SqlConnection {
     return stmt
   }
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- a statement's error (busy, a constraint) must reach the caller as a rejection, as the interface's callers expect of every driver
   async query<R extends object>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
     return this.prepare(sql).all(...params.map(bind)) as R[]
   }
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- a statement's error (busy, a constraint) must reach the caller as a rejection, as the interface's callers expect of every driver
   async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
     return { changes: Number(this.prepare(sql).run(...params.map(bind)).changes) }
   }
@@ -150,7 +152,8 @@ function bind(value: SqlParam): string | number | null {
 class Mutex {
   private tail: Promise<unknown> = Promise.resolve()
 
-  run<T>(fn: () => Promise<T>): Promise<T> {
+  /** `fn` runs inside the chain's `then`, so a throw of a synchronous `fn` rejects like an async one's. */
+  run<T>(fn: () => T | Promise<T>): Promise<T> {
     const result = this.tail.then(fn)
     this.tail = result.catch(() => undefined)
     return result
@@ -223,6 +226,7 @@ function lockedDriver(conn: Connection): SqlDriver {
         throw err
       }
     },
+    // eslint-disable-next-line @typescript-eslint/require-await -- a statement's error (busy, a constraint) must reach the caller as a rejection, as the interface's callers expect of every driver
     execute: async (sql) => conn.exec(sql),
     migrationLock: (fn) => fn(locked),
     close: () => Promise.reject(new Error('a migration run cannot close the driver it runs on')),
@@ -317,7 +321,7 @@ class ReaderSnapshots {
   /** Ends the open snapshot once the reads in flight are done (called on every commit of the process). */
   readonly closeLater = (): void => {
     const open = this.snapshot
-    if (open) void this.lock.run(async () => this.snapshot === open && this.end()).catch(() => undefined)
+    if (open) void this.lock.run(() => this.snapshot === open && this.end()).catch(() => undefined)
   }
 
   read<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
@@ -329,7 +333,7 @@ class ReaderSnapshots {
         this.version = null
         const opened = (this.snapshot = { openedAt: performance.now(), writes: processWrites })
         // Ended when the event loop turns (or earlier, by a write or its age).
-        setImmediate(() => void this.lock.run(async () => this.snapshot === opened && this.end()))
+        setImmediate(() => void this.lock.run(() => this.snapshot === opened && this.end()))
       }
       try {
         return await fn(this.reader)
@@ -350,7 +354,7 @@ class ReaderSnapshots {
   dataVersion(): number | Promise<number> {
     if (this.snapshot) {
       if (reusable(this.snapshot)) return this.askVersion()
-      return this.lock.run(async () => {
+      return this.lock.run(() => {
         if (this.snapshot && !reusable(this.snapshot)) this.end()
         return this.askVersion()
       })
