@@ -9,6 +9,9 @@ import { PayloadTooLargeError, type RequestLike } from './types.js'
 
 export type Params = Record<string, unknown>
 
+/** A parameter bag with no prototype: a key such as `__proto__` or `constructor` is only a key. */
+export const emptyParams = (): Params => Object.create(null) as Params
+
 const MAX_KEYS = 1000
 const MAX_DEPTH = 8
 
@@ -23,7 +26,7 @@ function decode(s: string): string {
 
 /** Parses `application/x-www-form-urlencoded` text (also query strings) with PHP's brackets. */
 export function parseFormEncoded(input: string): Params {
-  const out: Params = Object.create(null)
+  const out = emptyParams()
   if (!input) return out
   const next = new WeakMap<Node, number>()
   let count = 0

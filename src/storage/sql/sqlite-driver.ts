@@ -43,8 +43,11 @@ import { isBusy } from './errors.js'
 
 /** The part of a prepared statement this driver uses. */
 export interface SqliteStatement {
-  // `any` keeps every client's own (stricter) parameter types assignable.
+  // `any` keeps every client's own (stricter) parameter types assignable: better-sqlite3,
+  // bun:sqlite and node:sqlite each name their bindable values differently.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: no narrower type accepts all three clients
   all(...params: any[]): unknown[]
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as for all()
   run(...params: any[]): { changes: number | bigint }
 }
 
