@@ -6,20 +6,17 @@
 import tseslint from 'typescript-eslint'
 
 /**
- * Rules of recommendedTypeChecked the tree does not pass yet (counts at the time this file was
- * written), off until a pass fixes their findings; each is turned on with its fixes, never
- * before. See docs/architecture.md §4.
+ * Rules of recommendedTypeChecked that src/caldav/ does not pass yet (findings counted with
+ * `npx eslint src/caldav --rule ...`): its REST answers are `RestAnswer.json: any` (caldav/api.ts),
+ * read field by field across the folder. Every other file passes them. Off there until a pass
+ * types those answers as `unknown` (as the importer's are, import/fields.ts `at`), then removed.
+ * See docs/architecture.md §4.
  */
-const NOT_YET = {
-  '@typescript-eslint/require-await': 'off', // 65: async functions kept async for their signature
-  '@typescript-eslint/no-unsafe-assignment': 'off', // 46: parsed JSON and third-party `any`
-  '@typescript-eslint/no-unsafe-member-access': 'off', // 31
-  '@typescript-eslint/no-base-to-string': 'off', // 17: String(unknown) in messages
-  '@typescript-eslint/no-explicit-any': 'off', // 10: structural client types (sqlite-driver.ts)
-  '@typescript-eslint/no-unsafe-argument': 'off', // 10
-  '@typescript-eslint/unbound-method': 'off', // 7
-  '@typescript-eslint/no-unsafe-declaration-merging': 'off', // 6
-  '@typescript-eslint/no-empty-object-type': 'off', // 3
+const NOT_YET_IN_CALDAV = {
+  '@typescript-eslint/no-unsafe-member-access': 'off', // 55
+  '@typescript-eslint/no-unsafe-assignment': 'off', // 20
+  '@typescript-eslint/no-unsafe-argument': 'off', // 16
+  '@typescript-eslint/no-explicit-any': 'off', // 9
 }
 
 export default tseslint.config(
@@ -29,7 +26,6 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      ...NOT_YET,
       // A leading underscore marks a binding left unused on purpose: a parameter a signature needs,
       // or a field taken out of an object by destructuring so that the rest goes on without it.
       '@typescript-eslint/no-unused-vars': [
@@ -50,15 +46,28 @@ export default tseslint.config(
       // The code's own `eslint-disable no-control-regex` comments name it: regexes that match
       // control characters on purpose say so.
       'no-control-regex': 'error',
+      // `interface X extends Storage {}` merged into a class is how the classes whose operations
+      // defineOps writes onto the prototype declare them; an empty interface is otherwise refused.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
   },
   {
     // The shipped HTTP suites read response bodies as parsed JSON (`Res.body: any`, as a test of a
-    // wire format does): calling into and returning from those bodies is what they are for.
+    // wire format does): reading, calling into, passing on and returning those bodies is what they
+    // are for, and typing every expected body would restate the wire format in types the suites
+    // would then trust instead of checking.
     files: ['src/testing/http/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
     },
+  },
+  {
+    files: ['src/caldav/**/*.ts'],
+    rules: NOT_YET_IN_CALDAV,
   },
 )

@@ -18,7 +18,7 @@ export function formEncode(value: unknown, key = '', out: string[] = []): string
     )
   } else if (typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) formEncode(v, key ? `${key}[${k}]` : k, out)
-  } else if (key) {
+  } else if (key && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')) {
     out.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
   }
   return out

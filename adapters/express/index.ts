@@ -52,7 +52,9 @@ class ExpressRequestAdapter extends NodeRequest {
   override text(limit: number): Promise<string> {
     if (!this.given && !consumed(this.req)) return super.text(limit)
     this.bodyRead = true
-    const text = this.given ?? (async () => bodyText((this.req as ExpressRequest).body, this.req.headers['content-type']))
+    // Inside `then`: a body JSON.stringify refuses (a cycle, a bigint) becomes a rejection.
+    const text =
+      this.given ?? (() => Promise.resolve().then(() => bodyText((this.req as ExpressRequest).body, this.req.headers['content-type'])))
     return text(limit).then((t) => (Buffer.byteLength(t) > limit ? Promise.reject(new PayloadTooLargeError(limit)) : t))
   }
 }
@@ -60,7 +62,7 @@ class ExpressRequestAdapter extends NodeRequest {
 /** What a body-parser failure means for the router: the text that failed to parse, or too large. */
 function parserFailure(err: unknown): ((limit: number) => Promise<string>) | null {
   const { type, body, limit: hostLimit } = (err ?? {}) as { type?: unknown; body?: unknown; limit?: unknown }
-  if (type === 'entity.parse.failed') return async () => (typeof body === 'string' ? body : '')
+  if (type === 'entity.parse.failed') return () => Promise.resolve(typeof body === 'string' ? body : '')
   // The client has to stay under whichever limit is smaller: the parser's refused this body.
   const parserLimit = typeof hostLimit === 'number' && Number.isSafeInteger(hostLimit) && hostLimit >= 0 ? hostLimit : null
   if (type === 'entity.too.large')

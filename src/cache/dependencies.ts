@@ -251,7 +251,8 @@ async function recordRead(tags: Tags, op: ReadOp, next: NextRead): Promise<unkno
     case 'findPostBySlug':
     case 'findLinkedDuplicate': {
       tags.add(listTag(op.args[0]))
-      const p = await next(op)
+      // The two reads' results differ in type (a post, a venue or organizer), which `next` cannot name for a case pair.
+      const p = (await next(op)) as PostRecord | null
       addPost(tags, p)
       return p
     }
@@ -260,7 +261,7 @@ async function recordRead(tags: Tags, op: ReadOp, next: NextRead): Promise<unkno
       return next(op)
     case 'listEvents': {
       for (const t of eventListTags(op.args[0])) tags.add(t)
-      const page = await next(op)
+      const page = (await next(op)) as { items: PostRecord[] }
       for (const p of page.items) addPost(tags, p)
       return page
     }
@@ -270,7 +271,7 @@ async function recordRead(tags: Tags, op: ReadOp, next: NextRead): Promise<unkno
       return next(op)
     case 'listLinked': {
       for (const t of linkedListTags(op.args[0], op.args[1])) tags.add(t)
-      const page = await next(op)
+      const page = (await next(op)) as { items: PostRecord[] }
       for (const p of page.items) addPost(tags, p)
       return page
     }

@@ -59,7 +59,7 @@ export function restClient(send: HostSend, principal: Principal, base: string, n
         method,
         url: `${base}${path}`,
         headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
-        text: async () => json,
+        text: () => Promise.resolve(json),
       }
       return decode(await send(request, principal))
     },

@@ -86,7 +86,7 @@ export function readWrite(fields: readonly CustomField[], raw: unknown, create: 
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { key: null, error: 'is not an object of custom field values ({ "key": value }).' }
   const values: Record<string, CustomValue | null> = {}
-  for (const [key, sent] of Object.entries(raw)) {
+  for (const [key, sent] of Object.entries(raw as Record<string, unknown>)) {
     const field = byKey.get(key)
     if (!field) return { key, error: 'is not a custom field of this record type.' }
     // A read's { label, value } sent back: its value (the label is the declaration's, not data).
@@ -171,7 +171,7 @@ export function readFilter(fields: readonly CustomField[], raw: unknown): ReadFi
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { key: null, error: 'must name fields: custom_fields[key]=value.' }
   const filters: KeyFilter[] = []
-  for (const [key, sent] of Object.entries(raw)) {
+  for (const [key, sent] of Object.entries(raw as Record<string, unknown>)) {
     const field = byKey.get(key)
     if (!field) return { key, error: 'is not a custom field of events.' }
     const list = Array.isArray(sent) ? sent : [sent]

@@ -103,7 +103,7 @@ export function buildSiteIndex(contexts: readonly Context[], routes: readonly Ro
     authentication: {},
     routes: {
       '/': { namespace: '', methods: ['GET'], endpoints: [{ methods: ['GET'], args: [] }], _links: { self: [{ href: root }] } },
-      ...Object.assign({}, ...contexts.map((c) => buildIndex(c, routes, c.schemas).routes)),
+      ...(Object.assign({}, ...contexts.map((c) => buildIndex(c, routes, c.schemas).routes)) as Record<string, unknown>),
     },
     _links: { self: [{ href: root }] },
   }

@@ -12,6 +12,7 @@ import { buildOpenApi } from './openapi.js'
 export function describingRoutes(table: readonly RouteDef[]): RouteDef[] {
   return [
     route('', '', {
+      // eslint-disable-next-line @typescript-eslint/require-await -- a Handler returns a Promise; building the document may throw, and that must reject like any handler's failure
       GET: endpoint('root', async (ctx) => ok(buildIndex(ctx, table, ctx.schemas)), {
         summary: 'Describe the namespace and its routes',
         response: 'NamespaceIndex',
@@ -19,6 +20,7 @@ export function describingRoutes(table: readonly RouteDef[]): RouteDef[] {
       }),
     }),
     route('/doc', '/doc', {
+      // eslint-disable-next-line @typescript-eslint/require-await -- a Handler returns a Promise; building the document may throw, and that must reject like any handler's failure
       GET: endpoint('doc', async (ctx) => ok(buildOpenApi(ctx, table, ctx.schemas, ctx.requestRoot)), {
         summary: 'This OpenAPI document',
         response: 'object',

@@ -9,6 +9,9 @@ import { PayloadTooLargeError, type RequestLike } from './types.js'
 
 export type Params = Record<string, unknown>
 
+/** A parameter bag with no prototype: a key such as `__proto__` or `constructor` is only a key. */
+export const emptyParams = (): Params => Object.create(null) as Params
+
 const MAX_KEYS = 1000
 const MAX_DEPTH = 8
 
@@ -23,7 +26,7 @@ function decode(s: string): string {
 
 /** Parses `application/x-www-form-urlencoded` text (also query strings) with PHP's brackets. */
 export function parseFormEncoded(input: string): Params {
-  const out: Params = Object.create(null)
+  const out = emptyParams()
   if (!input) return out
   const next = new WeakMap<Node, number>()
   let count = 0
@@ -167,4 +170,15 @@ export function effectiveMethod(req: RequestLike, query: Params): string {
   if (method !== 'POST') return method
   const override = typeof query._method === 'string' ? query._method : req.headers.get('x-http-method-override')
   return override ? override.toUpperCase() : method
+}
+
+/**
+ * A value as the text a parameter or field holds: a string as it is, a number, bigint or boolean
+ * written out, anything else (absent, null, an object) as ''. For values the schemas or the
+ * record types already make scalar, where `String()` of an object would only write `[object Object]`.
+ */
+export function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value)
+  return ''
 }

@@ -13,7 +13,7 @@ import { NAMESPACE } from '../context.js'
 export interface ApiAnswer {
   status: number
   /** Parsed JSON, or null. */
-  body: any
+  body: unknown
 }
 
 export interface ApiClient {
@@ -64,7 +64,7 @@ export function apiClient(router: CalendarRouter, principal: Principal, door: Ho
         method,
         url: `${base}${path}`,
         headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
-        text: async () => json,
+        text: () => Promise.resolve(json),
       }
       return decode(await door(request, principal, inTransaction))
     },

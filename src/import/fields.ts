@@ -33,25 +33,47 @@ const ids = (list: unknown): number[] =>
     .filter(Number.isFinite)
     .sort((a, b) => a - b)
 
+/**
+ * What `path` leads to in parsed JSON, or undefined where a step is not an object: answers are
+ * read without trusting their shape.
+ *
+ * @example
+ * at({ data: { params: { status: 'bad' } } }, 'data', 'params', 'status') // 'bad'
+ */
+export function at(json: unknown, ...path: string[]): unknown {
+  let value = json
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}
+
 /** One field of an event, venue, organizer or term read, as the write named `field` left it. */
-function projectField(kind: ImportKind, rep: Record<string, any>, field: string): unknown {
+function projectField(kind: ImportKind, rep: unknown, field: string): unknown {
   switch (field) {
     case 'categories':
     case 'tags':
     case 'venue':
     case 'organizer':
-      return kind === 'event' ? ids(rep[field]) : rep[field]
+      return kind === 'event' ? ids(at(rep, field)) : at(rep, field)
     case 'image':
-      return rep.image && typeof rep.image === 'object' ? (rep.image.url ?? null) : null
+      return at(rep, 'image', 'url') ?? null
     case 'recurrence':
-      return rep.recurrence ? { rrule: rep.recurrence.rrule, rdate: rep.recurrence.rdate ?? [], exdate: rep.recurrence.exdate ?? [] } : null
+      return at(rep, 'recurrence')
+        ? {
+            rrule: at(rep, 'recurrence', 'rrule'),
+            rdate: at(rep, 'recurrence', 'rdate') ?? [],
+            exdate: at(rep, 'recurrence', 'exdate') ?? [],
+          }
+        : null
     case 'cost':
-      return rep.cost_details?.values ?? rep.cost ?? null
+      return at(rep, 'cost_details', 'values') ?? at(rep, 'cost') ?? null
     case 'geo_lat':
     case 'geo_lng':
-      return rep[field] ?? null
+      return at(rep, field) ?? null
     default:
-      return rep[field] ?? null
+      return at(rep, field) ?? null
   }
 }
 
@@ -61,7 +83,7 @@ function projectField(kind: ImportKind, rep: Record<string, any>, field: string)
  * @example
  * project('event', { title: 'Gig', venue: { id: 4 } }, ['title', 'venue']) // { title: 'Gig', venue: [4] }
  */
-export function project(kind: ImportKind, rep: Record<string, any>, fields: readonly string[]): Record<string, unknown> {
+export function project(kind: ImportKind, rep: unknown, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const f of fields) out[f] = projectField(kind, rep, f)
   return out

@@ -9,7 +9,7 @@ import { toUtcString } from '../time/format.js'
 import { BudgetError, resolveBudget, type ImportBudget } from './budget.js'
 import { guardedGet, originOf, type GetPolicy } from './http-get.js'
 
-export type SourceText = { notModified: true } | { notModified: false; text: string; commit(): Promise<void>; warnings?: string[] }
+export type SourceText = { notModified: true } | { notModified: false; text: string; commit: () => Promise<void>; warnings?: string[] }
 
 /**
  * A file's bytes as text: UTF-8 (a BOM is dropped by the parsers), else, when they are not valid

@@ -17,7 +17,8 @@ import type { ImportKind, ImportLink, ImportLinkStore } from '../storage/import-
 import type { Storage } from '../storage/types.js'
 import { toUtcString } from '../time/format.js'
 import { apiClient, type ApiAnswer, type ApiClient } from './client.js'
-import { fingerprint, locallyChanged, project } from './fields.js'
+import { at, fingerprint, locallyChanged, project } from './fields.js'
+import { scalarText } from '../http/params.js'
 import { expandWithRouterRule, type RuleExpandOptions } from '../readers/rule-expand.js'
 import type { HtmlKind } from '../sanitize/allowlist.js'
 import type { TextFilter } from '../sanitize/policy.js'
@@ -81,9 +82,10 @@ export function resolveTarget(target: ImportTarget): { router: CalendarRouter; l
 export function reasonOf(answer: ApiAnswer): string {
   const b = answer.body
   if (!b || typeof b !== 'object') return `HTTP ${answer.status}`
-  const params = b.data?.params && typeof b.data.params === 'object' ? Object.entries(b.data.params as Record<string, unknown>) : []
+  const given = at(b, 'data', 'params')
+  const params = given && typeof given === 'object' ? Object.entries(given) : []
   const detail = params.map(([k, v]) => `${k}: ${String(v)}`).join('; ')
-  return `${answer.status} ${b.code ?? ''}: ${b.message ?? ''}${detail ? ` (${detail})` : ''}`.trim()
+  return `${answer.status} ${scalarText(at(b, 'code'))}: ${scalarText(at(b, 'message'))}${detail ? ` (${detail})` : ''}`.trim()
 }
 
 /** The text fields of a write that may hold HTML: paragraphs (`rich`), and one-line names (`inline`). */
@@ -371,7 +373,7 @@ class ImportRun {
     const inTx = this.linkIn(r, print, link.importedFields, link.recordId)
     let answer = await this.api.send('PATCH', `${PATHS[r.kind]}/${link.recordId}${scope}`, send, inTx)
     // recurrence_scope on an event that is no longer part of a series: send it plainly.
-    if (answer.status === 400 && scope && answer.body?.data?.params?.recurrence_scope !== undefined)
+    if (answer.status === 400 && scope && at(answer.body, 'data', 'params', 'recurrence_scope') !== undefined)
       answer = await this.api.send('PATCH', `${PATHS[r.kind]}/${link.recordId}`, send, inTx)
     if (answer.status === 404) {
       // Deleted here for good: the source still has it, so it comes back.
@@ -380,7 +382,7 @@ class ImportRun {
     }
     if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
     this.count(r.kind, 'updated')
-    await this.remember(r, link.recordId, print, { ...project(r.kind, answer.body, Object.keys(body)), ...kept })
+    this.remember(r, link.recordId, print, { ...project(r.kind, answer.body, Object.keys(body)), ...kept })
   }
 
   /**
@@ -410,17 +412,17 @@ class ImportRun {
     const answer = await this.api.send('POST', PATHS[r.kind], body, this.linkIn(r, print, {}))
     if (answer.status === 201) {
       this.count(r.kind, 'created')
-      return this.remember(r, Number(answer.body.id), print, project(r.kind, answer.body, Object.keys(body)))
+      return this.remember(r, Number(at(answer.body, 'id')), print, project(r.kind, answer.body, Object.keys(body)))
     }
-    if (answer.status === 400 && answer.body?.code === 'term_exists' && Number(answer.body?.data?.term_id) > 0)
-      return this.adopt(r, Number(answer.body.data.term_id), body, print)
-    const refused = answer.status === 400 ? answer.body?.data?.params?.recurrence : undefined
+    if (answer.status === 400 && at(answer.body, 'code') === 'term_exists' && Number(at(answer.body, 'data', 'term_id')) > 0)
+      return this.adopt(r, Number(at(answer.body, 'data', 'term_id')), body, print)
+    const refused = answer.status === 400 ? at(answer.body, 'data', 'params', 'recurrence') : undefined
     if (refused !== undefined && (r.expand || (r.body?.recurrence as { rrule?: unknown } | undefined)?.rrule)) {
       // The router's own expander gives the dates (rule-expand.ts); a source's `expand` only
       // where the record carries no rule of ours.
       const occurrences = r.expand ? r.expand() : expandWithRouterRule(r, this.rules)
-      if (!occurrences.length) return this.fail(r.ref, `its rule was refused (${String(refused)}) and gives no date: not imported`)
-      this.warn(r.ref, `the rule was refused (${String(refused)}): imported as ${occurrences.length} single events`)
+      if (!occurrences.length) return this.fail(r.ref, `its rule was refused (${scalarText(refused)}) and gives no date: not imported`)
+      this.warn(r.ref, `the rule was refused (${scalarText(refused)}): imported as ${occurrences.length} single events`)
       for (const o of occurrences) await this.record(o)
       return
     }
@@ -437,9 +439,9 @@ class ImportRun {
     const current = await this.api.send('GET', `${path}/${id}`)
     if (current.status !== 200)
       return this.fail(r.ref, `a ${r.kind} of that name exists (id ${id}) but cannot be read: ${reasonOf(current)}`)
-    this.warn(r.ref, `adopted the ${r.kind} "${String(current.body.name)}" that exists here (id ${id})`)
+    this.warn(r.ref, `adopted the ${r.kind} "${scalarText(at(current.body, 'name'))}" that exists here (id ${id})`)
     this.count(r.kind, 'unchanged')
-    await this.remember(r, id, print, project(r.kind, current.body, Object.keys(body)))
+    this.remember(r, id, print, project(r.kind, current.body, Object.keys(body)))
   }
 
   /** A RECURRENCE-ID override: the occurrence of the imported series it replaces, edited on its own. */
@@ -456,18 +458,22 @@ class ImportRun {
         'GET',
         `/events?post_parent=${seriesId}&start_date=${from}&end_date=${to}&status=${LIVE}&per_page=50`,
       )
-      const candidates = [head.status === 200 ? head.body : null, ...(list.status === 200 ? (list.body.events ?? []) : [])]
+      const listed = list.status === 200 ? at(list.body, 'events') : undefined
+      const candidates: unknown[] = [head.status === 200 ? head.body : null, ...(Array.isArray(listed) ? (listed as unknown[]) : [])]
       const match = candidates.find(
-        (e) => e?.series && !e.series.detached && (position !== undefined ? e.series.position === position : e.start_date === original),
+        (e) =>
+          at(e, 'series') &&
+          !at(e, 'series', 'detached') &&
+          (position !== undefined ? at(e, 'series', 'position') === position : at(e, 'start_date') === original),
       )
-      if (match) target = Number(match.id)
+      if (match) target = Number(at(match, 'id'))
     }
     if (target === null) {
       this.warn(r.ref, `the occurrence it replaces (${original}) is not in the imported series: imported as a single event`)
       const answer = await this.api.send('POST', '/events', body, this.linkIn(r, print, {}))
       if (answer.status !== 201) return this.fail(r.ref, reasonOf(answer))
       this.count(r.kind, 'created')
-      return this.remember(r, Number(answer.body.id), print, project('event', answer.body, Object.keys(body)))
+      return this.remember(r, Number(at(answer.body, 'id')), print, project('event', answer.body, Object.keys(body)))
     }
     const answer = await this.api.send('PATCH', `/events/${target}?recurrence_scope=this`, body, this.linkIn(r, print, {}, target))
     if (answer.status !== 200) return this.fail(r.ref, reasonOf(answer))
@@ -500,7 +506,7 @@ class ImportRun {
     }
   }
 
-  private async remember(r: SourceRecord, recordId: number, print: string, importedFields: Record<string, unknown>) {
+  private remember(r: SourceRecord, recordId: number, print: string, importedFields: Record<string, unknown>): void {
     const link: ImportLink = {
       source: this.source,
       kind: r.kind,

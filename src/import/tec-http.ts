@@ -30,14 +30,14 @@ export class TecHttpError extends Error {
     message: string,
     readonly status: number,
     /** The JSON error body when the site sent one (TEC's `{ code, message, data }`). */
-    readonly body: any = null,
+    readonly body: unknown = null,
   ) {
     super(message)
   }
 }
 
 export interface TecGet {
-  (url: string): Promise<{ body: any; headers: Headers }>
+  (url: string): Promise<{ body: unknown; headers: Headers }>
 }
 
 /**
@@ -58,7 +58,7 @@ export function tecGetter(site: string, o: TecHttpOptions = {}): TecGet {
       throw new TecHttpError((e as Error).message, 0)
     }
     const text = response.text
-    let body: any
+    let body: unknown
     try {
       body = JSON.parse(text)
     } catch {
@@ -68,8 +68,7 @@ export function tecGetter(site: string, o: TecHttpOptions = {}): TecGet {
       throw new TecHttpError(`${url} answered HTTP ${response.status} with ${what}, not TEC's JSON`, response.status)
     }
     if (response.status < 200 || response.status > 299) {
-      const said =
-        body && typeof body === 'object' && typeof body.message === 'string' ? `: ${body.code ?? ''} ${body.message}`.trimEnd() : ''
+      const said = tecErrorText(body)
       const hint =
         response.status === 401 || response.status === 403
           ? o.auth
@@ -80,6 +79,14 @@ export function tecGetter(site: string, o: TecHttpOptions = {}): TecGet {
     }
     return { body, headers: response.headers }
   }
+}
+
+/** ` code message` of a TEC error body (`{ code, message, data }`), or '' for any other body. */
+function tecErrorText(body: unknown): string {
+  if (!body || typeof body !== 'object') return ''
+  const { code, message } = body as { code?: unknown; message?: unknown }
+  if (typeof message !== 'string') return ''
+  return `: ${typeof code === 'string' ? code : ''} ${message}`.trimEnd()
 }
 
 const NAMESPACES = ['tribe/events/v1', 'calendar/events/v1']

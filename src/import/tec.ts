@@ -25,7 +25,7 @@ const STATUSES = ['publish', 'future', 'draft', 'pending', 'private']
 const FAR_PAST = '1970-01-01 00:00:00'
 const FAR_FUTURE = '2200-12-31 23:59:59'
 
-type Json = Record<string, any>
+type Json = Record<string, unknown>
 
 /** Where an interrupted run goes on: the events pass (its status filter) and its last completed page. */
 interface Cursor {
@@ -82,7 +82,7 @@ class TecReader {
     for (let read = 1; ; read++) {
       if (read > this.budget.pages) throw new BudgetError(`${this.root}${path} has more than ${this.budget.pages} pages (budget.pages)`)
       if (Date.now() > this.deadline) throw new BudgetError(`reading the site took more than ${this.budget.sourceMs} ms (budget.sourceMs)`)
-      let body: any
+      let body: unknown
       try {
         body = (await this.get(url)).body
       } catch (e) {
@@ -183,7 +183,7 @@ class TecReader {
       if (x.geo_lng !== undefined && x.geo_lng !== null) body.geo_lng = x.geo_lng
     }
     if (str(x.slug)) body.slug = x.slug
-    if (STATUSES.includes(x.status)) body.status = x.status
+    if (typeof x.status === 'string' && STATUSES.includes(x.status)) body.status = x.status
     const image = obj(x.image) ? str(x.image.url) : undefined
     if (image) body.image = image
     return { kind, sourceId, ref, body }
@@ -234,7 +234,7 @@ class TecReader {
     }
     if (str(e.timezone)) body.timezone = e.timezone
     if (str(e.slug)) body.slug = e.slug
-    if (STATUSES.includes(e.status)) body.status = e.status
+    if (typeof e.status === 'string' && STATUSES.includes(e.status)) body.status = e.status
     plainFromTec('event', e, body)
     // TEC's own site URL stands in for an empty website: keep only a website of the event's own.
     if (str(e.website) && e.website !== e.url) body.website = e.website
@@ -315,7 +315,8 @@ async function statusPasses(
   try {
     await get(`${events}?${new URLSearchParams({ ...query(resume?.status ?? passes[0]!), page: String(probeFrom) })}`)
   } catch (e) {
-    const params = e instanceof TecHttpError && e.status === 400 ? e.body?.data?.params : undefined
+    const data = e instanceof TecHttpError && e.status === 400 && obj(e.body) ? e.body.data : undefined
+    const params = obj(data) ? data.params : undefined
     if (!(obj(params) && 'status' in params)) {
       if (!(e instanceof TecHttpError && e.status === 404 && probeFrom > 1)) throw e
     } else if (o.auth && !resume) {

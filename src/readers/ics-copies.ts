@@ -6,6 +6,7 @@
  * with a note on the winner.
  */
 import type ICAL from 'ical.js'
+import { scalarText } from '../http/params.js'
 
 export interface ParsedEvent {
   ref: string
@@ -17,7 +18,7 @@ export interface ParsedEvent {
 
 const prop = (comp: ICAL.Component, name: string): string => {
   const p = comp.getFirstProperty(name)
-  return p ? String((p.toJSON() as unknown[])[3] ?? '') : ''
+  return p ? scalarText((p.toJSON() as unknown[])[3]) : ''
 }
 
 /** Gives each event without UID one derived from its SUMMARY and DTSTART (as the CSV importer does with its rows). */

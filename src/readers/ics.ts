@@ -122,7 +122,7 @@ class Calendar {
     this.calendarZone = wr ? ianaZone(wr) : null
     for (const z of zones) {
       try {
-        const comp = new ICAL.Component(ICAL.parse(z.text))
+        const comp = new ICAL.Component(ICAL.parse(z.text) as unknown[])
         const tzid = String(comp.getFirstPropertyValue('tzid') ?? '')
         if (tzid) this.fileZones.set(tzid, new ICAL.Timezone({ component: comp, tzid }))
       } catch {
@@ -602,7 +602,7 @@ export function planIcs(source: string, options: IcsOptions = {}): IcsPlan | Sou
   cal.now = o.now
   const all: ParsedEvent[] = events.map((b) => {
     try {
-      return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text)), notes: [] }
+      return { ref: `VEVENT at line ${b.line}`, comp: new ICAL.Component(ICAL.parse(b.text) as unknown[]), notes: [] }
     } catch (e) {
       return { ref: `VEVENT at line ${b.line}`, error: `malformed: ${e instanceof Error ? e.message : String(e)}`, notes: [] }
     }

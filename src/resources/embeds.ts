@@ -47,7 +47,9 @@ export async function loadRelations(ctx: Context, posts: readonly PostRecord[], 
     if (!feed && !groups.has(r.translationGroup)) more.add(r.translationGroup)
   }
   if (more.size) for (const [group, members] of await ctx.storage.getTranslations([...more], 'posts')) translated.set(group, members)
-  const translations = feed ? new Map() : await readableTranslations(ctx, translated, [...posts, ...records])
+  const translations = feed
+    ? new Map<number, Record<string, number>>()
+    : await readableTranslations(ctx, translated, [...posts, ...records])
   return { venues, organizers, terms: new Map(terms.map((t) => [t.id, t])), translations }
 }
 

@@ -18,6 +18,7 @@ import { coordinatesOf, geocodeVenue } from './geo.js'
 import { splitList, isPositiveIntLike } from '../schemas/primitives.js'
 import type { Context } from '../context.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
+import { scalarText } from '../http/params.js'
 
 const isEmptyLink = (x: unknown) => x === null || x === '' || x === 0 || x === '0' || x === false || (Array.isArray(x) && x.length === 0)
 
@@ -104,7 +105,7 @@ export async function prepareLinked(ctx: Context, type: LinkedType, value: unkno
 async function reusable(ctx: Context, reader: StorageReader, record: NewLinked) {
   const fields: Record<string, unknown> = { ...record }
   const match: Record<string, string> = { title: record.title }
-  for (const f of record.type === 'venue' ? VENUE_ADDRESS_FIELDS : ORGANIZER_MATCH_FIELDS) match[f] = String(fields[f] ?? '')
+  for (const f of record.type === 'venue' ? VENUE_ADDRESS_FIELDS : ORGANIZER_MATCH_FIELDS) match[f] = scalarText(fields[f])
   const found = await reader.findLinkedDuplicate(record.type, ctx.language, match)
   if (!found || !canRead(ctx.principal, found)) return null
   if (record.type === 'venue' && found.type === 'venue' && record.geoLat !== null) {

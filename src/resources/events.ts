@@ -146,7 +146,7 @@ export async function listEvents(ctx: Context, q: Input<'eventList'>): Promise<R
     return eventFeed(ctx, query, { paged, page, perPage })
   }
   const result = await listEventsShown(ctx, query)
-  const { body, headers } = await pageOf(ctx, {
+  const { body, headers } = pageOf(ctx, {
     key: 'events',
     path: 'events/',
     page,

@@ -35,7 +35,7 @@ export interface PageInput {
 }
 
 /** The TEC list envelope; a page past the last is the resource's 404. */
-export async function pageOf(ctx: Context, p: PageInput) {
+export function pageOf(ctx: Context, p: PageInput) {
   const totalPages = Math.ceil(p.total / p.perPage)
   if (p.page > 1 && p.items.length === 0) throw p.notFound()
   const rest = p.canonical.filter(([k]) => k !== 'page')

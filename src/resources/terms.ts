@@ -14,6 +14,7 @@ import type { RecordAt, Single } from './record-tag.js'
 import { refuseWithSync, syncReply } from './sync.js'
 import type { TermListQuery } from '../storage/types.js'
 import { sanitizeSlug, withFreeSlug } from './slug.js'
+import { scalarText } from '../http/params.js'
 
 const COLLECTION: Record<Taxonomy, 'categories' | 'tags'> = { category: 'categories', tag: 'tags' }
 
@@ -104,7 +105,7 @@ export async function listTerms(ctx: Context, input: Input<'categoryList' | 'tag
     if (!Object.hasOwn(accepted, key)) continue
     const raw = ctx.query[key] ?? ctx.params[key]
     if (raw === undefined) continue
-    filters.push([key, Array.isArray(raw) ? raw.join(',') : String(raw)])
+    filters.push([key, Array.isArray(raw) ? raw.join(',') : scalarText(raw)])
   }
   const collection = COLLECTION[taxonomy]
   const body: Record<string, unknown> = {

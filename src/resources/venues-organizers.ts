@@ -24,6 +24,7 @@ import { deleteForGood, moveToTrash, writePost } from './trash.js'
 import { ADDRESS_FIELDS, coordinatesOf, geocodeVenue, geoFilter, newVenueCoordinates } from './geo.js'
 import { createdValues, patchedValues } from './custom-fields.js'
 import { patchPlain, plainCreated } from '../storage/wire-fields.js'
+import { scalarText } from '../http/params.js'
 
 export type LinkedType = 'venue' | 'organizer'
 type Rec<T extends LinkedType> = RecordOf<T>
@@ -155,7 +156,7 @@ export async function listLinked(ctx: Context, q: Input<'venueList' | 'organizer
   }
   if (q.sync_token !== undefined) return syncLinked(ctx, q, q.sync_token, type, query, perPage)
   const result = await ctx.storage.listLinked(type, query)
-  const { body, headers } = await pageOf(ctx, {
+  const { body, headers } = pageOf(ctx, {
     key: PLURAL[type],
     path: `${PLURAL[type]}/`,
     page,
@@ -201,7 +202,7 @@ async function syncLinked(
 
 const PUBLISHED: readonly PostStatus[] = ['publish']
 
-const str = (x: unknown) => (x === null || x === undefined ? '' : String(x))
+const str = scalarText
 
 /** A new venue or organizer before its slug is chosen. */
 export type NewLinked = Omit<NewPost<'venue'>, 'slug'> | Omit<NewPost<'organizer'>, 'slug'>

@@ -5,7 +5,7 @@
 import type { Principal } from '../auth/principal.js'
 import { buildSiteIndex } from '../doc/discovery.js'
 import { forbidden, noRoute } from '../http/errors.js'
-import { readBody, type Params } from '../http/params.js'
+import { emptyParams, readBody, type Params } from '../http/params.js'
 import { errorResponse, jsonResponse, textResponse, type ResponseMeta } from '../http/response.js'
 import type { RawResponse, RequestLike } from '../http/types.js'
 import type { ResolvedOptions } from '../options.js'
@@ -69,10 +69,10 @@ export async function dispatch(
   })
   if (endpoint.gate && !endpoint.gate(principal)) throw forbidden(principal !== null)
 
-  const body: Params = method === 'GET' || method === 'DELETE' ? Object.create(null) : await readBody(request, options.maxBodyBytes)
-  const path: Params = Object.create(null)
+  const body: Params = method === 'GET' || method === 'DELETE' ? emptyParams() : await readBody(request, options.maxBodyBytes)
+  const path = emptyParams()
   for (const [k, v] of Object.entries(captures)) path[k] = decodeParam(v)
-  const params: Params = Object.assign(Object.create(null), path, query, body)
+  const params: Params = Object.assign(emptyParams(), path, query, body)
   delete params._method
   delete params.rest_route
   const at = def.single ? recordAt(path) : null

@@ -14,14 +14,18 @@ export interface Match {
 }
 
 export function routeMatcher(routes: readonly RouteDef[]): (path: string, method: string) => Promise<Match> {
-  return async (path) => {
-    // The path as a URL's pathname: dot segments resolved and characters a URL may not carry
-    // percent-encoded, the form the table's regexes are written for.
-    const { pathname } = new URL(`http://n${path || '/'}`)
-    for (const def of routes) {
-      const found = def.regex.exec(pathname)
-      if (found) return { def, captures: { ...found.groups } }
-    }
-    return { def: undefined, captures: {} }
+  // The match is synchronous; its callers await it inside their own async functions, where a
+  // throw and a rejection arrive alike.
+  return (path) => Promise.resolve(matchPath(routes, path))
+}
+
+function matchPath(routes: readonly RouteDef[], path: string): Match {
+  // The path as a URL's pathname: dot segments resolved and characters a URL may not carry
+  // percent-encoded, the form the table's regexes are written for.
+  const { pathname } = new URL(`http://n${path || '/'}`)
+  for (const def of routes) {
+    const found = def.regex.exec(pathname)
+    if (found) return { def, captures: { ...found.groups } }
   }
+  return { def: undefined, captures: {} }
 }

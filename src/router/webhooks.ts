@@ -17,6 +17,7 @@ import type { Storage } from '../storage/types.js'
 import { eventType, WebhookRunner, type Render } from '../webhooks/runner.js'
 import { isSecret, newSecret } from '../webhooks/signature.js'
 import { OWN_NAMES } from '../wire-names.js'
+import { emptyParams } from '../http/params.js'
 
 const ADMINISTRATOR = { id: 0, role: 'administrator' as const }
 
@@ -45,10 +46,10 @@ function renderer(storage: Storage, options: ResolvedOptions, schemas: Schemas, 
       names: OWN_NAMES,
       origin,
       pathLanguage: false,
-      params: Object.create(null),
-      query: Object.create(null),
-      body: Object.create(null),
-      path: Object.create(null),
+      params: emptyParams(),
+      query: emptyParams(),
+      body: emptyParams(),
+      path: emptyParams(),
       accept: 'application/json',
       request: { method: 'GET', url: `${origin}${options.prefix}/${OWN_NAMES.namespace}/`, headers: { get: () => null } },
       schemas,

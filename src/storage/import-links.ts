@@ -6,6 +6,9 @@
  * An optional capability of a storage: a backend without it serves everything but the importer.
  */
 
+/* eslint-disable @typescript-eslint/require-await -- the memory import link store implements a Promise-returning contract
+   with synchronous work: `async` keeps its throws (not found, conflicts, bad input) rejections, as
+   the SQL backend's are, for callers that chain `.catch` or `Promise.all` over it. */
 export type ImportKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag'
 
 export interface ImportLink {

@@ -4,6 +4,9 @@
  * endpoint apart from the finished ones, so a claim looks at the queues' heads and the leases
  * held, never at the history; finished deliveries stay for the delivery log until `prune`.
  */
+/* eslint-disable @typescript-eslint/require-await -- the memory webhook store implements a Promise-returning contract
+   with synchronous work: `async` keeps its throws (not found, conflicts, bad input) rejections, as
+   the SQL backend's are, for callers that chain `.catch` or `Promise.all` over it. */
 import type {
   AttemptOutcome,
   NewWebhookDelivery,

@@ -3,6 +3,9 @@
  * semantics as SQL. A transaction writes to a private overlay that is merged in one synchronous
  * step on commit, so readers never see half of a write and a throw discards it whole.
  */
+/* eslint-disable @typescript-eslint/require-await -- the memory backend implements a Promise-returning contract
+   with synchronous work: `async` keeps its throws (not found, conflicts, bad input) rejections, as
+   the SQL backend's are, for callers that chain `.catch` or `Promise.all` over it. */
 import { customValuesMatch } from './custom-values.js'
 import { firstOfEachSeries } from './first-of-series.js'
 import { inDateWindow } from './event-window.js'
@@ -37,6 +40,7 @@ import { clonePost, freezePost } from './clone.js'
 import { linkedShownChanged, nextSequence, seriesRuleShownChanged } from './sequence.js'
 import { withinCircle, type GeoCircle } from './geo.js'
 import { LINKED_SEARCH_FIELDS, eventMatchesWords, searchWords } from './search-fields.js'
+import { scalarText } from '../http/params.js'
 
 const DELETED = Symbol('deleted')
 
@@ -265,7 +269,7 @@ class Reader implements StorageReader {
       if (q.unpublishedAuthor !== undefined && p.status !== 'publish' && p.author !== q.unpublishedAuthor) continue
       if (q.searchFragments?.length) {
         const rec = p as unknown as Record<string, unknown>
-        const hit = LINKED_SEARCH_FIELDS[type].some((f) => includesAll(String(rec[f] ?? '').toLowerCase(), q.searchFragments!))
+        const hit = LINKED_SEARCH_FIELDS[type].some((f) => includesAll(scalarText(rec[f]).toLowerCase(), q.searchFragments!))
         if (!hit) continue
       }
       if (q.geo && !locatedWithin(p, q.geo.near)) continue

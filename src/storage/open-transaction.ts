@@ -54,6 +54,7 @@ const outside = (what: string): never => {
   throw new Error(`calendar-events-router: ${what} is not available inside an open transaction`)
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- its read methods are put on the prototype by defineOps below; the merged interface declares them to the type checker
 class InsideTransaction {
   readonly importLinks: ImportLinkStore | undefined
   readonly webhooks = undefined
@@ -99,6 +100,7 @@ class InsideTransaction {
     return outside('close()')
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- its read methods are put on the prototype by defineOps below; the merged interface declares them to the type checker
 interface InsideTransaction extends Storage {}
 defineOps(InsideTransaction.prototype, READS, 'read')
 

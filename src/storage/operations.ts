@@ -88,9 +88,8 @@ type Call = (...args: unknown[]) => Promise<unknown>
 export const applyRead = (target: StorageReader, op: ReadOp): Promise<unknown> => (target[op.name] as Call).apply(target, op.args)
 
 export function applyWrite(tx: StorageTx, op: WriteOp): Promise<unknown> {
-  const method = tx[op.name] as Call | undefined
-  if (!method) throw new TypeError(`calendar-events-router: this storage has no ${op.name}`)
-  return method.apply(tx, op.args)
+  if (!tx[op.name]) throw new TypeError(`calendar-events-router: this storage has no ${op.name}`)
+  return (tx[op.name] as Call).apply(tx, op.args)
 }
 
 /** Gives a class one method per operation named, each calling the instance's `run` with it typed. */

@@ -83,6 +83,7 @@ function runWrite(scopes: readonly TransactionHook[], i: number, op: WriteOp, tx
 }
 
 /** The reads and writes of a transaction, through the scopes its hooks opened for it. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- its read and write methods are put on the prototype by defineOps below; the merged interface declares them to the type checker
 class TxView {
   constructor(
     private readonly raw: StorageTx,
@@ -102,6 +103,7 @@ class TxView {
     return runWrite(this.writeScopes, 0, op, this.raw)
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- its read and write methods are put on the prototype by defineOps below; the merged interface declares them to the type checker
 interface TxView extends StorageTx {}
 defineOps(TxView.prototype, READS, 'read')
 defineOps(TxView.prototype, WRITES, 'write')
@@ -110,6 +112,7 @@ defineOps(TxView.prototype, WRITES, 'write')
  * `source` (a backend, or storage/open-transaction.ts's view of an open transaction) seen
  * through `hooks`, outermost first. Implements the whole `Storage` contract.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- its read methods are put on the prototype by defineOps below; the merged interface declares them to the type checker
 export class Pipeline {
   readonly otherWriters?: OtherWriters
   readonly webhooks?: WebhookStore
@@ -124,8 +127,8 @@ export class Pipeline {
     private readonly source: Storage,
     readonly hooks: readonly StorageHook[],
   ) {
-    this.readHooks = hooks.filter((h) => h.read)
-    this.txHooks = hooks.filter((h) => h.transaction)
+    this.readHooks = hooks.filter((h) => h.read !== undefined)
+    this.txHooks = hooks.filter((h) => h.transaction !== undefined)
     this.otherWriters = source.otherWriters
     this.webhooks = source.webhooks
     this.importLinks = source.importLinks
@@ -153,7 +156,7 @@ export class Pipeline {
       if (scope) scopes.push(scope)
     }
     if (!scopes.length && !this.readHooks.length) return this.source.transaction(fn, options)
-    const writeScopes = scopes.filter((s) => s.write)
+    const writeScopes = scopes.filter((s) => s.write !== undefined)
     const result = await this.source.transaction(
       async (raw) => {
         const tx = writeScopes.length || this.readHooks.length ? new TxView(raw, this.readHooks, writeScopes) : raw
@@ -172,7 +175,7 @@ export class Pipeline {
 
   /** The caller's options, with the journal entries asked for when a scope wants them. */
   private commitOptions(scopes: readonly TransactionHook[], options?: TransactionOptions): TransactionOptions | undefined {
-    const wanting = scopes.filter((s) => s.committed)
+    const wanting = scopes.filter((s) => s.committed !== undefined)
     if (!wanting.length) return options
     return {
       onCommit(entries) {
@@ -199,6 +202,7 @@ export class Pipeline {
     return this.source.compactJournal(beforeUtc)
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- its read methods are put on the prototype by defineOps below; the merged interface declares them to the type checker
 export interface Pipeline extends Storage {}
 defineOps(Pipeline.prototype, READS, 'read')
 

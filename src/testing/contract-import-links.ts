@@ -72,7 +72,7 @@ export function importLinksContract(it: It, withStorage: WithStorage): void {
     'writes a link with its record in one transaction: seen inside it, kept on commit, gone with a rollback',
     withStorage(async (s) => {
       const store = s.importLinks
-      const probe = await s.transaction(async (tx) => Boolean(tx.putImportLink && tx.importLinksOf))
+      const probe = await s.transaction((tx) => Promise.resolve(Boolean(tx.putImportLink && tx.importLinksOf)))
       if (!store || !probe) return
       const kept = await s.transaction(async (tx) => {
         const e = await tx.insertPost(newEvent({ slug: 'imported' }))

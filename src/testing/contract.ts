@@ -431,7 +431,7 @@ export function storageContract(t: TestApi, name: string, make: StorageFactory):
       it(
         'hands out distinct blocks of ID_BLOCK ids from ID_BLOCK_START, stores a post under one, and keeps its own ids below',
         withStorage(async (s) => {
-          const probe = await insert(s, async (tx) => (tx.reserveIds ? 'yes' : 'no'))
+          const probe = await insert(s, (tx) => Promise.resolve(tx.reserveIds ? 'yes' : 'no'))
           if (probe === 'no' || !s.reservedBy) return
           const head = await insert(s, (tx) => tx.insertPost(newEvent({ slug: 'head' })))
           const [a, b] = await insert(s, async (tx) => [await tx.reserveIds!(head.id), await tx.reserveIds!(head.id + 1)])

@@ -19,6 +19,9 @@ import { overlay } from '../support/overlay.js'
 import type { Storage, StorageTx, TransactionOptions } from '../../src/storage/types.js'
 import { makeApp, type App } from '../http/harness.js'
 
+/** The importer's client reads answers as unknown JSON; these tests know their shape. */
+type Json = Record<string, any>
+
 const fixture = (name: string) => `test/fixtures/import/${name}`
 const text = (name: string) => readFileSync(fixture(name), 'utf8')
 const YEAR = '?start_date=2000-01-01&end_date=2100-01-01&per_page=100&status=publish,future,draft,pending,private'
@@ -633,23 +636,26 @@ export function importSuite(backend: string, makeStorage: () => Storage | Promis
         const ok = await door.batch(async (send) => {
           const api = apiClient(app.router, ADMIN, send)
           const made = await api.send('POST', '/venues', { venue: 'Door Hall' })
-          hall = made.body.id
+          hall = (made.body as Json).id
           const inside = await api.send('GET', `/venues/${hall}`)
           // Not committed yet: a request outside the batch does not see it.
           const before = await outside.send('GET', `/venues/${hall}`)
-          return [made.status, inside.status, inside.body.venue, before.status]
+          return [made.status, inside.status, (inside.body as Json).venue, before.status]
         })
         expect(ok).toEqual({ committed: true, result: [201, 200, 'Door Hall', missing] })
-        expect((await outside.send('GET', `/venues/${hall}`)).body.venue).toBe('Door Hall')
+        expect(((await outside.send('GET', `/venues/${hall}`)).body as Json).venue).toBe('Door Hall')
 
         let ghost = 0
         const steps: unknown[] = []
         const failed = await door.batch(async (send, failed) => {
           const api = apiClient(app.router, ADMIN, send)
           const made = await api.send('POST', '/venues', { venue: 'Ghost Hall' })
-          ghost = made.body.id
+          ghost = (made.body as Json).id
           // Read inside, with the same URL and caller as the reads below: the cache must not keep it.
-          steps.push((await api.send('GET', `/venues/${ghost}`)).status, (await api.send('GET', '/venues?per_page=100')).body.venues.length)
+          steps.push(
+            (await api.send('GET', `/venues/${ghost}`)).status,
+            ((await api.send('GET', '/venues?per_page=100')).body as Json).venues.length,
+          )
           const bad = await api.send('POST', '/events', {
             title: 'Half',
             start_date: day(9, 10),
@@ -662,13 +668,13 @@ export function importSuite(backend: string, makeStorage: () => Storage | Promis
         expect(failed).toEqual({ committed: false })
         expect(steps).toEqual([200, 2, 400, true, true])
         expect((await outside.send('GET', `/venues/${ghost}`)).status).toBe(missing)
-        expect((await outside.send('GET', '/venues?per_page=100')).body.venues.map((v: any) => v.venue)).toEqual(['Door Hall'])
+        expect(((await outside.send('GET', '/venues?per_page=100')).body as Json).venues.map((v: any) => v.venue)).toEqual(['Door Hall'])
         expect((await organizers()).map((o) => o.organizer)).not.toContain('Door Half Org')
         // A record committed later (on memory and SQLite under the rolled-back one's id) shows itself,
         // not a representation rendered inside the rolled-back batch.
         const real = await app.post('/venues', { venue: 'Real Hall' }, { as: 'administrator' })
         expect(real.body.venue).toBe('Real Hall')
-        expect((await outside.send('GET', `/venues/${real.body.id}`)).body.venue).toBe('Real Hall')
+        expect(((await outside.send('GET', `/venues/${real.body.id}`)).body as Json).venue).toBe('Real Hall')
       })
     })
   })

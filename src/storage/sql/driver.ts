@@ -87,3 +87,14 @@ export interface SqlReplicas {
   /** Counts a read a caller that could have used a replica sent to the primary. */
   primaryRead(): void
 }
+
+/**
+ * A column's value as text. Drivers hand text as strings and numbers as numbers or bigints; a
+ * date keeps its own text, and any other object is written as JSON rather than `[object Object]`.
+ */
+export function columnText(raw: unknown): string {
+  if (typeof raw === 'string') return raw
+  if (typeof raw === 'number' || typeof raw === 'bigint' || typeof raw === 'boolean') return String(raw)
+  if (raw instanceof Date) return String(raw)
+  return JSON.stringify(raw) ?? ''
+}

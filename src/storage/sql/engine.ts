@@ -5,7 +5,7 @@
  * writers. Engines that speak the protocol without those (CockroachDB, YugabyteDB) are refused
  * with a sentence saying so, rather than failing later in a migration or, worse, at a write.
  */
-import type { SqlDriver } from './driver.js'
+import { columnText, type SqlDriver } from './driver.js'
 
 /** The oldest PostgreSQL the storage is written for (server_version_num). */
 export const MIN_POSTGRES = 130000
@@ -30,6 +30,6 @@ export async function checkEngine(driver: SqlDriver): Promise<void> {
   const rows = await driver.read((c) =>
     c.query<{ v: unknown; n: unknown }>(`SELECT version() AS v, current_setting('server_version_num') AS n`),
   )
-  const problem = engineProblem(String(rows[0]?.v ?? ''), Number(rows[0]?.n))
+  const problem = engineProblem(columnText(rows[0]?.v ?? ''), Number(rows[0]?.n))
   if (problem) throw new Error(`Unsupported database engine: ${problem}.`)
 }

@@ -17,7 +17,7 @@
  * write still costs one FTS row. Where the table cannot be created (an older SQLite), events
  * stay in post_fts as before and the migration says so through `log`.
  */
-import type { SqlDriver, SqlParam } from './driver.js'
+import { columnText, type SqlDriver, type SqlParam } from './driver.js'
 import { firstLine } from './errors.js'
 import { NO_WORD_INDEX, type WordIndexView } from './db.js'
 import { EVENT_KEYS_TABLE, FTS_TABLE } from './search-index.js'
@@ -294,7 +294,10 @@ export async function windowEdge(
     [s.language, ...statuses, fromDay, toDay, toDay, s.language, ...statuses, toDay, toDay],
   )
   // SQLite answers EXISTS with 0/1, PostgreSQL with a boolean.
-  return { first: edge?.first == null ? null : String(edge.first), inverted: Number(edge?.inverted ?? 0) === 1 || edge?.inverted === true }
+  return {
+    first: edge?.first == null ? null : columnText(edge.first),
+    inverted: Number(edge?.inverted ?? 0) === 1 || edge?.inverted === true,
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ImportKind, ImportLink, ImportLinkStore, ImportSourceState } from 
 import type { MigrationStatement } from './dialect.js'
 import type { Db } from './db.js'
 import { toInt, type Row } from './records.js'
+import { columnText } from './driver.js'
 
 /** Migration 22. The record id carries no foreign key: a record deleted for good leaves a stale link the importer recreates. */
 export const IMPORT_LINKS_DDL: MigrationStatement[] = [
@@ -23,7 +24,7 @@ export const IMPORT_LINKS_DDL: MigrationStatement[] = [
 export const IMPORT_RESUME_DDL: MigrationStatement[] = [`ALTER TABLE import_sources ADD COLUMN resume {text}`]
 
 const COLUMNS = 'source, kind, source_id, record_id, fingerprint, imported_fields, imported_at'
-const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
+const text = (v: unknown) => (v === null || v === undefined ? null : columnText(v))
 
 function linkOf(r: Row): ImportLink {
   return {

@@ -23,6 +23,7 @@ import type { MigrationStatement } from './dialect.js'
 import type { Db } from './db.js'
 import { toInt } from './records.js'
 import { ReplicaBehind } from './replicas.js'
+import { columnText } from './driver.js'
 
 /**
  * The oldest transaction still running, as a number. Transaction ids are kept as bigint rather
@@ -233,7 +234,7 @@ export class SqlJournal {
       `SELECT pg_current_xact_id_if_assigned()::text AS xid, current_setting('calendar.journal', true) AS written`,
     )
     if (!noted || noted.xid === null || !noted.written) return []
-    return String(noted.written)
+    return columnText(noted.written)
       .split('\n')
       .map((line) => {
         const [position, kind, id, action, revision, language] = line.split(' ')

@@ -67,9 +67,9 @@ export async function openSqliteFile(path: string, options: OpenSqliteOptions = 
   let cleanup: (() => Promise<void>) | undefined
   const temporary = path === ':memory:' || path === ''
   if (temporary) {
-    const [{ mkdtemp, rm }, { tmpdir }, { join }] = await Promise.all([import('node:fs/promises'), import('node:os'), import('node:path')])
-    const dir = await mkdtemp(join(tmpdir(), 'calendar-sqlite-'))
-    file = join(dir, 'memory.db')
+    const [{ mkdtemp, rm }, { tmpdir }, nodePath] = await Promise.all([import('node:fs/promises'), import('node:os'), import('node:path')])
+    const dir = await mkdtemp(nodePath.join(tmpdir(), 'calendar-sqlite-'))
+    file = nodePath.join(dir, 'memory.db')
     cleanup = () => rm(dir, { recursive: true, force: true })
   }
   const open = (): SqliteDatabase => {

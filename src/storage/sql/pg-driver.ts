@@ -13,7 +13,7 @@
  * to the pool, and the pool opens fresh connections on demand, so once the server is back the
  * next call succeeds.
  */
-import type { SqlConnection, SqlDriver, SqlParam, SqlReplicas } from './driver.js'
+import { columnText, type SqlConnection, type SqlDriver, type SqlParam, type SqlReplicas } from './driver.js'
 import { classify } from './errors.js'
 import { parseLsn, PRIMARY_ONLY, ReplicaHealth, type ReplicaHealthOptions } from './replicas.js'
 
@@ -173,7 +173,7 @@ function commitPositions(report: (err: Error) => void) {
     async after(client: PgQueryable): Promise<boolean> {
       try {
         const { rows } = await client.query(COMMIT_POSITION)
-        const lsn = parseLsn(String((rows[0] as { lsn?: unknown } | undefined)?.lsn ?? ''))
+        const lsn = parseLsn(columnText((rows[0] as { lsn?: unknown } | undefined)?.lsn ?? ''))
         if (lsn !== null && (last === null || lsn > last)) last = lsn
         unknown = false
         return true
@@ -355,7 +355,7 @@ export function pgDriver(pool: PgPool, options: PgDriverOptions = {}): SqlDriver
 
     async position(): Promise<bigint> {
       const { rows } = await pool.query(COMMIT_POSITION)
-      const lsn = parseLsn(String((rows[0] as { lsn?: unknown } | undefined)?.lsn ?? ''))
+      const lsn = parseLsn(columnText((rows[0] as { lsn?: unknown } | undefined)?.lsn ?? ''))
       if (lsn === null) throw new Error('pg_current_wal_insert_lsn() gave no position')
       return lsn
     },

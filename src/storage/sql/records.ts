@@ -5,7 +5,7 @@
  */
 import type { EventRecord, NewPost, PostRecord, PostType, TermRecord } from '../types.js'
 import type { ColumnKind } from './dialect.js'
-import type { SqlParam } from './driver.js'
+import { columnText, type SqlParam } from './driver.js'
 import { EVENT_LINKS, KEY_COLUMNS, columnsOf, type Codec, type ColumnSpec, type LinkField } from '../fields.js'
 import { LINKED_SEARCH_FIELDS, eventSearchText } from '../search-fields.js'
 
@@ -140,7 +140,7 @@ export const SEARCH_FIELDS = LINKED_SEARCH_FIELDS
 
 /** The searched field values of a venue or organizer, lower-cased, empty ones left out (one post_search row each). */
 export const linkedSearchValues = (type: 'venue' | 'organizer', rec: Record<string, unknown>) =>
-  SEARCH_FIELDS[type].map((field) => [field, String(rec[field] ?? '').toLowerCase()] as const).filter(([, value]) => value !== '')
+  SEARCH_FIELDS[type].map((field) => [field, columnText(rec[field] ?? '').toLowerCase()] as const).filter(([, value]) => value !== '')
 
 /**
  * A venue's or organizer's search_text: its searched values, one per line. Only the index reads
@@ -211,7 +211,7 @@ export function encode(codec: Codec, value: unknown): string | number | boolean 
 export function decode(codec: Codec, raw: unknown): unknown {
   switch (codec) {
     case 'json':
-      return raw === null || raw === undefined ? null : JSON.parse(String(raw))
+      return raw === null || raw === undefined ? null : JSON.parse(columnText(raw))
     case 'bool':
       return raw === true || raw === 1 || raw === '1' || raw === 1n
     case 'int':
@@ -219,9 +219,9 @@ export function decode(codec: Codec, raw: unknown): unknown {
     case 'real':
       return raw === null || raw === undefined ? null : Number(raw)
     case 'nullableText':
-      return raw === null || raw === undefined ? null : String(raw)
+      return raw === null || raw === undefined ? null : columnText(raw)
     default:
-      return raw === null || raw === undefined ? '' : String(raw)
+      return raw === null || raw === undefined ? '' : columnText(raw)
   }
 }
 

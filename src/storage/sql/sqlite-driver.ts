@@ -43,8 +43,11 @@ import { isBusy } from './errors.js'
 
 /** The part of a prepared statement this driver uses. */
 export interface SqliteStatement {
-  // `any` keeps every client's own (stricter) parameter types assignable.
+  // `any` keeps every client's own (stricter) parameter types assignable: better-sqlite3,
+  // bun:sqlite and node:sqlite each name their bindable values differently.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: no narrower type accepts all three clients
   all(...params: any[]): unknown[]
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as for all()
   run(...params: any[]): { changes: number | bigint }
 }
 
@@ -104,10 +107,12 @@ class Connection implements SqlConnection {
     return stmt
   }
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- a statement's error (busy, a constraint) must reach the caller as a rejection, as the interface's callers expect of every driver
   async query<R extends object>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
     return this.prepare(sql).all(...params.map(bind)) as R[]
   }
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- a statement's error (busy, a constraint) must reach the caller as a rejection, as the interface's callers expect of every driver
   async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
     return { changes: Number(this.prepare(sql).run(...params.map(bind)).changes) }
   }
@@ -150,7 +155,8 @@ function bind(value: SqlParam): string | number | null {
 class Mutex {
   private tail: Promise<unknown> = Promise.resolve()
 
-  run<T>(fn: () => Promise<T>): Promise<T> {
+  /** `fn` runs inside the chain's `then`, so a throw of a synchronous `fn` rejects like an async one's. */
+  run<T>(fn: () => T | Promise<T>): Promise<T> {
     const result = this.tail.then(fn)
     this.tail = result.catch(() => undefined)
     return result
@@ -223,6 +229,7 @@ function lockedDriver(conn: Connection): SqlDriver {
         throw err
       }
     },
+    // eslint-disable-next-line @typescript-eslint/require-await -- a statement's error (busy, a constraint) must reach the caller as a rejection, as the interface's callers expect of every driver
     execute: async (sql) => conn.exec(sql),
     migrationLock: (fn) => fn(locked),
     close: () => Promise.reject(new Error('a migration run cannot close the driver it runs on')),
@@ -317,7 +324,7 @@ class ReaderSnapshots {
   /** Ends the open snapshot once the reads in flight are done (called on every commit of the process). */
   readonly closeLater = (): void => {
     const open = this.snapshot
-    if (open) void this.lock.run(async () => this.snapshot === open && this.end()).catch(() => undefined)
+    if (open) void this.lock.run(() => this.snapshot === open && this.end()).catch(() => undefined)
   }
 
   read<T>(fn: (conn: SqlConnection) => Promise<T>): Promise<T> {
@@ -329,7 +336,7 @@ class ReaderSnapshots {
         this.version = null
         const opened = (this.snapshot = { openedAt: performance.now(), writes: processWrites })
         // Ended when the event loop turns (or earlier, by a write or its age).
-        setImmediate(() => void this.lock.run(async () => this.snapshot === opened && this.end()))
+        setImmediate(() => void this.lock.run(() => this.snapshot === opened && this.end()))
       }
       try {
         return await fn(this.reader)
@@ -350,7 +357,7 @@ class ReaderSnapshots {
   dataVersion(): number | Promise<number> {
     if (this.snapshot) {
       if (reusable(this.snapshot)) return this.askVersion()
-      return this.lock.run(async () => {
+      return this.lock.run(() => {
         if (this.snapshot && !reusable(this.snapshot)) this.end()
         return this.askVersion()
       })

@@ -17,7 +17,7 @@ import type {
 } from '../webhooks.js'
 import type { MigrationStatement } from './dialect.js'
 import type { Db } from './db.js'
-import type { SqlParam } from './driver.js'
+import { columnText, type SqlParam } from './driver.js'
 import { toInt, type Row } from './records.js'
 
 /**
@@ -59,7 +59,7 @@ const ENDPOINT_COLUMNS =
 const DELIVERY_COLUMNS =
   'id, endpoint_id, type, payload, status, attempts, next_attempt_at, last_attempt_at, last_status, last_response, created, replay_of'
 
-const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
+const text = (v: unknown) => (v === null || v === undefined ? null : columnText(v))
 const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 't'
 
 function endpointOf(r: Row): WebhookEndpoint {

@@ -65,7 +65,10 @@ async function withCleanups(fn: TestFn): Promise<void> {
       failure ??= err
     }
   }
-  if (failure !== null) throw failure instanceof Error ? failure : new Error(String(failure), { cause: failure })
+  if (failure !== null)
+    throw failure instanceof Error
+      ? failure
+      : new Error(typeof failure === 'string' ? failure : 'a cleanup threw a value that is not an Error', { cause: failure })
 }
 
 /** A case's values written into a table test's name, the way vitest writes them. */

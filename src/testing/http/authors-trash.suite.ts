@@ -62,7 +62,7 @@ export function authorsTrashSuite(t: SuiteApi, name: string, makeStorage: () => 
 
     it('accepts existing users (the directory may answer asynchronously); others need editor and up', async () => {
       const asked: number[] = []
-      const app = await open({ users: { exists: async (id) => (asked.push(id), KNOWN_IDS.has(id)) } })
+      const app = await open({ users: { exists: (id) => (asked.push(id), Promise.resolve(KNOWN_IDS.has(id))) } })
       const byAdmin = await create(app, '/events', { title: 'For the editor', ...EVENT, author: USERS.editor.id })
       expect(byAdmin.author).toBe(String(USERS.editor.id))
       expect(asked).toEqual([USERS.editor.id])

@@ -189,7 +189,12 @@ export function apiIndexSuite(t: SuiteApi, name: string, makeStorage: () => Stor
       expect(res.headers.get('link')).toBeNull()
       expect((await a.get('/nope')).headers.get('link')).toBeNull()
       expect((await a.get('')).body._links).toBeUndefined()
-      const root = await a.router.handle({ method: 'GET', url: `${ORIGIN}/wp-json/`, headers: { get: () => null }, text: async () => '' })
+      const root = await a.router.handle({
+        method: 'GET',
+        url: `${ORIGIN}/wp-json/`,
+        headers: { get: () => null },
+        text: () => Promise.resolve(''),
+      })
       expect(root.passthrough).toBe(true)
       expect(root.headers.Link).toBeUndefined()
     })

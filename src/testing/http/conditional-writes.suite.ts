@@ -208,9 +208,10 @@ export function conditionalWritesSuite(t: SuiteApi, name: string, makeStorage: (
           expect(made.status, made.text).toBe(201)
           const tag = made.headers.get('etag')
           expect(tag, `${as} ${path}`).toMatch(STRONG)
-          expect((await app.get(`${path}/${made.body.id}`, { as })).headers.get('etag'), `${as} ${path} ${String(body.title ?? '')}`).toBe(
-            tag,
-          )
+          expect(
+            (await app.get(`${path}/${made.body.id}`, { as })).headers.get('etag'),
+            `${as} ${path} ${JSON.stringify(body.title)}`,
+          ).toBe(tag)
         }
     })
 

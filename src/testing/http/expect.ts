@@ -58,7 +58,7 @@ export function equals(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true
   if (!isObject(a) || !isObject(b)) return false
   if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && Object.is(a.getTime(), b.getTime())
-  if (a instanceof RegExp || b instanceof RegExp) return String(a) === String(b)
+  if (a instanceof RegExp || b instanceof RegExp) return a instanceof RegExp && b instanceof RegExp && String(a) === String(b)
   if (Array.isArray(a) !== Array.isArray(b)) return false
   if (a instanceof Map || a instanceof Set) return b instanceof a.constructor && equals([...a], [...(b as unknown as Iterable<unknown>)])
   if (Array.isArray(a)) {

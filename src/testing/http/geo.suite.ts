@@ -179,9 +179,9 @@ export function geoSuite(t: SuiteApi, name: string, makeStorage: () => Storage |
       it('geocodes a venue written with an address and no coordinates, and only then', async () => {
         const calls: unknown[] = []
         const app = await open({
-          geocode: async (address) => {
+          geocode: (address) => {
             calls.push(address)
-            return address.city === 'Berlin' ? { lat: 52.52, lng: 13.405 } : null
+            return Promise.resolve(address.city === 'Berlin' ? { lat: 52.52, lng: 13.405 } : null)
           },
         })
         const v = await venue(app, { venue: 'Geocoded', address: 'Alexanderplatz 1', city: 'Berlin', zip: '10178', country: 'Germany' })

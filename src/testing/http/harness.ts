@@ -80,15 +80,17 @@ export interface Res {
 export interface App {
   router: CalendarRouter
   storage: Storage
+  // The request helpers are closures over the app (no `this`), declared as properties so that a
+  // suite may pass `app.post` around on its own.
   /** Any absolute URL (e.g. the `?rest_route=` form), with a caller. */
-  fetch(url: string, init?: RequestInit & { as?: Caller }): Promise<Res>
-  get(path: string, opts?: RequestOptions): Promise<Res>
-  head(path: string, opts?: RequestOptions): Promise<Res>
-  del(path: string, opts?: RequestOptions): Promise<Res>
+  fetch: (url: string, init?: RequestInit & { as?: Caller }) => Promise<Res>
+  get: (path: string, opts?: RequestOptions) => Promise<Res>
+  head: (path: string, opts?: RequestOptions) => Promise<Res>
+  del: (path: string, opts?: RequestOptions) => Promise<Res>
   /** `body` as a string is sent verbatim (as JSON unless `form`). */
-  post(path: string, body?: unknown, opts?: RequestOptions): Promise<Res>
-  put(path: string, body?: unknown, opts?: RequestOptions): Promise<Res>
-  patch(path: string, body?: unknown, opts?: RequestOptions): Promise<Res>
+  post: (path: string, body?: unknown, opts?: RequestOptions) => Promise<Res>
+  put: (path: string, body?: unknown, opts?: RequestOptions) => Promise<Res>
+  patch: (path: string, body?: unknown, opts?: RequestOptions) => Promise<Res>
   /** Creates an event as administrator (published, starting in a week unless overridden); fails loudly. */
   seed(fields?: Record<string, unknown>, opts?: RequestOptions): Promise<any>
   close(): Promise<void>
@@ -107,7 +109,10 @@ export function formEncode(data: Record<string, unknown>): string {
   const add = (key: string, value: unknown) => {
     if (Array.isArray(value)) for (const v of value) add(`${key}[]`, v)
     else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v)
-    else pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value ?? ''))}`)
+    else
+      pairs.push(
+        `${encodeURIComponent(key)}=${encodeURIComponent(typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value))}`,
+      )
   }
   for (const [k, v] of Object.entries(data)) add(k, v)
   return pairs.join('&')

@@ -256,7 +256,7 @@ export function icalReliabilitySuite(t: SuiteApi, name: string, makeStorage: () 
         expect(full.headers.get('x-wp-total')).toBe('600')
 
         // A second router on the same rows (closed with the first app's storage).
-        const capped = await makeApp(async () => a.storage, { ical: { maxEvents: 520 } })
+        const capped = await makeApp(() => Promise.resolve(a.storage), { ical: { maxEvents: 520 } })
         const res = await capped.get(`/events?format=ics&${BULK_WINDOW}`)
         expect(res.status).toBe(200)
         const some = vevents(res.text)

@@ -93,7 +93,12 @@ export function tecNamesSuite(t: SuiteApi, name: string, makeStorage: () => Stor
     it('are off by default: tribe/events/v1 is not ours to answer', async () => {
       const app = await makeApp(makeStorage, { tecNames: false })
       onTestFinished(() => app.close())
-      const raw = await app.router.handle({ method: 'GET', url: `${TEC.root}/events`, headers: { get: () => null }, text: async () => '' })
+      const raw = await app.router.handle({
+        method: 'GET',
+        url: `${TEC.root}/events`,
+        headers: { get: () => null },
+        text: () => Promise.resolve(''),
+      })
       expect(raw.passthrough).toBe(true)
       expect((await app.fetch(`${ORIGIN}/wp-json/`)).body.namespaces).toEqual([OURS.ns])
     })
