@@ -7,6 +7,7 @@
  */
 import type { EventListQuery, EventRecord, Page } from '../types.js'
 import { Where, type Db } from './db.js'
+import { columnText } from './driver.js'
 import { firstOfEachSeries } from '../first-of-series.js'
 import { eventMatches, listedClasses, startRange, windowedSearchCount } from './event-search.js'
 import { wordMatch, wordMatches, wordRange, windowedWordCount } from './event-words.js'
@@ -112,7 +113,7 @@ async function floored(db: Db, q: EventListQuery): Promise<EventListQuery> {
   const [row] = await db.query<Record<string, unknown>>(st.sql, st.params)
   return withStartFloor(
     q,
-    Object.values(row ?? {}).map((d) => (d == null ? null : String(d))),
+    Object.values(row ?? {}).map((d) => (d == null ? null : columnText(d))),
   )
 }
 
