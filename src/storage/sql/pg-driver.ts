@@ -95,8 +95,12 @@ const COMMIT_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn'
  */
 const WRITER_TABLE = 'calendar_writer'
 const LOCK_WRITERS = `LOCK TABLE ${WRITER_TABLE} IN EXCLUSIVE MODE`
-/** Concurrent CREATE TABLE IF NOT EXISTS can still collide on the catalog: the table is there then. */
-const ALREADY_THERE = new Set(['42P07', '23505'])
+/**
+ * Concurrent CREATE TABLE IF NOT EXISTS can still collide on the catalog: the table is there
+ * then. The server names the collision by the relation (42P07), its row type (42710, "type
+ * already exists") or the catalog's unique index (23505), depending on where the two met.
+ */
+const ALREADY_THERE = new Set(['42P07', '42710', '23505'])
 /** The server lost or never had the named statement of this connection (a pooler moved us). */
 const NAMED_LOST = new Set(['42P05', '26000'])
 
