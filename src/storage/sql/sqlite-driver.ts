@@ -85,12 +85,6 @@ export interface SqliteDriverOptions {
   walIndexStamp?: () => Uint8Array | null
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array) => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
 /** One connection with a cache of prepared statements (preparing costs more than running). */
 class Connection implements SqlConnection {
   private readonly statements = new Map<string, SqliteStatement>()
@@ -304,7 +298,7 @@ class ReaderSnapshots {
   /** The last commit's version, asked of SQLite only when the WAL-index header moved. */
   private stampedVersion(): number {
     const stamp = this.walIndexStamp?.() ?? null
-    if (stamp && this.stamped && sameBytes(stamp, this.stamped.stamp)) return this.stamped.value
+    if (stamp && this.stamped && Buffer.compare(stamp, this.stamped.stamp) === 0) return this.stamped.value
     const value = this.askVersion()
     this.stamped = stamp ? { stamp, value } : null
     return value
