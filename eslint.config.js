@@ -49,6 +49,13 @@ export default tseslint.config(
       // `interface X extends Storage {}` merged into a class is how the classes whose operations
       // defineOps writes onto the prototype declare them; an empty interface is otherwise refused.
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+      // Cross-cutting work on storage goes through the pipeline's typed hooks (storage/pipeline.ts,
+      // withStorageHooks for a host or a test): a Proxy picks which methods it sees, and a method
+      // it forgets passes by unseen.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Proxy']", message: 'Use a storage hook (withStorageHooks), not a Proxy.' },
+      ],
     },
   },
   {

@@ -19,3 +19,5 @@ export type {
   WebhookEndpointPatch,
   WebhookStore,
 } from './webhooks.js'
+export { withStorageHooks } from './pipeline.js'
+export type { NextRead, NextWrite, ReadOp, ReadResult, StorageHook, TransactionHook, WriteOp, WriteResult } from './pipeline.js'

@@ -268,3 +268,20 @@ export function inTransactionHook(hook: InTransaction): StorageHook {
     },
   }
 }
+
+/**
+ * `storage` seen through `hooks` (outermost first): a storage to hand a router, for a host that
+ * logs, measures or fails chosen operations (a test's fault injector). Every read is a typed
+ * `ReadOp` and every write inside a transaction a `WriteOp`; capabilities the backend lacks stay
+ * absent.
+ *
+ * @example
+ * const reads = new Map<string, number>()
+ * const counted = withStorageHooks(createMemoryStorage(), [
+ *   { read: (op, next) => (reads.set(op.name, (reads.get(op.name) ?? 0) + 1), next(op)) },
+ * ])
+ * const router = createCalendarRouter(counted)
+ */
+export function withStorageHooks(storage: Storage, hooks: readonly StorageHook[]): Storage {
+  return new Pipeline(storage, hooks)
+}

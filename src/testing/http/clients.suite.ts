@@ -7,6 +7,7 @@
 import { expect } from './expect.js'
 import { onTestFinished, type SuiteApi } from './api.js'
 import { StorageUnavailableError, type Storage } from '../../storage/types.js'
+import { withStorageHooks } from '../../storage/pipeline.js'
 import { NS, SERVED, makeApp, ORIGIN, type App } from './harness.js'
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
@@ -61,13 +62,16 @@ export function clientsSuite(t: SuiteApi, name: string, makeStorage: () => Stora
     it('answers 503 with Retry-After when the storage is unavailable', async () => {
       const failing = async () => {
         const storage = await makeStorage()
-        return new Proxy(storage, {
-          get(target, key) {
-            if (key === 'transaction') return () => Promise.reject(new StorageUnavailableError())
-            const value = Reflect.get(target, key, target)
-            return typeof value === 'function' ? value.bind(target) : value
+        // Every transaction fails as it begins, as when the database stops answering.
+        return withStorageHooks(storage, [
+          {
+            transaction: () => ({
+              begin() {
+                throw new StorageUnavailableError()
+              },
+            }),
           },
-        })
+        ])
       }
       const a = await app({}, failing)
       const res = await a.post(

@@ -10,6 +10,7 @@ import { onTestFinished, type SuiteApi } from './api.js'
 import { createCalendarRouter, type CalendarRouter } from '../../router.js'
 import type { CalendarOptions } from '../../options.js'
 import type { Storage } from '../../storage/types.js'
+import { withStorageHooks } from '../../storage/pipeline.js'
 import { LANG, authenticate, makeApp, NOW, NS_PATH, ORIGIN, type App, type Caller, WIRE_OPTIONS } from './harness.js'
 
 const admin = { as: 'administrator' as const }
@@ -352,13 +353,7 @@ export function fragmentCacheSuite(t: SuiteApi, name: string, makeStorage: () =>
             : x && typeof x === 'object' && Array.isArray(x.items)
               ? { ...x, items: strip(x.items) }
               : x
-      const bare = new Proxy(a.storage, {
-        get(target, key) {
-          const value = Reflect.get(target, key)
-          if (typeof value !== 'function' || key === 'transaction') return typeof value === 'function' ? value.bind(target) : value
-          return async (...args: unknown[]) => strip(await value.apply(target, args))
-        },
-      })
+      const bare = withStorageHooks(a.storage, [{ read: async (op, next) => strip(await next(op)) }])
       const router = createCalendarRouter(bare, { authenticate, now: () => new Date(NOW), ...WIRE_OPTIONS })
       const venue = (await a.post('/venues', { venue: 'Harbour Hall', status: 'publish' }, admin)).body
       const event = await a.seed({ title: 'Harbour evening', venue: venue.id })

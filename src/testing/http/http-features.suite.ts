@@ -5,6 +5,7 @@
 import { expect } from './expect.js'
 import { onTestFinished, type SuiteApi } from './api.js'
 import type { Storage } from '../../storage/types.js'
+import { withStorageHooks } from '../../storage/pipeline.js'
 import type { CalendarOptions } from '../../options.js'
 import { NS, makeApp, type App } from './harness.js'
 
@@ -92,14 +93,7 @@ export function httpFeaturesSuite(t: SuiteApi, name: string, makeStorage: () => 
       let listCalls = 0
       const counting = async () => {
         const s = await makeStorage()
-        const listEvents = s.listEvents.bind(s)
-        return new Proxy(s, {
-          get(t, p) {
-            if (p === 'listEvents') return (q: Parameters<Storage['listEvents']>[0]) => (listCalls++, listEvents(q))
-            const v = Reflect.get(t, p, t)
-            return typeof v === 'function' ? v.bind(t) : v
-          },
-        })
+        return withStorageHooks(s, [{ read: (op, next) => (op.name === 'listEvents' && listCalls++, next(op)) }])
       }
       const a = await makeApp(counting, { cache: {} })
       onTestFinished(() => a.close())

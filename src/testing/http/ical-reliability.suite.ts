@@ -9,6 +9,7 @@ import { expect } from './expect.js'
 import { onTestFinished, type SuiteApi } from './api.js'
 import type { CalendarOptions } from '../../options.js'
 import { StorageUnavailableError, type Storage } from '../../storage/types.js'
+import { withStorageHooks } from '../../storage/pipeline.js'
 import { newEvent } from '../fixtures.js'
 import { makeApp, NOW, type App } from './harness.js'
 
@@ -286,14 +287,10 @@ export function icalReliabilitySuite(t: SuiteApi, name: string, makeStorage: () 
     it('answers a read that meets a storage outage with 503 and Retry-After', async () => {
       const failing = async () => {
         const storage = await makeStorage()
-        return new Proxy(storage, {
-          get(target, key) {
-            const value = Reflect.get(target, key, target)
-            if (key === 'listEvents' || key === 'getPost' || key === 'getPostBySlug')
-              return () => Promise.reject(new StorageUnavailableError())
-            return typeof value === 'function' ? value.bind(target) : value
-          },
-        })
+        const down = new Set(['listEvents', 'getPost', 'getPostBySlug'])
+        return withStorageHooks(storage, [
+          { read: (op, next) => (down.has(op.name) ? Promise.reject(new StorageUnavailableError()) : next(op)) },
+        ])
       }
       const a = await app({}, failing)
       for (const path of ['/events', '/events/1', '/events?format=ics']) {
