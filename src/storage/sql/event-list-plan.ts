@@ -98,7 +98,14 @@ export function planEventList(db: PlanDb, inputs: PlanInputs): EventListPlan {
   if (index !== null) return { kind: 'search', index, search: searchOf(q, index, posts, links, shape) }
   if (q.firstOfSeries && !posts.unseries) return { kind: 'firstOfSeries', matches: matchesStatement(shape.source, shape.pageOrder) }
   const counted = q.uncounted ? null : shape.counted
-  const { read, count } = pageStatements(selectOf(db), shape.source, shape.pageOrder, q.offset, q.limit, [], counted)
+  const { read, count } = pageStatements({
+    select: selectOf(db),
+    source: shape.source,
+    orderBy: shape.pageOrder,
+    offset: q.offset,
+    limit: q.limit,
+    counted,
+  })
   return { kind: 'page', page: read, count }
 }
 

@@ -25,17 +25,22 @@ export interface PageStatements {
   count: Statement | null
 }
 
+/** What a page reads: its columns, source, order and window, and what it counts. */
+export interface PageSpec {
+  select: string
+  source: Source
+  orderBy: string
+  offset: number
+  limit: number
+  /** Parameters of `orderBy`, after the source's. */
+  extra?: readonly SqlParam[]
+  /** What the total counts: the source by default; null: no count (the caller needs none). */
+  counted?: Source | CountQuery | null
+}
+
 /** The statements of `page`, built without running them (the event list's planner hands them on). */
-export function pageStatements(
-  select: string,
-  source: Source,
-  orderBy: string,
-  offset: number,
-  limit: number,
-  extra: readonly SqlParam[] = [],
-  /** null: no count (the caller needs none). */
-  counted: Source | CountQuery | null = source,
-): PageStatements {
+export function pageStatements(spec: PageSpec): PageStatements {
+  const { select, source, orderBy, offset, limit, extra = [], counted = source } = spec
   const params = (s: Source) => [...(s.fromParams ?? []), ...s.where.params]
   const read = {
     sql: `SELECT ${select} FROM ${source.from} WHERE ${source.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
@@ -63,16 +68,12 @@ export async function runPage(db: Db, statements: PageStatements, offset: number
   return { rows, total: toInt(n[0]?.n ?? 0) }
 }
 
-export function page(
-  db: Db,
-  select: string,
-  source: Source,
-  orderBy: string,
-  offset: number,
-  limit: number,
-  extra: readonly SqlParam[] = [],
-  /** null: no count (the caller needs none); `total` is then the offset plus the rows read. */
-  counted: Source | CountQuery | null = source,
-): Promise<{ rows: Row[]; total: number }> {
-  return runPage(db, pageStatements(select, source, orderBy, offset, limit, extra, counted), offset)
+/**
+ * A page and its count, built and run.
+ *
+ * @example
+ * const { rows, total } = await page(db, { select: 'p.id', source: { from: 'posts p', where }, orderBy: 'p.id', offset: 0, limit: 10 })
+ */
+export function page(db: Db, spec: PageSpec): Promise<{ rows: Row[]; total: number }> {
+  return runPage(db, pageStatements(spec), spec.offset)
 }

@@ -244,7 +244,13 @@ export async function listLinked<T extends 'venue' | 'organizer'>(db: Db, type: 
     )
   }
   const order = q.idAfter !== undefined ? 'p.id' : 'p.post_date_utc DESC, p.id DESC'
-  const { rows, total } = await page(db, selectOf(db), { from: 'posts p', where: w }, order, q.offset, q.limit)
+  const { rows, total } = await page(db, {
+    select: selectOf(db),
+    source: { from: 'posts p', where: w },
+    orderBy: order,
+    offset: q.offset,
+    limit: q.limit,
+  })
   return { items: (await toPosts(db, rows)) as RecordOf<T>[], total }
 }
 
@@ -450,15 +456,14 @@ export async function listTerms(db: Db, q: TermListQuery): Promise<Page<TermWith
       key = 't.name_lower'
   }
   const dir = q.order === 'desc' ? 'DESC' : 'ASC'
-  const { rows, total } = await page(
-    db,
-    TERM_WITH_COUNT,
-    { from: 'terms t', where: w },
-    `${key} ${dir}, t.id ${dir}`,
-    q.offset,
-    q.limit,
+  const { rows, total } = await page(db, {
+    select: TERM_WITH_COUNT,
+    source: { from: 'terms t', where: w },
+    orderBy: `${key} ${dir}, t.id ${dir}`,
+    offset: q.offset,
+    limit: q.limit,
     extra,
-  )
+  })
   return { items: rows.map(rowToTermWithCount), total }
 }
 
