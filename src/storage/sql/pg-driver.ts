@@ -142,9 +142,39 @@ function statementNames(enabled: boolean): Naming {
 
 const codeOf = (err: unknown) => (typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined)
 
-/** `inTransaction`: a lost name aborted the transaction, so it is rethrown (the storage runs it again). */
+/**
+ * `inTransaction`: `target` is one client, holding the transaction. A lost name aborted the
+ * transaction, so it is rethrown (the storage runs it again). Statements sent together (a page
+ * and its count) are queued here one after another: a pool runs them on two connections, but
+ * one client would queue them itself, which pg deprecates (it refuses it from pg 9).
+ */
 function connection(target: PgQueryable, naming: Naming, inTransaction: boolean): SqlConnection {
-  const send = async (text: string, params: readonly SqlParam[]): Promise<PgQueryResult> => {
+  const send = inTransaction ? oneAtATime(sendOn(target, naming, inTransaction)) : sendOn(target, naming, inTransaction)
+  return {
+    async query<R extends object>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
+      return (await send(sql, params)).rows as R[]
+    },
+    async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
+      return { changes: (await send(sql, params)).rowCount ?? 0 }
+    },
+  }
+}
+
+type Send = (text: string, params: readonly SqlParam[]) => Promise<PgQueryResult>
+
+/** `send`, each call started once the one before it settled. */
+function oneAtATime(send: Send): Send {
+  let last: Promise<unknown> = Promise.resolve()
+  return (text, params) => {
+    const next = last.then(() => send(text, params))
+    // The queue goes on after a failure; the caller of the failed statement gets its error.
+    last = next.catch(() => undefined)
+    return next
+  }
+}
+
+function sendOn(target: PgQueryable, naming: Naming, inTransaction: boolean): Send {
+  return async (text, params) => {
     const name = naming.nameOf(text)
     if (name === undefined) return target.query(text, params as unknown[])
     try {
@@ -156,14 +186,6 @@ function connection(target: PgQueryable, naming: Naming, inTransaction: boolean)
         throw Object.assign(new Error('Named statements do not survive this pooler: retried unnamed', { cause: err }), { code: '40001' })
       return target.query(text, params as unknown[])
     }
-  }
-  return {
-    async query<R extends object>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
-      return (await send(sql, params)).rows as R[]
-    },
-    async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
-      return { changes: (await send(sql, params)).rowCount ?? 0 }
-    },
   }
 }
 
