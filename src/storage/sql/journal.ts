@@ -6,9 +6,9 @@
  * Order. SQLite has one writer at a time (BEGIN IMMEDIATE), so the AUTOINCREMENT position is
  * commit order. PostgreSQL hands out identity values before commit, so a transaction that
  * began later may commit first: there each entry also carries its transaction id, and
- * readers take only entries of transactions older than the oldest one still running
- * (`pg_snapshot_xmin`), in (xid, position) order. Those are all finished, so nothing can ever
- * appear before a position a reader has passed (docs/storage.md, "The change journal").
+ * readers take only entries of transactions older than the oldest one still running in this
+ * database (HORIZON below), in (xid, position) order. Those are all finished, so nothing can
+ * ever appear before a position a reader has passed (docs/storage.md, "The change journal").
  *
  * A transaction's own entries: SQLite reads them back (positions after the one it began at);
  * PostgreSQL's triggers also note them in a transaction-local setting, because reading the
@@ -26,11 +26,24 @@ import { ReplicaBehind } from './replicas.js'
 import { columnText } from './driver.js'
 
 /**
- * The oldest transaction still running, as a number. Transaction ids are kept as bigint rather
- * than xid8: ordering and comparing them must be numeric, and a plain integer key is what every
- * engine indexes the same way.
+ * The horizon of this database's journal, as a number: the oldest transaction still running that
+ * could have written it, else the snapshot's next transaction id. Transaction ids (and the
+ * snapshot's list of running ones) are the server's, shared by all its databases; a running
+ * transaction known to belong to another database (a backend or a prepared transaction of
+ * another database holds it) writes no entry here, so it does not hold this journal back. One
+ * that could not be placed (it ended between the snapshot and the look-up) counts, which only
+ * delays. Kept as bigint rather than xid8: ordering and comparing them must be numeric, and a
+ * plain integer key is what every engine indexes the same way. The 32-bit ids the look-up
+ * gives are matched modulo 2^32: running ids are never that far apart.
  */
-const XMIN = 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint'
+const HORIZON = `(SELECT least(pg_snapshot_xmax(s.snap), (
+    SELECT min(x) FROM pg_snapshot_xip(s.snap) AS x
+    WHERE (x::text::bigint % 4294967296) NOT IN (
+      SELECT a.backend_xid::text::bigint FROM pg_stat_get_activity(NULL) AS a
+        WHERE a.backend_xid IS NOT NULL AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database())
+      UNION ALL
+      SELECT p.transaction::text::bigint FROM pg_prepared_xacts AS p WHERE p.database <> current_database())
+  ))::text::bigint FROM (SELECT pg_current_snapshot() AS snap) AS s)`
 
 const SQLITE_NOW = `strftime('%Y-%m-%d %H:%M:%S', 'now')`
 
@@ -248,11 +261,11 @@ export class SqlJournal {
     return this.format(epoch, await this.horizon(db))
   }
 
-  /** SQLite: the last position handed out. PostgreSQL: (oldest running xid, 0). */
+  /** SQLite: the last position handed out. PostgreSQL: (HORIZON, 0), read in a statement of its own. */
   private async horizon(db: Db): Promise<Parts> {
     if (this.postgres) {
-      const [row] = await db.query<{ xmin: unknown }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin')
-      return [BigInt(String(row?.xmin)), 0n]
+      const [row] = await db.query<{ horizon: unknown }>(`SELECT ${HORIZON}::text AS horizon`)
+      return [BigInt(String(row?.horizon)), 0n]
     }
     const rows = await db.query<{ seq: unknown }>(`SELECT seq FROM sqlite_sequence WHERE name = 'calendar_journal'`)
     return [BigInt(rows[0] ? toInt(rows[0].seq) : 0)]
@@ -282,7 +295,7 @@ export class SqlJournal {
     const rows = this.postgres
       ? await db.query<Row>(
           `SELECT position, xid, kind, record_id, action, revision, language, at FROM calendar_journal
-           WHERE (xid, position) > (?, ?) AND (xid, position) <= (?, ?) AND xid < ${XMIN}
+           WHERE (xid, position) > (?, ?) AND (xid, position) <= (?, ?)
            ORDER BY xid, position LIMIT ?`,
           [String(from[0]), String(from[1]), String(horizon[0]), String(horizon[1]), take + 1],
         )
@@ -309,7 +322,7 @@ export class SqlJournal {
     const epoch = await this.name(db)
     const rows = await db.query<Row>(
       `SELECT position, xid, kind, record_id, action, revision, language, at FROM calendar_journal
-       WHERE xid >= ${XMIN} ORDER BY xid, position LIMIT ?`,
+       WHERE xid >= ${HORIZON} ORDER BY xid, position LIMIT ?`,
       [Math.max(1, Math.min(limit, 10_000))],
     )
     return rows.map((r) => this.entry(epoch, r))
@@ -320,7 +333,7 @@ export class SqlJournal {
     const order = this.postgres ? 'xid, position' : 'position'
     const key = this.postgres ? 'xid, position' : 'position'
     const [keep] = await db.query<{ xid?: unknown; position: unknown }>(
-      `SELECT ${key} FROM calendar_journal WHERE at >= ?${this.postgres ? ` OR xid >= ${XMIN}` : ''} ORDER BY ${order} LIMIT 1`,
+      `SELECT ${key} FROM calendar_journal WHERE at >= ?${this.postgres ? ` OR xid >= ${HORIZON}` : ''} ORDER BY ${order} LIMIT 1`,
       [beforeUtc],
     )
     const bound = keep ? (this.postgres ? [String(keep.xid), String(keep.position)] : [String(keep.position)]) : null
