@@ -2,8 +2,33 @@
 import pg from 'pg'
 import { describe, inject } from 'vitest'
 import { createSqlStorage, pgDriver, type SqlStorage } from '../../src/storage/sql/index.js'
+import { TEST_DATABASE_PREFIX } from './postgres-setup.js'
 
-export const { url, reason } = inject('postgres')
+const server = inject('postgres')
+export const reason = server.reason
+
+/**
+ * A database of this test file's own on the test server (files run side by side): transaction
+ * ids and locks are shared by a server's databases, but a sync reader, a migration lock or a
+ * long transaction of one file then never meets another file's. pg_trgm is installed in its
+ * public schema once, as the globalSetup does in the server's first database (a storage's
+ * migration would otherwise create it in the first storage's schema, and dropping that schema
+ * would take it from the others). The globalSetup drops these databases when the run ends.
+ */
+async function ownDatabase(serverUrl: string): Promise<string> {
+  const name = `${TEST_DATABASE_PREFIX}${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+  const first = new pg.Client({ connectionString: serverUrl })
+  await first.connect()
+  await first.query(`CREATE DATABASE ${name}`).finally(() => first.end())
+  const own = new URL(serverUrl)
+  own.pathname = `/${name}`
+  const client = new pg.Client({ connectionString: own.toString() })
+  await client.connect()
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public').finally(() => client.end())
+  return own.toString()
+}
+
+export const url = server.url ? await ownDatabase(server.url) : ''
 
 /**
  * `describe` for PostgreSQL tests. Without a server (only outside CI: the globalSetup fails a CI

@@ -22,13 +22,30 @@ declare module 'vitest' {
   }
 }
 
+/** Test files' own databases (support/pg-schema.ts) start with this; the teardown drops them. */
+export const TEST_DATABASE_PREFIX = 'cer_test_'
+
+/** Drops the test files' databases left on a server this run did not start. */
+async function dropTestDatabases(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [
+      TEST_DATABASE_PREFIX,
+    ])
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
+  } finally {
+    await client.end()
+  }
+}
+
 export const inCi = () => !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0'
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   const external = process.env.CALENDAR_TEST_DATABASE_URL
   if (external) {
     project.provide('postgres', { url: external, reason: '' })
-    return
+    return () => dropTestDatabases(external)
   }
   const bin = findPostgresBin()
   if (!bin) {
