@@ -1,7 +1,12 @@
+import { availableParallelism } from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
+    // Two files at a time even on a 2-core machine (vitest's default there is one): most files
+    // spend their time waiting on servers, browsers and child processes. PostgreSQL files each
+    // get a database of their own (test/support/pg-schema.ts), so none waits on another's.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
