@@ -41,6 +41,7 @@ import { linkedShownChanged, nextSequence, seriesRuleShownChanged } from './sequ
 import { withinCircle, type GeoCircle } from './geo.js'
 import { LINKED_SEARCH_FIELDS, eventMatchesWords, searchWords } from './search-fields.js'
 import { scalarText } from '../http/params.js'
+import { byStart, carryViews, slugKey, type Derived, type PostChange } from './memory-views.js'
 
 const DELETED = Symbol('deleted')
 
@@ -71,17 +72,6 @@ interface State {
   /** Terms carry no revision of their own here: how often each changed, for their journal entries. */
   termRevisions: Map<number, number>
 }
-
-interface Derived {
-  /** Events by (start date, id): lists walk it instead of sorting every time. */
-  eventsByStart?: EventRecord[]
-  translations?: Partial<Record<TranslationKind, Map<number, Record<string, number>>>>
-  counts?: Map<number, number>
-  /** Posts by type, language and slug (slugKey): a slug check or lookup without a scan. */
-  postSlugs?: Map<string, number>
-}
-
-const slugKey = (type: string, language: string, slug: string) => `${type}\u0000${language}\u0000${slug}`
 
 /** Read operations over a view of the data: the committed state, or a transaction's overlay on it. */
 class Reader implements StorageReader {
@@ -227,7 +217,6 @@ class Reader implements StorageReader {
     const words = q.search ? searchWords(q.search) : []
     const categories = q.categoryIds ? new Set(q.categoryIds) : null
     const venues = q.venueGeo ? this.geoVenues(q.venueGeo) : null
-    const byStart = (a: EventRecord, b: EventRecord) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id)
     const derived = this.derived()
     if (derived && q.orderBy === 'start') {
       if (!derived.eventsByStart) {
@@ -335,16 +324,19 @@ class Reader implements StorageReader {
     const derived = this.derived()
     if (derived?.counts) return derived.counts
     const counts = new Map<number, number>()
-    for (const p of this.allPosts()) {
-      if (p.type !== 'event' || p.status !== 'publish') continue
-      for (const id of [...p.categoryIds, ...p.tagIds]) {
-        // IDs are global, so an event may carry a term of another language: it does not count there.
-        if (this.term(id)?.language !== p.language) continue
-        counts.set(id, (counts.get(id) ?? 0) + 1)
-      }
-    }
+    for (const p of this.allPosts()) for (const id of this.countedTerms(p)) counts.set(id, (counts.get(id) ?? 0) + 1)
     if (derived) derived.counts = counts
     return counts
+  }
+
+  /**
+   * The terms `p` counts for: none unless it is a published event; its categories and tags of
+   * its own language (IDs are global, so an event may carry a term of another language: it does
+   * not count there), a term listed twice counting twice.
+   */
+  protected countedTerms(p: PostRecord): number[] {
+    if (p.type !== 'event' || p.status !== 'publish') return []
+    return [...p.categoryIds, ...p.tagIds].filter((id) => this.term(id)?.language === p.language)
   }
 
   protected withCount(t: TermRecord, counts: Map<number, number>): TermWithCount {
@@ -670,6 +662,21 @@ class Tx extends Reader implements StorageTx {
     return out
   }
 
+  /** The committed views after this transaction, computed before its writes are applied (memory-views.ts). */
+  private carriedViews(): Derived {
+    const changes: PostChange[] = []
+    let termsChanged = false
+    for (const [what, id] of this.touched.values()) {
+      if (what === 'term') {
+        termsChanged = true
+        continue
+      }
+      const after = this.postOverlay.get(id)
+      changes.push({ before: this.state.posts.get(id), after: after === DELETED ? undefined : after })
+    }
+    return carryViews(this.state.derived, changes, termsChanged, (p) => this.countedTerms(p))
+  }
+
   /**
    * Terms not written themselves whose count changes: those a published event lists before or
    * after a change of its status, language or terms (a term listed twice counts twice).
@@ -677,9 +684,7 @@ class Tx extends Reader implements StorageTx {
   private countsMoved(): number[] {
     const delta = new Map<number, number>()
     const count = (e: PostRecord | undefined, sign: number) => {
-      if (!e || e.type !== 'event' || e.status !== 'publish') return
-      for (const id of [...e.categoryIds, ...e.tagIds])
-        if (this.term(id)?.language === e.language) delta.set(id, (delta.get(id) ?? 0) + sign)
+      if (e) for (const id of this.countedTerms(e)) delta.set(id, (delta.get(id) ?? 0) + sign)
     }
     for (const [what, id] of this.touched.values()) {
       if (what !== 'post') continue
@@ -692,6 +697,7 @@ class Tx extends Reader implements StorageTx {
 
   commit(): JournalEntry[] {
     const entries = this.journalEntries()
+    const views = this.carriedViews()
     this.state.journal.push(...entries)
     for (const [id, p] of this.postOverlay) {
       if (p === DELETED) this.state.posts.delete(id)
@@ -703,7 +709,7 @@ class Tx extends Reader implements StorageTx {
     }
     this.state.nextPostId = this.nextPostId
     this.state.nextTermId = this.nextTermId
-    this.state.derived = {}
+    this.state.derived = views
     for (const link of this.links) this.importLinks.keep(link)
     return entries
   }
