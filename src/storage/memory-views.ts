@@ -78,7 +78,7 @@ function findIndex(order: readonly EventRecord[], e: EventRecord): number {
 function rebuilt(order: EventRecord[], changes: readonly PostChange[]): EventRecord[] {
   const gone = new Set(changes.map((c) => c.before).filter((p) => p !== undefined))
   const kept = order.filter((e) => !gone.has(e))
-  for (const { after } of changes) if (after?.type === 'event') kept.push(after as EventRecord)
+  for (const { after } of changes) if (after?.type === 'event') kept.push(after)
   return kept.sort(byStart)
 }
 
