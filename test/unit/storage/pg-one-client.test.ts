@@ -6,33 +6,22 @@
  * Over a fake pool whose client records how many of its queries run at once.
  */
 import { describe, expect, it } from 'vitest'
-import { pgDriver, type PgPool, type PgPoolClient, type PgQueryConfig } from '../../../src/storage/sql/pg-driver.js'
+import { pgDriver } from '../../../src/storage/sql/pg-driver.js'
+import { fakePool } from '../../support/fake-pg.js'
 
 function watchedPool() {
   let running = 0
   let most = 0
   const ran: string[] = []
-  const client: PgPoolClient = {
-    query: async (text: string | PgQueryConfig) => {
-      const sql = typeof text === 'string' ? text : text.text
-      running++
-      most = Math.max(most, running)
-      ran.push(sql)
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      running--
-      if (sql === 'SELECT fail') throw Object.assign(new Error('boom'), { code: '22012' })
-      return { rows: [{ sql }], rowCount: 1 }
-    },
-    release: () => undefined,
-    on: () => client,
-    removeListener: () => client,
-  }
-  const pool: PgPool = {
-    query: (text: string | PgQueryConfig) => client.query(text),
-    connect: () => Promise.resolve(client),
-    end: () => Promise.resolve(),
-    on: () => pool,
-  }
+  const pool = fakePool(async (sql) => {
+    running++
+    most = Math.max(most, running)
+    ran.push(sql)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    running--
+    if (sql === 'SELECT fail') throw Object.assign(new Error('boom'), { code: '22012' })
+    return { rows: [{ sql }], rowCount: 1 }
+  })
   return { pool, ran, most: () => most }
 }
 

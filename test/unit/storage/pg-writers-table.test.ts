@@ -6,28 +6,17 @@
  * collision cannot be timed on a real server.
  */
 import { describe, expect, it } from 'vitest'
-import { pgDriver, type PgPool, type PgPoolClient, type PgQueryConfig } from '../../../src/storage/sql/pg-driver.js'
+import { pgDriver } from '../../../src/storage/sql/pg-driver.js'
+import { fakePool } from '../../support/fake-pg.js'
 
 /** A pool of one client whose CREATE of the writers' table fails with `code`; records what ran. */
 function collidingPool(code: string, message: string) {
   const ran: string[] = []
-  const client: PgPoolClient = {
-    query: (text: string | PgQueryConfig) => {
-      const sql = typeof text === 'string' ? text : text.text
-      ran.push(sql)
-      if (/^CREATE TABLE IF NOT EXISTS calendar_writer/.test(sql)) return Promise.reject(Object.assign(new Error(message), { code }))
-      return Promise.resolve({ rows: [], rowCount: 0 })
-    },
-    release: () => undefined,
-    on: () => client,
-    removeListener: () => client,
-  }
-  const pool: PgPool = {
-    query: (text: string | PgQueryConfig) => client.query(text),
-    connect: () => Promise.resolve(client),
-    end: () => Promise.resolve(),
-    on: () => pool,
-  }
+  const pool = fakePool((sql) => {
+    ran.push(sql)
+    if (/^CREATE TABLE IF NOT EXISTS calendar_writer/.test(sql)) return Promise.reject(Object.assign(new Error(message), { code }))
+    return Promise.resolve({ rows: [], rowCount: 0 })
+  })
   return { pool, ran }
 }
 
