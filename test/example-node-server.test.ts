@@ -169,7 +169,10 @@ describe('examples/node-server', () => {
       headers: { authorization: 'Bearer admintoken', 'content-type': 'application/json' },
       body: JSON.stringify({ ...EVENT, cost: '12' }),
     })
-    expect(((await created.json()) as { cost: string }).cost).toBe('12€')
+    const event = (await created.json()) as { cost: string; url: string }
+    expect(event.cost).toBe('12€')
+    // The event page shows the API's cost, so the site's currency too.
+    expect((await rawGet(s.port, new URL(event.url).pathname)).body).toMatch(/<dd>12€<\/dd>/)
     expect((await rawGet(s.port, '/editor/')).body).toContain('For example 12 (shown as 12€)')
     await s.stop()
     await expect(run({ CALENDAR_STORAGE: 'memory', CALENDAR_CURRENCY: '12' })).rejects.toThrow(/currency/)
