@@ -2,7 +2,8 @@
  * The `npm start` server's pages as a person sees them, in headless Chromium (Debian's
  * `chromium`, driven by playwright-core as test/fullcalendar.test.ts does): the home page and
  * its links, the month calendar, the event page with its JSON-LD, the editor with the API's 400
- * messages, axe-core on every page (no serious or critical violation), every page at 375×740,
+ * messages, axe-core on every page (no violation at all on our own pages; none serious or
+ * critical in the reference page's Swagger UI), every page at 375×740,
  * 390×844 and 1280×800 without horizontal scrolling, and the bad input: unknown slugs, drafts,
  * HTML in titles.
  * Screenshots of every page go to .ci-out/screenshots/ (CI artifacts, looked at by a person);
@@ -191,7 +192,11 @@ async function axeCheck(page: Page, name: string): Promise<void> {
     }))
   })
   axeFindings[name] = violations
-  const grave = violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+  // Our own pages have no finding of any impact. The reference page is Swagger UI's markup: its
+  // minor and moderate findings (a second <main> given a region role, its tag headings under our
+  // h1) are its own; a serious or critical one still fails.
+  const tolerated = name.startsWith('reference') ? ['minor', 'moderate'] : []
+  const grave = violations.filter((v: { impact: string }) => !tolerated.includes(v.impact))
   expect(grave, `${name}: ${JSON.stringify(grave, null, 1)}`).toEqual([])
 }
 
@@ -275,6 +280,14 @@ describe('example pages: calendar', () => {
       await expect.poll(() => page.locator('.fc-event-title', { hasText: 'Winter Concert' }).count()).toBe(1)
       await page.getByRole('button', { name: 'List' }).click()
       await expect.poll(() => page.locator('.fc-list-event-title').allTextContents()).toContain('Winter Concert')
+      // A cancelled event is struck through here too, as in the month, week and agenda.
+      const struck = (title: string) =>
+        page
+          .locator('.fc-list-event', { hasText: title })
+          .locator('.fc-list-event-title a')
+          .evaluate((a) => getComputedStyle(a).textDecorationLine)
+      expect(await struck('Online Talk')).toBe('line-through')
+      expect(await struck('Winter Concert')).not.toContain('line-through')
       await shot(page, 'calendar-list')
       await axeCheck(page, 'calendar-list')
       await page.goto(`${site}/calendar/?date=${day(4)}&view=timeGridWeek`)
