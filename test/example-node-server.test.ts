@@ -233,6 +233,9 @@ describe('examples/node-server', () => {
       expect(out).toContain(
         `site address (UIDs, global ids, webhook links): ${root.replace(/\/wp-json.*$/, '')} (this server; set CALENDAR_SITE_URL`,
       )
+      // And how to let webhooks reach a receiver on this machine: the API's 400 names the router
+      // option (webhooks.allowPrivate), which this server takes from the environment.
+      expect(out).toContain('webhooks: public addresses only (CALENDAR_WEBHOOK_ALLOW_PRIVATE=1 lets them reach loopback and private ones')
       // Closed: the log checkpointed into the database and removed (or at least emptied).
       expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0)
       const db = new Database(file, { readonly: true })
