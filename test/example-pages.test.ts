@@ -629,6 +629,15 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       timezone: 'America/New_York',
       status: 'publish',
     })
+    // The next month's first day is in this month's grid (six weeks): on a phone it must not
+    // show a dot the agenda ("This month's events") has no title for.
+    await post('/events', {
+      title: 'Next Month Opening',
+      start_date: `${monthStart(3).toISOString().slice(0, 10)} 10:00:00`,
+      end_date: `${monthStart(3).toISOString().slice(0, 10)} 11:00:00`,
+      timezone: 'Europe/Berlin',
+      status: 'publish',
+    })
     await post('/events', {
       title: RECITAL,
       start_date: `${on(12)} 19:00:00`,
@@ -725,6 +734,8 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       await calendarReady(page)
       const agenda = page.locator('#calendar-agenda')
       await expect.poll(() => agenda.locator('a').allTextContents()).toEqual([...TITLES])
+      // Every dot in the grid is an event the agenda lists: none for the next month's days.
+      expect(await page.locator('.fc-daygrid-dot-event').count()).toBe(TITLES.length)
       expect(await brokenWords(page, '#calendar-agenda a, .fc-event-title:not(.fc-daygrid-dot-event .fc-event-title)')).toEqual([])
       // The day's heading and the time (with the zone, as the month mixes them) come with each title.
       expect(await agenda.locator('h3').allTextContents()).toHaveLength(2)

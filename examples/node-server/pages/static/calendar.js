@@ -143,8 +143,9 @@
       // On a phone the list shows start times only: the column stays one line wide.
       listMonth: { displayEventEnd: !narrow },
       // On a phone a month cell is a few letters wide: it shows a dot per event (the title stays
-      // for screen readers) and the agenda below the grid has the titles.
-      dayGridMonth: narrow ? { eventDisplay: 'list-item', dayMaxEvents: 3 } : {},
+      // for screen readers) and the agenda below the grid has the titles. The days of the months
+      // before and after stay empty: the agenda is the month's, so a dot there had no title.
+      dayGridMonth: narrow ? { eventDisplay: 'list-item', dayMaxEvents: 3, showNonCurrentDates: false } : {},
       // "Mon 23" on a phone (seven headers fit its width); "Mon, Nov 23" on a desktop, the month
       // by name: "11/9" reads as 11 September on a European site.
       timeGridWeek: {
