@@ -169,7 +169,10 @@ describe('examples/node-server', () => {
       headers: { authorization: 'Bearer admintoken', 'content-type': 'application/json' },
       body: JSON.stringify({ ...EVENT, cost: '12' }),
     })
-    expect(((await created.json()) as { cost: string }).cost).toBe('12€')
+    const event = (await created.json()) as { cost: string; url: string }
+    expect(event.cost).toBe('12€')
+    // The event page shows the API's cost, so the site's currency too.
+    expect((await rawGet(s.port, new URL(event.url).pathname)).body).toMatch(/<dd>12€<\/dd>/)
     expect((await rawGet(s.port, '/editor/')).body).toContain('For example 12 (shown as 12€)')
     await s.stop()
     await expect(run({ CALENDAR_STORAGE: 'memory', CALENDAR_CURRENCY: '12' })).rejects.toThrow(/currency/)
@@ -230,6 +233,9 @@ describe('examples/node-server', () => {
       expect(out).toContain(
         `site address (UIDs, global ids, webhook links): ${root.replace(/\/wp-json.*$/, '')} (this server; set CALENDAR_SITE_URL`,
       )
+      // And how to let webhooks reach a receiver on this machine: the API's 400 names the router
+      // option (webhooks.allowPrivate), which this server takes from the environment.
+      expect(out).toContain('webhooks: public addresses only (CALENDAR_WEBHOOK_ALLOW_PRIVATE=1 lets them reach loopback and private ones')
       // Closed: the log checkpointed into the database and removed (or at least emptied).
       expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0)
       const db = new Database(file, { readonly: true })

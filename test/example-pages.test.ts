@@ -2,8 +2,10 @@
  * The `npm start` server's pages as a person sees them, in headless Chromium (Debian's
  * `chromium`, driven by playwright-core as test/fullcalendar.test.ts does): the home page and
  * its links, the month calendar, the event page with its JSON-LD, the editor with the API's 400
- * messages, axe-core on every page (no serious or critical violation), a 375 px phone viewport
- * without horizontal scrolling, and the bad input: unknown slugs, drafts, HTML in titles.
+ * messages, axe-core on every page (no violation at all on our own pages; none serious or
+ * critical in the reference page's Swagger UI), every page at 375×740,
+ * 390×844 and 1280×800 without horizontal scrolling, and the bad input: unknown slugs, drafts,
+ * HTML in titles.
  * Screenshots of every page go to .ci-out/screenshots/ (CI artifacts, looked at by a person);
  * axe's findings to .ci-out/axe-pages.json. JSON-LD: @adobe/structured-data-validator
  * (test/support/structured-data.ts) and the rich-result rules checked here by hand.
@@ -190,7 +192,11 @@ async function axeCheck(page: Page, name: string): Promise<void> {
     }))
   })
   axeFindings[name] = violations
-  const grave = violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+  // Our own pages have no finding of any impact. The reference page is Swagger UI's markup: its
+  // minor and moderate findings (a second <main> given a region role, its tag headings under our
+  // h1) are its own; a serious or critical one still fails.
+  const tolerated = name.startsWith('reference') ? ['minor', 'moderate'] : []
+  const grave = violations.filter((v: { impact: string }) => !tolerated.includes(v.impact))
   expect(grave, `${name}: ${JSON.stringify(grave, null, 1)}`).toEqual([])
 }
 
@@ -199,7 +205,7 @@ async function noHorizontalScroll(page: Page, name: string): Promise<void> {
     scrollWidth: document.documentElement.scrollWidth,
     clientWidth: document.documentElement.clientWidth,
   }))
-  expect(scrollWidth, `${name} at 375 px`).toBeLessThanOrEqual(clientWidth)
+  expect(scrollWidth, name).toBeLessThanOrEqual(clientWidth)
 }
 
 async function calendarReady(page: Page): Promise<void> {
@@ -274,6 +280,14 @@ describe('example pages: calendar', () => {
       await expect.poll(() => page.locator('.fc-event-title', { hasText: 'Winter Concert' }).count()).toBe(1)
       await page.getByRole('button', { name: 'List' }).click()
       await expect.poll(() => page.locator('.fc-list-event-title').allTextContents()).toContain('Winter Concert')
+      // A cancelled event is struck through here too, as in the month, week and agenda.
+      const struck = (title: string) =>
+        page
+          .locator('.fc-list-event', { hasText: title })
+          .locator('.fc-list-event-title a')
+          .evaluate((a) => getComputedStyle(a).textDecorationLine)
+      expect(await struck('Online Talk')).toBe('line-through')
+      expect(await struck('Winter Concert')).not.toContain('line-through')
       await shot(page, 'calendar-list')
       await axeCheck(page, 'calendar-list')
       await page.goto(`${site}/calendar/?date=${day(4)}&view=timeGridWeek`)
@@ -530,31 +544,45 @@ describe('example pages: bad input', () => {
   }, 60_000)
 })
 
-describe('example pages: on a phone', () => {
-  it('renders every page at 375 px without horizontal scrolling', async () => {
-    const pages: Array<[string, string]> = [
-      ['home', '/'],
-      ['calendar', `/calendar/?date=${day(1)}`],
-      ['calendar-month', `/calendar/?date=${day(1)}&view=dayGridMonth`],
-      ['event', path(seeded.concert.url)],
-      ['venue', path(seeded.venue.url)],
-      ['organizer', path(seeded.organizer.url)],
-      ['reference', '/reference/'],
-      ['editor', '/editor/'],
-      ['not-found', '/event/no-such-event/'],
-    ]
-    for (const [name, url] of pages) {
-      const page = await open(url, { phone: true })
-      try {
-        if (url.startsWith('/calendar/')) await calendarReady(page)
-        if (url === '/reference/') await page.locator('.opblock-tag').first().waitFor({ timeout: 20_000 })
-        await noHorizontalScroll(page, name)
-        await shot(page, `phone-${name}`)
-      } finally {
-        await close(page)
+describe('example pages: every page at 375×740, 390×844 and 1280×800', () => {
+  // Issue 37's sizes (a 390×844 phone, a 1280×800 desktop) and the narrowest common phone: no
+  // horizontal scrolling, axe clean, a screenshot of each in .ci-out/screenshots/.
+  const SIZES = [
+    { width: 375, size: { width: 375, height: 740 }, phone: true },
+    { width: 390, size: { width: 390, height: 844 }, phone: true },
+    { width: 1280, size: { width: 1280, height: 800 }, phone: false },
+  ]
+  it.each(SIZES)(
+    'renders every page at $width px without horizontal scrolling, axe clean',
+    async ({ width, size, phone }) => {
+      const pages: Array<[string, string]> = [
+        ['home', '/'],
+        ['calendar', `/calendar/?date=${day(1)}`],
+        ['calendar-month', `/calendar/?date=${day(1)}&view=dayGridMonth`],
+        ['calendar-week', `/calendar/?date=${day(4)}&view=timeGridWeek`],
+        ['calendar-list', `/calendar/?date=${day(1)}&view=listMonth`],
+        ['event', path(seeded.concert.url)],
+        ['venue', path(seeded.venue.url)],
+        ['organizer', path(seeded.organizer.url)],
+        ['reference', '/reference/'],
+        ['editor', '/editor/'],
+        ['not-found', '/event/no-such-event/'],
+      ]
+      for (const [name, url] of pages) {
+        const page = await open(url, { phone, size })
+        try {
+          if (url.startsWith('/calendar/')) await calendarReady(page)
+          if (url === '/reference/') await page.locator('.opblock-tag').first().waitFor({ timeout: 20_000 })
+          await noHorizontalScroll(page, `${name} at ${width}`)
+          await shot(page, `${width}-${name}`)
+          await axeCheck(page, `${name}-${width}`)
+        } finally {
+          await close(page)
+        }
       }
-    }
-  }, 120_000)
+    },
+    180_000,
+  )
 })
 
 /**
@@ -599,6 +627,15 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       start_date: `${on(12)} 11:00:00`,
       end_date: `${on(12)} 13:00:00`,
       timezone: 'America/New_York',
+      status: 'publish',
+    })
+    // The next month's first day is in this month's grid (six weeks): on a phone it must not
+    // show a dot the agenda ("This month's events") has no title for.
+    await post('/events', {
+      title: 'Next Month Opening',
+      start_date: `${monthStart(3).toISOString().slice(0, 10)} 10:00:00`,
+      end_date: `${monthStart(3).toISOString().slice(0, 10)} 11:00:00`,
+      timezone: 'Europe/Berlin',
       status: 'publish',
     })
     await post('/events', {
@@ -658,7 +695,7 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
     try {
       await calendarReady(page)
       await expect.poll(() => page.locator('.fc-event-title').allTextContents()).toEqual(expect.arrayContaining([...TITLES]))
-      await page.screenshot({ path: '/tmp/calendar-month-1280.png' })
+      await shot(page, 'calendar-month-1280')
       expect(await brokenWords(page, '.fc-event-title')).toEqual([])
       await axeCheck(page, 'calendar-month-1280')
       await page.goto(`${site}/calendar/?date=${on(12)}&view=timeGridWeek`)
@@ -672,13 +709,19 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       // ellipsis is the phone's.
       const meeting = page.locator('.fc-timegrid-event', { hasText: MEETING })
       await meeting.scrollIntoViewIfNeeded()
-      await page.screenshot({ path: '/tmp/calendar-week-1280.png' })
+      await shot(page, 'calendar-week-1280')
       expect((await eventText(meeting)).lines).toBeGreaterThanOrEqual(2)
       const events = await page.locator('.fc-timegrid-event').all()
       // Breakfast, meeting and recital; the repair café too when its Wednesday is in the same week.
       expect(events.length).toBeGreaterThanOrEqual(3)
       for (const event of events) expect(await eventText(event)).toMatchObject({ cut: [], text: expect.stringMatching(/\w/) })
       expect(await brokenWords(page, '.fc-timegrid-event .fc-event-title')).toEqual([])
+      // The grid's own labels too ("all-day" once wrapped at its hyphen), and the day headers
+      // name the month: "Thu, 11/12" reads as 11 December on a European site.
+      expect(await brokenWords(page, '.fc-timegrid-axis, .fc-col-header-cell-cushion, .fc-timegrid-slot-label')).toEqual([])
+      const headers = await page.locator('.fc-col-header-cell-cushion').allTextContents()
+      expect(headers).toHaveLength(7)
+      for (const h of headers) expect(h).toMatch(/^[A-Z][a-z]{2},? (\d{1,2} [A-Z][a-z]{2}|[A-Z][a-z]{2} \d{1,2})$/)
       await axeCheck(page, 'calendar-week-1280')
     } finally {
       await close(page)
@@ -691,12 +734,14 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       await calendarReady(page)
       const agenda = page.locator('#calendar-agenda')
       await expect.poll(() => agenda.locator('a').allTextContents()).toEqual([...TITLES])
+      // Every dot in the grid is an event the agenda lists: none for the next month's days.
+      expect(await page.locator('.fc-daygrid-dot-event').count()).toBe(TITLES.length)
       expect(await brokenWords(page, '#calendar-agenda a, .fc-event-title:not(.fc-daygrid-dot-event .fc-event-title)')).toEqual([])
       // The day's heading and the time (with the zone, as the month mixes them) come with each title.
       expect(await agenda.locator('h3').allTextContents()).toHaveLength(2)
       expect(await agenda.locator('li', { hasText: BREAKFAST }).textContent()).toMatch(/09:00 New York/)
       await noHorizontalScroll(page, 'calendar-month-390')
-      await page.screenshot({ path: '/tmp/calendar-month-390.png', fullPage: true })
+      await shot(page, 'calendar-month-390')
       await axeCheck(page, 'calendar-month-390')
 
       await page.goto(`${site}/calendar/?date=${on(12)}&view=timeGridWeek`)
@@ -710,13 +755,14 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       )
       expect(headers).toHaveLength(7)
       for (const h of headers) expect(h.text.width).toBeLessThanOrEqual(h.cell.width + 0.5)
+      expect(await brokenWords(page, '.fc-timegrid-axis, .fc-col-header-cell-cushion, .fc-timegrid-slot-label')).toEqual([])
       await expect.poll(() => agenda.locator('a').allTextContents()).toEqual(expect.arrayContaining([BREAKFAST, MEETING, RECITAL]))
       // The narrow column keeps the long title to one line, cut with an ellipsis (the agenda has it whole).
       const meeting = await eventText(page.locator('.fc-timegrid-event', { hasText: MEETING }))
       expect(meeting).toMatchObject({ lines: 1, text: MEETING })
       expect(meeting.cut).toContain('title')
       await noHorizontalScroll(page, 'calendar-week-390')
-      await page.screenshot({ path: '/tmp/calendar-week-390.png', fullPage: true })
+      await shot(page, 'calendar-week-390')
       await axeCheck(page, 'calendar-week-390')
     } finally {
       await close(page)
@@ -730,7 +776,7 @@ describe('example pages: the calendar at 1280×800 and 390×844', () => {
       const row = (title: string) => page.locator('.fc-list-event', { hasText: title }).locator('.fc-list-event-time')
       await expect.poll(() => row(BREAKFAST).textContent()).toMatch(/^09:00.*New York$/)
       expect(await row(RECITAL).textContent()).toMatch(/^19:00.*Berlin$/)
-      await page.screenshot({ path: '/tmp/calendar-list-390.png', fullPage: true })
+      await shot(page, 'calendar-list-390')
       await axeCheck(page, 'calendar-list-390')
     } finally {
       await close(page)
@@ -758,7 +804,7 @@ describe('example pages: the editor as an editor uses it', () => {
       await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('Winter Concert')
       expect(await page.getByRole('checkbox', { name: 'Music' }).isChecked()).toBe(true)
       expect(await page.locator('#form-heading').textContent()).toBe('Edit event')
-      await page.screenshot({ path: '/tmp/editor-1280.png', fullPage: true })
+      await shot(page, 'editor-1280')
       await axeCheck(page, 'editor-list')
 
       const doomed = await post('/events', {
@@ -803,7 +849,7 @@ describe('example pages: the editor as an editor uses it', () => {
       const created = (await (await fetch(`${api}/events/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as any
       expect(created.venue.venue).toBe('Harbour Hall')
       await noHorizontalScroll(page, 'editor-390')
-      await page.screenshot({ path: '/tmp/editor-390.png', fullPage: true })
+      await shot(page, 'editor-390')
       await axeCheck(page, 'editor-390')
     } finally {
       await close(page)
@@ -843,7 +889,7 @@ describe('example pages: the editor as an editor uses it', () => {
       expect(await page.getByLabel('Organizer email').getAttribute('aria-describedby')).toContain('error-new_organizer_email')
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-new_venue_website')
       expect(sent).toEqual([])
-      await page.screenshot({ path: '/tmp/editor-linked-1280.png', fullPage: true })
+      await shot(page, 'editor-linked-1280')
       await axeCheck(page, 'editor-linked-1280')
 
       // The API's own refusal (the postal code's length) lands next to that field; nothing is created.
@@ -856,7 +902,7 @@ describe('example pages: the editor as an editor uses it', () => {
       expect(await page.locator('#error-new_venue_website').isVisible()).toBe(false)
       expect(await page.locator('#form-status').textContent()).toMatch(/new venue could not be created/)
       expect(sent).toEqual(['/venues'])
-      await page.locator('#new-venue-field').screenshot({ path: '/tmp/editor-venue-refused-1280.png' })
+      await page.locator('#new-venue-field').screenshot({ path: join(SHOTS, 'editor-venue-refused-1280.png') })
       const venues = await fetch(`${api}/venues?search=Dockside`, { headers: { authorization: `Bearer ${TOKEN}` } })
       expect(venues.status).toBe(200)
       expect(((await venues.json()) as { venues: unknown[] }).venues).toEqual([])
@@ -905,12 +951,60 @@ describe('example pages: the editor as an editor uses it', () => {
       await expect.poll(() => phone.locator('#error-new_organizer_email').textContent()).toMatch(/email address/)
       await noHorizontalScroll(phone, 'editor-linked-390')
       await phone.locator('#new-venue-field').scrollIntoViewIfNeeded()
-      await phone.screenshot({ path: '/tmp/editor-linked-390.png', fullPage: true })
+      await shot(phone, 'editor-linked-390')
       await axeCheck(phone, 'editor-linked-390')
     } finally {
       await close(phone)
     }
   }, 120_000)
+
+  it('picks an existing venue and terms (a name in another case reuses the term), and opens ?id= at the form', async () => {
+    const event = await post('/events', {
+      title: 'Picking Practice',
+      start_date: `${day(21)} 18:00:00`,
+      end_date: `${day(21)} 19:00:00`,
+      status: 'publish',
+    })
+    for (const [width, size] of [
+      ['1280', { width: 1280, height: 800 }],
+      ['390', { width: 390, height: 844 }],
+    ] as const) {
+      // Arriving from an event page's "Edit this event" link: the event's form is what is in
+      // view and focused, not the top of the list of events above it.
+      const page = await open(`/editor/?id=${event.id}`, { size, phone: width === '390' })
+      try {
+        await signIn(page)
+        await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('Picking Practice')
+        await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('field-title')
+        const heading = await page.locator('#form-heading').boundingBox()
+        expect(heading!.y).toBeGreaterThanOrEqual(0)
+        expect(heading!.y).toBeLessThan(size.height)
+        await shot(page, `editor-edit-${width}`)
+        await axeCheck(page, `editor-edit-${width}`)
+        if (width === '390') continue
+
+        await page.getByLabel('Venue', { exact: true }).selectOption(String(seeded.venue.id))
+        // "music" is the existing Music, checked; no second box appears.
+        const boxes = await page.locator('#choices-categories input').count()
+        await page.getByLabel('New category').fill('music')
+        await page.getByRole('button', { name: 'Add category' }).click()
+        expect(await page.getByRole('checkbox', { name: 'Music' }).isChecked()).toBe(true)
+        expect(await page.locator('#choices-categories input').count()).toBe(boxes)
+        await page.getByLabel('New tag').fill('Candlelight')
+        await page.getByRole('button', { name: 'Add tag' }).click()
+        await page.getByRole('button', { name: 'Save changes' }).click()
+        await expect.poll(() => page.locator('#form-status').textContent()).toContain('Changes saved')
+        const saved = (await (await fetch(`${api}/events/${event.id}`)).json()) as any
+        expect(saved.venue.id).toBe(seeded.venue.id)
+        expect(saved.categories.map((c: { name: string }) => c.name)).toEqual(['Music'])
+        expect(saved.tags.map((t: { name: string }) => t.name)).toEqual(['Candlelight'])
+        const music = (await (await fetch(`${api}/categories?search=music&hide_empty=false`)).json()) as { categories: unknown[] }
+        expect(music.categories).toHaveLength(1)
+      } finally {
+        await close(page)
+      }
+    }
+  }, 90_000)
 
   it('says why a token is refused, and asks to sign in again when a saved one stops working', async () => {
     // 400: the drafts' list refusing an unknown token; 401: the write with the stale one.

@@ -82,6 +82,24 @@ describe('site identity (siteUrl)', () => {
     expect(data.rest_url).toBe(`${SITE}/wp-json/calendar/events/v1/events/${e.id}`)
   })
 
+  it("with baseUrl too, payload links are those HTTP answers carry (baseUrl), the global_id the site's", async () => {
+    const base = 'https://www.example.org/cms'
+    const app = await makeApp(createMemoryStorage, { siteUrl: SITE, baseUrl: base, webhooks: { allowPrivate: true, retrySchedule: [0] } })
+    onTestFinished(() => app.close())
+    const hook = await receiver()
+    expect((await app.post('/webhooks', { url: hook.url, events: ['event.created'] }, { as: 'administrator' })).status).toBe(201)
+    const e = await app.seed(EVENT)
+    await app.router.webhooks.run()
+    const data = hook.got[0].data
+    const overHttp = (await app.fetch(`http://127.0.0.1:8080/wp-json/calendar/events/v1/events/${e.id}`, { as: 'administrator' })).body
+    expect(overHttp.rest_url).toBe(`${base}/wp-json/calendar/events/v1/events/${e.id}`)
+    expect({ url: data.url, rest_url: data.rest_url, global_id: data.global_id }).toEqual({
+      url: overHttp.url,
+      rest_url: overHttp.rest_url,
+      global_id: `events.example.org/calendar?id=${e.id}`,
+    })
+  })
+
   it('without siteUrl, baseUrl is the identity; without either, the request origin (as before)', async () => {
     const app = await makeApp(createMemoryStorage, { baseUrl: 'https://base.example/' })
     onTestFinished(() => app.close())

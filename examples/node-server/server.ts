@@ -102,6 +102,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         console.log(`TEC's names: http://${host}:${port}/wp-json/tribe/events/v1/ (wpml_language)`)
       console.log(`pages: http://${host}:${port}/ (calendar, event pages, API reference, editor)`)
       console.log(`CalDAV: http://${host}:${port}/caldav/ (any user name, an API token as the password)`)
+      // The API's 400 for a receiver on this machine names the router option; here it is a variable.
+      console.log(
+        process.env.CALENDAR_WEBHOOK_ALLOW_PRIVATE === '1'
+          ? 'webhooks: loopback and private addresses allowed (CALENDAR_WEBHOOK_ALLOW_PRIVATE=1; development only)'
+          : 'webhooks: public addresses only (CALENDAR_WEBHOOK_ALLOW_PRIVATE=1 lets them reach loopback and private ones, for a receiver on this machine)',
+      )
       if (demoEvents) console.log(`demo data: ${demoEvents} events added to the empty database (CALENDAR_DEMO=off to skip)`)
       // Webhook attempts under way end (and are recorded) before the storage closes.
       stopOnSignals(server, storage, () => router.webhooks.stop())

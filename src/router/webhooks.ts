@@ -30,7 +30,9 @@ const SINGLE: Record<JournalEntry['kind'], (ctx: ReturnType<typeof createContext
 }
 
 function renderer(storage: Storage, options: ResolvedOptions, schemas: Schemas, fragments: FragmentCache | null): Render {
-  const origin = options.siteUrl ?? options.baseUrl ?? 'http://localhost'
+  // A payload answers no request: its links are built as HTTP answers build them when baseUrl
+  // pins them (docs/webhooks.md), else on the site's address; its global_id is siteUrl's either way.
+  const origin = options.baseUrl ?? options.siteUrl ?? 'http://localhost'
   return async (entry) => {
     const type = eventType(entry)
     if (entry.action === 'delete' || entry.action === 'trash') {

@@ -1,8 +1,9 @@
 /**
  * The package as published: `npm pack`, publint, arethetypeswrong (node16), and a consumer
- * project that installs the tarball and imports every subpath in ESM, CJS and TypeScript.
+ * project that installs the tarball and imports every subpath in ESM, CJS and TypeScript, and
+ * an Express app on SQLite built from it (issue 37's path to If-Match on an imported event).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -107,6 +108,48 @@ describe('the published package', () => {
     const { found, status } = JSON.parse(result.stdout) as { found: Record<string, string[]>; status: number }
     for (const [subpath, names] of Object.entries(EXPECTED)) expect(found[subpath]).toEqual(expect.arrayContaining(names))
     expect(status).toBe(200)
+  })
+
+  it('serves an Express app on SQLite where an administrator edits an imported event with If-Match (issue 37 finding 1)', async () => {
+    // The issue's Express app with the tarball: an event the importer wrote, the administrator's
+    // ETag (which covers import_source) sent back with the edit; it answered 412. The app's own
+    // dependencies, express and better-sqlite3, are this checkout's.
+    for (const dep of ['express', 'better-sqlite3'])
+      if (!existsSync(join(dir, 'node_modules', dep))) symlinkSync(join(ROOT, 'node_modules', dep), join(dir, 'node_modules', dep), 'dir')
+    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', 'BEGIN:VEVENT', 'UID:tarball-1@example.org']
+      .concat(['DTSTART:20270315T180000Z', 'DTEND:20270315T200000Z', 'SUMMARY:Imported', 'END:VEVENT', 'END:VCALENDAR', ''])
+      .join('\r\n')
+    const app = [
+      `import express from 'express'`,
+      `import { createCalendarRouter } from 'calendar-events-router'`,
+      `import { calendarMiddleware } from 'calendar-events-router/express'`,
+      `import { createSqlStorage, openSqliteFile } from 'calendar-events-router/storage/sql'`,
+      `import { importCalendar } from 'calendar-events-router/import'`,
+      `const storage = createSqlStorage({ driver: await openSqliteFile(process.argv[2]) })`,
+      `const calendar = createCalendarRouter(storage, {`,
+      `  authenticate: (r) => (r.headers.get('authorization') === 'Bearer admin' ? { id: 1, role: 'administrator' } : null),`,
+      `})`,
+      `await importCalendar(calendar, { format: 'ics', text: ${JSON.stringify(ics)} })`,
+      `const app = express()`,
+      `app.use(express.json())`,
+      `app.use(calendarMiddleware(calendar))`,
+      `const server = app.listen(0, '127.0.0.1')`,
+      `await new Promise((resolve) => server.once('listening', resolve))`,
+      `const root = 'http://127.0.0.1:' + server.address().port + '/wp-json/calendar/events/v1'`,
+      `const headers = { authorization: 'Bearer admin', 'content-type': 'application/json' }`,
+      `const [{ id }] = (await (await fetch(root + '/events?start_date=2027-03-01&end_date=2027-03-31')).json()).events`,
+      `const read = await fetch(root + '/events/' + id, { headers })`,
+      `const source = (await read.json()).import_source?.source_id`,
+      `const edit = await fetch(root + '/events/' + id, { method: 'POST', headers: { ...headers, 'if-match': read.headers.get('etag') }, body: '{"title":"Edited"}' })`,
+      `const trash = await fetch(root + '/events/' + id, { method: 'DELETE', headers: { ...headers, 'if-match': edit.headers.get('etag') } })`,
+      `console.log(JSON.stringify({ source, edit: edit.status, trash: trash.status }))`,
+      `server.close()`,
+      `await storage.close?.()`,
+    ]
+    writeFileSync(join(dir, 'express-app.mjs'), app.join('\n'))
+    const result = await run(process.execPath, ['express-app.mjs', join(dir, 'express-app.db')], { cwd: dir })
+    expect(result.code, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({ source: 'tarball-1@example.org', edit: 200, trash: 200 })
   })
 
   it('requires every subpath from a CJS consumer', async () => {

@@ -143,11 +143,13 @@
       // On a phone the list shows start times only: the column stays one line wide.
       listMonth: { displayEventEnd: !narrow },
       // On a phone a month cell is a few letters wide: it shows a dot per event (the title stays
-      // for screen readers) and the agenda below the grid has the titles.
-      dayGridMonth: narrow ? { eventDisplay: 'list-item', dayMaxEvents: 3 } : {},
-      // "Mo 23" rather than "11/23": seven headers fit a phone's width.
+      // for screen readers) and the agenda below the grid has the titles. The days of the months
+      // before and after stay empty: the agenda is the month's, so a dot there had no title.
+      dayGridMonth: narrow ? { eventDisplay: 'list-item', dayMaxEvents: 3, showNonCurrentDates: false } : {},
+      // "Mon 23" on a phone (seven headers fit its width); "Mon, Nov 23" on a desktop, the month
+      // by name: "11/9" reads as 11 September on a European site.
       timeGridWeek: {
-        dayHeaderFormat: narrow ? { weekday: 'short', day: 'numeric' } : { weekday: 'short', day: 'numeric', month: 'numeric' },
+        dayHeaderFormat: narrow ? { weekday: 'short', day: 'numeric' } : { weekday: 'short', day: 'numeric', month: 'short' },
       },
     },
     slotLabelFormat: { hour: '2-digit', minute: '2-digit', hour12: false },

@@ -145,8 +145,9 @@
       if (res.status === 200) {
         setCookie(value)
         showSignedIn(true)
+        // A form kept from before the sign-in stays as typed.
         if (eventId === null && !form.elements.title.value) start()
-        loadList()
+        else loadList()
       } else {
         sessionStorage.removeItem(KEY)
         fieldError('token', REFUSED)
@@ -555,14 +556,20 @@
     searchTimer = setTimeout(loadList, 250)
   })
 
+  // The form, or the event `?id=` names (the event pages' "Edit this event" link), with the list.
   function start() {
     var id = new URL(location.href).searchParams.get('id')
     if (!id || !/^\d+$/.test(id)) {
       set('timezone', siteZone)
-      return
+      return void loadList()
     }
     notice('Loading event ' + id + '…')
-    openEvent(id)
+    // Once both are in (the list above would push the form down), the event's form is brought
+    // into view: it is what the visitor came for, not the top of the list.
+    Promise.all([openEvent(id), loadList()]).then(function () {
+      document.getElementById('event-editor').scrollIntoView({ block: 'start' })
+      form.elements.title.focus({ preventScroll: true })
+    })
   }
 
   function openEvent(id) {
@@ -580,6 +587,5 @@
   if (token()) {
     showSignedIn(true)
     start()
-    loadList()
   } else showSignedIn(false)
 })()
