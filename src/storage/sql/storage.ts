@@ -274,17 +274,17 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   }
 
   /**
-   * The first use migrates; a failed attempt is forgotten so the next call tries again. Resolves
-   * to the search indexes reads may use.
+   * The first use migrates (or, with `migrate: false`, checks the engine); a failed attempt is
+   * forgotten so the next call tries again. Resolves to the search indexes reads may use.
    */
   private async ready(): Promise<SearchIndexes> {
-    if (this.autoMigrate) {
-      this.migrated ??= this.migrate().catch((err: unknown) => {
-        this.migrated = null
-        throw err
-      })
-      await this.migrated
-    }
+    // Without auto-migration (migrations run in a deploy step) the engine is still checked at
+    // the first use: an unsupported one is refused at start, not at some later write.
+    this.migrated ??= (this.autoMigrate ? this.migrate() : checkEngine(this.driver)).catch((err: unknown) => {
+      this.migrated = null
+      throw translate(err)
+    })
+    await this.migrated
     this.fts ??= (
       this.driver.dialect === 'postgres'
         ? wordIndexState(this.driver).then((words) => ({ posts: false, events: false, words }))
