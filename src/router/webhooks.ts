@@ -29,9 +29,9 @@ const SINGLE: Record<JournalEntry['kind'], (ctx: ReturnType<typeof createContext
   tag: (ctx, at) => termSingle(ctx, at, 'tag'),
 }
 
-function renderer(storage: Storage, options: ResolvedOptions, schemas: Schemas, fragments: FragmentCache | null): Render {
+function renderer(options: ResolvedOptions, schemas: Schemas, fragments: FragmentCache | null): Render {
   const origin = options.siteUrl ?? options.baseUrl ?? 'http://localhost'
-  return async (entry) => {
+  return async (entry, storage) => {
     const type = eventType(entry)
     if (entry.action === 'delete' || entry.action === 'trash') {
       return { type, data: { id: entry.id, kind: entry.kind, revision: entry.revision, trashed: entry.action === 'trash' } }
@@ -128,7 +128,7 @@ export function routerWebhooks(
     const none = () => Promise.reject(new Error('calendar-events-router: this storage keeps no webhooks'))
     return { api: { start: none, stop: () => Promise.resolve(), run: none }, wake: () => undefined }
   }
-  const runner = new WebhookRunner(storage, store, options.webhooks, renderer(storage, options, schemas, fragments), onError)
+  const runner = new WebhookRunner(storage, store, options.webhooks, renderer(options, schemas, fragments), onError)
   let ready: Promise<void> | null = null
   const prepare = () =>
     (ready ??= (async () => {
