@@ -333,8 +333,8 @@ describeReplicas('PostgreSQL read replicas', () => {
   })
 
   it(
-    'the example server reads CALENDAR_DATABASE_REPLICA_URLS: a bookmark carried to another server sees the write, reads go to the replica',
-    { timeout: 90_000 },
+    'the example server reads CALENDAR_DATABASE_REPLICA_URLS: a bookmark carried to another server sees the write, sync pages alternate between servers, reads go to the replica',
+    { timeout: 120_000 },
     async () => {
       const env = {
         CALENDAR_DATABASE_URL: primary!.url,
@@ -357,8 +357,72 @@ describeReplicas('PostgreSQL read replicas', () => {
         const { id } = (await res.json()) as { id: number }
         const read = await fetch(`${two!.root}/events/${id}`, { headers: { ...auth, 'x-calendar-bookmark': bookmark! } })
         if (read.status !== 200 || ((await read.json()) as { title: string }).title !== `Across servers ${k}`) stale++
+        const updated = await fetch(`${one!.root}/events/${id}`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: `Across servers ${k}, edited` }),
+        })
+        expect(updated.status).toBe(200)
+        const reread = await fetch(`${two!.root}/events/${id}`, {
+          headers: { ...auth, 'x-calendar-bookmark': updated.headers.get('x-calendar-bookmark')! },
+        })
+        if (((await reread.json()) as { title: string }).title !== `Across servers ${k}, edited`) stale++
       }
       expect(stale).toBe(0)
+
+      // Sync pages alternating between the two processes (each with its response cache) while the
+      // first one writes, ending equal to a full read once they carry the last write's bookmark.
+      let writing = true
+      let last: string | null = null
+      const writer = (async () => {
+        const mine: number[] = []
+        for (let k = 0; writing; k++) {
+          const pick = mine[k % 4]
+          const [path, body] =
+            pick === undefined || k % 3 === 0 ? ['/events', eventBody(`Synced ${k}`)] : [`/events/${pick}`, { title: `Synced edit ${k}` }]
+          const res = await fetch(`${one!.root}${path}`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+          expect(res.status).toBeLessThan(300)
+          if (res.status === 201) mine.push(((await res.json()) as { id: number }).id)
+          else await res.body?.cancel()
+          last = res.headers.get('x-calendar-bookmark') ?? last
+          await sleep(20)
+        }
+      })()
+      let turn = 0
+      const chain = async (token: string, seen: Map<number, string>, bookmark: string | null = null) => {
+        let search = `?sync_token=${encodeURIComponent(token)}&per_page=4`
+        for (;;) {
+          const root = [one!, two!][turn++ % 2]!.root
+          const res = await fetch(`${root}/events${search}`, {
+            headers: { ...auth, ...(bookmark ? { 'x-calendar-bookmark': bookmark } : {}) },
+          })
+          expect(res.status).toBe(200)
+          const page = (await res.json()) as {
+            events: Array<{ id: number; title: string; modified: string }>
+            deleted: number[]
+            next_rest_url?: string
+            sync_token: string
+          }
+          for (const e of page.events) seen.set(e.id, `${e.title}|${e.modified}`)
+          for (const id of page.deleted) seen.delete(id)
+          if (!page.next_rest_url) return page.sync_token
+          search = new URL(page.next_rest_url).search
+        }
+      }
+      const mirror = new Map<number, string>()
+      let token = await chain('*', mirror)
+      for (const until = performance.now() + 3000; performance.now() < until; await sleep(30)) token = await chain(token, mirror)
+      writing = false
+      await writer
+      await chain(token, mirror, last)
+      const full = new Map<number, string>()
+      await chain('*', full, last)
+      expect(full.size).toBeGreaterThan(10)
+      expect(new Map([...mirror].sort())).toEqual(new Map([...full].sort()))
       // Reads without a bookmark (distinct queries, so the response cache cannot answer them) reach the replica.
       await sleep(APPLY_DELAY_MS * 2)
       const before = await scansOn(replica!.url)
