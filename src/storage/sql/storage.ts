@@ -177,9 +177,10 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   readonly otherWriters: OtherWriters
   readonly replicaReads?: ReplicaReads
   /**
-   * With replicas: the primary's position after the latest read of the journal through this
-   * storage itself (the response cache's coherence reads it so): a cached read must come from a
-   * replica past it, or it could keep what the cache has already dropped.
+   * With replicas: where the server of the latest journal read for the response cache stood
+   * after it (a replica's replay position through a session that `follows`, the primary's
+   * position through this storage itself): a cached read must come from a replica past it, or it
+   * could keep what the cache has already dropped.
    */
   private journalFloor = 0n
   readonly webhooks: SqlWebhookStore
