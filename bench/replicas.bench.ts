@@ -13,6 +13,9 @@
  *    many went to the primary, and how many were stale (must be 0).
  * 3. The routing itself: `replicaReads.reading()` plus the replica choice, with and without a
  *    bookmark, in a tight loop: CPU per request, and as a share of phase 1's CPU per read.
+ * 4. The replica poll, a cost per second rather than per request: the process's CPU over 10 s
+ *    with the poll running and no request, less the same once the poll has stopped, and what
+ *    that is per request at phase 1's rate.
  *
  *   node --import tsx bench/replicas.bench.ts
  */
@@ -20,6 +23,7 @@ import { cpuUsage } from 'node:process'
 import { createCalendarRouter } from '../src/router.js'
 import { createSqlStorage, openPostgres } from '../src/storage/sql/index.js'
 import type { Principal } from '../src/auth/principal.js'
+import { parseLsn } from '../src/storage/sql/replicas.js'
 import { findPostgresBin, startPostgres, startReplica } from '../test/support/postgres-server.js'
 
 const READS = Number(process.env.REPLICA_BENCH_READS ?? 2000)
@@ -104,17 +108,43 @@ async function main() {
       ['with a bookmark', bookmark],
     ] as const) {
       const n = 200_000
+      const atLeast = mark === null ? null : parseLsn(mark)
       const c0 = cpuMs()
-      // What a read request adds: its view (the bookmark parsed) and the replica chosen at its first read.
+      // What a read request adds: its view (the bookmark parsed) and the replica chosen at its
+      // first read, by the request's bookmark.
       for (let k = 0; k < n; k++) {
         replicas.reading(storage, { bookmark: mark, cached: false })
-        driver.replicas!.choose(null)
+        driver.replicas!.choose(atLeast)
       }
       const per = ((cpuMs() - c0) / n) * 1000
       console.log(
         `routing ${name}: ${per.toFixed(2)} µs per request = ${((100 * per) / (readCpu * 1000)).toFixed(2)}% of a cold read's CPU`,
       )
     }
+
+    // The poll: a fixed cost per second while reads come in (one statement to the primary and
+    // one to each replica every pollMs), whatever their number. Measured with no request at all:
+    // the process's CPU over a window where a replica choice every 100 ms keeps the poll running,
+    // less its CPU over a window once the poll has stopped (50 polls without a choice), each
+    // after a pause for the garbage of the phases above to be collected.
+    const idleCpu = async (ms: number, keepPolling: boolean) => {
+      const c0 = cpuMs()
+      for (const end = performance.now() + ms; performance.now() < end; await new Promise((r) => setTimeout(r, 100)))
+        if (keepPolling) driver.replicas!.choose(null)
+      return ((cpuMs() - c0) / ms) * 1000
+    }
+    await idleCpu(2000, true)
+    const polling = await idleCpu(10_000, true)
+    await idleCpu(11_000, false)
+    const stopped = await idleCpu(10_000, false)
+    const pollPerSecond = Math.max(0, polling - stopped)
+    const rate = 1000 / wall
+    console.log(
+      `replica poll: ${polling.toFixed(2)} ms CPU per second with the poll running, ${stopped.toFixed(2)} without: ` +
+        `${pollPerSecond.toFixed(2)} ms per second while reads come in; at the read-only phase's ${rate.toFixed(0)} requests/s ` +
+        `${((100 * pollPerSecond) / rate / readCpu).toFixed(2)}% of a cold read's CPU per request; under 5% from ` +
+        `${Math.ceil(pollPerSecond / (0.05 * readCpu))} requests/s up`,
+    )
   } finally {
     await storage.close()
     await replica.destroy()

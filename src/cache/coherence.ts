@@ -15,6 +15,11 @@
  *   read (the next read starts it again), when a poll fails, and on close; its timer never keeps
  *   the process alive.
  *
+ * With read replicas (PostgreSQL), each catch-up reads the journal, its held-back entries and the
+ * records it names from one replica within the lag bound (the primary when none is): a hit is
+ * then at most `pollMs` plus that replica's lag behind another process's commit, as an uncached
+ * read without a bookmark may be; a request carrying a bookmark never uses the cache.
+ *
  * An entry says which record changed, not how: what it drops is `journalTags` (coarser than a
  * local write's tags). A position the journal no longer covers (compacted) or never gave out
  * (another database) drops the whole cache, and so does a catch-up too long to be worth reading.
@@ -133,19 +138,22 @@ class JournalFollower implements Coherence {
 
   private async read(): Promise<void> {
     const began = performance.now()
+    // With read replicas, one catch-up reads from one of them (storage/sql/session.ts).
+    const reads = this.storage.replicaReads?.reading(this.storage, { bookmark: null, cached: false, follows: true }) ?? this.storage
     if (this.seen === null) {
       // What was kept before the journal's position was known may predate any commit.
-      await this.restart()
+      await this.restart(reads)
       this.syncedAt = began
       return
     }
     const foreign: JournalEntry[] = []
     let overflow = false
+    const writers = reads.otherWriters ?? this.writers
     try {
       // Held back entries first: one committed before `began` is either among them or, when its
       // transaction left the horizon meanwhile, among what readJournal then returns.
-      if (this.writers.mode === 'poll') {
-        const ahead = await this.writers.ahead(PAGE)
+      if (writers.mode === 'poll') {
+        const ahead = await writers.ahead(PAGE)
         overflow = ahead.length >= PAGE
         for (const e of ahead) {
           if (this.aheadSeen.has(e.position)) continue
@@ -154,7 +162,7 @@ class JournalFollower implements Coherence {
         }
       }
       for (let more = !overflow; more;) {
-        const page = await this.storage.readJournal(this.seen, PAGE)
+        const page = await reads.readJournal(this.seen, PAGE)
         for (const e of page.entries) {
           if (this.aheadSeen.delete(e.position) || this.ownPositions.delete(e.position)) continue
           foreign.push(e)
@@ -168,27 +176,27 @@ class JournalFollower implements Coherence {
       if (!isPositionError(err)) throw err
       overflow = true
     }
-    if (overflow) await this.restart()
-    else if (foreign.length) await this.drop(foreign)
+    if (overflow) await this.restart(reads)
+    else if (foreign.length) await this.drop(reads, foreign)
     this.syncedAt = began
   }
 
   /** Drops the whole cache and goes on from the journal's head. */
-  private async restart(): Promise<void> {
-    this.seen = await this.storage.journalHead()
+  private async restart(reads: Storage): Promise<void> {
+    this.seen = await reads.journalHead()
     this.ownPositions.clear()
     this.aheadSeen.clear()
     this.cache.invalidate()
   }
 
-  private async drop(entries: JournalEntry[]): Promise<void> {
+  private async drop(reads: Storage, entries: JournalEntry[]): Promise<void> {
     const posts = new Set<number>()
     const terms = new Set<number>()
     for (const e of entries) (e.kind === 'category' || e.kind === 'tag' ? terms : posts).add(e.id)
     // The records as they are now name their translation group and series (journalTags).
     const current: Array<PostRecord | TermRecord> = [
-      ...(posts.size ? await this.storage.getPosts([...posts]) : []),
-      ...(terms.size ? await this.storage.getTerms([...terms]) : []),
+      ...(posts.size ? await reads.getPosts([...posts]) : []),
+      ...(terms.size ? await reads.getTerms([...terms]) : []),
     ]
     this.cache.invalidate(journalTags(entries, current))
   }

@@ -29,11 +29,11 @@ const SINGLE: Record<JournalEntry['kind'], (ctx: ReturnType<typeof createContext
   tag: (ctx, at) => termSingle(ctx, at, 'tag'),
 }
 
-function renderer(storage: Storage, options: ResolvedOptions, schemas: Schemas, fragments: FragmentCache | null): Render {
+function renderer(options: ResolvedOptions, schemas: Schemas, fragments: FragmentCache | null): Render {
   // A payload answers no request: its links are built as HTTP answers build them when baseUrl
   // pins them (docs/webhooks.md), else on the site's address; its global_id is siteUrl's either way.
   const origin = options.baseUrl ?? options.siteUrl ?? 'http://localhost'
-  return async (entry) => {
+  return async (entry, storage) => {
     const type = eventType(entry)
     if (entry.action === 'delete' || entry.action === 'trash') {
       return { type, data: { id: entry.id, kind: entry.kind, revision: entry.revision, trashed: entry.action === 'trash' } }
@@ -130,7 +130,7 @@ export function routerWebhooks(
     const none = () => Promise.reject(new Error('calendar-events-router: this storage keeps no webhooks'))
     return { api: { start: none, stop: () => Promise.resolve(), run: none }, wake: () => undefined }
   }
-  const runner = new WebhookRunner(storage, store, options.webhooks, renderer(storage, options, schemas, fragments), onError)
+  const runner = new WebhookRunner(storage, store, options.webhooks, renderer(options, schemas, fragments), onError)
   let ready: Promise<void> | null = null
   const prepare = () =>
     (ready ??= (async () => {

@@ -618,9 +618,12 @@ export interface ReplicaReads {
    * staying there for the rest of the request, so a request never sees the data go back in time;
    * everything else (transactions, webhooks, import links) goes to `base`. `cached`: what it
    * reads is kept in a cache that follows the journal, so the replica must also have replayed
-   * what that cache has already dropped. Without replicas, `base` itself.
+   * what that cache has already dropped. `follows`: the reader follows the journal for that
+   * cache (its coherence poll): its journal reads, and `otherWriters.ahead`, go to the replica
+   * too, and move what cached reads must reach to where the server that answered stands.
+   * Without replicas, `base` itself.
    */
-  reading(base: Storage, o: { bookmark: string | null; cached: boolean }): Storage
+  reading(base: Storage, o: { bookmark: string | null; cached: boolean; follows?: boolean }): Storage
 }
 
 /**

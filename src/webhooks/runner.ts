@@ -39,8 +39,11 @@ export interface WebhookRunnerOptions {
   batchSize: number
 }
 
-/** What a journal entry becomes: the event type and the data of its payload (null: nothing to send). */
-export type Render = (entry: JournalEntry) => Promise<{ type: string; data: unknown } | null>
+/**
+ * What a journal entry becomes: the event type and the data of its payload (null: nothing to
+ * send), its record read through `reads` (the view the entry's journal page was read through).
+ */
+export type Render = (entry: JournalEntry, reads: Storage) => Promise<{ type: string; data: unknown } | null>
 
 export interface RunReport {
   dispatched: number
@@ -101,6 +104,19 @@ export class WebhookRunner {
     await this.store.dispatch(null, await this.storage.journalHead(), [])
   }
 
+  /**
+   * Where a round of the dispatcher reads the journal and the records: with read replicas, one
+   * that has replayed this process's own last commit (which woke the runner), else the primary;
+   * a replica behind the cursor refuses the journal read and the round reads the primary. The
+   * cursor and the deliveries are written on the primary, the cursor compared as before, so a
+   * change still gets its deliveries exactly once; a payload shows its record as that server has
+   * it, at or past the entry's commit, as it would on the primary a moment earlier.
+   */
+  private reads(): Storage {
+    const replicas = this.storage.replicaReads
+    return replicas ? replicas.reading(this.storage, { bookmark: replicas.bookmark(), cached: false }) : this.storage
+  }
+
   /** Makes deliveries of the journal entries since the cursor. */
   async dispatch(): Promise<number> {
     let made = 0
@@ -110,9 +126,10 @@ export class WebhookRunner {
         await this.ensureCursor()
         continue
       }
+      const reads = this.reads()
       let page
       try {
-        page = await this.storage.readJournal(from, 200)
+        page = await reads.readJournal(from, 200)
       } catch (err) {
         if (!(err instanceof JournalPositionError)) throw err
         // The journal was compacted past the cursor (no runner ran for longer than the
@@ -131,7 +148,7 @@ export class WebhookRunner {
         const type = eventType(entry)
         const targets = endpoints.filter((e) => wants(e, type))
         if (!targets.length) continue
-        const rendered = await this.render(entry)
+        const rendered = await this.render(entry, reads)
         if (!rendered) continue
         const payload = JSON.stringify({ type: rendered.type, timestamp: iso(now), data: rendered.data })
         for (const e of targets) {

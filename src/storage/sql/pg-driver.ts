@@ -15,7 +15,7 @@
  */
 import { columnText, type SqlConnection, type SqlDriver, type SqlParam, type SqlReplicas } from './driver.js'
 import { classify } from './errors.js'
-import { parseLsn, PRIMARY_ONLY, ReplicaHealth, type ReplicaHealthOptions } from './replicas.js'
+import { COMMIT_POSITION, parseLsn, PRIMARY_ONLY, ReplicaHealth, type ReplicaHealthOptions } from './replicas.js'
 
 export interface PgQueryResult {
   rows: unknown[]
@@ -79,13 +79,6 @@ export interface PgDriverOptions {
   /** How often the replicas' positions are polled, and the lag past which one is skipped. */
   replicaHealth?: ReplicaHealthOptions
 }
-
-/**
- * Where a commit ended: the primary's insert position read right after COMMIT returned, so at or
- * past the commit record (whatever synchronous_commit says: the insert position counts records
- * not flushed yet). It may include other transactions' records too: a later position is as good.
- */
-const COMMIT_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn'
 
 /**
  * The writers' lock: a table of the storage's schema, locked as the transaction's first

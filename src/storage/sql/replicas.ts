@@ -69,7 +69,14 @@ interface ReplicaState {
   caughtUpAt: number
 }
 
-const REPLAY_POSITION = 'SELECT pg_last_wal_replay_lsn()::text AS lsn'
+/** A replica's replay position (every commit before it is visible there). */
+export const REPLAY_POSITION = 'SELECT pg_last_wal_replay_lsn()::text AS lsn'
+/**
+ * Where a commit ended: the primary's insert position read right after COMMIT returned, so at or
+ * past the commit record (whatever synchronous_commit says: the insert position counts records
+ * not flushed yet). It may include other transactions' records too: a later position is as good.
+ */
+export const COMMIT_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn'
 
 /** Polls with no read asking for a replica before the poll stops. */
 const IDLE_POLLS = 50

@@ -9,12 +9,16 @@
  * showed, so the request never sees the data go back in time. That fallback is what keeps a
  * reader from a 5xx when a replica goes away.
  *
+ * The response cache's coherence poll reads through such a session too (`follows`): the journal,
+ * its held-back entries and the records it names, from one server; afterwards what the cache's
+ * reads must reach moves to where that server stands (storage.ts, `journalFloor`).
+ *
  * A sync page reads the journal and then the records it names: both come from one server that
  * has replayed past the token's positions (journal.ts refuses a replica behind them), so a page
  * served by a replica is the page the primary would have served at that replica's position.
  */
 import type { JournalPage } from '../journal.js'
-import type { Storage, StorageTx, TransactionOptions } from '../types.js'
+import type { OtherWriters, Storage, StorageTx, TransactionOptions } from '../types.js'
 import type { Db } from './db.js'
 import type { SqlReplicas } from './driver.js'
 import { translate } from './errors.js'
@@ -27,6 +31,8 @@ export interface SessionHost {
   readonly journal: SqlJournal
   /** Runs `fn` on replica `replica` (the primary with null), errors untranslated. */
   via<T>(replica: number | null, fn: (db: Db) => Promise<T>): Promise<T>
+  /** After a journal read for the response cache on `db`: what cached reads must reach moves there. */
+  followed(db: Db, onReplica: boolean): Promise<void>
 }
 
 export class ReplicaSession extends Reader implements Storage {
@@ -40,6 +46,8 @@ export class ReplicaSession extends Reader implements Storage {
     private readonly host: SessionHost,
     private readonly base: Storage,
     private readonly atLeast: bigint | null,
+    /** The response cache's coherence reads the journal through this session (see `followed`). */
+    private readonly follows = false,
   ) {
     super()
   }
@@ -81,7 +89,11 @@ export class ReplicaSession extends Reader implements Storage {
   }
 
   readJournal(after: string, limit: number, until?: string): Promise<JournalPage> {
-    return this.route((db, onReplica) => this.host.journal.read(db, after, limit, until, onReplica))
+    return this.route(async (db, onReplica) => {
+      const page = await this.host.journal.read(db, after, limit, until, onReplica)
+      if (this.follows) await this.host.followed(db, onReplica)
+      return page
+    })
   }
 
   async readAtLeast(position: string): Promise<void> {
@@ -91,7 +103,11 @@ export class ReplicaSession extends Reader implements Storage {
   }
 
   journalHead(): Promise<string> {
-    return this.route((db) => this.host.journal.head(db))
+    return this.route(async (db, onReplica) => {
+      const head = await this.host.journal.head(db)
+      if (this.follows) await this.host.followed(db, onReplica)
+      return head
+    })
   }
 
   // Everything but reads goes to the storage the request would have used without replicas.
@@ -102,8 +118,11 @@ export class ReplicaSession extends Reader implements Storage {
   compactJournal(beforeUtc: string): Promise<number> {
     return this.base.compactJournal(beforeUtc)
   }
-  get otherWriters() {
-    return this.base.otherWriters
+  get otherWriters(): OtherWriters | undefined {
+    const writers = this.base.otherWriters
+    // The coherence's held-back entries come from the server its journal reads come from.
+    if (!this.follows || writers?.mode !== 'poll') return writers
+    return { mode: 'poll', ahead: (limit) => this.route((db) => this.host.journal.ahead(db, limit)) }
   }
   get webhooks() {
     return this.base.webhooks

@@ -31,7 +31,7 @@ import type { ImportLink } from '../import-links.js'
 import { StorageUnavailableError } from '../types.js'
 import { Db } from './db.js'
 import { dialectFor, type Dialect } from './dialect.js'
-import type { SqlConnection, SqlDriver } from './driver.js'
+import { columnText, type SqlConnection, type SqlDriver } from './driver.js'
 import { RetryTransaction, translate } from './errors.js'
 import { runMigrations } from './migrations.js'
 import { checkEngine } from './engine.js'
@@ -39,8 +39,8 @@ import { EVENT_FTS_TABLE, searchIndexes, type SearchIndexes } from './event-sear
 import { FTS_TABLE } from './search-index.js'
 import { wordIndexState } from './event-words.js'
 import { Reader } from './reader.js'
-import { formatLsn, parseLsn, PRIMARY_ONLY } from './replicas.js'
-import { ReplicaSession } from './session.js'
+import { COMMIT_POSITION, formatLsn, parseLsn, PRIMARY_ONLY, REPLAY_POSITION } from './replicas.js'
+import { ReplicaSession, type SessionHost } from './session.js'
 import { RecordCache, type RecordCacheOptions } from './record-cache.js'
 import { settledPost } from './records.js'
 import * as write from './write.js'
@@ -177,9 +177,10 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   readonly otherWriters: OtherWriters
   readonly replicaReads?: ReplicaReads
   /**
-   * With replicas: the primary's position after the latest read of the journal through this
-   * storage itself (the response cache's coherence reads it so): a cached read must come from a
-   * replica past it, or it could keep what the cache has already dropped.
+   * With replicas: where the server of the latest journal read for the response cache stood
+   * after it (a replica's replay position through a session that `follows`, the primary's
+   * position through this storage itself): a cached read must come from a replica past it, or it
+   * could keep what the cache has already dropped.
    */
   private journalFloor = 0n
   readonly webhooks: SqlWebhookStore
@@ -241,7 +242,9 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     const bookmark = driver.bookmark?.bind(driver)
     if (!bookmark) return undefined
     const replicas = driver.replicas
-    const host = replicas ? { replicas, journal: this.journal, via: this.via.bind(this) } : null
+    const host: SessionHost | null = replicas
+      ? { replicas, journal: this.journal, via: this.via.bind(this), followed: this.followed.bind(this) }
+      : null
     return {
       bookmark() {
         const at = bookmark()
@@ -255,7 +258,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
         // A cached read must not keep what the cache dropped already: what the journal's readers
         // saw, and this process's own commits (dropped at once, never seen again in the journal).
         if (o.cached) for (const floor of [this.journalFloor, bookmark() ?? 0n]) if (floor > atLeast) atLeast = floor
-        return new ReplicaSession(host, base, atLeast)
+        return new ReplicaSession(host, base, atLeast, o.follows === true)
       },
     }
   }
@@ -274,17 +277,17 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   }
 
   /**
-   * The first use migrates; a failed attempt is forgotten so the next call tries again. Resolves
-   * to the search indexes reads may use.
+   * The first use migrates (or, with `migrate: false`, checks the engine); a failed attempt is
+   * forgotten so the next call tries again. Resolves to the search indexes reads may use.
    */
   private async ready(): Promise<SearchIndexes> {
-    if (this.autoMigrate) {
-      this.migrated ??= this.migrate().catch((err: unknown) => {
-        this.migrated = null
-        throw err
-      })
-      await this.migrated
-    }
+    // Without auto-migration (migrations run in a deploy step) the engine is still checked at
+    // the first use: an unsupported one is refused at start, not at some later write.
+    this.migrated ??= (this.autoMigrate ? this.migrate() : checkEngine(this.driver)).catch((err: unknown) => {
+      this.migrated = null
+      throw translate(err)
+    })
+    await this.migrated
     this.fts ??= (
       this.driver.dialect === 'postgres'
         ? wordIndexState(this.driver).then((words) => ({ posts: false, events: false, words }))
@@ -309,6 +312,17 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     const fts = await this.ready()
     const run = (conn: SqlConnection) => fn(new Db(conn, this.dialect, fts.posts, fts.events, this.records, fts.words))
     return replica === null ? this.driver.read(run) : this.driver.replicas!.read(replica, run)
+  }
+
+  /**
+   * With replicas, after a journal read on `db` for the cache's coherence (a replica session that
+   * follows the journal): the floor moves to where that server stands now, which is at or past
+   * the state the read saw (a replica's replay position, the primary's insert position).
+   */
+  private async followed(db: Db, onReplica: boolean): Promise<void> {
+    const [row] = await db.conn.query<{ lsn: unknown }>(onReplica ? REPLAY_POSITION : COMMIT_POSITION)
+    const at = parseLsn(columnText(row?.lsn ?? ''))
+    if (at !== null && at > this.journalFloor) this.journalFloor = at
   }
 
   /** With replicas, the journal's readers' floor moves to the primary's position after their read. */

@@ -43,6 +43,14 @@ describe('database engine check', () => {
     expect(driver.statements).toHaveLength(1)
   })
 
+  it('refuses it at the first use too when migrations run elsewhere (migrate: false), before any other statement', async () => {
+    const driver = claims('CockroachDB CCL v23.1.11 (x86_64-pc-linux-gnu)', '130000')
+    const storage = createSqlStorage({ driver, migrate: false })
+    await expect(storage.getPost(1)).rejects.toThrow(/Unsupported database engine: CockroachDB is not supported/)
+    await expect(storage.transaction(async () => undefined)).rejects.toThrow(/CockroachDB is not supported/)
+    expect(driver.statements.every((sql) => /version\(\)/.test(sql))).toBe(true)
+  })
+
   it('accepts PostgreSQL 13 and newer', async () => {
     expect(engineProblem('PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu', 150018)).toBeNull()
     expect(engineProblem('PostgreSQL 13.0 on x86_64-pc-linux-gnu', 130000)).toBeNull()

@@ -37,7 +37,7 @@ function fakeHost(failOn: Set<number> = new Set()) {
     ran.push(replica ?? 'p')
     return fn({ conn: {} as SqlConnection } as Db)
   }
-  return { ran, host: { replicas, journal: {} as SqlJournal, via } }
+  return { ran, host: { replicas, journal: {} as SqlJournal, via, followed: async () => undefined } }
 }
 
 const reads = (session: ReplicaSession) => session as unknown as { use<T>(fn: (db: Db) => Promise<T>): Promise<T> }
