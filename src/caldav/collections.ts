@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.js'
 import type { Rest } from './api.js'
 import type { Resource } from './resource.js'
 import { CalendarState, type LanguageDelta } from './calendar-state.js'
+import { keyOf, syncPage } from './answers.js'
 import { categoryName, continuation, listQuery, readCollection, type Collection } from './store.js'
 
 /** One language's changes since `token` through the REST sync; null when it refuses the token. */
@@ -19,14 +20,14 @@ async function languageDelta(rest: Rest, language: string, token: string, canEdi
     const answer = await rest.send('GET', path)
     // A token the journal no longer covers (or any refusal): the calendar is read whole.
     if (answer.status !== 200) return null
-    out.events.push(...answer.json.events)
-    out.deleted.push(...(answer.json.deleted ?? []))
-    const next: string | undefined = answer.json.next_rest_url
-    if (!next) {
-      out.token = answer.json.sync_token
+    const page = syncPage(answer.json)
+    for (const e of page.events) out.events.push(e)
+    for (const id of page.deleted) out.deleted.push(id)
+    if (!page.next) {
+      out.token = page.token
       return out
     }
-    path = continuation(rest, next, language)
+    path = continuation(rest, page.next, language)
   }
 }
 
@@ -106,7 +107,7 @@ function stepOf(from: string, deltas: readonly LanguageDelta[]): Step {
   const changed = new Map<number, number>()
   const deleted: number[] = []
   for (const d of deltas) {
-    for (const e of d.events) changed.set(e.id, e.series?.id ?? e.id)
+    for (const e of d.events) changed.set(e.id, keyOf(e))
     deleted.push(...d.deleted)
   }
   return { from, changed, deleted }
@@ -149,7 +150,7 @@ export class CollectionCache {
       this.names.remember(
         collection,
         scope,
-        deltas.flatMap((d) => d.events.map((e) => (e.series?.id ?? e.id) as number)),
+        deltas.flatMap((d) => d.events.map(keyOf)),
       )
       const steps = [...known.steps, stepOf(known.collection.token, deltas)].slice(-STEPS)
       this.keep(key, { collection, state: known.state, steps })

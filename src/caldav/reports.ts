@@ -9,6 +9,7 @@ import { davError, multistatus, propResponse, statusResponse } from './multistat
 import { propXml, SYNC_SCHEME, syncTokenUri, type PropName, type Target } from './props.js'
 import { needOf, objectTargets } from './propfind.js'
 import { continuation, languagesOf, listQuery, nameOf, packToken, unpackToken, type Collection, type Resource } from './store.js'
+import { eventsOf, keyOf, syncPage } from './answers.js'
 import { CALDAV, DAV, child, children, escapeXml, parseXml, tag, type XmlElement } from './xml.js'
 
 /** A report's answer for one object: the asked properties, calendar-data among them. */
@@ -166,13 +167,14 @@ async function restChanges(dav: Dav, language: string, token: string, limit: num
     const answer = await dav.rest.send('GET', path)
     if (answer.status === 400 || answer.status === 410) return 'invalid'
     if (answer.status !== 200) throw new Error(`calendar-events-router: the REST sync answered ${answer.status}`)
-    for (const e of answer.json.events) out.changed.add(e.series?.id ?? e.id)
-    for (const id of answer.json.deleted ?? []) out.deleted.add(id)
-    seen += answer.json.events.length + (answer.json.deleted?.length ?? 0)
+    const page = syncPage(answer.json)
+    for (const e of page.events) out.changed.add(keyOf(e))
+    for (const id of page.deleted) out.deleted.add(id)
+    seen += page.events.length + page.deleted.length
     out.seen = seen
-    const next: string | undefined = answer.json.next_rest_url
+    const next = page.next
     if (!next) {
-      out.token = answer.json.sync_token
+      out.token = page.token
       return out
     }
     const pageToken = new URL(next).searchParams.get('sync_token') ?? ''
@@ -204,10 +206,7 @@ async function trashedNames(dav: Dav, language: string, ids: number[], names: Ma
       `/events?include=${chunk.join(',')}&status=trash&per_page=100&multilingual_language=${language}`,
     )
     if (answer.status !== 200) continue
-    for (const e of answer.json.events) {
-      const name = e.custom_fields?.caldav_name?.value
-      if (typeof name === 'string' && name) names.set(e.id, name)
-    }
+    for (const e of eventsOf(answer.json)) if (e.caldavName) names.set(e.id, e.caldavName)
   }
 }
 
