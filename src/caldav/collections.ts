@@ -10,6 +10,7 @@ import type { Rest } from './api.js'
 import type { Resource } from './resource.js'
 import { CalendarState, type LanguageDelta } from './calendar-state.js'
 import { keyOf, syncPage } from './answers.js'
+import { TextCache } from './text-cache.js'
 import { categoryName, continuation, listQuery, readCollection, type Collection } from './store.js'
 
 /** One language's changes since `token` through the REST sync; null when it refuses the token. */
@@ -82,6 +83,8 @@ export class CollectionCache {
   private readonly entries = new Map<string, Entry>()
   /** ETags of resources as rendered outside a transaction (Dav.knownEtag); gone with their Resource. */
   readonly etags = new WeakMap<Resource, string>()
+  /** Their texts as rendered then (text-cache.ts), bounded. */
+  readonly texts = new TextCache()
 
   constructor(private readonly maxEntries = 64) {}
 

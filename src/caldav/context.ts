@@ -100,9 +100,22 @@ export function davContext(options: ResolvedOptions, door: DavDoor, principal: P
       return c
     },
     async render(c, resources) {
-      const texts = await renderResources(rest, c, canWrite, resources, extrasReader(door.storage))
-      for (const r of resources) cache.etags.set(r, etagOf(texts.get(r.key) ?? ''))
-      return texts
+      const out = new Map<number, string>()
+      const missing: Resource[] = []
+      for (const r of resources) {
+        const known = cache.texts.get(r)
+        if (known === undefined) missing.push(r)
+        else out.set(r.key, known)
+      }
+      if (!missing.length) return out
+      const texts = await renderResources(rest, c, canWrite, missing, extrasReader(door.storage))
+      for (const r of missing) {
+        const text = texts.get(r.key) ?? ''
+        cache.etags.set(r, etagOf(text))
+        cache.texts.set(r, text)
+        out.set(r.key, text)
+      }
+      return out
     },
     knownEtag: (r) => cache.etags.get(r),
     changesSince: (c, token) => cache.changesSince(principal, c.language, host, c, token),
