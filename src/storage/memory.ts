@@ -661,7 +661,7 @@ class Tx extends Reader implements StorageTx {
       action: JournalAction,
       revision: number,
       language: string,
-      mark = null as JournalMark | null,
+      mark: JournalMark | null = null,
     ) => {
       out.push({ position: `${this.state.journalEpoch}.${++position}`, kind, id, action, revision, language, time })
       marks.push(mark)
