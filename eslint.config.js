@@ -5,20 +5,6 @@
  */
 import tseslint from 'typescript-eslint'
 
-/**
- * Rules of recommendedTypeChecked that src/caldav/ does not pass yet (findings counted with
- * `npx eslint src/caldav --rule ...`): its REST answers are `RestAnswer.json: any` (caldav/api.ts),
- * read field by field across the folder. Every other file passes them. Off there until a pass
- * types those answers as `unknown` (as the importer's are, import/fields.ts `at`), then removed.
- * See docs/architecture.md §4.
- */
-const NOT_YET_IN_CALDAV = {
-  '@typescript-eslint/no-unsafe-member-access': 'off', // 55
-  '@typescript-eslint/no-unsafe-assignment': 'off', // 20
-  '@typescript-eslint/no-unsafe-argument': 'off', // 16
-  '@typescript-eslint/no-explicit-any': 'off', // 9
-}
-
 export default tseslint.config(
   {
     files: ['src/**/*.ts', 'adapters/**/*.ts'],
@@ -72,9 +58,5 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
     },
-  },
-  {
-    files: ['src/caldav/**/*.ts'],
-    rules: NOT_YET_IN_CALDAV,
   },
 )

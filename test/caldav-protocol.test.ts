@@ -565,6 +565,25 @@ describe('CalDAV objects', () => {
     expect(etagOf(after, 'e1.ics')!.replace(/&quot;/g, '"')).toBe((await dav(router, 'GET', `${CAL}e1.ics`)).headers.get('etag'))
   })
 
+  it('serves texts it rendered before only while unchanged: a venue renamed over REST shows in the next GET and multiget', async () => {
+    const { router } = app()
+    await put(router, 'v.ics', timed('v@x', 'Gig', ['LOCATION:Old Hall']))
+    const MULTIGET = `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><d:href>${CAL}v.ics</d:href></c:calendar-multiget>`
+    const ETAGS = '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>'
+    expect((await dav(router, 'PROPFIND', CAL, { body: ETAGS, headers: { depth: '1' } })).text).toContain('v.ics')
+    const got = await dav(router, 'GET', `${CAL}v.ics`)
+    expect(got.text).toContain('LOCATION:Old Hall')
+    expect((await dav(router, 'REPORT', CAL, { body: MULTIGET })).text).toContain('LOCATION:Old Hall')
+    const venue = (await rest(router, 'GET', '/venues?search=Old%20Hall')).body.venues[0].id
+    expect((await rest(router, 'POST', `/venues/${venue}`, { venue: 'New Hall' })).status).toBe(200)
+    const after = await dav(router, 'GET', `${CAL}v.ics`)
+    expect(after.text).toContain('LOCATION:New Hall')
+    expect(after.headers.get('etag')).not.toBe(got.headers.get('etag'))
+    const multiget = (await dav(router, 'REPORT', CAL, { body: MULTIGET })).text
+    expect(multiget).toContain('LOCATION:New Hall')
+    expect(multiget).not.toContain('Old Hall')
+  })
+
   it('sees REST edits: the ETag changes', async () => {
     const { router } = app()
     await put(router, 'r.ics', timed('r@x', 'Before'))

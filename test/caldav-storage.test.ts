@@ -23,11 +23,35 @@ const CAL = `${ORIGIN}/caldav/calendars/en/`
 
 const BACKENDS: Array<[string, () => Promise<Storage>]> = [
   ['memory', async () => createMemoryStorage()],
-  ['SQLite', async () => createSqlStorage({ driver: await openSqliteFile(join(dir, `caldav-${++n}.sqlite`)) })],
+  [
+    'SQLite',
+    async () => {
+      const file = join(dir, `caldav-${++n}.sqlite`)
+      return Object.assign(createSqlStorage({ driver: await openSqliteFile(file) }), { file })
+    },
+  ],
 ]
 if (pgUrl) BACKENDS.push(['PostgreSQL', () => schemaStorage()])
 // Skip reason: no PostgreSQL server here (outside CI only; in CI the globalSetup fails instead).
 else describe.skip(`CalDAV on PostgreSQL: ${reason}`, () => {})
+
+/**
+ * Two routers on one store, as two processes on one database: on SQLite the file opened twice,
+ * on PostgreSQL the schema through a second pool, on memory the one store.
+ */
+async function twins(make: () => Promise<Storage>): Promise<[CalendarRouter, CalendarRouter]> {
+  const storage = await make()
+  onTestFinished(() => storage.close?.())
+  let other = storage
+  const file = (storage as { file?: string }).file
+  const schema = (storage as { schema?: string }).schema
+  if (file || schema) {
+    other = file ? createSqlStorage({ driver: await openSqliteFile(file) }) : await schemaStorage(schema)
+    onTestFinished(() => other.close?.())
+  }
+  const options = { authenticate, now: () => new Date(NOW), caldav: true, onError: (e: unknown) => console.error(e) }
+  return [createCalendarRouter(storage, options), createCalendarRouter(other, options)]
+}
 
 async function app(make: () => Promise<Storage>) {
   const storage = await make()
@@ -320,6 +344,44 @@ describe.each(BACKENDS)('CalDAV on %s', (_name, make) => {
       const other = await dav(createCalendarRouter(storage, options), 'REPORT', CAL, SYNC(tokenOf(mine.text)))
       expect(other.text).toMatch(/<d:href>\/caldav\/calendars\/en\/a\.ics<\/d:href><d:status>HTTP\/1.1 404 Not Found/)
       expect(hrefs(other.text)).toEqual(['/caldav/calendars/en/a.ics'])
+    },
+  )
+
+  it(
+    'a removed event keeps the name its app gave across routers: deleted through one, sync-collection through another reports that href as 404',
+    { timeout: 120_000 },
+    async () => {
+      const [first, second] = await twins(make)
+      const put = (name: string, uid: string, as: string) =>
+        dav(first, 'PUT', `${CAL}${name}`, ics(uid, ['DTSTART:20270105T180000Z', 'DTEND:20270105T190000Z', `SUMMARY:${uid}`]), {
+          authorization: `Bearer ${as}`,
+        })
+      expect((await put('trashed.ics', 'trashed@x', 'administrator')).status).toBe(201)
+      expect((await put('purged.ics', 'purged@x', 'administrator')).status).toBe(201)
+      // A contributor's PUT makes a draft: a subscriber never saw it, nor may learn its name.
+      expect((await put('draft.ics', 'draft@x', 'contributor')).status).toBe(201)
+      const tokens: Record<string, string> = {}
+      for (const as of ['administrator', 'subscriber'])
+        tokens[as] = /<d:sync-token>([^<]+)<\/d:sync-token>/.exec(
+          (await dav(first, 'REPORT', CAL, SYNC(''), { authorization: `Bearer ${as}` })).text,
+        )![1]!
+      const idOf = async (title: string) =>
+        (await rest(first, 'GET', `/events?status=any&search=${title}&start_date=2027-01-01`)).body.events[0].id as number
+      const [purged, draft] = [await idOf('purged'), await idOf('draft')]
+      // Through the first router: one to the trash over CalDAV, two deleted for good over REST.
+      expect((await dav(first, 'DELETE', `${CAL}trashed.ics`)).status).toBe(204)
+      expect((await rest(first, 'DELETE', `/events/${purged}?force=true`)).status).toBe(200)
+      expect((await rest(first, 'DELETE', `/events/${draft}?force=true`)).status).toBe(200)
+      // The second router (another process, or the first after a restart) never read the calendar.
+      const removed = (xml: string) => [...xml.matchAll(/<d:href>([^<]*)<\/d:href><d:status>HTTP\/1.1 404 Not Found/g)].map((m) => m[1])
+      const admin = await dav(second, 'REPORT', CAL, SYNC(tokens.administrator!))
+      expect(admin.status).toBe(207)
+      expect(removed(admin.text).sort()).toEqual(['draft.ics', 'purged.ics', 'trashed.ics'].map((n) => `/caldav/calendars/en/${n}`))
+      const sub = await dav(second, 'REPORT', CAL, SYNC(tokens.subscriber!), { authorization: 'Bearer subscriber' })
+      expect(sub.status).toBe(207)
+      expect(removed(sub.text)).toContain('/caldav/calendars/en/trashed.ics')
+      expect(removed(sub.text)).toContain('/caldav/calendars/en/purged.ics')
+      expect(sub.text).not.toContain('draft.ics')
     },
   )
 

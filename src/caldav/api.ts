@@ -13,7 +13,7 @@ export interface RestAnswer {
   headers: Record<string, string>
   text: string
   /** The parsed JSON body, or null when it was not JSON. */
-  json: any
+  json: unknown
 }
 
 export interface Rest {

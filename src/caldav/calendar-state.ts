@@ -1,15 +1,16 @@
 /**
  * A cached calendar's events as the REST sync last showed them (only the fields the grouping
- * reads), so that a REST sync delta — changed events, removed ids — updates the collection:
+ * reads, answers.ts EventFacts), so that a REST sync delta — changed events, removed ids — updates the collection:
  * only the resources those events belong to are grouped again, instead of the calendar being
  * read whole. Held by one entry of the collection cache (collections.ts), never shared.
  */
 import type { Resource } from './resource.js'
 import { collectionOf, group, type Collection } from './store.js'
+import { keyOf, type EventFacts } from './answers.js'
 
 /** One event as held: what group() reads of it, its language and its resource's key. */
 interface Held {
-  e: unknown
+  e: EventFacts
   language: string
   key: number
 }
@@ -17,27 +18,9 @@ interface Held {
 /** One language's part of a REST sync delta. */
 export interface LanguageDelta {
   language: string
-  events: any[]
+  events: EventFacts[]
   deleted: number[]
   token: string
-}
-
-const customField = (e: any, key: string) => {
-  const v = e?.custom_fields?.[key]?.value
-  return v === undefined ? undefined : { value: v }
-}
-
-/** What group() reads of a REST event; the rest (descriptions, venues...) is not kept. */
-function slim(e: any): unknown {
-  return {
-    id: e.id,
-    title: e.title,
-    series: e.series ? { id: e.series.id, position: e.series.position, detached: e.series.detached } : undefined,
-    utc_start_date: e.utc_start_date,
-    utc_end_date: e.utc_end_date,
-    recurrence: e.recurrence?.rrule ? { rrule: e.recurrence.rrule } : undefined,
-    custom_fields: { caldav_uid: customField(e, 'caldav_uid'), caldav_name: customField(e, 'caldav_name') },
-  }
 }
 
 export class CalendarState {
@@ -47,11 +30,11 @@ export class CalendarState {
   constructor(private readonly host: string) {}
 
   /** Takes in events of one language as they are now; the keys of the resources touched go to `touched`. */
-  put(events: readonly any[], language: string, touched?: Set<number>): void {
+  put(events: readonly EventFacts[], language: string, touched?: Set<number>): void {
     for (const e of events) {
       this.drop(e.id, touched)
-      const key: number = e.series?.id ?? e.id
-      this.events.set(e.id, { e: slim(e), language, key })
+      const key = keyOf(e)
+      this.events.set(e.id, { e, language, key })
       let ids = this.members.get(key)
       if (!ids) this.members.set(key, (ids = new Set()))
       ids.add(e.id)

@@ -9,6 +9,8 @@ import type { Principal } from '../auth/principal.js'
 import type { Rest } from './api.js'
 import type { Resource } from './resource.js'
 import { CalendarState, type LanguageDelta } from './calendar-state.js'
+import { keyOf, syncPage } from './answers.js'
+import { TextCache } from './text-cache.js'
 import { categoryName, continuation, listQuery, readCollection, type Collection } from './store.js'
 
 /** One language's changes since `token` through the REST sync; null when it refuses the token. */
@@ -19,14 +21,14 @@ async function languageDelta(rest: Rest, language: string, token: string, canEdi
     const answer = await rest.send('GET', path)
     // A token the journal no longer covers (or any refusal): the calendar is read whole.
     if (answer.status !== 200) return null
-    out.events.push(...answer.json.events)
-    out.deleted.push(...(answer.json.deleted ?? []))
-    const next: string | undefined = answer.json.next_rest_url
-    if (!next) {
-      out.token = answer.json.sync_token
+    const page = syncPage(answer.json)
+    for (const e of page.events) out.events.push(e)
+    for (const id of page.deleted) out.deleted.push(id)
+    if (!page.next) {
+      out.token = page.token
       return out
     }
-    path = continuation(rest, next, language)
+    path = continuation(rest, page.next, language)
   }
 }
 
@@ -39,41 +41,6 @@ async function calendarDelta(rest: Rest, c: Collection, canEdit: boolean): Promi
     out.push(d)
   }
   return out
-}
-
-/**
- * The names calendar apps gave events, by caller, host and event id, as the collections read
- * showed them to that caller (never another's: a draft's name is not a subscriber's to see): a sync report names a removed event by the href the app knows even once the event is
- * deleted for good (its name went with it). Bounded; held by one router's handler, so after a
- * restart (or in another process) an event deleted for good is named `{id}@{host}.ics` unless
- * it is still in the trash.
- */
-class RemovedNames {
-  private readonly names = new Map<string, string>()
-
-  constructor(private readonly maxEntries: number) {}
-
-  /** Remembers the names of a collection's resources (of these keys only, when given). */
-  remember(c: Collection, scope: string, keys?: readonly number[]): void {
-    const resources = keys ? keys.map((k) => c.byKey.get(k)).filter((r) => r !== undefined) : c.resources
-    for (const r of resources) {
-      if (r.ownUid) continue
-      for (const id of r.ids) {
-        const key = `${scope}|${id}`
-        this.names.delete(key)
-        this.names.set(key, r.name)
-      }
-    }
-    // Oldest first in a Map's order.
-    for (const key of this.names.keys()) {
-      if (this.names.size <= this.maxEntries) break
-      this.names.delete(key)
-    }
-  }
-
-  get(principal: Principal, host: string, id: number): string | undefined {
-    return this.names.get(`${principal.id}|${principal.role}|${host}|${id}`)
-  }
 }
 
 /** One delta applied to a cached calendar: from which calendar token, what it changed (id: key) and removed. */
@@ -106,7 +73,7 @@ function stepOf(from: string, deltas: readonly LanguageDelta[]): Step {
   const changed = new Map<number, number>()
   const deleted: number[] = []
   for (const d of deltas) {
-    for (const e of d.events) changed.set(e.id, e.series?.id ?? e.id)
+    for (const e of d.events) changed.set(e.id, keyOf(e))
     deleted.push(...d.deleted)
   }
   return { from, changed, deleted }
@@ -114,10 +81,10 @@ function stepOf(from: string, deltas: readonly LanguageDelta[]): Step {
 
 export class CollectionCache {
   private readonly entries = new Map<string, Entry>()
-  /** The name an app gave an event, remembered from the collections read (RemovedNames). */
-  readonly names = new RemovedNames(100_000)
   /** ETags of resources as rendered outside a transaction (Dav.knownEtag); gone with their Resource. */
   readonly etags = new WeakMap<Resource, string>()
+  /** Their texts as rendered then (text-cache.ts), bounded. */
+  readonly texts = new TextCache()
 
   constructor(private readonly maxEntries = 64) {}
 
@@ -131,7 +98,6 @@ export class CollectionCache {
   ): Promise<Collection> {
     // What a caller sees depends on their id and role; UIDs on the host.
     const key = `${principal.id}|${principal.role}|${language}|${host}`
-    const scope = `${principal.id}|${principal.role}|${host}`
     // Another request may update the entry while this one reads the delta: then again from its state.
     for (let attempt = 0; attempt < 3; attempt++) {
       const known = this.entries.get(key)
@@ -146,18 +112,12 @@ export class CollectionCache {
         return known.collection
       }
       const collection = known.state.apply(known.collection, deltas, category)
-      this.names.remember(
-        collection,
-        scope,
-        deltas.flatMap((d) => d.events.map((e) => (e.series?.id ?? e.id) as number)),
-      )
       const steps = [...known.steps, stepOf(known.collection.token, deltas)].slice(-STEPS)
       this.keep(key, { collection, state: known.state, steps })
       return collection
     }
     const state = new CalendarState(host)
     const fresh = await readCollection(rest, language, languages, canEdit, host, (events, l) => state.put(events, l))
-    this.names.remember(fresh, scope)
     this.keep(key, { collection: fresh, state, steps: [] })
     return fresh
   }

@@ -10,7 +10,7 @@ import { renderResources, type Collection, type Resource } from './store.js'
 import type { CollectionCache, KnownChanges } from './collections.js'
 import { escapeXml } from './xml.js'
 import { strongEtag } from '../http/etag.js'
-import type { Storage } from '../storage/types.js'
+import type { JournalName, Storage } from '../storage/types.js'
 import { decodeExtras, EXTRA_FIELD } from './extras.js'
 import type { RawResponse } from '../http/types.js'
 import type { BatchOutcome, HostSend } from '../host-request.js'
@@ -42,8 +42,8 @@ export interface Dav {
   collection(language: string): Promise<Collection>
   /** What changed in `c` since a calendar token, from the deltas the cache applied; null when it cannot say. */
   changesSince(c: Collection, token: string): KnownChanges | null
-  /** The name an app gave a removed event, if this router saw it (collections.ts). */
-  removedName(id: number): string | undefined
+  /** The names apps gave these events, as the change journal recorded them (Storage.journalNames). */
+  journalNames(ids: readonly number[]): Promise<JournalName[]>
   /** The iCalendar text of these resources of a collection. */
   render(c: Collection, resources: Resource[]): Promise<Map<number, string>>
   /**
@@ -100,13 +100,26 @@ export function davContext(options: ResolvedOptions, door: DavDoor, principal: P
       return c
     },
     async render(c, resources) {
-      const texts = await renderResources(rest, c, canWrite, resources, extrasReader(door.storage))
-      for (const r of resources) cache.etags.set(r, etagOf(texts.get(r.key) ?? ''))
-      return texts
+      const out = new Map<number, string>()
+      const missing: Resource[] = []
+      for (const r of resources) {
+        const known = cache.texts.get(r)
+        if (known === undefined) missing.push(r)
+        else out.set(r.key, known)
+      }
+      if (!missing.length) return out
+      const texts = await renderResources(rest, c, canWrite, missing, extrasReader(door.storage))
+      for (const r of missing) {
+        const text = texts.get(r.key) ?? ''
+        cache.etags.set(r, etagOf(text))
+        cache.texts.set(r, text)
+        out.set(r.key, text)
+      }
+      return out
     },
     knownEtag: (r) => cache.etags.get(r),
     changesSince: (c, token) => cache.changesSince(principal, c.language, host, c, token),
-    removedName: (id) => cache.names.get(principal, host, id),
+    journalNames: (ids) => door.storage.journalNames(ids),
     atomically: (fn) => atomically(door, outside, fn),
   }
   return outside

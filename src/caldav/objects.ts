@@ -11,6 +11,7 @@ import { etagOf, type Dav } from './context.js'
 import { IcsInputError, linkedBody, originalOf, readPut, restBody, vevents, type Lines, type PutEvent } from './ics-in.js'
 import { encodeExtras, EXTRA_FIELD, EXTRA_MAX } from './extras.js'
 import { davError, plain } from './multistatus.js'
+import { at, eventsOf, listAt, numberAt, textAt, type EventFacts } from './answers.js'
 import { ALL, categoryOf, continuation, listQuery, type Collection, type Resource } from './store.js'
 
 async function rendered(dav: Dav, c: Collection, r: Resource): Promise<{ text: string; etag: string }> {
@@ -40,9 +41,9 @@ function preconditions(etag: string | null, ifMatch: string | null, ifNoneMatch:
 }
 
 /** A REST answer that is not a success, as a DAV error with the REST message. */
-function restFailure(answer: { status: number; json: any }): RawResponse {
+function restFailure(answer: { status: number; json: unknown }): RawResponse {
   const status = answer.status >= 400 && answer.status < 500 ? answer.status : 502
-  const message = typeof answer.json?.message === 'string' ? answer.json.message : `The calendar answered ${answer.status}`
+  const message = textAt(answer.json, 'message') ?? `The calendar answered ${answer.status}`
   return davError(status === 401 ? 403 : status, status === 403 ? 'd:need-privileges' : '', message)
 }
 
@@ -102,7 +103,7 @@ async function takenMeanwhile(dav: Dav, c: Collection, name: string, uid: string
         `/events?${filter}&start_date=1900-01-01&end_date=2999-12-31&per_page=1&${listQuery(language, dav.canWrite)}`,
       )
       if (answer.status !== 200) throw new Error(`calendar-events-router: the REST list answered ${answer.status}`)
-      if (answer.json.events.length) return field === 'caldav_name' ? 'name' : 'uid'
+      if (listAt(answer.json, 'events').length) return field === 'caldav_name' ? 'name' : 'uid'
     }
   }
   return null
@@ -141,7 +142,9 @@ async function writePut(dav: Dav, c: Collection, r: Resource | undefined, { lang
     const into = language === ALL ? dav.options.defaultLanguage : language
     const answer = await dav.rest.send('POST', `/events?multilingual_language=${encodeURIComponent(into)}`, payload)
     if (answer.status !== 201 && answer.status !== 200) return restFailure(answer)
-    key = answer.json.id
+    const id = numberAt(answer.json, 'id')
+    if (id === null) throw new Error('calendar-events-router: the REST create answered without an id')
+    key = id
   } else {
     key = r.key
     // An unchanged value writes nothing (the REST update compares custom values).
@@ -181,8 +184,9 @@ async function venueOf(dav: Dav, put: PutEvent, record: PutEvent['master']): Pro
   if (!body) return undefined
   const title = String(body.venue)
   const found = await dav.rest.send('GET', `/venues?search=${encodeURIComponent(title.slice(0, 200))}&per_page=50`)
-  const same = found.status === 200 ? (found.json.venues as any[]).find((v) => v.venue === title) : undefined
-  if (same) return same.id
+  const same = found.status === 200 ? listAt(found.json, 'venues').find((v) => textAt(v, 'venue') === title) : undefined
+  const id = numberAt(same, 'id')
+  if (id !== null) return id
   return {
     venue: body.venue,
     ...(body.address ? { address: body.address } : {}),
@@ -200,18 +204,19 @@ function organizerOf(put: PutEvent, record: PutEvent['master']): unknown {
  * The events of a series as the caller sees them, read inside the write's transaction (where the
  * REST sync, which reads the journal, is not available): its head, then its later occurrences.
  */
-async function eachMember(dav: Dav, key: number, language: string, fn: (event: any) => void): Promise<RawResponse | null> {
+async function eachMember(dav: Dav, key: number, language: string, fn: (event: EventFacts) => void): Promise<RawResponse | null> {
   const query = listQuery(language, dav.canWrite)
   const head = await dav.rest.send('GET', `/events?include=${key}&${query}`)
   if (head.status !== 200) return restFailure(head)
-  for (const e of head.json.events) fn(e)
+  for (const e of eventsOf(head.json)) fn(e)
   // Every date: the occurrences before today and up to the furthest a list shows.
   let path: string | null = `/events?post_parent=${key}&start_date=1900-01-01&end_date=2999-12-31&per_page=100&${query}`
   while (path) {
     const answer = await dav.rest.send('GET', path)
     if (answer.status !== 200) return restFailure(answer)
-    for (const e of answer.json.events) fn(e)
-    path = answer.json.next_rest_url ? continuation(dav.rest, answer.json.next_rest_url, language) : null
+    for (const e of eventsOf(answer.json)) fn(e)
+    const next = textAt(answer.json, 'next_rest_url')
+    path = next ? continuation(dav.rest, next, language) : null
   }
   return null
 }
@@ -235,9 +240,9 @@ async function revertOverrides(dav: Dav, key: number, put: PutEvent, served: Ret
   if (!gone.length) return null
   const head = await dav.rest.send('GET', `/events/${key}?status=any`)
   if (head.status !== 200) return restFailure(head)
-  const recurrence = head.json.recurrence
-  if (!recurrence) return null
-  const excluded = new Set<string>(recurrence.exdate)
+  const recurrence = at(head.json, 'recurrence')
+  if (!recurrence || typeof recurrence !== 'object') return null
+  const excluded = new Set(listAt(recurrence, 'exdate').filter((d) => typeof d === 'string'))
   let removed = 0
   for (const e of gone) {
     const id = servedId(e.lines)
@@ -247,7 +252,7 @@ async function revertOverrides(dav: Dav, key: number, put: PutEvent, served: Ret
     removed++
   }
   if (!removed) return null
-  const { rrule, rdate, exdate } = recurrence
+  const [rrule, rdate, exdate] = [at(recurrence, 'rrule'), at(recurrence, 'rdate'), at(recurrence, 'exdate')]
   const answer = await dav.rest.send('POST', `/events/${key}?recurrence_scope=all`, { recurrence: { rrule, rdate, exdate } })
   return answer.status === 200 ? null : restFailure(answer)
 }
@@ -262,7 +267,7 @@ async function writeOverrides(
 ): Promise<RawResponse | null> {
   const byOriginal = new Map<string, number>()
   const failure = await eachMember(dav, key, language, (e) => {
-    if (!e.series?.detached) byOriginal.set(e.start_date, e.id)
+    if (!e.detached && e.start !== null) byOriginal.set(e.start, e.id)
   })
   if (failure) return failure
   const servedOverride = new Map<string, Lines>()

@@ -4,6 +4,7 @@ import { objectPath, etagOf, type Dav } from './context.js'
 import { davError, multistatus, propResponse } from './multistatus.js'
 import { ALLPROP, propXml, type PropName, type Target } from './props.js'
 import { ALL, categoryCalendar, listQuery, type Collection, type Resource } from './store.js'
+import { listAt, numberAt, textAt } from './answers.js'
 import { CALDAV, DAV, XmlError, child, parseXml, tag } from './xml.js'
 
 /** The property names a PROPFIND body asks for; null for `allprop` (or an empty body). */
@@ -27,7 +28,7 @@ export async function shownCalendars(dav: Dav): Promise<string[]> {
   const withEvents = await Promise.all(
     ordered.map(async (l) => {
       const answer = await dav.rest.send('GET', `/events?sync_token=*&per_page=1&${listQuery(l, dav.canWrite)}`)
-      return answer.status === 200 && answer.json.events.length > 0 ? l : null
+      return answer.status === 200 && listAt(answer.json, 'events').length > 0 ? l : null
     }),
   )
   const used = withEvents.filter((l): l is string => l !== null)
@@ -40,7 +41,10 @@ export async function shownCalendars(dav: Dav): Promise<string[]> {
 async function usedCategories(dav: Dav, language: string): Promise<string[]> {
   const answer = await dav.rest.send('GET', `/categories?per_page=100&hide_empty=1&multilingual_language=${encodeURIComponent(language)}`)
   if (answer.status !== 200) return []
-  const terms = [...(answer.json.categories as Array<{ id: number; name: string }>)]
+  const terms = listAt(answer.json, 'categories').flatMap((t) => {
+    const [id, name] = [numberAt(t, 'id'), textAt(t, 'name')]
+    return id === null ? [] : [{ id, name: name ?? '' }]
+  })
   terms.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
   return terms.map((t) => categoryCalendar(language, t.id))
 }

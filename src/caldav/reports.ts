@@ -4,11 +4,13 @@
  * occurrences (every occurrence of a series is an event of its own), through the REST list.
  */
 import type { RawResponse } from '../http/types.js'
+import { canEditOthers } from '../auth/principal.js'
 import { objectPath, type Dav } from './context.js'
 import { davError, multistatus, propResponse, statusResponse } from './multistatus.js'
 import { propXml, SYNC_SCHEME, syncTokenUri, type PropName, type Target } from './props.js'
 import { needOf, objectTargets } from './propfind.js'
 import { continuation, languagesOf, listQuery, nameOf, packToken, unpackToken, type Collection, type Resource } from './store.js'
+import { keyOf, syncPage } from './answers.js'
 import { CALDAV, DAV, child, children, escapeXml, parseXml, tag, type XmlElement } from './xml.js'
 
 /** A report's answer for one object: the asked properties, calendar-data among them. */
@@ -166,13 +168,14 @@ async function restChanges(dav: Dav, language: string, token: string, limit: num
     const answer = await dav.rest.send('GET', path)
     if (answer.status === 400 || answer.status === 410) return 'invalid'
     if (answer.status !== 200) throw new Error(`calendar-events-router: the REST sync answered ${answer.status}`)
-    for (const e of answer.json.events) out.changed.add(e.series?.id ?? e.id)
-    for (const id of answer.json.deleted ?? []) out.deleted.add(id)
-    seen += answer.json.events.length + (answer.json.deleted?.length ?? 0)
+    const page = syncPage(answer.json)
+    for (const e of page.events) out.changed.add(keyOf(e))
+    for (const id of page.deleted) out.deleted.add(id)
+    seen += page.events.length + page.deleted.length
     out.seen = seen
-    const next: string | undefined = answer.json.next_rest_url
+    const next = page.next
     if (!next) {
-      out.token = answer.json.sync_token
+      out.token = page.token
       return out
     }
     const pageToken = new URL(next).searchParams.get('sync_token') ?? ''
@@ -188,27 +191,17 @@ async function restChanges(dav: Dav, language: string, token: string, limit: num
   return out
 }
 
-/** Names of removed events: a trashed one still shows the name a calendar app gave it to those who may see the trash. */
-async function removedNames(dav: Dav, calendar: string, ids: number[]): Promise<Map<number, string>> {
-  const names = new Map<number, string>(ids.map((id) => [id, dav.removedName(id) ?? `${nameOf(`${id}@${dav.host}`)}.ics`]))
-  if (!dav.canWrite || !ids.length) return names
-  for (const language of languagesOf(calendar, dav.options.languages)) await trashedNames(dav, language, ids, names)
+/**
+ * Names of removed events: the name a calendar app gave each, as the change journal recorded it
+ * (in any process, after any restart), told to a caller who sees drafts of others or when the
+ * event was published; otherwise, or with no name recorded, the feed's `{id}@{host}.ics`.
+ */
+async function removedNames(dav: Dav, ids: number[]): Promise<Map<number, string>> {
+  const names = new Map<number, string>(ids.map((id) => [id, `${nameOf(`${id}@${dav.host}`)}.ics`]))
+  if (!ids.length) return names
+  const seesAll = canEditOthers(dav.principal)
+  for (const n of await dav.journalNames(ids)) if (seesAll || n.published) names.set(n.id, n.name)
   return names
-}
-
-async function trashedNames(dav: Dav, language: string, ids: number[], names: Map<number, string>): Promise<void> {
-  for (let i = 0; i < ids.length; i += 100) {
-    const chunk = ids.slice(i, i + 100)
-    const answer = await dav.rest.send(
-      'GET',
-      `/events?include=${chunk.join(',')}&status=trash&per_page=100&multilingual_language=${language}`,
-    )
-    if (answer.status !== 200) continue
-    for (const e of answer.json.events) {
-      const name = e.custom_fields?.caldav_name?.value
-      if (typeof name === 'string' && name) names.set(e.id, name)
-    }
-  }
 }
 
 /**
@@ -239,7 +232,7 @@ async function syncCollection(dav: Dav, language: string, root: XmlElement): Pro
   // occurrence of a series still there: only ids no resource holds are gone.
   const held = changes.deleted.size ? new Set(c.resources.flatMap((r) => r.ids)) : new Set<number>()
   const gone = [...changes.deleted].filter((id) => !held.has(id) && !changes.changed.has(id))
-  const names = await removedNames(dav, language, gone)
+  const names = await removedNames(dav, gone)
   const removed: string[] = []
   // A series' occurrences are one resource: its name once. A name still in the calendar (an
   // occurrence removed from a series that remains) is that resource changed, not removed.

@@ -12,6 +12,7 @@ import type { Resource } from './resource.js'
 export type { Resource } from './resource.js'
 import { splitFeed, type FeedParts } from './ics-out.js'
 import { DateIndex } from './date-index.js'
+import { at, keyOf, syncPage, textAt, type EventFacts } from './answers.js'
 
 export interface Collection {
   /** The calendar's path segment: a language, ALL, or a category's (categoryOf). */
@@ -98,46 +99,42 @@ export async function categoryName(rest: Rest, calendar: string): Promise<string
   if (answer.status === 404 || answer.status === 400) throw new NoSuchCalendar(`No category ${category.id}`)
   if (answer.status !== 200) throw new Error(`calendar-events-router: the REST category read answered ${answer.status}`)
   // A category of another language than the segment says: not a calendar either.
-  if (answer.json.language !== undefined && answer.json.language !== category.language) throw new NoSuchCalendar('Another language')
-  return String(answer.json.name ?? '')
+  const language = at(answer.json, 'language')
+  if (language !== undefined && language !== category.language) throw new NoSuchCalendar('Another language')
+  return textAt(answer.json, 'name') ?? ''
 }
 
 /** Resource names this server makes from a UID: printable ASCII but what needs escaping in a URL or XML. */
 export const nameOf = (uid: string) => uid.replace(/[^A-Za-z0-9@._~+-]/g, (c) => encodeURIComponent(c))
 
-const customValue = (e: any, key: string): string | null => {
-  const v = e?.custom_fields?.[key]?.value
-  return typeof v === 'string' && v !== '' ? v : null
-}
-
 /** Groups the events of a sync into resources (series members under their series). */
-export function group(events: any[], host: string, language: string): { resources: Resource[] } {
+export function group(events: readonly EventFacts[], host: string, language: string): { resources: Resource[] } {
   const byKey = new Map<number, Resource>()
-  const heads = new Map<number, any>()
+  const heads = new Map<number, EventFacts>()
   const position = new Map<number, number>()
   for (const e of events) {
-    const key = e.series?.id ?? e.id
+    const key = keyOf(e)
     if (e.id === key) heads.set(key, e)
     let r = byKey.get(key)
     if (!r) {
-      r = { key, ids: [], edited: [], spans: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title ?? '', language }
+      r = { key, ids: [], edited: [], spans: [], uid: '', name: '', ownUid: true, rrule: null, title: e.title, language }
       byKey.set(key, r)
     }
     r.ids.push(e.id)
-    if (e.series?.detached) r.edited.push(e.id)
-    if (typeof e.utc_start_date === 'string' && typeof e.utc_end_date === 'string') r.spans.push([e.utc_start_date, e.utc_end_date])
-    position.set(e.id, e.series?.position ?? 0)
-    if (e.recurrence?.rrule) r.rrule = e.recurrence.rrule
+    if (e.detached) r.edited.push(e.id)
+    if (e.utcStart !== null && e.utcEnd !== null) r.spans.push([e.utcStart, e.utcEnd])
+    position.set(e.id, e.position)
+    if (e.rrule) r.rrule = e.rrule
   }
   for (const r of byKey.values()) {
     // In series order: a series' first 500 occurrences are its first part (renderResources).
     if (r.ids.length > 1) r.ids.sort((a, b) => position.get(a)! - position.get(b)!)
     const head = heads.get(r.key)
-    const uid = head ? customValue(head, 'caldav_uid') : null
+    const uid = head?.caldavUid ?? null
     r.uid = uid ?? `${r.key}@${host}`
     r.ownUid = uid === null
-    r.name = (head ? customValue(head, 'caldav_name') : null) ?? `${nameOf(r.uid)}.ics`
-    if (head) r.title = head.title ?? r.title
+    r.name = head?.caldavName ?? `${nameOf(r.uid)}.ics`
+    if (head) r.title = head.title
   }
   return { resources: [...byKey.values()].sort((a, b) => a.key - b.key) }
 }
@@ -152,16 +149,16 @@ export function continuation(rest: Rest, next: string, language: string): string
 }
 
 /** The events of one language through the REST full sync, and the token after them. */
-async function readLanguage(rest: Rest, language: string, canEdit: boolean): Promise<{ events: any[]; token: string }> {
-  const events: any[] = []
+async function readLanguage(rest: Rest, language: string, canEdit: boolean): Promise<{ events: EventFacts[]; token: string }> {
+  const events: EventFacts[] = []
   let path: string | null = `/events?sync_token=*&per_page=100&${listQuery(language, canEdit)}`
   for (;;) {
     const answer = await rest.send('GET', path)
     if (answer.status !== 200) throw new Error(`calendar-events-router: the REST sync answered ${answer.status}`)
-    events.push(...answer.json.events)
-    const next: string | undefined = answer.json.next_rest_url
-    if (!next) return { events, token: answer.json.sync_token }
-    path = continuation(rest, next, language)
+    const page = syncPage(answer.json)
+    for (const e of page.events) events.push(e)
+    if (!page.next) return { events, token: page.token }
+    path = continuation(rest, page.next, language)
   }
 }
 
@@ -198,7 +195,7 @@ export async function readCollection(
   languages: readonly string[],
   canEdit: boolean,
   host: string,
-  seen: (events: any[], language: string) => void = () => {},
+  seen: (events: EventFacts[], language: string) => void = () => {},
 ): Promise<Collection> {
   const resources: Resource[] = []
   const tokens: Record<string, string> = {}

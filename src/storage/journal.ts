@@ -31,6 +31,23 @@ export interface JournalEntry {
   time: string
 }
 
+/**
+ * The resource name a calendar app gave an event (its `caldav_name` custom value), as the
+ * journal's entries of the event recorded it: a CalDAV sync names a removed event by the href
+ * the app knows even once the event and its fields are gone, in any process
+ * (JournalCapability.journalNames).
+ */
+export interface JournalName {
+  id: number
+  /** The name of the event's latest entry that had one. */
+  name: string
+  /**
+   * Whether an entry shows the event published before its change (or created published): only
+   * then may a caller who sees published events alone be told the name.
+   */
+  published: boolean
+}
+
 export interface JournalPage {
   entries: JournalEntry[]
   /** Where the next read starts: the last entry's position, or `after` when there was none. */

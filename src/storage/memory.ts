@@ -35,7 +35,7 @@ import type {
 import { ID_BLOCK, ID_BLOCK_START, SlugConflictError } from './types.js'
 import { MemoryWebhookStore } from './memory-webhooks.js'
 import { MemoryImportLinkStore, type ImportLink } from './import-links.js'
-import { JournalPositionError, journalTime, type JournalAction, type JournalEntry, type JournalPage } from './journal.js'
+import { JournalPositionError, journalTime, type JournalAction, type JournalEntry, type JournalName, type JournalPage } from './journal.js'
 import { clonePost, freezePost } from './clone.js'
 import { linkedShownChanged, nextSequence, seriesRuleShownChanged } from './sequence.js'
 import { withinCircle, type GeoCircle } from './geo.js'
@@ -66,11 +66,28 @@ interface State {
   derived: Derived
   /** The journal entries kept; the first one's position is `journalBase + 1`. */
   journal: JournalEntry[]
+  /** Beside each entry of `journal` (same index): an event's caldav name and prior status (journalNames). */
+  journalMarks: Array<JournalMark | null>
   journalBase: number
   /** A random name of this journal, in its positions, so that another store's are refused. */
   journalEpoch: string
   /** Terms carry no revision of their own here: how often each changed, for their journal entries. */
   termRevisions: Map<number, number>
+}
+
+/** What an event's entry records for journalNames, as the SQL journal's columns do. */
+interface JournalMark {
+  id: number
+  name: string
+  /** Published before the change (or created published). */
+  published: boolean
+}
+
+/** The mark of an event's entry: its caldav name then (non-empty text), and its status before. */
+function markOf(p: PostRecord, prior: PostRecord | undefined): JournalMark | null {
+  const name = p.type === 'event' ? p.customFields.caldav_name : undefined
+  if (typeof name !== 'string' || name === '') return null
+  return { id: p.id, name, published: (prior ?? p).status === 'publish' }
 }
 
 /** Read operations over a view of the data: the committed state, or a transaction's overlay on it. */
@@ -626,20 +643,32 @@ class Tx extends Reader implements StorageTx {
   }
 
   /** One journal entry per record the overlay changed, compared with the committed state. */
-  private journalEntries(): JournalEntry[] {
+  private journalEntries(marks: Array<JournalMark | null>): JournalEntry[] {
     const out: JournalEntry[] = []
     const time = journalTime()
     let position = this.state.journalBase + this.state.journal.length
-    const add = (kind: JournalEntry['kind'], id: number, action: JournalAction, revision: number, language: string) =>
+    const add = (
+      kind: JournalEntry['kind'],
+      id: number,
+      action: JournalAction,
+      revision: number,
+      language: string,
+      mark: JournalMark | null = null,
+    ) => {
       out.push({ position: `${this.state.journalEpoch}.${++position}`, kind, id, action, revision, language, time })
+      marks.push(mark)
+    }
     for (const [what, id] of this.touched.values()) {
       if (what === 'post') {
         const p = this.postOverlay.get(id) as Slot<PostRecord>
         const old = this.state.posts.get(id)
         if (p === DELETED) {
-          if (old) add(old.type, id, 'delete', old.revision, old.language)
-        } else if (!old) add(p.type, id, 'create', p.revision, p.language)
-        else if (p !== old) add(p.type, id, old.status !== 'trash' && p.status === 'trash' ? 'trash' : 'update', p.revision, p.language)
+          if (old) add(old.type, id, 'delete', old.revision, old.language, markOf(old, old))
+        } else if (!old) add(p.type, id, 'create', p.revision, p.language, markOf(p, undefined))
+        else if (p !== old) {
+          const action = old.status !== 'trash' && p.status === 'trash' ? 'trash' : 'update'
+          add(p.type, id, action, p.revision, p.language, markOf(p, old))
+        }
         continue
       }
       const t = this.termOverlay.get(id) as Slot<TermRecord>
@@ -696,9 +725,11 @@ class Tx extends Reader implements StorageTx {
   }
 
   commit(): JournalEntry[] {
-    const entries = this.journalEntries()
+    const marks: Array<JournalMark | null> = []
+    const entries = this.journalEntries(marks)
     const views = this.carriedViews()
     this.state.journal.push(...entries)
+    this.state.journalMarks.push(...marks)
     for (const [id, p] of this.postOverlay) {
       if (p === DELETED) this.state.posts.delete(id)
       else this.state.posts.set(id, p)
@@ -730,6 +761,7 @@ class MemoryStorage extends Reader implements Storage {
       idBlocks: new Map(),
       derived: {},
       journal: [],
+      journalMarks: [],
       journalBase: 0,
       journalEpoch: Math.random().toString(16).slice(2, 14).padEnd(12, '0'),
       termRevisions: new Map(),
@@ -745,6 +777,7 @@ class MemoryStorage extends Reader implements Storage {
       const over = this.state.journal.length - this.journalLimit
       if (over > 0) {
         this.state.journal.splice(0, over)
+        this.state.journalMarks.splice(0, over)
         this.state.journalBase += over
       }
       options?.onCommit?.(entries)
@@ -790,8 +823,19 @@ class MemoryStorage extends Reader implements Storage {
     let n = 0
     while (n < journal.length && (journal[n] as JournalEntry).time < beforeUtc) n++
     journal.splice(0, n)
+    this.state.journalMarks.splice(0, n)
     this.state.journalBase += n
     return n
+  }
+
+  async journalNames(ids: readonly number[]): Promise<JournalName[]> {
+    const wanted = new Set(ids)
+    const out = new Map<number, JournalName>()
+    for (const mark of this.state.journalMarks) {
+      if (!mark || !wanted.has(mark.id)) continue
+      out.set(mark.id, { id: mark.id, name: mark.name, published: mark.published || (out.get(mark.id)?.published ?? false) })
+    }
+    return [...out.values()]
   }
 
   async close() {}

@@ -17,7 +17,7 @@
  *   to end (for ever, on SQLite with one connection).
  */
 import type { ImportKind, ImportLink, ImportLinkStore, ImportSourceState } from './import-links.js'
-import type { JournalPage } from './journal.js'
+import type { JournalName, JournalPage } from './journal.js'
 import { applyRead, defineOps, OPTIONAL_READS, READS, type ReadOp } from './operations.js'
 import type { Storage, StorageTx, TransactionOptions } from './types.js'
 
@@ -94,6 +94,9 @@ class InsideTransaction {
     return outside('the change journal')
   }
   compactJournal(): Promise<number> {
+    return outside('the change journal')
+  }
+  journalNames(): Promise<JournalName[]> {
     return outside('the change journal')
   }
   close(): Promise<void> {

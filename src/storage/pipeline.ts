@@ -21,7 +21,7 @@
  * await storage.getPost(1) // logs "getPost"
  */
 import type { ImportLinkStore } from './import-links.js'
-import type { JournalEntry, JournalPage } from './journal.js'
+import type { JournalEntry, JournalName, JournalPage } from './journal.js'
 import { storageInTransaction } from './open-transaction.js'
 import {
   applyRead,
@@ -200,6 +200,10 @@ export class Pipeline {
   }
   compactJournal(beforeUtc: string): Promise<number> {
     return this.source.compactJournal(beforeUtc)
+  }
+  journalNames(ids: readonly number[]): Promise<JournalName[]> {
+    for (const h of this.hooks) h.journalRead?.()
+    return this.source.journalNames(ids)
   }
 }
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- its read methods are put on the prototype by defineOps below; the merged interface declares them to the type checker

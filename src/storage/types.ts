@@ -10,13 +10,13 @@
  */
 
 import type { GeoCircle } from './geo.js'
-import type { CommitReport, JournalEntry, JournalPage } from './journal.js'
+import type { CommitReport, JournalEntry, JournalName, JournalPage } from './journal.js'
 import type { WebhookStore } from './webhooks.js'
 import type { ImportLink, ImportLinkStore } from './import-links.js'
 export type { GeoCircle } from './geo.js'
 import type { CustomFieldFilter, CustomValues } from './custom-values.js'
 export type { CustomFieldFilter, CustomValue, CustomValues } from './custom-values.js'
-export type { CommitReport, JournalAction, JournalEntry, JournalKind, JournalPage } from './journal.js'
+export type { CommitReport, JournalAction, JournalEntry, JournalKind, JournalName, JournalPage } from './journal.js'
 export type { ImportKind, ImportLink, ImportLinkStore, ImportSourceState } from './import-links.js'
 
 export type PostType = 'event' | 'venue' | 'organizer'
@@ -538,6 +538,12 @@ export interface JournalCapability {
    * position before them then fail as expired. Returns how many were removed.
    */
   compactJournal(beforeUtc: string): Promise<number>
+  /**
+   * The names calendar apps gave these events, as the journal's entries recorded them (each
+   * entry of an event keeps its `caldav_name` custom value of that moment, a `delete` the one it
+   * had): ids with no such entry left are not in the answer.
+   */
+  journalNames(ids: readonly number[]): Promise<JournalName[]>
 }
 
 /**

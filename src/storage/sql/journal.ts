@@ -18,7 +18,14 @@
  * Positions are `<epoch>.<n>` (SQLite) and `<epoch>.<xid>.<n>` (PostgreSQL); the epoch is a
  * random name of this database's journal, so a position from another database is refused.
  */
-import { JournalPositionError, type JournalAction, type JournalEntry, type JournalKind, type JournalPage } from '../journal.js'
+import {
+  JournalPositionError,
+  type JournalAction,
+  type JournalEntry,
+  type JournalKind,
+  type JournalName,
+  type JournalPage,
+} from '../journal.js'
 import type { MigrationStatement } from './dialect.js'
 import type { Db } from './db.js'
 import { toInt } from './records.js'
@@ -151,6 +158,66 @@ END $fn$`,
     postgres: `CREATE OR REPLACE TRIGGER calendar_journal_term_counts AFTER UPDATE ON term_counts
       REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION calendar_journal_term_counts()`,
   },
+]
+
+/**
+ * Migration 27: each entry of an event keeps its `caldav_name` custom value (the resource name a
+ * calendar app gave it; of the row as changed, or as it was for a delete) and its status before
+ * the change (as created, for a create), so a CalDAV sync in any process can name what was
+ * removed by the href the app knows, and tell whether a caller who sees only published events
+ * may be told that name (journalNames). The posts' triggers are made anew to fill them.
+ */
+const SQLITE_NAME = (row: 'NEW' | 'OLD') =>
+  `CASE WHEN ${row}.type = 'event' AND json_type(${row}.custom_fields, '$.caldav_name') = 'text' THEN nullif(json_extract(${row}.custom_fields, '$.caldav_name'), '') END`
+const PG_NAME = (row: string) =>
+  `CASE WHEN ${row}.type = 'event' AND jsonb_typeof(${row}.custom_fields::jsonb -> 'caldav_name') = 'string' THEN nullif(${row}.custom_fields::jsonb ->> 'caldav_name', '') END`
+
+function sqliteNamedPostTriggers(): string[] {
+  const entry = (row: 'NEW' | 'OLD', action: string, prior: 'NEW' | 'OLD') =>
+    `INSERT INTO calendar_journal (kind, record_id, action, revision, language, at, name, prior_status)
+     VALUES (${row}.type, ${row}.id, ${action}, ${row}.revision, ${row}.language, ${SQLITE_NOW}, ${SQLITE_NAME(row)}, ${prior}.status);`
+  const trashed = `CASE WHEN OLD.status <> 'trash' AND NEW.status = 'trash' THEN 'trash' ELSE 'update' END`
+  return [
+    ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS calendar_journal_posts_${op}`),
+    `CREATE TRIGGER calendar_journal_posts_insert AFTER INSERT ON posts BEGIN ${entry('NEW', `'create'`, 'NEW')} END`,
+    `CREATE TRIGGER calendar_journal_posts_update AFTER UPDATE ON posts WHEN NEW.revision <> OLD.revision BEGIN
+       ${entry('NEW', trashed, 'OLD')}
+     END`,
+    `CREATE TRIGGER calendar_journal_posts_delete AFTER DELETE ON posts BEGIN ${entry('OLD', `'delete'`, 'OLD')} END`,
+  ]
+}
+
+/** postgresFunction('posts') with the name and prior status filled. */
+function postgresNamedPostsFunction(): string {
+  const trashed = `CASE WHEN o.status <> 'trash' AND n.status = 'trash' THEN 'trash' ELSE 'update' END`
+  const noted = `SELECT string_agg(concat_ws(' ', position, kind, record_id, action, revision, language), E'\\n' ORDER BY position) INTO written FROM ins`
+  const into = `INSERT INTO calendar_journal (kind, record_id, action, revision, language, name, prior_status)`
+  const back = `RETURNING position, kind, record_id, action, revision, language`
+  return `CREATE OR REPLACE FUNCTION calendar_journal_posts() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+DECLARE written text;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    WITH ins AS (${into} SELECT type, id, 'create', revision, language, ${PG_NAME('new_rows')}, status FROM new_rows ORDER BY id ${back}) ${noted};
+  ELSIF TG_OP = 'UPDATE' THEN
+    WITH ins AS (${into} SELECT n.type, n.id, ${trashed}, n.revision, n.language, ${PG_NAME('n')}, o.status
+      FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.revision <> o.revision ORDER BY n.id ${back}) ${noted};
+  ELSE
+    WITH ins AS (${into} SELECT type, id, 'delete', revision, language, ${PG_NAME('old_rows')}, status FROM old_rows ORDER BY id ${back}) ${noted};
+  END IF;
+  IF written IS NOT NULL THEN
+    PERFORM set_config('calendar.journal', coalesce(nullif(current_setting('calendar.journal', true), '') || E'\\n', '') || written, true);
+  END IF;
+  RETURN NULL;
+END $fn$`
+}
+
+export const JOURNAL_NAMES_DDL: MigrationStatement[] = [
+  `ALTER TABLE calendar_journal ADD COLUMN name {text}`,
+  `ALTER TABLE calendar_journal ADD COLUMN prior_status {text}`,
+  // journalNames looks entries up by record; only entries with a name are indexed.
+  `CREATE INDEX IF NOT EXISTS calendar_journal_names ON calendar_journal (record_id) WHERE name IS NOT NULL`,
+  ...sqliteNamedPostTriggers().map((sqlite) => ({ sqlite })),
+  { postgres: postgresNamedPostsFunction() },
 ]
 
 export const JOURNAL_DATA: MigrationStatement[] = [
@@ -326,6 +393,26 @@ export class SqlJournal {
       [Math.max(1, Math.min(limit, 10_000))],
     )
     return rows.map((r) => this.entry(epoch, r))
+  }
+
+  /** See Storage.journalNames. */
+  async names(db: Db, ids: readonly number[]): Promise<JournalName[]> {
+    const out = new Map<number, JournalName>()
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500)
+      const rows = await db.query<{ record_id: unknown; name: unknown; prior_status: unknown }>(
+        `SELECT record_id, name, prior_status FROM calendar_journal
+         WHERE name IS NOT NULL AND kind = 'event' AND record_id IN (${chunk.map(() => '?').join(', ')})
+         ORDER BY ${this.postgres ? 'xid, position' : 'position'}`,
+        chunk,
+      )
+      for (const r of rows) {
+        const id = toInt(r.record_id)
+        const published = r.prior_status === 'publish' || (out.get(id)?.published ?? false)
+        out.set(id, { id, name: columnText(r.name), published })
+      }
+    }
+    return [...out.values()]
   }
 
   /** See Storage.compactJournal; runs inside a write transaction. */

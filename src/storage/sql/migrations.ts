@@ -19,7 +19,7 @@ import { DAY_OF_END, DAY_OF_START, liveTermCount } from './records.js'
 import { CUSTOM_FILTERS_BACKFILL, EVENT_FILTERS_BACKFILL, EVENT_FILTERS_DDL, linksBackfill } from './event-filters.js'
 import { createEventSearchIndex } from './event-search.js'
 import { EVENT_WORDS_DDL, canIndexWords, eventWordsBackfill, finishTokenIndex } from './event-words.js'
-import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL } from './journal.js'
+import { JOURNAL_COUNTS_DDL, JOURNAL_DATA, JOURNAL_DDL, JOURNAL_NAMES_DDL } from './journal.js'
 import { WEBHOOK_DDL, WEBHOOK_QUEUE_DDL, WEBHOOK_REPLAY_DDL } from './webhooks.js'
 import { IMPORT_LINKS_DDL, IMPORT_RESUME_DDL } from './import-links.js'
 import { CUSTOM_VALUES_DDL } from './custom-values.js'
@@ -425,6 +425,13 @@ export const MIGRATIONS: Migration[] = [
     name: 'webhook replays',
     // Which delivery a replay sends again (webhooks.ts); deliveries stored before are originals.
     statements: WEBHOOK_REPLAY_DDL,
+  },
+  {
+    version: 27,
+    name: 'journal names',
+    // An event's entries keep its caldav name and prior status (journal.ts); entries written
+    // before have none (a CalDAV sync names those events {id}@{host}.ics).
+    statements: JOURNAL_NAMES_DDL,
   },
 ]
 

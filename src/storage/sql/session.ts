@@ -17,7 +17,7 @@
  * has replayed past the token's positions (journal.ts refuses a replica behind them), so a page
  * served by a replica is the page the primary would have served at that replica's position.
  */
-import type { JournalPage } from '../journal.js'
+import type { JournalName, JournalPage } from '../journal.js'
 import type { OtherWriters, Storage, StorageTx, TransactionOptions } from '../types.js'
 import type { Db } from './db.js'
 import type { SqlReplicas } from './driver.js'
@@ -108,6 +108,10 @@ export class ReplicaSession extends Reader implements Storage {
       if (this.follows) await this.host.followed(db, onReplica)
       return head
     })
+  }
+
+  journalNames(ids: readonly number[]): Promise<JournalName[]> {
+    return this.route((db) => this.host.journal.names(db, ids))
   }
 
   // Everything but reads goes to the storage the request would have used without replicas.

@@ -23,7 +23,7 @@ import type {
   OtherWriters,
   ReplicaReads,
 } from '../types.js'
-import { collapseEntries, journalTime, type JournalEntry, type JournalPage } from '../journal.js'
+import { collapseEntries, journalTime, type JournalEntry, type JournalName, type JournalPage } from '../journal.js'
 import { SqlJournal } from './journal.js'
 import { SqlWebhookStore } from './webhooks.js'
 import { selectLinksOf, SqlImportLinkStore, upsertImportLink } from './import-links.js'
@@ -373,6 +373,10 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     const head = await this.use((db) => this.journal.head(db))
     await this.raiseFloor()
     return head
+  }
+
+  journalNames(ids: readonly number[]): Promise<JournalName[]> {
+    return this.use((db) => this.journal.names(db, ids))
   }
 
   compactJournal(beforeUtc: string): Promise<number> {
