@@ -39,8 +39,10 @@ export function matchIanaZone(zone: ICAL.Timezone, tzid: string, now: Date): str
     for (let i = 0; i < SAMPLES && same; i++) same = utcToLocal(utcWall(from + i * STEP_MS), candidate) === want[i]
     if (same) matches.push(candidate)
   }
-  const named = matches.find((m) => tzid.toLowerCase().includes(m.split('/').pop()!.replace(/_/g, ' ').toLowerCase()))
-  // Where people live before research stations that keep a neighbour's clock.
-  const rank = (z: string) => (z.startsWith('Antarctica/') ? 1 : 0)
+  const said = tzid.toLowerCase()
+  const named = matches.find((m) => said.includes(m.split('/').pop()!.replace(/_/g, ' ').toLowerCase()))
+  // A zone of the area the TZID names (`/Europe/CUSTOM`: Europe, not Africa/Ceuta), then where
+  // people live before research stations that keep a neighbour's clock.
+  const rank = (z: string) => (said.includes(`${z.split('/')[0]!.toLowerCase()}/`) ? 0 : 1) + (z.startsWith('Antarctica/') ? 2 : 0)
   return named ?? matches.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1))[0] ?? null
 }
