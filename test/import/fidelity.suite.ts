@@ -196,6 +196,35 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
     })
 
+    it('a rule expanded into single events stops at budget.occurrences, and says so', async () => {
+      app = await makeApp(makeStorage)
+      const ics = [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//fidelity fixtures//many occurrences//EN',
+        'BEGIN:VEVENT',
+        'UID:every-six-hours@fidelity.test',
+        'DTSTAMP:20270101T000000Z',
+        'DTSTART:20270601T000000Z',
+        'DTEND:20270601T003000Z',
+        'RRULE:FREQ=HOURLY;INTERVAL=6;COUNT=40',
+        'SUMMARY:Every six hours',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n')
+      const s = await run({ format: 'ics', text: ics, name: 'many', budget: { occurrences: 5 } })
+      expect(s.failed).toEqual([])
+      expect((await events()).map((e) => e.start_date)).toEqual([
+        '2027-06-01 00:00:00',
+        '2027-06-01 06:00:00',
+        '2027-06-01 12:00:00',
+        '2027-06-01 18:00:00',
+        '2027-06-02 00:00:00',
+      ])
+      expect(s.warnings.map((w) => w.reason)).toContainEqual('cut at 5 occurrences (budget.occurrences)')
+    })
+
     it('an hourly rule written in UTC under X-WR-TIMEZONE keeps its instants: 15:00Z is 10:00 in New York, not 15:00 (finding 6)', async () => {
       app = await makeApp(makeStorage)
       const s = await run({ format: 'ics', location: fixture('hourly-utc.ics') })
