@@ -67,6 +67,9 @@ async function guard(url: URL, p: GetPolicy): Promise<void> {
     )
 }
 
+/** A macrotask's pause: the server's other work runs. */
+const pause = () => new Promise<void>((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)))
+
 /** The body, read chunk by chunk and given up past `maxBytes`. */
 async function readCapped(response: Response, url: string, maxBytes: number): Promise<Uint8Array> {
   const tooBig = () => new BudgetError(`the answer of ${url} is larger than ${maxBytes} bytes (budget.bytes)`)
@@ -75,7 +78,9 @@ async function readCapped(response: Response, url: string, maxBytes: number): Pr
     await response.body?.cancel().catch(() => undefined)
     throw tooBig()
   }
-  return readLimited(response.body, maxBytes, tooBig)
+  // Chunks already buffered resolve as microtasks: without a pause between them a fast download
+  // of tens of MiB would hold every other request of the server until it ends.
+  return readLimited(response.body, maxBytes, tooBig, pause)
 }
 
 /**
