@@ -418,7 +418,6 @@ function seriesRecords(
   const rruleValue = comp.getFirstPropertyValue('rrule') as ICAL.Recur | null
   const rdates = comp.getAllProperties('rdate')
   if (!rruleValue && !rdates.length) return [record]
-  const { ref } = record
   const body = record.body!
   const dates = (name: string) =>
     comp.getAllProperties(name).flatMap((p) =>
