@@ -429,19 +429,8 @@ function seriesRecords(
   const rdate = dates('rdate')
   const exdate = dates('exdate')
   const expand = () => expandSeries(comp, record, body, start, o)
-  const startRaw = rawValues(comp.getFirstProperty('dtstart')!)[0]!
-  const fileOnly = rruleValue ? cal.unmatched(comp.getFirstProperty('dtstart')!, startRaw) : null
-  if (fileOnly) {
-    // No zone of the router keeps this one's wall clock: ical.js expands the rule in the file's
-    // own VTIMEZONE and each occurrence comes in at its instant (RDATE and EXDATE included).
-    const zone = start.zone ?? 'UTC'
-    const occurrences = expandSeries(comp, record, body, start, o, (raw) => cal.fromFileZone(raw, fileOnly.zone, zone))
-    return withWarning(
-      occurrences,
-      record,
-      `its rule is expanded in the VTIMEZONE "${fileOnly.tzid}": imported as ${occurrences.length} single events`,
-    )
-  }
+  const inFileZone = rruleValue ? fileZoneSeries(cal, comp, record, start, o) : null
+  if (inFileZone) return inFileZone
   if (!rruleValue) {
     // RDATE alone has no rule of ours to carry it: DTSTART and each date become single events,
     // a PERIOD with its own end (RFC 5545 §3.8.5.2).
@@ -469,6 +458,30 @@ function seriesRecords(
   // core falls back to the router's own expander (rule-expand.ts), never to ical.js.
   body.recurrence = { rrule, rdate, exdate }
   return [record]
+}
+
+/**
+ * A rule in a zone only the file defines and no IANA zone matches: no zone of the router keeps
+ * its wall clock, so ical.js expands the rule in the file's own VTIMEZONE and each occurrence
+ * comes in at its instant (RDATE and EXDATE included). Null for a series in any other zone.
+ */
+function fileZoneSeries(
+  cal: Calendar,
+  comp: ICAL.Component,
+  record: SourceRecord,
+  start: Resolved,
+  o: Required<IcsOptions>,
+): SourceRecord[] | null {
+  const startProp = comp.getFirstProperty('dtstart')!
+  const fileOnly = cal.unmatched(startProp, rawValues(startProp)[0]!)
+  if (!fileOnly) return null
+  const zone = start.zone ?? 'UTC'
+  const occurrences = expandSeries(comp, record, record.body!, start, o, (raw) => cal.fromFileZone(raw, fileOnly.zone, zone))
+  return withWarning(
+    occurrences,
+    record,
+    `its rule is expanded in the VTIMEZONE "${fileOnly.tzid}": imported as ${occurrences.length} single events`,
+  )
 }
 
 /** The single events of several rules of ours, DTSTART first (RFC 5545 §3.8.5.3); null when one rule is not ours. */
