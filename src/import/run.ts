@@ -661,19 +661,22 @@ export async function runImport(
  * How long one group may hold the event loop and the other writers, in wall time. On memory and
  * SQLite a group's writes run without a pause, so a group of 100 records (about 120 ms on an
  * idle machine, three times that under load) would hold every read of the server that long.
- * 20 ms: a reader's p99 must stay under 100 ms on a loaded machine too (bench/import-hostile).
+ * 30 ms: a reader's p99 must stay under 100 ms on a loaded machine too (bench/import-hostile).
  */
-const GROUP_SLICE_MS = 20
+const GROUP_SLICE_MS = 30
 /** Records in the first group, before the time one takes is known. */
 const FIRST_GROUP = 32
+/** Never fewer (unless `batchSize` is): each commit costs about as much as a record's write. */
+const LEAST_GROUP = 8
 
 /**
- * The next group's size: as many records as the last group wrote in GROUP_SLICE_MS, 1 to `most`,
- * and at most twice the last group (one quick group on a loaded machine is no promise).
+ * The next group's size: as many records as the last group wrote in GROUP_SLICE_MS, at least
+ * LEAST_GROUP and at most `most`, and at most twice the last group (one quick group on a loaded
+ * machine is no promise).
  */
 function nextGroupSize(written: number, ms: number, most: number): number {
   const perRecord = Math.max(ms / written, 0.01)
-  return Math.max(1, Math.min(most, 2 * written, Math.floor(GROUP_SLICE_MS / perRecord)))
+  return Math.min(most, Math.max(LEAST_GROUP, Math.min(2 * written, Math.floor(GROUP_SLICE_MS / perRecord))))
 }
 
 /** Lets the server answer what came in while a group was written (a macrotask, not a microtask). */
