@@ -12,6 +12,8 @@ export async function readLimited(
   stream: ReadableStream<Uint8Array> | null | undefined,
   limit: number,
   tooBig: () => Error,
+  /** Awaited after each chunk (the importer lets the server answer between the chunks of a download). */
+  between?: () => Promise<void>,
 ): Promise<Uint8Array> {
   if (!stream) return new Uint8Array(0)
   const reader = stream.getReader()
@@ -26,6 +28,7 @@ export async function readLimited(
       throw tooBig()
     }
     chunks.push(value)
+    if (between) await between()
   }
   const all = new Uint8Array(size)
   let at = 0

@@ -46,8 +46,8 @@ export function resolveBudget(b: ImportBudget = {}): Required<ImportBudget> {
 
 /** A source went over its budget: the run ends, nothing of it is written. */
 export class BudgetError extends Error {
-  constructor(message: string) {
-    super(`over budget: ${message}`)
+  constructor(message: string, options?: ErrorOptions) {
+    super(`over budget: ${message}`, options)
     this.name = 'BudgetError'
   }
 }

@@ -29,6 +29,11 @@ export interface GetPolicy {
   allowPrivate: boolean
   /** Resolves a host name to its addresses (default node:dns); tests replace it. */
   resolve?: (host: string) => Promise<string[]>
+  /**
+   * When the source's whole budget (`sourceMs`) runs out: a request still going then is
+   * abandoned with a BudgetError saying `message`, whatever `timeoutMs` would allow.
+   */
+  deadline?: { at: number; message: string }
 }
 
 export interface GetAnswer {
@@ -62,6 +67,9 @@ async function guard(url: URL, p: GetPolicy): Promise<void> {
     )
 }
 
+/** A macrotask's pause: the server's other work runs. */
+const pause = () => new Promise<void>((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)))
+
 /** The body, read chunk by chunk and given up past `maxBytes`. */
 async function readCapped(response: Response, url: string, maxBytes: number): Promise<Uint8Array> {
   const tooBig = () => new BudgetError(`the answer of ${url} is larger than ${maxBytes} bytes (budget.bytes)`)
@@ -70,7 +78,9 @@ async function readCapped(response: Response, url: string, maxBytes: number): Pr
     await response.body?.cancel().catch(() => undefined)
     throw tooBig()
   }
-  return readLimited(response.body, maxBytes, tooBig)
+  // Chunks already buffered resolve as microtasks: without a pause between them a fast download
+  // of tens of MiB would hold every other request of the server until it ends.
+  return readLimited(response.body, maxBytes, tooBig, pause)
 }
 
 /**
@@ -78,7 +88,12 @@ async function readCapped(response: Response, url: string, maxBytes: number): Pr
  * const got = await guardedGet('https://example.org/cal.ics', { origin: 'https://example.org', headers: {}, credentials: {}, timeoutMs: 60_000, maxBytes: 50 << 20, redirects: 5, allowPrivate: false })
  */
 export async function guardedGet(start: string, p: GetPolicy): Promise<GetAnswer> {
-  const signal = AbortSignal.timeout(p.timeoutMs)
+  const left = p.deadline ? p.deadline.at - Date.now() : Infinity
+  if (p.deadline && left <= 0) throw new BudgetError(p.deadline.message)
+  // The source's deadline, when it comes before the request's own timeout, ends the request.
+  const byDeadline = left < p.timeoutMs
+  const signal = AbortSignal.timeout(Math.max(1, Math.min(p.timeoutMs, left)))
+  const overDeadline = (e: unknown) => (byDeadline && signal.aborted ? new BudgetError(p.deadline!.message, { cause: e }) : null)
   let url = new URL(start)
   for (let hop = 0; ; hop++) {
     await guard(url, p)
@@ -87,6 +102,8 @@ export async function guardedGet(start: string, p: GetPolicy): Promise<GetAnswer
     try {
       response = await (p.fetch ?? fetch)(url.href, { headers, redirect: 'manual', signal })
     } catch (e) {
+      const over = overDeadline(e)
+      if (over) throw over
       const cause = (e as { cause?: { code?: string; message?: string } }).cause
       throw new Error(`${url.href} is unreachable: ${cause?.code ?? cause?.message ?? (e as Error).message}`, { cause: e })
     }
@@ -102,7 +119,7 @@ export async function guardedGet(start: string, p: GetPolicy): Promise<GetAnswer
       bytes = await readCapped(response, url.href, p.maxBytes)
     } catch (e) {
       if (e instanceof BudgetError) throw e
-      throw new Error(`${url.href} stopped answering: ${(e as Error).message}`, { cause: e })
+      throw overDeadline(e) ?? new Error(`${url.href} stopped answering: ${(e as Error).message}`, { cause: e })
     }
     return { status: response.status, headers: response.headers, text: new TextDecoder().decode(bytes), bytes, url: url.href }
   }

@@ -88,13 +88,13 @@ function nothingIn(text: string): string[] {
 
 /** A file source (ics, csv): downloaded or read within the budget, then parsed in a worker (sandbox.ts). */
 function fromText(
-  load: (links: ImportLinkStore) => Promise<SourceText>,
+  load: (links: ImportLinkStore, deadline: number) => Promise<SourceText>,
   job: (text: string) => Omit<ParseJob, 'skip'>,
   budget: Required<ImportBudget>,
 ) {
   return async (links: ImportLinkStore): Promise<SourceRead> => {
     const deadline = Date.now() + budget.sourceMs
-    const got = await load(links)
+    const got = await load(links, deadline)
     if (got.notModified) return { records: [], complete: () => true, notModified: true }
     const records = await parseInWorker(job(got.text), budget, deadline)
     // A document that is nothing but one unreadable record is an unreadable source.
@@ -115,12 +115,12 @@ function fromText(
 export async function importCalendar(target: ImportTarget, source: ImportSource, options: ImportOptions = {}): Promise<ImportSummary> {
   const name = await linkedName(target, source)
   const budget = resolveBudget(source.budget)
-  const load = async (links: ImportLinkStore) => {
+  const load = async (links: ImportLinkStore, deadline: number) => {
     if (source.text !== undefined && Buffer.byteLength(source.text) > budget.bytes)
       throw new BudgetError(`the text is larger than ${budget.bytes} bytes (budget.bytes)`)
     if (source.text !== undefined) return Promise.resolve({ notModified: false as const, text: source.text, commit: async () => {} })
     if (!source.location) throw new Error('the source needs a location or a text')
-    return loadSource(source.location, name, links, source, budget)
+    return loadSource(source.location, name, links, source, budget, deadline)
   }
   switch (source.format) {
     case 'ics': {

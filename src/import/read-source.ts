@@ -50,8 +50,10 @@ export function policyFor(
   budget: Required<ImportBudget>,
   accept: string,
   credentials: Record<string, string> = {},
+  deadline?: GetPolicy['deadline'],
 ): GetPolicy {
   return {
+    ...(deadline ? { deadline } : {}),
     ...(o.fetch ? { fetch: o.fetch } : {}),
     ...(o.resolveHost ? { resolve: o.resolveHost } : {}),
     origin: originOf(location),
@@ -75,6 +77,7 @@ export async function loadSource(
   links: ImportLinkStore,
   o: LoadOptions = {},
   budget: Required<ImportBudget> = resolveBudget(),
+  deadline?: number,
 ): Promise<SourceText> {
   if (!isUrl(location)) {
     const { readFile, stat } = await import('node:fs/promises')
@@ -90,7 +93,11 @@ export async function loadSource(
     return { notModified: false, ...decodeText(bytes), commit: async () => {} }
   }
   const state = await links.sourceState(source)
-  const policy = policyFor(location, o, budget, 'text/calendar, text/csv, application/json;q=0.9, */*;q=0.5')
+  const until =
+    deadline === undefined
+      ? undefined
+      : { at: deadline, message: `reading the file took more than ${budget.sourceMs} ms (budget.sourceMs)` }
+  const policy = policyFor(location, o, budget, 'text/calendar, text/csv, application/json;q=0.9, */*;q=0.5', {}, until)
   if (state?.etag) policy.headers['if-none-match'] = state.etag
   if (state?.lastModified) policy.headers['if-modified-since'] = state.lastModified
   const response = await guardedGet(location, policy)

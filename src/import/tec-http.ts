@@ -37,7 +37,8 @@ export class TecHttpError extends Error {
 }
 
 export interface TecGet {
-  (url: string): Promise<{ body: unknown; headers: Headers }>
+  /** `size`: the answer's bytes, for the budget of what a listing keeps. */
+  (url: string): Promise<{ body: unknown; headers: Headers; size: number }>
 }
 
 /**
@@ -45,10 +46,16 @@ export interface TecGet {
  * const get = tecGetter('https://site.example', { auth: 'editor:abcd efgh ijkl' })
  * const { body } = await get('https://site.example/wp-json/tribe/events/v1/events?page=1')
  */
-export function tecGetter(site: string, o: TecHttpOptions = {}): TecGet {
+export function tecGetter(site: string, o: TecHttpOptions = {}, deadline?: number): TecGet {
   const credentials: Record<string, string> = {}
   if (o.auth) credentials.authorization = `Basic ${Buffer.from(o.auth, 'utf8').toString('base64')}`
-  const policy = policyFor(site, o, resolveBudget(o.budget), 'application/json', credentials)
+  const budget = resolveBudget(o.budget)
+  // Every request ends by the site's deadline (budget.sourceMs), a page that never answers included.
+  const until =
+    deadline === undefined
+      ? undefined
+      : { at: deadline, message: `reading the site took more than ${budget.sourceMs} ms (budget.sourceMs)` }
+  const policy = policyFor(site, o, budget, 'application/json', credentials, until)
   return async (url) => {
     let response: GetAnswer
     try {
@@ -77,7 +84,7 @@ export function tecGetter(site: string, o: TecHttpOptions = {}): TecGet {
           : ''
       throw new TecHttpError(`${url} answered HTTP ${response.status}${said}${hint}`, response.status, body)
     }
-    return { body, headers: response.headers }
+    return { body, headers: response.headers, size: response.bytes.byteLength }
   }
 }
 

@@ -74,7 +74,12 @@ class TecReader {
    * `total_pages`). It ends at an empty page, at a page that repeats the one before (a site that
    * ignores `page`), and at the budget: `pages` per listing, `sourceMs` for the whole site.
    */
-  async *pages(path: string, key: string, query: Record<string, string>, from = 1): AsyncGenerator<{ page: number; list: Json[] }> {
+  async *pages(
+    path: string,
+    key: string,
+    query: Record<string, string>,
+    from = 1,
+  ): AsyncGenerator<{ page: number; list: Json[]; size: number }> {
     let page = from
     const at = (n: number) => `${this.root}${path}?${new URLSearchParams({ ...query, page: String(n) })}`
     let url: string = at(page)
@@ -83,8 +88,9 @@ class TecReader {
       if (read > this.budget.pages) throw new BudgetError(`${this.root}${path} has more than ${this.budget.pages} pages (budget.pages)`)
       if (Date.now() > this.deadline) throw new BudgetError(`reading the site took more than ${this.budget.sourceMs} ms (budget.sourceMs)`)
       let body: unknown
+      let size = 0
       try {
-        body = (await this.get(url)).body
+        ;({ body, size } = await this.get(url))
       } catch (e) {
         // TEC answers 404 for a page past the last (event-archive-page-not-found): the end.
         if (e instanceof TecHttpError && e.status === 404 && page > 1) return
@@ -97,7 +103,7 @@ class TecReader {
         return
       }
       previous = seen
-      yield { page, list }
+      yield { page, list, size }
       const total = Number(obj(body) ? body.total_pages : 0)
       if (!list.length || (Number.isFinite(total) && total > 0 && page >= total)) return
       page++
@@ -124,7 +130,14 @@ class TecReader {
   async *terms(kind: 'category' | 'tag'): AsyncGenerator<SourceRecord> {
     const key = kind === 'category' ? 'categories' : 'tags'
     const all: Json[] = []
-    for await (const { list } of this.pages(`/${key}`, key, { per_page: '100', hide_empty: 'false' })) all.push(...list)
+    // Kept until the listing ends (parents before children): at most budget.bytes of answers.
+    let kept = 0
+    for await (const { list, size } of this.pages(`/${key}`, key, { per_page: '100', hide_empty: 'false' })) {
+      kept += size
+      if (kept > this.budget.bytes)
+        throw new BudgetError(`the ${key} of ${this.root} take more than ${this.budget.bytes} bytes (budget.bytes)`)
+      all.push(...list)
+    }
     yield* this.termRecords(kind, all)
   }
 
@@ -340,7 +353,7 @@ async function statusPasses(
 export async function readTec(base: string, source: string, links: ImportLinkStore, o: TecOptions = {}): Promise<SourceRead> {
   const budget = resolveBudget(o.budget)
   const deadline = Date.now() + budget.sourceMs
-  const get = tecGetter(base, o)
+  const get = tecGetter(base, o, deadline)
   const root = await apiRoot(base, get)
   const reader = new TecReader(root, get, budget, deadline)
   const perPage = String(o.perPage ?? 50)

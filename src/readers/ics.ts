@@ -4,7 +4,8 @@
  * only. Times keep their zone: an IANA `TZID` (or a Windows name Outlook writes, or a
  * `/mozilla.org/...`-style prefix) is sent as the event's time zone with the wall clock; UTC
  * times are shown in `X-WR-TIMEZONE` when the calendar names one; a `TZID` known only from the
- * file's own VTIMEZONE is converted by ical.js to that instant in UTC. The mapping is in
+ * file's own VTIMEZONE is read as the IANA zone with the same transitions, else as the instants
+ * it gives (a rule there expanded in it into single events). The mapping is in
  * docs/importing.md.
  */
 import ICAL from 'ical.js'
@@ -156,11 +157,27 @@ class Calendar {
       return { wall, zone: mapped, allDay: false }
     }
     // Only the file knows this zone: take the instant it gives, shown in the calendar's zone or UTC.
-    const t = ICAL.Time.fromDateTimeString(raw.replace(' ', 'T'))
+    const zone = zoneOverride ?? this.calendarZone ?? 'UTC'
+    return { wall: this.fromFileZone(raw, fileZone, zone), zone, allDay: false }
+  }
+
+  /** A wall clock of a file-only zone (`2027-03-01T09:30:00`) as the same instant's wall clock in `zone`. */
+  fromFileZone(raw: string, fileZone: ICAL.Timezone, zone: string): string {
+    const t = ICAL.Time.fromDateTimeString(raw.replace(' ', 'T').replace(/Z$/, ''))
     t.zone = fileZone
     const utc = t.convertToZone(ICAL.Timezone.utcTimezone).toString().replace('T', ' ').replace('Z', '')
-    const zone = zoneOverride ?? this.calendarZone
-    return zone ? { wall: utcToLocal(utc, zone), zone, allDay: false } : { wall: utc, zone: 'UTC', allDay: false }
+    return zone === 'UTC' ? utc : utcToLocal(utc, zone)
+  }
+
+  /**
+   * The zone of a timed DTSTART that only the file defines and no IANA zone matches: a rule
+   * there has to be expanded in that VTIMEZONE (the router's zones cannot hold it), else null.
+   */
+  unmatched(prop: ICAL.Property, raw: string): { tzid: string; zone: ICAL.Timezone } | null {
+    const tzid = prop.getParameter('tzid') as string | undefined
+    if (!tzid || !/T/.test(raw) || /Z$/.test(raw) || /^(UTC|GMT|Z)$/i.test(tzid) || ianaZone(tzid)) return null
+    const zone = this.fileZones.get(tzid)
+    return zone && !this.mapped(tzid, zone) ? { tzid, zone } : null
   }
 
   /**
@@ -184,7 +201,7 @@ class Calendar {
         tzid,
         iana
           ? `TZID "${tzid}" is known only from the file: read as ${iana}, the IANA zone with the same transitions`
-          : `TZID "${tzid}" is known only from the file and matches no IANA zone: its times are taken as instants, and a rule repeats in ${this.calendarZone ?? 'UTC'}`,
+          : `TZID "${tzid}" is known only from the file and matches no IANA zone: its times are taken as instants, shown in ${this.calendarZone ?? 'UTC'}`,
       )
     }
     return this.matches.get(tzid) ?? null
@@ -401,7 +418,6 @@ function seriesRecords(
   const rruleValue = comp.getFirstPropertyValue('rrule') as ICAL.Recur | null
   const rdates = comp.getAllProperties('rdate')
   if (!rruleValue && !rdates.length) return [record]
-  const { ref } = record
   const body = record.body!
   const dates = (name: string) =>
     comp.getAllProperties(name).flatMap((p) =>
@@ -413,17 +429,19 @@ function seriesRecords(
   const rdate = dates('rdate')
   const exdate = dates('exdate')
   const expand = () => expandSeries(comp, record, body, start, o)
+  const inFileZone = rruleValue ? fileZoneSeries(cal, comp, record, start, o) : null
+  if (inFileZone) return inFileZone
   if (!rruleValue) {
     // RDATE alone has no rule of ours to carry it: DTSTART and each date become single events,
     // a PERIOD with its own end (RFC 5545 §3.8.5.2).
-    return withWarning(rdateEvents(cal, comp, record, start, exdate), ref, 'RDATE without RRULE: imported as single events')
+    return withWarning(rdateEvents(cal, comp, record, start, exdate), record, 'RDATE without RRULE: imported as single events')
   }
   const rrule = rruleValue.toString()
   if (comp.getAllProperties('rrule').length > 1) {
     // Our series hold one rule: the union of several becomes single events, at the router's
     // dates when every rule is ours (ical.js counts DTSTART against each rule's COUNT).
     const occurrences = unionOfRules(comp, record, { rdate, exdate }, o) ?? expand()
-    return withWarning(occurrences, ref, `several RRULE lines: imported as ${occurrences.length} single events`)
+    return withWarning(occurrences, record, `several RRULE lines: imported as ${occurrences.length} single events`)
   }
   try {
     parseRule(rrule)
@@ -432,7 +450,7 @@ function seriesRecords(
     const occurrences = expand()
     return withWarning(
       occurrences,
-      ref,
+      record,
       `RRULE ${rrule} is outside our rules (${e.message}): imported as ${occurrences.length} single events`,
     )
   }
@@ -440,6 +458,30 @@ function seriesRecords(
   // core falls back to the router's own expander (rule-expand.ts), never to ical.js.
   body.recurrence = { rrule, rdate, exdate }
   return [record]
+}
+
+/**
+ * A rule in a zone only the file defines and no IANA zone matches: no zone of the router keeps
+ * its wall clock, so ical.js expands the rule in the file's own VTIMEZONE and each occurrence
+ * comes in at its instant (RDATE and EXDATE included). Null for a series in any other zone.
+ */
+function fileZoneSeries(
+  cal: Calendar,
+  comp: ICAL.Component,
+  record: SourceRecord,
+  start: Resolved,
+  o: Required<IcsOptions>,
+): SourceRecord[] | null {
+  const startProp = comp.getFirstProperty('dtstart')!
+  const fileOnly = cal.unmatched(startProp, rawValues(startProp)[0]!)
+  if (!fileOnly) return null
+  const zone = start.zone ?? 'UTC'
+  const occurrences = expandSeries(comp, record, record.body!, start, o, (raw) => cal.fromFileZone(raw, fileOnly.zone, zone))
+  return withWarning(
+    occurrences,
+    record,
+    `its rule is expanded in the VTIMEZONE "${fileOnly.tzid}": imported as ${occurrences.length} single events`,
+  )
 }
 
 /** The single events of several rules of ours, DTSTART first (RFC 5545 §3.8.5.3); null when one rule is not ours. */
@@ -506,8 +548,10 @@ function rdateEvents(cal: Calendar, comp: ICAL.Component, master: SourceRecord, 
     }))
 }
 
-function withWarning(records: SourceRecord[], ref: string, warning: string): SourceRecord[] {
-  if (records[0]) records[0] = { ...records[0], warnings: [...(records[0].warnings ?? []), warning] }
+/** The single events of a series, the master's own warnings (its zone, its DTEND) and `warning` said once, on the first. */
+function withWarning(records: SourceRecord[], master: SourceRecord, warning: string): SourceRecord[] {
+  const { ref } = master
+  if (records[0]) records[0] = { ...records[0], warnings: [...(master.warnings ?? []), ...(records[0].warnings ?? []), warning] }
   else return [{ kind: 'event', sourceId: `${ref}#none`, ref, error: `${warning}; the rule gives no occurrence` }]
   return records
 }
@@ -529,6 +573,7 @@ function expandSeries(
   body: Record<string, unknown>,
   start: Resolved,
   o: Required<IcsOptions>,
+  fileZoneWall?: (raw: string) => string,
 ): SourceRecord[] {
   const event = new ICAL.Event(comp)
   const it = event.iterator()
@@ -550,8 +595,10 @@ function expandSeries(
     }
     const raw = next.toString()
     let at = raw.replace('T', ' ').replace('Z', '')
-    // ical.js gives a UTC start in UTC: shown in the series' zone, as DTSTART was.
-    if (raw.endsWith('Z') && start.zone && start.zone !== 'UTC') at = utcToLocal(at, start.zone)
+    // ical.js gives a UTC start in UTC: shown in the series' zone, as DTSTART was. A time of a
+    // file-only zone is its wall clock there: converted to its instant.
+    if (fileZoneWall && !start.allDay) at = fileZoneWall(raw)
+    else if (raw.endsWith('Z') && start.zone && start.zone !== 'UTC') at = utcToLocal(at, start.zone)
     const wall = start.allDay ? `${at.slice(0, 10)} 00:00:00` : at.length === 10 ? `${at} 00:00:00` : at
     const ms = Date.parse(wall.replace(' ', 'T') + 'Z')
     if (ms > horizon.getTime()) break

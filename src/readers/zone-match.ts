@@ -1,26 +1,46 @@
 /**
  * A zone known only from a file's VTIMEZONE (Outlook's "Customized Time Zone", display names
  * such as "Canberra, Melbourne, Sydney") as the IANA zone with the same wall clock at every
- * sampled instant of two years around now, so a series keeps its wall-clock time across DST
- * changes as the router's own zones do. Runs inside the parse worker, within the event's budget.
+ * sampled instant of two years around now (the same offset from UTC), so a series keeps its
+ * wall-clock time across DST changes as the router's own zones do. Runs inside the parse worker, within the event's budget.
  */
 import ICAL from 'ical.js'
-import { utcToLocal } from '../time/zone.js'
 
 const SAMPLES = 48
 const STEP_MS = (730 / SAMPLES) * 86_400_000
 
-/** The wall clock `zone` shows at each sample: the zone's fingerprint. */
-function fileZoneWalls(zone: ICAL.Timezone, from: number): string[] {
-  const out: string[] = []
+/** The offset (minutes east of UTC) `zone` has at each sample: the zone's fingerprint. */
+function fileZoneOffsets(zone: ICAL.Timezone, from: number): number[] {
+  const out: number[] = []
   for (let i = 0; i < SAMPLES; i++) {
-    const t = ICAL.Time.fromJSDate(new Date(from + i * STEP_MS), true).convertToZone(zone)
-    out.push(t.toString().replace('T', ' ').slice(0, 19))
+    const at = from + i * STEP_MS
+    const wall = ICAL.Time.fromJSDate(new Date(at), true).convertToZone(zone).toString().slice(0, 19)
+    out.push(Math.round((Date.parse(`${wall}Z`) - at) / 60_000))
   }
   return out
 }
 
-const utcWall = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
+/**
+ * The offset a `longOffset` formatter shows at `at` (`GMT+10:00`, `GMT-03:30`, `GMT`), in minutes.
+ * One such formatter per candidate zone, rather than the three the router's zone code builds:
+ * building formatters is most of the cost, and a parse worker pays it for every zone once.
+ */
+function offsetShown(format: Intl.DateTimeFormat, at: number): number {
+  const name = format.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT'
+  const m = /^GMT([+-])(\d{1,2})(?::(\d{2}))?/.exec(name)
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) : 0
+}
+
+// Built once per process (a parse worker): the zones and their formatters never change.
+let formats: Array<[string, Intl.DateTimeFormat]> | undefined
+
+/** Every IANA zone of a region (`Area/City`) with its `longOffset` formatter. */
+function candidates(): Array<[string, Intl.DateTimeFormat]> {
+  formats ??= Intl.supportedValuesOf('timeZone')
+    .filter((z) => z.includes('/') && !z.startsWith('Etc/'))
+    .map((z) => [z, new Intl.DateTimeFormat('en-US', { timeZone: z, timeZoneName: 'longOffset' })])
+  return formats
+}
 
 /**
  * The IANA zone matching `zone`, preferring one whose city the TZID names, else the first in
@@ -31,16 +51,17 @@ const utcWall = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace(
  */
 export function matchIanaZone(zone: ICAL.Timezone, tzid: string, now: Date): string | null {
   const from = Date.UTC(now.getUTCFullYear() - 1, 0, 1, 12)
-  const want = fileZoneWalls(zone, from)
+  const want = fileZoneOffsets(zone, from)
   const matches: string[] = []
-  for (const candidate of Intl.supportedValuesOf('timeZone')) {
-    if (!candidate.includes('/') || candidate.startsWith('Etc/')) continue
+  for (const [candidate, format] of candidates()) {
     let same = true
-    for (let i = 0; i < SAMPLES && same; i++) same = utcToLocal(utcWall(from + i * STEP_MS), candidate) === want[i]
+    for (let i = 0; i < SAMPLES && same; i++) same = offsetShown(format, from + i * STEP_MS) === want[i]
     if (same) matches.push(candidate)
   }
-  const named = matches.find((m) => tzid.toLowerCase().includes(m.split('/').pop()!.replace(/_/g, ' ').toLowerCase()))
-  // Where people live before research stations that keep a neighbour's clock.
-  const rank = (z: string) => (z.startsWith('Antarctica/') ? 1 : 0)
+  const said = tzid.toLowerCase()
+  const named = matches.find((m) => said.includes(m.split('/').pop()!.replace(/_/g, ' ').toLowerCase()))
+  // A zone of the area the TZID names (`/Europe/CUSTOM`: Europe, not Africa/Ceuta), then where
+  // people live before research stations that keep a neighbour's clock.
+  const rank = (z: string) => (said.includes(`${z.split('/')[0]!.toLowerCase()}/`) ? 0 : 1) + (z.startsWith('Antarctica/') ? 2 : 0)
   return named ?? matches.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1))[0] ?? null
 }

@@ -30,7 +30,7 @@ export const CORPUS: Record<string, [events: number, failed: number, warnings: n
   'korganizer.ics': [2, 0, 0, 'KOrganizer: monthly 2nd Tuesday, TZID without VTIMEZONE, a VTODO beside'],
   'latin1-export.ics': [1, 0, 1, 'a Latin-1 file'],
   'lf-only-line-endings.ics': [1, 0, 0, 'LF line ends instead of CRLF'],
-  'lotus-notes-periods.ics': [3, 0, 1, 'Lotus Notes: TZID "Central" from its VTIMEZONE, RDATE;VALUE=PERIOD'],
+  'lotus-notes-periods.ics': [3, 0, 2, 'Lotus Notes: TZID "Central" from its VTIMEZONE, RDATE;VALUE=PERIOD'],
   'multiple-rrules.ics': [6, 0, 1, 'two RRULE lines'],
   'not-a-calendar.ics': [0, 1, 0, 'an HTML login page where a feed was expected'],
   'outlook-custom-zone.ics': [1, 0, 1, 'Outlook "Customized Time Zone" (Sydney rules), Mon-Fri stand-up'],

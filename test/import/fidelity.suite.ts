@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { importCalendar, type ImportSource } from '../../src/import/index.js'
 import type { Storage } from '../../src/storage/types.js'
 import { makeApp, type App } from '../http/harness.js'
-import { startTecStub } from '../support/tec-stub.js'
+import { defaultContent, startTecStub } from '../support/tec-stub.js'
 
 const fixture = (name: string) => `test/fixtures/import/${name}`
 const YEAR = '?start_date=2000-01-01&end_date=2100-01-01&per_page=100&status=publish,future,draft,pending,private'
@@ -137,6 +137,48 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       expect(trusted.map((e) => e.description)).toContainEqual(expect.stringContaining('<script>alert(1)</script>'))
     })
 
+    it('imported HTML from an iCalendar feed and a TEC site goes through the same filter, unless trustHtml', async () => {
+      app = await makeApp(makeStorage)
+      const ics = [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//fidelity fixtures//html//EN',
+        'BEGIN:VEVENT',
+        'UID:html@fidelity.test',
+        'DTSTAMP:20270101T000000Z',
+        'DTSTART:20270510T180000Z',
+        'DTEND:20270510T190000Z',
+        'SUMMARY:Concert <img src=x onerror=alert(1)>',
+        'DESCRIPTION:Doors <script>alert(2)</script> at six',
+        'LOCATION:Hall <b onmouseover=alert(3)>B</b>',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n')
+      expect((await run({ format: 'ics', text: ics, name: 'html-feed' })).failed).toEqual([])
+      const content = defaultContent(1)
+      content.events[0]!.title = 'Talk <img src=x onerror=alert(4)>'
+      content.events[0]!.description = '<p>Talk <script>alert(5)</script><a href="javascript:alert(6)" onclick="alert(7)">more</a></p>'
+      const site = await startTecStub(content)
+      try {
+        expect((await run({ format: 'tec', location: site.url })).failed).toEqual([])
+        const served = JSON.stringify((await app.get(`/events${YEAR}`, { as: 'administrator' })).body.events)
+        expect(served).toContain('Doors')
+        expect(served).toContain('Talk')
+        expect(served).not.toMatch(/<script|onerror|onclick|onmouseover|javascript:/i)
+        // Anonymous readers get what was stored: nothing of the sources' scripts either.
+        const anonymous = await app.get(`/events${YEAR.replace(/&status=.*/, '')}`)
+        expect(anonymous.status).toBe(200)
+        expect(JSON.stringify(anonymous.body.events)).not.toMatch(/<script|onerror|onclick|javascript:/i)
+        // The caller who opts in keeps the sources' HTML as given.
+        await run({ format: 'tec', location: site.url, name: 'trusted-site' }, { trustHtml: true })
+        const trusted = (await events()).filter((e) => e.title.startsWith('Talk')).map((e) => e.description)
+        expect(trusted).toContainEqual(expect.stringContaining('<script>alert(5)</script>'))
+      } finally {
+        await site.close()
+      }
+    })
+
     it('an open-ended rule outside our subset keeps the occurrences around now and ahead, in the series zone, and says what it left out', async () => {
       app = await makeApp(makeStorage)
       const now = new Date('2026-11-21T22:54:48Z')
@@ -152,6 +194,35 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
       )
       const again = await run({ format: 'ics', location: fixture('open-ended.ics'), ics: { now, horizonMonths: 2 } })
       expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
+    })
+
+    it('a rule expanded into single events stops at budget.occurrences, and says so', async () => {
+      app = await makeApp(makeStorage)
+      const ics = [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//fidelity fixtures//many occurrences//EN',
+        'BEGIN:VEVENT',
+        'UID:every-six-hours@fidelity.test',
+        'DTSTAMP:20270101T000000Z',
+        'DTSTART:20270601T000000Z',
+        'DTEND:20270601T003000Z',
+        'RRULE:FREQ=HOURLY;INTERVAL=6;COUNT=40',
+        'SUMMARY:Every six hours',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n')
+      const s = await run({ format: 'ics', text: ics, name: 'many', budget: { occurrences: 5 } })
+      expect(s.failed).toEqual([])
+      expect((await events()).map((e) => e.start_date)).toEqual([
+        '2027-06-01 00:00:00',
+        '2027-06-01 06:00:00',
+        '2027-06-01 12:00:00',
+        '2027-06-01 18:00:00',
+        '2027-06-02 00:00:00',
+      ])
+      expect(s.warnings.map((w) => w.reason)).toContainEqual('cut at 5 occurrences (budget.occurrences)')
     })
 
     it('an hourly rule written in UTC under X-WR-TIMEZONE keeps its instants: 15:00Z is 10:00 in New York, not 15:00 (finding 6)', async () => {
@@ -303,6 +374,39 @@ export function fidelitySuite(backend: string, makeStorage: () => Storage | Prom
           /^TZID "Customized Time Zone" is known only from the file: read as Australia\/\S+, the IANA zone with the same transitions$/,
         ),
       })
+    })
+
+    it('a file-only zone that matches no IANA zone: its rule is expanded in that VTIMEZONE (the wall clock kept across its own DST change); display names and /Europe/CUSTOM map by their rules', async () => {
+      app = await makeApp(makeStorage)
+      const s = await run({ format: 'ics', location: fixture('unmatched-zone.ics') })
+      expect(s.failed).toEqual([])
+      const list = await events()
+      // 09:30 at +05:17, then at +06:17 from the zone's own change on Sunday 14 March 2027.
+      const guild = list.filter((e) => e.title === 'Guild meeting')
+      expect(guild.map((e) => [e.start_date, e.end_date, e.timezone, e.series ?? null])).toEqual([
+        ['2027-03-01 04:13:00', '2027-03-01 05:13:00', 'UTC', null],
+        ['2027-03-08 04:13:00', '2027-03-08 05:13:00', 'UTC', null],
+        ['2027-03-15 03:13:00', '2027-03-15 04:13:00', 'UTC', null],
+        ['2027-03-22 03:13:00', '2027-03-22 04:13:00', 'UTC', null],
+      ])
+      expect(s.warnings).toContainEqual({
+        ref: 'UID guild-meeting@fidelity.test (occurrence 2027-03-01 04:13:00)',
+        reason:
+          'TZID "Ankh-Morpork Time" is known only from the file and matches no IANA zone: its times are taken as instants, shown in UTC',
+      })
+      expect(s.warnings).toContainEqual({
+        ref: 'UID guild-meeting@fidelity.test (occurrence 2027-03-01 04:13:00)',
+        reason: 'its rule is expanded in the VTIMEZONE "Ankh-Morpork Time": imported as 4 single events',
+      })
+      const planning = list.find((e) => e.title === 'Planning (display-name zone)')
+      expect([planning.start_date, planning.timezone]).toEqual([
+        '2027-04-05 09:00:00',
+        expect.stringMatching(/^Australia\/(Melbourne|Sydney|Canberra)$/),
+      ])
+      const review = list.find((e) => e.title === 'Review (/Europe/CUSTOM)')
+      expect([review.start_date, review.timezone]).toEqual(['2027-03-29 10:00:00', expect.stringMatching(/^Europe\//)])
+      const again = await run({ format: 'ics', location: fixture('unmatched-zone.ics') })
+      expect([again.created, again.updated, again.failed]).toEqual([0, 0, []])
     })
   })
 }

@@ -193,6 +193,60 @@ export function hostileSuite(backend: string, makeStorage: () => Storage | Promi
       })
     })
 
+    describe('TEC sites that hold on', () => {
+      it('a categories listing that never ends is cut at budget.bytes of terms kept, long before budget.pages', async () => {
+        app = await makeApp(makeStorage)
+        const blurb = 'x'.repeat(1000)
+        const site = await tecSite((key, page) =>
+          key === 'categories'
+            ? {
+                categories: Array.from({ length: 100 }, (_, i) => ({
+                  id: page * 100 + i,
+                  name: `Term ${page}-${i}`,
+                  slug: `t-${page}-${i}`,
+                  parent: 0,
+                  description: blurb,
+                })),
+              }
+            : { [key]: [] },
+        )
+        try {
+          const s = await run({ format: 'tec', location: site.url, budget: { bytes: 1024 * 1024 } })
+          expect(s.failed).toEqual([
+            {
+              ref: 'terms, venues and organizers',
+              reason: `over budget: the categories of ${site.url}/wp-json/tribe/events/v1 take more than 1048576 bytes (budget.bytes)`,
+            },
+          ])
+          expect(site.seen.filter((r) => r.path.includes('/categories?')).length).toBeLessThanOrEqual(12)
+        } finally {
+          await site.close()
+        }
+      })
+
+      it('a page that never answers ends the run at budget.sourceMs, not at the request timeout', async () => {
+        app = await makeApp(makeStorage)
+        const site = await serve((req, res) => {
+          const url = new URL(req.url ?? '/', 'http://x')
+          const key = url.pathname.replace('/wp-json/tribe/events/v1', '').replace(/^\/|\/$/g, '')
+          const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+          if (key === '') return json({ namespace: 'tribe/events/v1', routes: {} })
+          if (key !== 'events') return json({ [key]: [] })
+          // The first page answers; the second never does (the connection stays open).
+          if (url.searchParams.get('page') === '1') return json({ events: [tecEvent(1)], total_pages: 2 })
+        })
+        try {
+          const s = await run({ format: 'tec', location: site.url, budget: { sourceMs: 1500 }, timeoutMs: 600_000 })
+          expect(s.failed).toEqual([
+            { ref: 'events (publish)', reason: 'over budget: reading the site took more than 1500 ms (budget.sourceMs)' },
+          ])
+          expect(await titles()).toEqual(['Event 1'])
+        } finally {
+          site.close().catch(() => undefined)
+        }
+      })
+    })
+
     describe('downloads', () => {
       it('an answer larger than budget.bytes is abandoned with a clear error, with or without a Content-Length', async () => {
         app = await makeApp(makeStorage)
@@ -215,6 +269,76 @@ export function hostileSuite(backend: string, makeStorage: () => Storage | Promi
           await site.close()
         }
         expect(await titles()).toEqual([])
+      })
+
+      it('a slow trickle ends at budget.sourceMs, not at the request timeout; nothing is written', async () => {
+        app = await makeApp(makeStorage)
+        const site = await serve((_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/calendar' })
+          res.write('BEGIN:VCALENDAR\r\n')
+          const timer = setInterval(() => res.write('X'), 100)
+          res.on('close', () => clearInterval(timer))
+        })
+        try {
+          const s = await run({ format: 'ics', location: `${site.url}/slow.ics`, budget: { sourceMs: 1500 }, timeoutMs: 600_000 })
+          expect(s.failed).toEqual([{ ref: 'source', reason: 'over budget: reading the file took more than 1500 ms (budget.sourceMs)' }])
+        } finally {
+          await site.close()
+        }
+        expect(await titles()).toEqual([])
+      })
+
+      it('credentials are never sent over http: after an https: feed redirects there, nor to a next_rest_url downgraded to http:', async () => {
+        app = await makeApp(makeStorage)
+        const seen: Array<{ url: string; authorization: string | null }> = []
+        const fake: typeof fetch = (input, init) => {
+          const url = String(input)
+          seen.push({ url, authorization: new Headers(init?.headers).get('authorization') })
+          const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } })
+          if (url === 'https://calendar.example/team.ics')
+            return Promise.resolve(new Response(null, { status: 302, headers: { location: 'http://calendar.example/team.ics' } }))
+          if (url === 'http://calendar.example/team.ics')
+            return Promise.resolve(new Response(GOOD, { headers: { 'content-type': 'text/calendar' } }))
+          const path = new URL(url).pathname.replace('/wp-json/tribe/events/v1', '').replace(/^\/|\/$/g, '')
+          if (path === '') return Promise.resolve(json({ namespace: 'tribe/events/v1', routes: {} }))
+          if (path !== 'events') return Promise.resolve(json({ [path]: [] }))
+          const page = Number(new URL(url).searchParams.get('page') ?? 1)
+          return Promise.resolve(
+            json({
+              events: [tecEvent(200 + page)],
+              total_pages: 2,
+              ...(page === 1 ? { next_rest_url: 'http://site.example/wp-json/tribe/events/v1/events?page=2' } : {}),
+            }),
+          )
+        }
+        // Public addresses, so that only the credentials rule is at stake.
+        const resolveHost = () => Promise.resolve(['93.184.216.34'])
+        const feed = await run({
+          format: 'ics',
+          location: 'https://calendar.example/team.ics',
+          headers: { authorization: 'Bearer feed-token' },
+          fetch: fake,
+          resolveHost,
+        })
+        expect(feed.failed).toEqual([])
+        expect(seen.map((r) => [r.url, r.authorization])).toEqual([
+          ['https://calendar.example/team.ics', 'Bearer feed-token'],
+          ['http://calendar.example/team.ics', null],
+        ])
+        seen.length = 0
+        const tec = await run({
+          format: 'tec',
+          location: 'https://site.example',
+          auth: 'importer:s3cr3t app pass',
+          fetch: fake,
+          resolveHost,
+        })
+        expect(tec.failed).toEqual([])
+        expect(tec.warnings.map((w) => w.reason)).toContainEqual(
+          expect.stringMatching(/^next_rest_url leads to another origin \(http:\/\/site\.example\//),
+        )
+        expect(seen.filter((r) => r.url.startsWith('http:'))).toEqual([])
+        expect(seen.every((r) => r.authorization?.startsWith('Basic '))).toBe(true)
       })
 
       it('a redirect loop ends after budget.redirects hops', async () => {

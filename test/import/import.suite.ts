@@ -426,6 +426,31 @@ export function importSuite(backend: string, makeStorage: () => Storage | Promis
         expect((await events()).length).toBe(2)
       })
 
+      it('a group that held the server too long makes the next ones smaller, and reads get in between groups', async () => {
+        // Each record's link costs at least 5 ms here: a group of 100 would hold everything else
+        // for half a second, so after the first the groups hold about GROUP_SLICE_MS (30 ms, run.ts).
+        const slow = counting(makeStorage, (tx) =>
+          overlay(tx, {
+            async putImportLink(link) {
+              const until = performance.now() + 5
+              while (performance.now() < until);
+              await tx.putImportLink!(link)
+            },
+          }),
+        )
+        app = await makeApp(slow.storage)
+        const records = Array.from({ length: 200 }, (_, i) => event(`s${i}`, `Slow ${i}`, 1 + (i % 28)))
+        let ticks = 0
+        const timer = setInterval(() => ticks++, 0)
+        const s = await runImport(app.router, 'test:slow', readOf(records))
+        clearInterval(timer)
+        expect([s.created, s.failed]).toEqual([200, []])
+        // The first group takes at most 32; the others 8 a group (30 ms / 5 ms is 6, 8 the least).
+        expect(slow.counts.transactions).toBeGreaterThanOrEqual(1 + Math.ceil((200 - 32) / 8))
+        // Timers ran between groups: the event loop was let in.
+        expect(ticks).toBeGreaterThanOrEqual(slow.counts.transactions - 2)
+      })
+
       it("a record whose link cannot be written rolls back with it; the group's other records commit", async () => {
         // The link is written by the importer's hook, last inside the record's transaction.
         const refusing = counting(makeStorage, (tx) =>
