@@ -339,6 +339,29 @@ function webhooksSuite(name: string, makeStorage: () => Storage | Promise<Storag
       expect(Date.now() - t0).toBeLessThan(900)
       expect((JSON.parse(r.got[0]!.body) as { data: { title: string } }).data.title).toBe('Hooked')
     })
+
+    it('the background runner sends while commits keep coming faster than it dispatches them', async () => {
+      const r = await receiver()
+      const app = await open(makeStorage)
+      await endpoint(app, r.url)
+      // A dispatcher slower than the writers (a loaded host): every commit lands while it reads.
+      const readJournal = app.storage.readJournal.bind(app.storage)
+      app.storage.readJournal = async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        return readJournal(...args)
+      }
+      await app.router.webhooks.start()
+      onTestFinished(() => app.router.webhooks.stop())
+      let during = 0
+      // A commit every 10-20 ms for up to 3 s: each read of the journal sees several land.
+      for (let i = 0; i < 150 && during === 0; i++) {
+        await app.post('/tags', { name: `Steady ${i}` }, { as: 'administrator' })
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        during = r.got.length
+      }
+      // Deliveries arrived while the writes went on, not only once they stopped.
+      expect(during).toBeGreaterThan(0)
+    })
   })
 }
 
