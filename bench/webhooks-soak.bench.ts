@@ -1,19 +1,28 @@
 /**
  * Webhook soak (issue 38): writers, sync readers and deliveries together for SOAK_SECONDS
- * (default 600) on SQLite (a file) or memory, the router in this process with its background
- * runner, two endpoints on a local receiver wanting every change. Every SOAK_SAMPLE seconds it
- * samples the process's RSS and heap, the database file (with its WAL), the deliveries received,
- * the backlog (pending deliveries) and the delivery log's size; every SOAK_COMPACT seconds it
- * runs the host's daily job, `router.compactJournal()`, with a short retention (the journal's
- * and `webhooks.retentionDays` both SOAK_RETENTION_MINUTES, `keepPerEndpoint` SOAK_KEEP) so that
- * the bounds are reached within the run. Targets: no error, every change delivered to both endpoints
- * once, the backlog not growing, and the delivery log, the database and RSS flat in the second
- * half (growth printed).
+ * (default 600) on SQLite (a file), PostgreSQL (a schema of its own) or memory, the router in
+ * this process with its background runner, two endpoints on a local receiver wanting every
+ * change. Every SOAK_SAMPLE seconds it samples the process's RSS and heap, the database's size
+ * (SQLite: the file with its WAL; PostgreSQL: the schema's tables with their indexes and TOAST),
+ * the deliveries received, the backlog (pending deliveries) and the delivery log's size; every
+ * SOAK_COMPACT seconds it runs the host's daily job, `router.compactJournal()`, with a short
+ * retention (the journal's and `webhooks.retentionDays` both SOAK_RETENTION_MINUTES,
+ * `keepPerEndpoint` SOAK_KEEP) so that the bounds are reached within the run.
+ *
+ * Targets, judged at the end (a line each, then a verdict; exit code 1 when one is missed): no
+ * error; every change delivered to both endpoints exactly once; nothing pending at the end; the
+ * backlog of the last third of the run no larger than the middle third's (or one batch per
+ * endpoint); the delivery log always within what the retention keeps (each endpoint's newest
+ * SOAK_KEEP finished deliveries, what arrives between two compactions, and the pending ones);
+ * the database and RSS of the last third at most 10% over the middle third's (the first third is
+ * warm-up: the journal and the log reach their bounds after SOAK_RETENTION_MINUTES).
  *
  *   node --import tsx bench/webhooks-soak.bench.ts
  *
  * Settings (environment):
- *   SOAK_ENGINE=sqlite          or memory
+ *   SOAK_ENGINE=sqlite          or postgres, memory
+ *   CALENDAR_BENCH_DATABASE_URL PostgreSQL to use (a schema of its own); else a throwaway server
+ *                               from Debian's binaries (fsync off)
  *   SOAK_SECONDS=600
  *   SOAK_SAMPLE=30
  *   SOAK_COMPACT=60
@@ -31,8 +40,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCalendarRouter } from '../src/router.js'
 import { createMemoryStorage } from '../src/storage/memory.js'
-import { createSqlStorage, openSqliteFile } from '../src/storage/sql/index.js'
+import pg from 'pg'
+import { createSqlStorage, openPostgres, openSqliteFile } from '../src/storage/sql/index.js'
 import type { Storage } from '../src/storage/types.js'
+import { findPostgresBin, startPostgres, type PgServer } from '../test/support/postgres-server.js'
 
 const env = process.env
 const ENGINE = env.SOAK_ENGINE ?? 'sqlite'
@@ -65,7 +76,44 @@ const port = (server.address() as AddressInfo).port
 
 const dir = mkdtempSync(join(tmpdir(), 'calendar-webhooks-soak-'))
 const file = join(dir, 'soak.sqlite')
-const storage: Storage = ENGINE === 'memory' ? createMemoryStorage() : createSqlStorage({ driver: await openSqliteFile(file) })
+
+/** PostgreSQL: the given server or a throwaway one, a schema of its own, and how to measure and drop it. */
+async function postgres() {
+  let server: PgServer | null = null
+  let url = env.CALENDAR_BENCH_DATABASE_URL ?? ''
+  if (!url) {
+    const bin = findPostgresBin()
+    if (!bin) throw new Error('no PostgreSQL binaries and CALENDAR_BENCH_DATABASE_URL is not set')
+    server = await startPostgres(bin)
+    url = server.url
+  }
+  const admin = new pg.Pool({ connectionString: url, max: 1 })
+  await admin.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public')
+  const schema = `webhooks_soak_${process.pid}`
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  const storage = createSqlStorage({ driver: await openPostgres(url, { options: `-c search_path=${schema}` }) })
+  return {
+    storage,
+    // Tables, their indexes and TOAST: what the schema takes on disk.
+    async bytes() {
+      const { rows } = await admin.query<{ n: string | null }>(
+        `SELECT sum(pg_total_relation_size(c.oid)) AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+         WHERE s.nspname = $1 AND c.relkind IN ('r', 'm')`,
+        [schema],
+      )
+      return Number(rows[0]?.n ?? 0)
+    },
+    async drop() {
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`)
+      await admin.end()
+      await server?.destroy()
+    },
+  }
+}
+
+const pgSite = ENGINE === 'postgres' ? await postgres() : null
+const storage: Storage =
+  pgSite?.storage ?? (ENGINE === 'memory' ? createMemoryStorage() : createSqlStorage({ driver: await openSqliteFile(file) }))
 let errors = 0
 const router = createCalendarRouter(storage, {
   authenticate: () => ({ id: 1, role: 'administrator' }),
@@ -154,7 +202,8 @@ async function backlog(): Promise<{ pending: number; log: number }> {
   return { pending, log }
 }
 
-const dbBytes = () => {
+const dbBytes = async () => {
+  if (pgSite) return pgSite.bytes()
   if (ENGINE === 'memory') return 0
   let n = 0
   for (const f of [file, `${file}-wal`]) {
@@ -196,7 +245,7 @@ while (Date.now() - start < SECONDS * 1000) {
     t: (Date.now() - start) / 1000,
     rss: mib(mem.rss),
     heap: mib(mem.heapUsed),
-    db: mib(dbBytes()),
+    db: mib(await dbBytes()),
     delivered: deliveries,
     ...b,
     writes,
@@ -213,20 +262,65 @@ await Promise.all(work)
 for (let i = 0; i < 60 && (await backlog()).pending > 0; i++) await sleep(500)
 await router.webhooks.stop()
 const repeats = [...received.values()].filter((n) => n > 1).length
+const pendingAtEnd = (await backlog()).pending
 const half = samples[Math.floor(samples.length / 2)]!
 const last = samples[samples.length - 1]!
 const growth = (a: number, b: number) => `${(((b - a) / Math.max(a, 1e-9)) * 100).toFixed(1)}%`
 console.log(
   `\n${writes} writes (${(writes / SECONDS).toFixed(1)}/s), ${syncs} syncs, ${deliveries} deliveries (${(deliveries / SECONDS).toFixed(1)}/s), ` +
-    `${repeats} received twice, ${errors} errors, ${(await backlog()).pending} pending at the end`,
+    `${repeats} received twice, ${errors} errors, ${pendingAtEnd} pending at the end`,
 )
 console.log(
   `second half: RSS ${half.rss.toFixed(1)} -> ${last.rss.toFixed(1)} MiB (${growth(half.rss, last.rss)}), ` +
     `DB ${half.db.toFixed(1)} -> ${last.db.toFixed(1)} MiB (${growth(half.db, last.db)}), ` +
     `delivery log ${half.log} -> ${last.log} (${growth(half.log, last.log)}), pending ${half.pending} -> ${last.pending}`,
 )
+const missed = judge(pendingAtEnd, repeats)
+console.log(missed ? `\nverdict: ${missed} target(s) missed` : '\nverdict: every target met')
 router.close()
 await storage.close?.()
+await pgSite?.drop()
 server.closeAllConnections()
 server.close()
 rmSync(dir, { recursive: true, force: true })
+process.exitCode = missed ? 1 : 0
+
+/** Prints each target with what the run gave; returns how many were missed. */
+function judge(pendingAtEnd: number, repeats: number): number {
+  // Thirds of the run by time: the first is warm-up, the middle one the reference.
+  const third = (k: number) => samples.filter((s) => s.t > (SECONDS * k) / 3 && (k === 2 || s.t <= (SECONDS * (k + 1)) / 3))
+  const max = (list: Sample[], pick: (s: Sample) => number) => Math.max(0, ...list.map(pick))
+  const [middle, end] = [third(1), third(2)]
+  const rate = deliveries / SECONDS
+  // Finished deliveries the retention keeps at most, what arrives between two compactions, and the pending.
+  const logBound = (s: Sample) => 2 * KEEP + rate * COMPACT + s.pending
+  const lines: Array<[boolean, string]> = [
+    [errors === 0, `no error (${errors})`],
+    [
+      deliveries === 2 * writes && repeats === 0,
+      `every change delivered to both endpoints once (${deliveries} of ${2 * writes}, ${repeats} twice)`,
+    ],
+    [pendingAtEnd === 0, `nothing pending at the end (${pendingAtEnd})`],
+    [
+      max(end, (s) => s.pending) <=
+        Math.max(
+          max(middle, (s) => s.pending),
+          2 * 25,
+        ),
+      `backlog not growing (last third at most ${max(end, (s) => s.pending)}, middle third ${max(middle, (s) => s.pending)})`,
+    ],
+    [
+      samples.every((s) => s.log <= logBound(s)),
+      `delivery log within the retention (at most ${max(samples, (s) => s.log)}; bound ${Math.round(2 * KEEP + rate * COMPACT)} + pending)`,
+    ],
+  ]
+  for (const [name, pick] of [
+    ['database MiB', (s: Sample) => s.db],
+    ['RSS MiB', (s: Sample) => s.rss],
+  ] as const) {
+    const [a, b] = [max(middle, pick), max(end, pick)]
+    lines.push([b <= a * 1.1, `${name} bounded (last third at most ${b.toFixed(1)}, middle third ${a.toFixed(1)}, ${growth(a, b)})`])
+  }
+  for (const [ok, text] of lines) console.log(`${ok ? 'met   ' : 'MISSED'} ${text}`)
+  return lines.filter(([ok]) => !ok).length
+}

@@ -4,6 +4,7 @@ import type { ImageRef, PostRecord, TermRecord } from './storage/types.js'
 import type { HeadersLike } from './http/types.js'
 import { canonicalTimezone, isValidTimezone } from './time/zone.js'
 import { resolveCors, type Cors, type CorsOptions } from './http/cors.js'
+import { hasControl, httpUrlText } from './http/url.js'
 import { DEFAULT_POLL_MS, type CacheOptions } from './cache/response-cache.js'
 import type { Change } from './cache/observed.js'
 import { resolveSanitize, type SanitizeOption, type SanitizePolicy } from './sanitize/policy.js'
@@ -373,6 +374,19 @@ function siteUrl(value: string): string {
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`
 }
 
+/**
+ * The endpoints declared in code, each URL checked as every URL field is and kept in its
+ * serialized form (http/url.ts): a typo fails at start-up, not at every delivery.
+ */
+function declaredWebhooks(endpoints: DeclaredWebhook[]): DeclaredWebhook[] {
+  return endpoints.map((d, i) => {
+    const url = typeof d.url === 'string' ? httpUrlText(d.url) : null
+    if (url !== null) return { ...d, url }
+    const why = typeof d.url === 'string' && hasControl(d.url) ? 'holds a control character' : 'is not an absolute http or https URL'
+    throw new TypeError(`calendar-events-router: webhooks.endpoints[${i}].url ${why} (got ${JSON.stringify(d.url)})`)
+  })
+}
+
 export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
   const prefix = '/' + (o.prefix ?? '/wp-json').replace(/^\/+|\/+$/g, '')
   const languages = o.languages ?? ['en', 'ja', 'ko', 'zh-hans']
@@ -421,7 +435,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
       retentionDays: positiveNumber('webhooks.retentionDays', o.webhooks?.retentionDays, 7),
       keepPerEndpoint: positive('webhooks.keepPerEndpoint', o.webhooks?.keepPerEndpoint, 1000),
       batchSize: positive('webhooks.batchSize', o.webhooks?.batchSize, 25),
-      endpoints: o.webhooks?.endpoints ?? [],
+      endpoints: declaredWebhooks(o.webhooks?.endpoints ?? []),
     },
     users: resolveUsers(o.users),
     restIndex: o.restIndex ?? true,

@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { Webhook } from 'standardwebhooks'
+import { createCalendarRouter } from '../src/router.js'
 import { createMemoryStorage } from '../src/storage/memory.js'
 import { createSqlStorage, openSqliteFile } from '../src/storage/sql/index.js'
 import type { Storage } from '../src/storage/types.js'
 import type { CalendarOptions } from '../src/options.js'
-import { makeApp, type App } from './http/harness.js'
+import { expectInvalid, makeApp, type App } from './http/harness.js'
 import { admin, pgDescribe, schemaStorage } from './support/pg-schema.js'
 
 interface Received {
@@ -87,6 +88,59 @@ function webhooksSuite(name: string, makeStorage: () => Storage | Promise<Storag
         expect(Object.keys(res.body.data.params)).toContain(param)
       }
       expect((await app.get('/webhooks', { as: 'administrator' })).body.total).toBe(0)
+    })
+
+    it('an endpoint url is stored in its serialized form; a control character is a 400 naming url, on create and on update', async () => {
+      const app = await open(makeStorage)
+      const made = await endpoint(app, 'https://Hooks.EXAMPLE/a b/"q"/<t>?x=<y>')
+      const serialized = 'https://hooks.example/a%20b/%22q%22/%3Ct%3E?x=%3Cy%3E'
+      expect(made).toMatchObject({ url: serialized })
+      expect((await app.get(`/webhooks/${made.id}`, { as: 'administrator' })).body.url).toBe(serialized)
+      for (const sent of ['https://x.test/\r\nX-INJ:1', 'https://x.test/a\tb', '\nhttps://x.test/', 'https://x.test/\u007f']) {
+        for (const res of [
+          await app.post('/webhooks', { url: sent }, { as: 'administrator' }),
+          await app.patch(`/webhooks/${made.id}`, { url: sent }, { as: 'administrator' }),
+        ]) {
+          expectInvalid(res, ['url'])
+          expect(res.body.data.params.url, JSON.stringify(sent)).toMatch(/control character/)
+        }
+      }
+      const patched = await app.patch(`/webhooks/${made.id}`, { url: 'https://Other.example/<p>' }, { as: 'administrator' })
+      expect(patched.status, patched.text).toBe(200)
+      expect(patched.body.url).toBe('https://other.example/%3Cp%3E')
+      const listed = (await app.get('/webhooks', { as: 'administrator' })).body
+      expect(listed.webhooks.map((w: { url: string }) => w.url)).toEqual(['https://other.example/%3Cp%3E'])
+    })
+
+    it('an endpoint declared in the options is checked as a URL field and kept in its serialized form, also one kept before as given', async () => {
+      // Checked when the router is made, as the other options are (no storage involved).
+      for (const url of ['https://x.test/\r\nX-INJ:1', 'ftp://x.test/hook', 'not a url']) {
+        expect(() => createCalendarRouter(createMemoryStorage(), { webhooks: { endpoints: [{ url }] } }), JSON.stringify(url)).toThrow(
+          /webhooks\.endpoints\[0\]\.url .*(control character|http or https)/,
+        )
+      }
+      const sent = 'https://Hooks.EXAMPLE/a b/<t>'
+      const app = await open(makeStorage, { ...FAST, endpoints: [{ url: sent, events: ['tag.*'] }] })
+      // Declared by an earlier version, which kept the URL as given: the same endpoint, not a second one.
+      const kept = await app.storage.webhooks!.insertEndpoint({
+        url: sent,
+        events: ['*'],
+        description: '',
+        enabled: true,
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        previousSecret: null,
+        previousSecretUntil: null,
+        disabledReason: null,
+        failingSince: null,
+        declared: true,
+        created: new Date().toISOString(),
+        modified: new Date().toISOString(),
+      })
+      await app.router.webhooks.run()
+      const listed = (await app.get('/webhooks', { as: 'administrator' })).body.webhooks
+      expect(listed).toEqual([
+        expect.objectContaining({ id: kept.id, url: 'https://hooks.example/a%20b/%3Ct%3E', events: ['tag.*'], declared: true }),
+      ])
     })
 
     it('delivers each change, signed as Standard Webhooks says, with the record as an administrator reads it', async () => {
@@ -284,6 +338,29 @@ function webhooksSuite(name: string, makeStorage: () => Storage | Promise<Storag
       expect(r.got.length).toBe(1)
       expect(Date.now() - t0).toBeLessThan(900)
       expect((JSON.parse(r.got[0]!.body) as { data: { title: string } }).data.title).toBe('Hooked')
+    })
+
+    it('the background runner sends while commits keep coming faster than it dispatches them', async () => {
+      const r = await receiver()
+      const app = await open(makeStorage)
+      await endpoint(app, r.url)
+      // A dispatcher slower than the writers (a loaded host): every commit lands while it reads.
+      const readJournal = app.storage.readJournal.bind(app.storage)
+      app.storage.readJournal = async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        return readJournal(...args)
+      }
+      await app.router.webhooks.start()
+      onTestFinished(() => app.router.webhooks.stop())
+      let during = 0
+      // A commit every 10-20 ms for up to 3 s: each read of the journal sees several land.
+      for (let i = 0; i < 150 && during === 0; i++) {
+        await app.post('/tags', { name: `Steady ${i}` }, { as: 'administrator' })
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        during = r.got.length
+      }
+      // Deliveries arrived while the writes went on, not only once they stopped.
+      expect(during).toBeGreaterThan(0)
     })
   })
 }

@@ -18,6 +18,7 @@ import { eventType, WebhookRunner, type Render } from '../webhooks/runner.js'
 import { isSecret, newSecret } from '../webhooks/signature.js'
 import { OWN_NAMES } from '../wire-names.js'
 import { emptyParams } from '../http/params.js'
+import { httpUrlText } from '../http/url.js'
 
 const ADMINISTRATOR = { id: 0, role: 'administrator' as const }
 
@@ -78,9 +79,15 @@ async function declare(storage: Storage, options: ResolvedOptions): Promise<void
     if (d.secret !== undefined && !isSecret(d.secret))
       throw new TypeError(`calendar-events-router: webhooks.endpoints: ${d.url} has a secret that is not whsec_ + base64 of 24 to 64 bytes`)
     const events = d.events ?? ['*']
-    const found = existing.find((e) => e.declared && e.url === d.url)
+    // d.url is serialized (options.ts); one declared before that was kept as given is the same endpoint.
+    const found = existing.find((e) => e.declared && (e.url === d.url || httpUrlText(e.url) === d.url))
     if (found) {
-      await store.updateEndpoint(found.id, { events, description: d.description ?? '', ...(d.secret ? { secret: d.secret } : {}) })
+      await store.updateEndpoint(found.id, {
+        url: d.url,
+        events,
+        description: d.description ?? '',
+        ...(d.secret ? { secret: d.secret } : {}),
+      })
       continue
     }
     // Another process starting at the same time may declare it first (a unique index refuses the second).

@@ -338,6 +338,10 @@ export class WebhookRunner {
    */
   wake(): void {
     if (!this.timer) return
+    // Sending does not wait for the dispatcher: while commits keep landing during its reads, its
+    // loop (dispatchOnce) goes round again and again, and deliveries already made would wait
+    // until the writers paused (issue 38: none sent for a minute on a loaded host).
+    this.fill().catch((err: unknown) => this.onError(err))
     this.dispatchOnce()
       .then(() => this.fill())
       .catch((err: unknown) => this.onError(err))

@@ -1,7 +1,7 @@
 /** PostgreSQL storages for tests: each in a schema of its own on the test server. */
 import pg from 'pg'
 import { describe, inject } from 'vitest'
-import { createSqlStorage, pgDriver, type SqlStorage } from '../../src/storage/sql/index.js'
+import { createSqlStorage, pgDriver, type SqlDriver, type SqlStorage } from '../../src/storage/sql/index.js'
 import { TEST_DATABASE_PREFIX } from './postgres-setup.js'
 
 const server = inject('postgres')
@@ -41,11 +41,15 @@ export const pgDescribe = (name: string, fn: () => void) => (url ? describe(name
 export const admin = url ? new pg.Pool({ connectionString: url, max: 2 }) : null
 let schemas = 0
 
-export async function schemaStorage(existing?: string): Promise<SqlStorage & { schema: string }> {
+/** `wrap` sees the driver before the storage does (a test counting its transactions). */
+export async function schemaStorage(
+  existing?: string,
+  wrap: (driver: SqlDriver) => SqlDriver = (d) => d,
+): Promise<SqlStorage & { schema: string }> {
   const schema = existing ?? `s_${process.pid}_${++schemas}_${Math.random().toString(36).slice(2, 8)}`
   if (!existing) await admin!.query(`CREATE SCHEMA ${schema}`)
   const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${schema}` })
-  const storage = createSqlStorage({ driver: pgDriver(pool) })
+  const storage = createSqlStorage({ driver: wrap(pgDriver(pool)) })
   const close = storage.close.bind(storage)
   return Object.assign(storage, {
     schema,

@@ -5,7 +5,8 @@
  * control character (CR, LF, tab, NUL, DEL...) is refused with a 400 naming the field, since the
  * URL parser would silently drop or trim it and store something other than what was sent.
  * Every URL field: an event's website, virtual_url and image, a venue's and an organizer's
- * website (on their own and created inside an event), and custom fields of type url.
+ * website (on their own and created inside an event), and custom fields of type url; on create
+ * and on update.
  */
 import { expect } from './expect.js'
 import { onTestFinished, type SuiteApi } from './api.js'
@@ -31,6 +32,8 @@ export interface Field {
   says?: RegExp
   /** Creates a record with this URL (the raw response). */
   write: (app: App, url: string) => ReturnType<App['post']>
+  /** Updates the created record with this URL (the raw response). */
+  update: (app: App, created: any, url: string) => ReturnType<App['post']>
   /** The URL as a read of the created record shows it. */
   read: (app: App, created: any) => Promise<unknown>
 }
@@ -43,30 +46,35 @@ export const FIELDS: Field[] = [
     name: 'event website',
     param: 'website',
     write: (app, url) => app.post('/events', { ...EVENT, website: url }, { as: 'administrator' }),
+    update: (app, created, url) => app.post(`/events/${created.id}`, { website: url }, { as: 'administrator' }),
     read: eventRead((e) => e.website),
   },
   {
     name: 'event virtual_url',
     param: 'virtual_url',
     write: (app, url) => app.post('/events', { ...EVENT, attendance_mode: 'online', virtual_url: url }, { as: 'administrator' }),
+    update: (app, created, url) => app.post(`/events/${created.id}`, { virtual_url: url }, { as: 'administrator' }),
     read: eventRead((e) => e.virtual_url),
   },
   {
     name: 'event image',
     param: 'image',
     write: (app, url) => app.post('/events', { ...EVENT, image: url }, { as: 'administrator' }),
+    update: (app, created, url) => app.post(`/events/${created.id}`, { image: url }, { as: 'administrator' }),
     read: eventRead((e) => e.image.url),
   },
   {
     name: 'event custom field of type url',
     param: 'custom_fields[ticket_url]',
     write: (app, url) => app.post('/events', { ...EVENT, custom_fields: { ticket_url: url } }, { as: 'administrator' }),
+    update: (app, created, url) => app.post(`/events/${created.id}`, { custom_fields: { ticket_url: url } }, { as: 'administrator' }),
     read: eventRead((e) => e.custom_fields.ticket_url.value),
   },
   {
     name: 'venue website',
     param: 'website',
     write: (app, url) => app.post('/venues', { venue: 'Hall', status: 'publish', website: url }, { as: 'administrator' }),
+    update: (app, created, url) => app.post(`/venues/${created.id}`, { website: url }, { as: 'administrator' }),
     read: async (app, created) => (await app.get(`/venues/${created.id}`, { as: 'administrator' })).body.website,
   },
   {
@@ -74,12 +82,14 @@ export const FIELDS: Field[] = [
     param: 'custom_fields[ticket_url]',
     write: (app, url) =>
       app.post('/venues', { venue: 'Hall', status: 'publish', custom_fields: { ticket_url: url } }, { as: 'administrator' }),
+    update: (app, created, url) => app.post(`/venues/${created.id}`, { custom_fields: { ticket_url: url } }, { as: 'administrator' }),
     read: async (app, created) => (await app.get(`/venues/${created.id}`, { as: 'administrator' })).body.custom_fields.ticket_url.value,
   },
   {
     name: 'organizer website',
     param: 'website',
     write: (app, url) => app.post('/organizers', { organizer: 'Crew', status: 'publish', website: url }, { as: 'administrator' }),
+    update: (app, created, url) => app.post(`/organizers/${created.id}`, { website: url }, { as: 'administrator' }),
     read: async (app, created) => (await app.get(`/organizers/${created.id}`, { as: 'administrator' })).body.website,
   },
   {
@@ -87,6 +97,9 @@ export const FIELDS: Field[] = [
     param: 'venue',
     says: /^The venue could not be created from the provided data: Invalid parameter\(s\): website$/,
     write: (app, url) => app.post('/events', { ...EVENT, venue: { venue: 'Inline hall', website: url } }, { as: 'administrator' }),
+    // The event moves to another venue made inside the update.
+    update: (app, created, url) =>
+      app.post(`/events/${created.id}`, { venue: { venue: 'Another hall', website: url } }, { as: 'administrator' }),
     read: async (app, created) => {
       const e = (await app.get(`/events/${created.id}`, { as: 'administrator' })).body
       return (await app.get(`/venues/${e.venue.id}`, { as: 'administrator' })).body.website
@@ -109,6 +122,22 @@ export function urlFieldsSuite(t: SuiteApi, name: string, makeStorage: () => Sto
       expect(await field.read(app, bare.body)).toBe('https://plain.example')
       const again = await field.write(app, stored as string)
       expect(await field.read(app, again.body)).toBe(stored)
+    })
+
+    it.each(FIELDS)('$name: on update too, stored serialized; a control character is a 400 and the stored URL stays', async (field) => {
+      const app = await open(makeStorage)
+      const made = await field.write(app, 'https://first.example/a')
+      expect(made.status, made.text).toBe(201)
+      const res = await field.update(app, made.body, 'https://Second.EXAMPLE/a b/"q"/<t>')
+      expect(res.status, res.text).toBe(200)
+      const stored = 'https://second.example/a%20b/%22q%22/%3Ct%3E'
+      expect(await field.read(app, made.body)).toBe(stored)
+      for (const sent of ['https://x.test/\r\nX-INJ:1', 'https://x.test/a\tb', 'https://x.test/\u007f']) {
+        const bad = await field.update(app, made.body, sent)
+        expectInvalid(bad, [field.param])
+        expect(bad.body.data.params[field.param], JSON.stringify(sent)).toMatch(field.says ?? /control character/)
+      }
+      expect(await field.read(app, made.body)).toBe(stored)
     })
 
     it.each(FIELDS)('$name: a control character is a 400 naming the field, and nothing is stored', async (field) => {
