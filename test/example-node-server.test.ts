@@ -32,12 +32,12 @@ const EVENT = { title: 'Launch party', start_date: 'tomorrow 7pm', end_date: 'to
  * A GET sent as written: fetch() would normalise the target (`//evil.test/`) and refuses to set
  * Host, and a client may send either as it likes.
  */
-function rawGet(port: number, path: string, host = `127.0.0.1:${port}`) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+function rawGet(port: number, path: string, host = `127.0.0.1:${port}`, method = 'GET') {
+  return new Promise<{ status: number; body: string; allow?: string }>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { host } }, (res) => {
       let body = ''
       res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, allow: res.headers.allow }))
     })
     req.on('error', reject).end()
   })
@@ -136,6 +136,25 @@ describe('examples/node-server', () => {
     expect(absolute.status).toBe(200)
     expect(absolute.body).not.toContain('evil.test')
     expect(absolute.body).toContain(`http://127.0.0.1:${s.port}/wp-json/calendar/events/v1/events?format=ics`)
+    await s.stop()
+  })
+
+  it('answers a method the fetch API refuses (TRACE) with a 4xx, never a 500', async () => {
+    const s = await run({ CALENDAR_STORAGE: 'memory' })
+    // TRACE: Node parses it and hands it on (TRACK it refuses with its own 400, CONNECT it hands to a
+    // 'connect' listener, which this server has not).
+    for (const method of ['TRACE']) {
+      // The pages: 405 with the methods they answer.
+      for (const path of ['/', '/calendar/']) {
+        const page = await rawGet(s.port, path, undefined, method)
+        expect(page.status, `${method} ${path}`).toBe(405)
+        expect(page.allow, `${method} ${path}`).toBe('GET, HEAD')
+      }
+      // The API: no route answers that method, as WordPress says it.
+      const api = await rawGet(s.port, '/wp-json/calendar/events/v1/events', undefined, method)
+      expect(api.status, method).toBe(404)
+      expect(JSON.parse(api.body)).toMatchObject({ code: 'rest_no_route' })
+    }
     await s.stop()
   })
 

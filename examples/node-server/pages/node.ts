@@ -24,6 +24,9 @@ export function pageUrl(target: string, origin: string): URL | null {
   return URL.canParse(origin + path) ? new URL(origin + path) : null
 }
 
+/** Methods the fetch API's Request refuses to carry (its forbidden methods): no page answers them. */
+const REFUSED_BY_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
 export function servePages(handler: (request: Request) => Promise<Response>) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const headers = new Headers()
@@ -38,8 +41,11 @@ export function servePages(handler: (request: Request) => Promise<Response>) {
     }
     // A body sent to a page is not read: drain it so the connection can be reused.
     req.resume()
+    if (REFUSED_BY_FETCH.has((req.method ?? 'GET').toUpperCase())) {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed')
+      return
+    }
     Promise.resolve()
-      // Inside the chain: a method Request refuses (CONNECT) becomes a 500, not a crash.
       .then(() => handler(new Request(url, { method: req.method, headers })))
       .then(async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers))
