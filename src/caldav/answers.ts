@@ -4,21 +4,9 @@
  * missing value (or, for the sync pages the calendar is built from, an error) instead of a
  * TypeError deep in a report.
  */
+import { at } from '../http/json-at.js'
 
-/**
- * What `path` leads to in parsed JSON, or undefined where a step is not an object.
- *
- * @example
- * at({ series: { id: 7 } }, 'series', 'id') // 7
- */
-export function at(json: unknown, ...path: string[]): unknown {
-  let value = json
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined
-    value = (value as Record<string, unknown>)[key]
-  }
-  return value
-}
+export { at }
 
 /** A string at `path`, or null. */
 export const textAt = (json: unknown, ...path: string[]): string | null => {

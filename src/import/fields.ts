@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ImportKind } from '../storage/import-links.js'
+import { at } from '../http/json-at.js'
 
 /** JSON with object keys sorted: the same value always hashes the same. */
 export function stableJson(value: unknown): string {
@@ -33,21 +34,7 @@ const ids = (list: unknown): number[] =>
     .filter(Number.isFinite)
     .sort((a, b) => a - b)
 
-/**
- * What `path` leads to in parsed JSON, or undefined where a step is not an object: answers are
- * read without trusting their shape.
- *
- * @example
- * at({ data: { params: { status: 'bad' } } }, 'data', 'params', 'status') // 'bad'
- */
-export function at(json: unknown, ...path: string[]): unknown {
-  let value = json
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined
-    value = (value as Record<string, unknown>)[key]
-  }
-  return value
-}
+export { at }
 
 /** One field of an event, venue, organizer or term read, as the write named `field` left it. */
 function projectField(kind: ImportKind, rep: unknown, field: string): unknown {
