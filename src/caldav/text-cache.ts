@@ -5,39 +5,27 @@
  * feed. Keyed by the Resource object, which the collection cache replaces whenever the REST
  * sync reports one of its events changed (a venue, organizer or term it shows included): a text
  * is never served for a changed object. Held by one router's CalDAV handler; bounded by the
- * characters it holds, least recently used first out.
+ * characters it holds, least recently used first out (lru-cache, as the response cache is).
  */
+import { LRUCache } from 'lru-cache'
 import type { Resource } from './resource.js'
 
 export class TextCache {
-  private readonly texts = new Map<Resource, string>()
-  private size = 0
+  private readonly texts: LRUCache<Resource, string>
 
   /** `maxChars`: at most this many characters of text held in all. */
-  constructor(private readonly maxChars = 16_000_000) {}
+  constructor(maxChars = 16_000_000) {
+    this.texts = new LRUCache<Resource, string>({ maxSize: maxChars, sizeCalculation: (text) => Math.max(1, text.length) })
+  }
 
   get(r: Resource): string | undefined {
-    const text = this.texts.get(r)
-    if (text === undefined) return undefined
-    // Most recently used last (a Map keeps insertion order).
-    this.texts.delete(r)
-    this.texts.set(r, text)
-    return text
+    return this.texts.get(r)
   }
 
   set(r: Resource, text: string): void {
-    const old = this.texts.get(r)
-    if (old !== undefined) {
-      this.size -= old.length
-      this.texts.delete(r)
-    }
-    if (text.length > this.maxChars) return
-    this.texts.set(r, text)
-    this.size += text.length
-    for (const [k, v] of this.texts) {
-      if (this.size <= this.maxChars) break
-      this.texts.delete(k)
-      this.size -= v.length
-    }
+    // A text larger than the whole bound is not kept (lru-cache refuses it), and an older text
+    // of the same resource goes with it.
+    if (text.length > this.texts.maxSize) this.texts.delete(r)
+    else this.texts.set(r, text)
   }
 }
