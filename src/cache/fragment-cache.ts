@@ -41,15 +41,18 @@ export class FragmentCache {
     this.lru = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (text, key) => fragmentBytes(key, text) })
   }
 
-  /** The text under `key`, built and kept on a miss. */
-  text(key: string, build: () => string): string {
+  /**
+   * The text under `key`, built by `build(...args)` and kept on a miss. The arguments are passed
+   * through so that a caller's builder need not be a closure made afresh for every lookup.
+   */
+  text<A extends unknown[]>(key: string, build: (...args: A) => string, ...args: A): string {
     const hit = this.lru.get(key)
     if (hit !== undefined) {
       this.hits++
       return hit
     }
     this.misses++
-    const text = build()
+    const text = build(...args)
     this.lru.set(key, text)
     return text
   }

@@ -12,7 +12,7 @@
  */
 import type { Context } from '../context.js'
 import { RawJson } from '../http/raw-json.js'
-import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../storage/types.js'
+import type { EventRecord, OrganizerRecord, PostRecord, TermWithCount, VenueRecord } from '../storage/types.js'
 import { languageFields, type Json } from './common.js'
 import { eventOrganizers, eventVenues, type Relations } from './embedded.js'
 import type { FragmentCache } from '../cache/fragment-cache.js'
@@ -24,6 +24,15 @@ import { embeddedTerm } from './term.js'
 const members = (o: Json) => JSON.stringify(o).slice(1, -1)
 /** An object's text without its closing brace, so members can follow. */
 const open = (o: Json) => JSON.stringify(o).slice(0, -1)
+
+/** The builders of the cached texts (PostWriter.own): an event's head, from `id` to `featured`. */
+const headText = (ctx: Context, e: EventRecord) => open(eventHead(ctx, e))
+/** `custom_fields` and the status fields after it: also the event's row alone. */
+const tailText = (ctx: Context, e: EventRecord) =>
+  `"custom_fields":${JSON.stringify(customFieldsJson(ctx, e))},${members(eventStatusFields(e))}`
+const venueText = (ctx: Context, v: VenueRecord, single: boolean) => open(venueOwn(ctx, v, single))
+const organizerText = (ctx: Context, o: OrganizerRecord, single: boolean) => open(organizerOwn(ctx, o, single))
+const termText = (ctx: Context, t: TermWithCount) => JSON.stringify(embeddedTerm(ctx, t))
 
 /**
  * Whether the record carries a revision to key it by. A host's own Storage that does not keep
@@ -57,14 +66,12 @@ export class PostWriter {
     const { ctx, cache } = this
     const venues = eventVenues(e, rel)
     const organizers = eventOrganizers(e, rel)
-    let text = this.own(e, 'e', () => open(eventHead(ctx, e)))
+    let text = this.own(e, 'e', headText)
     text += `,"categories":${this.termList(e.categoryIds, rel)},"tags":${this.termList(e.tagIds, rel)},"venue":`
     if (venues.length === 1) text += this.venue(venues[0] as VenueRecord, rel, single)
     else text += `[${venues.map((v) => this.venue(v, rel, single)).join(',')}]`
     text += `,"organizer":[${organizers.map((o) => this.organizer(o, rel, single)).join(',')}],`
-    text += `"custom_fields":${this.own(e, 'c', () => JSON.stringify(customFieldsJson(ctx, e)))},`
-    text += `${members(eventStatusFields(e))},`
-    text += this.language(e, rel)
+    text += `${this.own(e, 'c', tailText)},${this.language(e, rel)}`
     if (single && e.status === 'publish') {
       const v = venues[0]
       const o = organizers[0]
@@ -82,19 +89,28 @@ export class PostWriter {
     return new RawJson(rec.type === 'venue' ? this.venue(rec, rel, single) : this.organizer(rec, rel, single))
   }
 
-  /** A record's own text, cached under its version (`kind` tells the shapes of one record apart). */
-  private own(rec: PostRecord, kind: string, build: () => string): string {
-    return versioned(rec) ? this.cache.text(`${kind}${rec.id}:${rec.revision}${this.variant}`, build) : build()
+  /**
+   * A record's own text, cached under its version (`kind` tells the shapes of one record apart).
+   * `build` is a function of its arguments, not a closure: a page asks for dozens of texts.
+   */
+  private own<R extends PostRecord>(
+    rec: R,
+    kind: string,
+    build: (ctx: Context, rec: R, single: boolean) => string,
+    single = false,
+  ): string {
+    const { ctx } = this
+    return versioned(rec)
+      ? this.cache.text(`${kind}${rec.id}:${rec.revision}${this.variant}`, build, ctx, rec, single)
+      : build(ctx, rec, single)
   }
 
   private venue(v: VenueRecord, rel: Relations, single: boolean): string {
-    const own = this.own(v, single ? 'V' : 'v', () => open(venueOwn(this.ctx, v, single)))
-    return `${own},${this.language(v, rel)}}`
+    return `${this.own(v, single ? 'V' : 'v', venueText, single)},${this.language(v, rel)}}`
   }
 
   private organizer(o: OrganizerRecord, rel: Relations, single: boolean): string {
-    const own = this.own(o, single ? 'O' : 'o', () => open(organizerOwn(this.ctx, o, single)))
-    return `${own},${this.language(o, rel)}}`
+    return `${this.own(o, single ? 'O' : 'o', organizerText, single)},${this.language(o, rel)}}`
   }
 
   private termList(ids: number[], rel: Relations): string {
@@ -105,7 +121,7 @@ export class PostWriter {
         // (the strings length-prefixed, so no two terms can spell the same key). Long as it is,
         // looking it up costs less than building the term's links again.
         const key = `t${t.id}:${t.count}:${t.parent}:${t.taxonomy}:${t.name.length}:${t.name}${t.slug.length}:${t.slug}${t.description.length}:${t.description}${this.variant}`
-        text = this.cache.text(key, () => JSON.stringify(embeddedTerm(this.ctx, t)))
+        text = this.cache.text(key, termText, this.ctx, t)
         this.terms.set(t.id, text)
       }
       return text

@@ -64,20 +64,21 @@ async function readableTranslations(ctx: Context, all: Map<number, Record<string
   const missing: number[] = []
   for (const members of all.values()) for (const language in members) if (!byId.has(members[language]!)) missing.push(members[language]!)
   if (missing.length) for (const p of await ctx.storage.getPosts(missing)) byId.set(p.id, p)
-  const readable = (id: number) => {
-    const p = byId.get(id)
-    return p !== undefined && canRead(ctx.principal, p)
-  }
   for (const [group, members] of all) {
     // Most groups are all readable (published, or a caller who sees drafts): kept as they are.
     let every = true
-    for (const language in members) if (!readable(members[language]!)) every = false
+    for (const language in members) if (!readable(ctx, byId, members[language]!)) every = false
     if (every) continue
     const shown: Record<string, number> = {}
-    for (const language in members) if (readable(members[language]!)) shown[language] = members[language]!
+    for (const language in members) if (readable(ctx, byId, members[language]!)) shown[language] = members[language]!
     all.set(group, shown)
   }
   return all
+}
+
+function readable(ctx: Context, byId: Map<number, PostRecord>, id: number): boolean {
+  const p = byId.get(id)
+  return p !== undefined && canRead(ctx.principal, p)
 }
 
 /**

@@ -85,6 +85,11 @@ export type SqlStorage = Storage & {
  */
 const STORED_FOR_CACHE = 32
 
+/** `.catch` of a read: the database's error as the storage's own. */
+const rethrowTranslated = (err: unknown): never => {
+  throw translate(err)
+}
+
 /** Reads and writes on the transaction's own connection; unusable once the transaction ended. */
 class Tx extends Reader implements StorageTx {
   finished = false
@@ -173,6 +178,8 @@ class SqlStorageImpl extends Reader implements SqlStorage {
   private migrated: Promise<void> | null = null
   /** The search indexes reads may use, probed once per migration (see ready()). */
   private fts: Promise<SearchIndexes> | null = null
+  /** What `fts` resolved to, once it has: reads then start without waiting on a settled promise. */
+  private indexes: SearchIndexes | null = null
   private readonly journal: SqlJournal
   readonly otherWriters: OtherWriters
   readonly replicaReads?: ReplicaReads
@@ -274,6 +281,7 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     }
     this.migrated = Promise.resolve()
     this.fts = null
+    this.indexes = null
   }
 
   /**
@@ -292,24 +300,26 @@ class SqlStorageImpl extends Reader implements SqlStorage {
       this.driver.dialect === 'postgres'
         ? wordIndexState(this.driver).then((words) => ({ posts: false, events: false, words }))
         : searchIndexes(this.driver)
-    ).catch((err: unknown) => {
-      this.fts = null
-      throw translate(err)
-    })
+    ).then(
+      (indexes) => (this.indexes = indexes),
+      (err: unknown) => {
+        this.fts = null
+        throw translate(err)
+      },
+    )
     return this.fts
   }
 
-  protected async use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-    try {
-      return await this.via(null, fn)
-    } catch (err) {
-      throw translate(err)
-    }
+  protected use<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    return this.via(null, fn).catch(rethrowTranslated)
   }
 
   /** A read on replica `replica`, or on the primary with null; errors as the database gave them. */
-  private async via<T>(replica: number | null, fn: (db: Db) => Promise<T>): Promise<T> {
-    const fts = await this.ready()
+  private via<T>(replica: number | null, fn: (db: Db) => Promise<T>): Promise<T> {
+    // Once ready, a read goes straight to the driver: awaiting settled promises cost each read
+    // several turns of the microtask queue.
+    const fts = this.indexes
+    if (!fts) return this.ready().then(() => this.via(replica, fn))
     const run = (conn: SqlConnection) => fn(new Db(conn, this.dialect, fts.posts, fts.events, this.records, fts.words))
     return replica === null ? this.driver.read(run) : this.driver.replicas!.read(replica, run)
   }
