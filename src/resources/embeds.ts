@@ -85,7 +85,16 @@ function readable(ctx: Context, byId: Map<number, PostRecord>, id: number): bool
  * The series fields of each event (representation/series.ts), null for an event outside any
  * series; the first occurrences not in the batch are read in one call.
  */
-export async function seriesFields(ctx: Context, events: readonly EventRecord[]): Promise<Array<Json | null>> {
+export function seriesFields(ctx: Context, events: readonly EventRecord[]): Promise<Array<Json | null>> {
+  // Most pages hold no occurrence of a series: answered without an async call.
+  if (!events.some(inSeries)) return Promise.resolve(events.map(noSeries))
+  return seriesFieldsRead(ctx, events)
+}
+
+const inSeries = (e: EventRecord) => Boolean(e.seriesId)
+const noSeries = () => null
+
+async function seriesFieldsRead(ctx: Context, events: readonly EventRecord[]): Promise<Array<Json | null>> {
   const heads = new Map<number, EventRecord>()
   for (const e of events) if (e.seriesId === e.id) heads.set(e.id, e)
   const missing = [...new Set(events.filter((e) => e.seriesId && !heads.has(e.seriesId)).map((e) => e.seriesId!))]

@@ -7,7 +7,7 @@
 import { canEditPosts, canModify } from '../auth/principal.js'
 import type { Context } from '../context.js'
 import { RawJson } from '../http/raw-json.js'
-import type { ImportKind } from '../storage/import-links.js'
+import type { ImportKind, ImportLinkStore } from '../storage/import-links.js'
 import type { PostRecord } from '../storage/types.js'
 
 export interface ImportSourceJson {
@@ -22,16 +22,23 @@ export interface ImportSourceJson {
  * @example
  * const sources = await importSources(ctx, events) // Map { 12 => { source: 'ics:https://…', source_id: 'uid-1', imported_at: '2027-01-01 10:00:00' } }
  */
-export async function importSources(
+export function importSources(
   ctx: Context,
   records: readonly PostRecord[],
   /** The records were created by this request: only the importer links a record, inside its own write. */
   created = false,
-): Promise<Map<number, ImportSourceJson>> {
-  const out = new Map<number, ImportSourceJson>()
+): Promise<ReadonlyMap<number, ImportSourceJson>> {
   const links = ctx.storage.importLinks
   // The importer's own writes (host requests with an in-transaction hook) never read it back.
-  if (created || !links || !canEditPosts(ctx.principal) || ctx.inTransaction) return out
+  // Most callers (every anonymous reader) get the one empty answer, without an async call.
+  if (created || !links || !canEditPosts(ctx.principal) || ctx.inTransaction) return NO_SOURCES
+  return linkedSources(ctx, links, records)
+}
+
+const NO_SOURCES: Promise<ReadonlyMap<number, ImportSourceJson>> = Promise.resolve(new Map())
+
+async function linkedSources(ctx: Context, links: ImportLinkStore, records: readonly PostRecord[]) {
+  const out = new Map<number, ImportSourceJson>()
   const editable = records.filter((r) => canModify(ctx.principal, r))
   if (!editable.length) return out
   const kinds = new Map(editable.map((r) => [r.id, r.type as ImportKind]))
