@@ -7,7 +7,8 @@
  *   npm run bench          BENCH_SECONDS=10 to measure longer, BENCH_PEERS=1 to add hono/fastify,
  *                          BENCH_ONLY=mixed for the mixed workload alone, BENCH_ONLY=sqlite-cache
  *                          for SQLite with the response cache on alone (its hits check for other
- *                          processes' commits first)
+ *                          processes' commits first), BENCH_ONLY=table for the table's eight anonymous
+ *                          cells alone (no editor rows, no mixed workload: issue 34's comparison)
  *
  * Each server runs in its own process, pinned to CPU 0 while the load generator runs on CPU 1
  * (`taskset`, when there are two cores or more), so the client never steals the server's core.
@@ -23,6 +24,7 @@ import { EDITOR_TOKEN, EVENTS_PATH, type Ready } from './seed.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ONLY_MIXED = process.env.BENCH_ONLY === 'mixed'
+const ONLY_TABLE = process.env.BENCH_ONLY === 'table'
 const WARMUP_SECONDS = 2
 const CONNECTIONS = 50
 const ROUTES = ['GET /events/{id}', 'GET /events?per_page=10'] as const
@@ -55,7 +57,7 @@ const ROUTERS: ServerSpec[] =
     ? [routerSpec('SQLite', 'on'), routerSpec('SQLite', 'on', true)]
     : [
         ...STORAGES.flatMap((storage) => [routerSpec(storage, 'on'), routerSpec(storage, 'off')]),
-        ...STORAGES.map((storage) => routerSpec(storage, 'on', true)),
+        ...(ONLY_TABLE ? [] : STORAGES.map((storage) => routerSpec(storage, 'on', true))),
       ]
 const PEERS: ServerSpec[] =
   process.env.BENCH_PEERS === '1'
@@ -388,7 +390,7 @@ async function main() {
       }
     }
     const mixedRows: string[][] = []
-    for (const server of servers.filter((s) => s.storage === 'SQLite' && !s.headers)) {
+    for (const server of servers.filter((s) => !ONLY_TABLE && s.storage === 'SQLite' && !s.headers)) {
       for (const client of USE_WRK ? (['kept', 'wrk'] as const) : (['kept'] as const)) {
         const result = await mixed(server, client)
         mixedRows.push([
@@ -422,13 +424,19 @@ async function main() {
         table(['server', 'route', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'errors', 'client cpu', 'server cpu', 'cpu µs/req'], details, 2),
       )
     }
-    console.log(
-      `\nMixed workload: 95% anonymous GETs over ${servers[0]!.mixed.reads.length} lists, filters and single events, ` +
-        `5% editor updates (POST /events/{id}):\n`,
-    )
-    console.log(
-      table(['storage', 'response cache', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server cpu', 'cpu µs/req'], mixedRows, 3),
-    )
+    if (mixedRows.length) {
+      console.log(
+        `\nMixed workload: 95% anonymous GETs over ${servers[0]!.mixed.reads.length} lists, filters and single events, ` +
+          `5% editor updates (POST /events/{id}):\n`,
+      )
+      console.log(
+        table(
+          ['storage', 'response cache', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'server cpu', 'cpu µs/req'],
+          mixedRows,
+          3,
+        ),
+      )
+    }
     if (!USE_WRK && details.some((row) => parseInt(row[7]!) >= 90)) {
       console.log(
         '\nclient cpu near 100%: the built-in load generator, not the server, set the pace in those rows,\n' +

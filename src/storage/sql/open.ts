@@ -96,10 +96,11 @@ export async function openSqliteFile(path: string, options: OpenSqliteOptions = 
     // Opened at the first question (SQLite creates it with the first read); until it exists, and
     // where it cannot be read, dataVersion() asks SQLite.
     let shm: number | null = null
+    // One array for every question: the driver copies the bytes it keeps.
+    const header = new Uint8Array(48)
     const walIndexStamp = () => {
       shm ??= existingFile(openSync, `${file}-shm`)
       if (shm === null) return null
-      const header = new Uint8Array(48)
       return readSync(shm, header, 0, 48, 0) === 48 ? header : null
     }
     const onClose = async () => {

@@ -80,7 +80,8 @@ export interface SqliteDriverOptions {
    * rewrites it (its change counter grows) before the commit returns, so while it is unchanged
    * the database is too, and dataVersion() answers without asking SQLite: a read of a few bytes
    * instead of a statement that takes and drops a read lock (about 0.8 against 2-3 µs per
-   * cache hit). See docs/storage.md §2, item 10.
+   * cache hit). See docs/storage.md §2, item 10. The array may be the same one each call (its
+   * bytes valid until the next): allocating one per question cost as much as the read.
    */
   walIndexStamp?: () => Uint8Array | null
 }
@@ -263,6 +264,13 @@ function versionAsker(conn: Connection): () => number {
   }
 }
 
+/** Whether two WAL-index stamps are equal, byte for byte. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 /** Since when a snapshot (or a shared dataVersion answer) is open, and after which write of the process. */
 interface Opened {
   openedAt: number
@@ -287,6 +295,11 @@ class ReaderSnapshots {
   // a commit after that read changes the header, so an equal header means nothing committed.
   private stamped: { stamp: Uint8Array; value: number } | null = null
 
+  /** Ends a shared answer when the event loop turns (one function for every answer, no closure each). */
+  private readonly forgetVersion = (answer: Opened): void => {
+    if (this.version === answer) this.version = null
+  }
+
   constructor(
     private readonly reader: Connection,
     private readonly lock: Mutex,
@@ -298,9 +311,9 @@ class ReaderSnapshots {
   /** The last commit's version, asked of SQLite only when the WAL-index header moved. */
   private stampedVersion(): number {
     const stamp = this.walIndexStamp?.() ?? null
-    if (stamp && this.stamped && Buffer.compare(stamp, this.stamped.stamp) === 0) return this.stamped.value
+    if (stamp && this.stamped && sameBytes(stamp, this.stamped.stamp)) return this.stamped.value
     const value = this.askVersion()
-    this.stamped = stamp ? { stamp, value } : null
+    this.stamped = stamp ? { stamp: stamp.slice(), value } : null
     return value
   }
 
@@ -358,9 +371,7 @@ class ReaderSnapshots {
     }
     if (this.version && reusable(this.version)) return this.version.value
     const answer = (this.version = { value: this.stampedVersion(), openedAt: performance.now(), writes: processWrites })
-    setImmediate(() => {
-      if (this.version === answer) this.version = null
-    })
+    setImmediate(this.forgetVersion, answer)
     return answer.value
   }
 }
