@@ -290,6 +290,8 @@ export interface ResolvedOptions {
   caldav: { path: string } | null
   /** The names served, ours first (then TEC's with the `tecNames` option). */
   namespaces: readonly WireNames[]
+  /** Each served namespace's path below the host (`{prefix}/{namespace}`), for finding it in a URL. */
+  namespacePaths: ReadonlyArray<{ readonly path: string; readonly names: WireNames }>
 }
 
 /** The largest geofence radius: just under half the Earth's circumference (20,015 km), so nearly every point. */
@@ -388,7 +390,9 @@ function declaredWebhooks(endpoints: DeclaredWebhook[]): DeclaredWebhook[] {
 }
 
 export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
-  const prefix = '/' + (o.prefix ?? '/wp-json').replace(/^\/+|\/+$/g, '')
+  const given = '/' + (o.prefix ?? '/wp-json').replace(/^\/+|\/+$/g, '')
+  const prefix = given === '/' ? '' : given
+  const namespaces = served(o.tecNames)
   const languages = o.languages ?? ['en', 'ja', 'ko', 'zh-hans']
   if (!languages.length) throw new TypeError('calendar-events-router: languages must not be empty')
   // tsc (noUncheckedIndexedAccess) needs the cast that the rule, misreading the index access, calls unneeded.
@@ -399,7 +403,7 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
   if (!isValidTimezone(timezone)) throw new TypeError(`calendar-events-router: unknown timezone ${timezone}`)
   const perPage = positive('perPage', o.perPage, 120)
   return {
-    prefix: prefix === '/' ? '' : prefix,
+    prefix,
     baseUrl: o.baseUrl ? o.baseUrl.replace(/\/+$/, '') : null,
     siteUrl: o.siteUrl === undefined ? null : siteUrl(o.siteUrl),
     currency: currency(o.currency),
@@ -454,7 +458,8 @@ export function resolveOptions(o: CalendarOptions = {}): ResolvedOptions {
     geofence: geofence(o.geofence),
     customFields: resolveCustomFields(caldavFields(o)),
     caldav: resolveCaldav(o.caldav, languages),
-    namespaces: served(o.tecNames),
+    namespaces,
+    namespacePaths: namespaces.map((names) => ({ path: `${prefix}/${names.namespace}`, names })),
   }
 }
 

@@ -41,10 +41,9 @@ export function locate(url: string, options: ResolvedOptions): Located | null {
       pathname = pathname.slice(second)
     }
   }
-  const lower = pathname.toLowerCase()
-  for (const names of options.namespaces) {
-    const ns = `${options.prefix}/${names.namespace}`
-    if (lower.startsWith(ns)) {
+  for (const { path: ns, names } of options.namespacePaths) {
+    // Only the part that must be the namespace is lowercased: the rest keeps its case.
+    if (pathname.length >= ns.length && pathname.slice(0, ns.length).toLowerCase() === ns) {
       const below = pathname.slice(ns.length)
       if (below === '' || below[0] === '/') return { origin, path: below, search, pathLanguage, names }
     }
@@ -63,6 +62,7 @@ export function locate(url: string, options: ResolvedOptions): Located | null {
     if (options.restIndex && route === '/') return { origin, path: '', search, pathLanguage, names: own, siteIndex: true }
     return null
   }
+  const lower = pathname.toLowerCase()
   if (options.restIndex && (lower === `${options.prefix}/` || (options.prefix !== '' && lower === options.prefix))) {
     return { origin, path: '', search, pathLanguage, names: own, siteIndex: true }
   }

@@ -137,6 +137,10 @@ export class Pipeline {
     if (source.readAtLeast) this.readAtLeast = (position) => source.readAtLeast!(position)
     // A read the backend lacks (a capability) is absent here too.
     for (const name of OPTIONAL_READS) if (!source[name]) (this as Record<string, unknown>)[name] = undefined
+    // No hook reads (an anonymous request without the response cache): each read is the
+    // backend's own method, with no operation object made and dispatched per call.
+    if (!this.readHooks.length)
+      for (const name of READS) if (source[name]) (this as Record<string, unknown>)[name] = source[name].bind(source)
   }
 
   /** The same source behind `outer` hooks first, then this pipeline's own. */
