@@ -20,7 +20,7 @@ import { buildSchemas, type Schemas } from './schemas/index.js'
 import { schemasUnder } from './schemas/wire-names.js'
 import type { WireNames } from './wire-names.js'
 import type { ReplicaReads, Storage } from './storage/types.js'
-import { authenticate } from './router/authenticate.js'
+import { authenticate, callerOf } from './router/authenticate.js'
 import { contextFactory } from './router/context.js'
 import { dispatch, type Routing } from './router/dispatch.js'
 import { failureResponse } from './router/failure.js'
@@ -220,7 +220,8 @@ async function handle(state: RouterState, request: RequestLike, host: HostCall |
     if (method === 'OPTIONS') {
       raw = await answerOptions(state, request, located, query, meta)
     } else {
-      const principal = host ? host.principal : await authenticate(options, request)
+      const found = host ? host.principal : callerOf(options, request)
+      const principal = found instanceof Promise ? await found : found
       meta.loggedIn = principal !== null
       const read = method === 'GET' || method === 'HEAD'
       // A batch's request reads what is not committed yet: never from the cache, nor into it.

@@ -69,6 +69,13 @@ export function preflight(cors: Cors, request: RequestLike, methods: string[], a
 
 export function appendVary(raw: RawResponse, value: string): void {
   const current = raw.headers.Vary
-  if (!current) raw.headers.Vary = value
-  else if (!current.split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase())) raw.headers.Vary = `${current}, ${value}`
+  if (!current) {
+    raw.headers.Vary = value
+    return
+  }
+  // Every response passes here (Origin): most lack the name altogether, told without splitting.
+  const wanted = value.toLowerCase()
+  const lower = current.toLowerCase()
+  if (lower.includes(wanted)) for (const v of lower.split(',')) if (v.trim() === wanted) return
+  raw.headers.Vary = `${current}, ${value}`
 }
