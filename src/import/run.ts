@@ -7,8 +7,9 @@
  * Group commit: records are written a group at a time (`batchSize`, default 100) through the
  * router's batch door, one transaction per group, since a commit costs as much as a record's
  * whole write path. A group that took longer than GROUP_SLICE_MS makes the next ones smaller, and
- * the server's other work runs between groups, so an import never holds reads up for long. A group where one record's write fails inside the transaction is rolled
- * back and written again one record per transaction, so that record fails alone.
+ * the server's other work runs between groups, so an import never holds reads up for long. A
+ * group where one record's write fails inside the transaction is rolled back and written again
+ * one record per transaction, so that record fails alone.
  */
 import type { Principal } from '../auth/principal.js'
 import type { CalendarOptions } from '../options.js'
@@ -26,7 +27,10 @@ import type { TextFilter } from '../sanitize/policy.js'
 import type { Authority, ImportSummary, KindCounts, SourceRead, SourceRecord } from '../readers/types.js'
 
 export interface RunOptions {
-  /** overwrite (default): the source wins; keep-local: fields edited here since the last import keep their value; skip: records imported before are left alone. */
+  /**
+   * overwrite (default): the source wins; keep-local: fields edited here since the last import
+   * keep their value; skip: records imported before are left alone.
+   */
   authority?: Authority
   /** Trash the events imported from this source before that it no longer has. */
   deleteMissing?: boolean

@@ -74,21 +74,23 @@ function sqliteTriggers(table: 'posts' | 'terms', kind: 'type' | 'taxonomy'): st
  * function keeps the search_path it was created with: a write through a connection whose path
  * lacks the storage's schema (a qualified `UPDATE s.posts`) still finds `calendar_journal`.
  */
-function postgresFunction(table: 'posts' | 'terms', kind: 'type' | 'taxonomy'): string {
+function postgresFunction(table: 'posts' | 'terms', kind: 'type' | 'taxonomy', named = false): string {
   const trashed = kind === 'type' ? `CASE WHEN o.status <> 'trash' AND n.status = 'trash' THEN 'trash' ELSE 'update' END` : `'update'`
   const noted = `SELECT string_agg(concat_ws(' ', position, kind, record_id, action, revision, language), E'\\n' ORDER BY position) INTO written FROM ins`
-  const into = `INSERT INTO calendar_journal (kind, record_id, action, revision, language)`
+  const into = `INSERT INTO calendar_journal (kind, record_id, action, revision, language${named ? ', name, prior_status' : ''})`
   const back = `RETURNING position, kind, record_id, action, revision, language`
+  // Migration 27 adds each post's name and its status before the statement (JOURNAL_NAMES_DDL).
+  const also = (rows: string, prior: string) => (named ? `, ${PG_NAME(rows)}, ${prior}` : '')
   return `CREATE OR REPLACE FUNCTION calendar_journal_${table}() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
 DECLARE written text;
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    WITH ins AS (${into} SELECT ${kind}, id, 'create', revision, language FROM new_rows ORDER BY id ${back}) ${noted};
+    WITH ins AS (${into} SELECT ${kind}, id, 'create', revision, language${also('new_rows', 'status')} FROM new_rows ORDER BY id ${back}) ${noted};
   ELSIF TG_OP = 'UPDATE' THEN
-    WITH ins AS (${into} SELECT n.${kind}, n.id, ${trashed}, n.revision, n.language
+    WITH ins AS (${into} SELECT n.${kind}, n.id, ${trashed}, n.revision, n.language${also('n', 'o.status')}
       FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.revision <> o.revision ORDER BY n.id ${back}) ${noted};
   ELSE
-    WITH ins AS (${into} SELECT ${kind}, id, 'delete', revision, language FROM old_rows ORDER BY id ${back}) ${noted};
+    WITH ins AS (${into} SELECT ${kind}, id, 'delete', revision, language${also('old_rows', 'status')} FROM old_rows ORDER BY id ${back}) ${noted};
   END IF;
   IF written IS NOT NULL THEN
     PERFORM set_config('calendar.journal', coalesce(nullif(current_setting('calendar.journal', true), '') || E'\\n', '') || written, true);
@@ -187,37 +189,13 @@ function sqliteNamedPostTriggers(): string[] {
   ]
 }
 
-/** postgresFunction('posts') with the name and prior status filled. */
-function postgresNamedPostsFunction(): string {
-  const trashed = `CASE WHEN o.status <> 'trash' AND n.status = 'trash' THEN 'trash' ELSE 'update' END`
-  const noted = `SELECT string_agg(concat_ws(' ', position, kind, record_id, action, revision, language), E'\\n' ORDER BY position) INTO written FROM ins`
-  const into = `INSERT INTO calendar_journal (kind, record_id, action, revision, language, name, prior_status)`
-  const back = `RETURNING position, kind, record_id, action, revision, language`
-  return `CREATE OR REPLACE FUNCTION calendar_journal_posts() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
-DECLARE written text;
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    WITH ins AS (${into} SELECT type, id, 'create', revision, language, ${PG_NAME('new_rows')}, status FROM new_rows ORDER BY id ${back}) ${noted};
-  ELSIF TG_OP = 'UPDATE' THEN
-    WITH ins AS (${into} SELECT n.type, n.id, ${trashed}, n.revision, n.language, ${PG_NAME('n')}, o.status
-      FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.revision <> o.revision ORDER BY n.id ${back}) ${noted};
-  ELSE
-    WITH ins AS (${into} SELECT type, id, 'delete', revision, language, ${PG_NAME('old_rows')}, status FROM old_rows ORDER BY id ${back}) ${noted};
-  END IF;
-  IF written IS NOT NULL THEN
-    PERFORM set_config('calendar.journal', coalesce(nullif(current_setting('calendar.journal', true), '') || E'\\n', '') || written, true);
-  END IF;
-  RETURN NULL;
-END $fn$`
-}
-
 export const JOURNAL_NAMES_DDL: MigrationStatement[] = [
   `ALTER TABLE calendar_journal ADD COLUMN name {text}`,
   `ALTER TABLE calendar_journal ADD COLUMN prior_status {text}`,
   // journalNames looks entries up by record; only entries with a name are indexed.
   `CREATE INDEX IF NOT EXISTS calendar_journal_names ON calendar_journal (record_id) WHERE name IS NOT NULL`,
   ...sqliteNamedPostTriggers().map((sqlite) => ({ sqlite })),
-  { postgres: postgresNamedPostsFunction() },
+  { postgres: postgresFunction('posts', 'type', true) },
 ]
 
 export const JOURNAL_DATA: MigrationStatement[] = [
