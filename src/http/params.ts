@@ -16,6 +16,8 @@ const MAX_KEYS = 1000
 const MAX_DEPTH = 8
 
 function decode(s: string): string {
+  // Most names and values (`per_page`, `10`) carry neither an escape nor a plus.
+  if (!s.includes('%') && !s.includes('+')) return s
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '))
   } catch {
@@ -28,7 +30,8 @@ function decode(s: string): string {
 export function parseFormEncoded(input: string): Params {
   const out = emptyParams()
   if (!input) return out
-  const next = new WeakMap<Node, number>()
+  // Made for the first bracketed name only: most query strings have none, and every request parses one.
+  let next: WeakMap<Node, number> | undefined
   let count = 0
   for (const pair of input.split('&')) {
     if (!pair) continue
@@ -36,7 +39,8 @@ export function parseFormEncoded(input: string): Params {
     const eq = pair.indexOf('=')
     const rawKey = decode(eq === -1 ? pair : pair.slice(0, eq))
     const value = eq === -1 ? '' : decode(pair.slice(eq + 1))
-    assign(out, rawKey, value, next)
+    if (rawKey.indexOf('[') > 0) assign(out, rawKey, value, (next ??= new WeakMap()))
+    else out[rawKey] = value // a repeated plain key keeps the last value, as PHP does
   }
   for (const k of Object.keys(out)) out[k] = listify(out[k])
   return out
