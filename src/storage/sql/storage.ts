@@ -321,7 +321,12 @@ class SqlStorageImpl extends Reader implements SqlStorage {
     const fts = this.indexes
     if (!fts) return this.ready().then(() => this.via(replica, fn))
     const run = (conn: SqlConnection) => fn(new Db(conn, this.dialect, fts.posts, fts.events, this.records, fts.words))
-    return replica === null ? this.driver.read(run) : this.driver.replicas!.read(replica, run)
+    try {
+      return replica === null ? this.driver.read(run) : this.driver.replicas!.read(replica, run)
+    } catch (err) {
+      // A driver that throws at once (closed) fails the read as a rejection, as the async form did.
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)))
+    }
   }
 
   /**
