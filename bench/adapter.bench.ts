@@ -15,11 +15,12 @@
  * `wrk` is used when on PATH (BENCH_CLIENT=builtin forces the built-in keep-alive client, which
  * runs on Node too and may saturate before a fast server does: watch the client CPU column).
  */
-import { execFile, execFileSync, fork, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import http from 'node:http'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { isDeepStrictEqual, promisify } from 'node:util'
+import { isDeepStrictEqual } from 'node:util'
+import { hasCommand, PIN, pin, runWrk, serverCpu, startServer, wrkRate } from './load.js'
 import { EDITOR_TOKEN, EVENTS_PATH, type Ready } from './seed.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -90,50 +91,15 @@ interface Target {
   body?: string
 }
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url))
-const hasCommand = (name: string) => {
-  try {
-    execFileSync('which', [name], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
-const PIN = process.env.BENCH_PIN !== '0' && os.cpus().length >= 2 && hasCommand('taskset')
 const USE_WRK = process.env.BENCH_CLIENT !== 'builtin' && hasCommand('wrk')
+const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 
-/** Moves a process and all its threads (libuv pool, GC helpers) onto one CPU. */
-const pin = (pid: number, cpu: number) => {
-  if (PIN) execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' })
-}
-
-function start(spec: ServerSpec): Promise<Running> {
-  const child = fork(fileURLToPath(new URL(`./servers/${spec.entry}`, import.meta.url)), [], {
-    cwd: repoRoot,
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)],
-    env: { ...process.env, ...spec.env },
-  })
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${spec.name}: not ready after 300 s`)), 300_000)
-    child.once('message', (ready: Ready) => {
-      clearTimeout(timer)
-      // Pinned only once seeded, so the servers seed in parallel on both cores.
-      pin(child.pid!, 0)
-      resolve({ ...spec, ...ready, child })
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`${spec.name}: exited with ${code} before listening`))
-    })
-  })
-}
-
-/** CPU seconds the server process used so far, asked over IPC. */
-function serverCpu(server: Running): Promise<number> {
-  return new Promise((resolve) => {
-    server.child.once('message', ({ cpu }: { cpu: NodeJS.CpuUsage }) => resolve((cpu.user + cpu.system) / 1e6))
-    server.child.send('cpu')
-  })
+async function start(spec: ServerSpec): Promise<Running> {
+  try {
+    return { ...spec, ...(await startServer(repoRoot, spec.entry, spec.env)) }
+  } catch (error) {
+    throw new Error(`${spec.name}: could not start`, { cause: error })
+  }
 }
 
 const processCpu = () => {
@@ -197,8 +163,6 @@ async function builtin(port: number, next: () => Target, seconds: number): Promi
   return { rps: latencies.length / elapsed, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), errors }
 }
 
-const run = promisify(execFile)
-
 async function wrk(
   port: number,
   path: string,
@@ -208,7 +172,6 @@ async function wrk(
 ): Promise<Measured> {
   const url = `http://127.0.0.1:${port}${path}`
   const wrkArgs = (duration: number, latency: boolean) => [
-    ...(PIN ? ['-c', '1', 'wrk'] : []),
     '-t1',
     `-c${CONNECTIONS}`,
     // wrk's default 2 s timeout drops the slowest responses from its latency figures (they count
@@ -222,9 +185,8 @@ async function wrk(
     url,
     ...(script.length ? ['--', ...script] : []),
   ]
-  const command = PIN ? 'taskset' : 'wrk'
-  await run(command, wrkArgs(WARMUP_SECONDS, false))
-  const { stdout } = await run(command, wrkArgs(seconds, true))
+  await runWrk(wrkArgs(WARMUP_SECONDS, false))
+  const stdout = await runWrk(wrkArgs(seconds, true))
   const ms = (line: RegExp) => {
     const m = line.exec(stdout)
     if (!m) return NaN
@@ -234,7 +196,7 @@ async function wrk(
     (re) => re.exec(stdout)?.slice(1).map(Number) ?? [],
   )
   return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
+    rps: wrkRate(stdout),
     p50: ms(/^\s*50%\s+([\d.]+)(us|ms|s)\s*$/m),
     p99: ms(/^\s*99%\s+([\d.]+)(us|ms|s)\s*$/m),
     errors: errorCounts.reduce((a, b) => a + b, 0),
