@@ -5,7 +5,8 @@
  * whose speed drifts by more than that within minutes.
  *
  *   node --import tsx bench/http-side-by-side.ts /path/to/other/checkout
- *        BURSTS=6 measurements per server and cell, BURST_SECONDS=4 each (after 1 s of warm-up),
+ *        ROUNDS=1 rounds, each with fresh server processes; in each, BURSTS=6 measurements per
+ *        server and cell, BURST_SECONDS=4 each (after 1 s of warm-up);
  *        CELLS=memory-on-id,sqlite-off-list to measure only those
  *
  * Both checkouts' servers (each its own raw server, since the versions' bytes may differ, and its
@@ -20,6 +21,7 @@ import { basename, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PIN, hasCommand, pin, runWrk, serverCpu, startServer, wrkRate, type Started } from './load.js'
 
+const ROUNDS = Number(process.env.ROUNDS ?? 1)
 const BURSTS = Number(process.env.BURSTS ?? 6)
 const BURST_SECONDS = Number(process.env.BURST_SECONDS ?? 4)
 const CONNECTIONS = 50
@@ -158,44 +160,54 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
 }
 
+/** The cells measured, each a storage-cache combination and a route. */
+const cells = () =>
+  STORAGES.flatMap((storage) =>
+    CACHES.flatMap((cache) => ROUTES.map((name, route) => ({ name: `${storage}-${cache}-${name}`, combo: `${storage}-${cache}`, route }))),
+  ).filter((c) => !CELLS || CELLS.has(c.name))
+
+/** One round: both sides' servers started afresh, every cell measured, the servers stopped. */
+async function round(other: string, into: Map<string, Burst[]>): Promise<string> {
+  const [now, before] = await Promise.all([startSide(fileURLToPath(new URL('..', import.meta.url))), startSide(resolve(other))])
+  try {
+    await Promise.all([checkAnswers(now), checkAnswers(before)])
+    for (const cell of cells()) into.get(cell.name)!.push(...(await measureCell(now, before, cell.combo, cell.route)))
+    return `before: ${before.label}, now: ${now.label}`
+  } finally {
+    for (const side of [now, before]) for (const server of [side.raw, ...side.routers.values()]) server.child.kill()
+  }
+}
+
 async function main() {
   const other = process.argv[2]
   if (!other) throw new Error('usage: node --import tsx bench/http-side-by-side.ts /path/to/other/checkout')
   if (!hasCommand('wrk')) throw new Error('wrk is needed (apt-get install wrk)')
-  const [now, before] = await Promise.all([startSide(fileURLToPath(new URL('..', import.meta.url))), startSide(resolve(other))])
-  try {
-    await Promise.all([checkAnswers(now), checkAnswers(before)])
-    if (PIN) pin(process.pid, 1)
-    console.log(
-      `before: ${before.label}, now: ${now.label}; wrk -t1 -c${CONNECTIONS}; ${BURSTS} bursts of ${BURST_SECONDS} s per server and cell; ` +
-        (PIN ? 'servers on CPU 0, wrk on CPU 1' : 'not pinned'),
-    )
-    const rows: string[][] = []
-    for (const storage of STORAGES)
-      for (const cache of CACHES)
-        for (const [route, name] of ROUTES.entries()) {
-          const cell = `${storage}-${cache}-${name}`
-          if (CELLS && !CELLS.has(cell)) continue
-          rows.push(report(cell, await measureCell(now, before, `${storage}-${cache}`, route)))
-        }
-    process.stderr.write('\n')
-    console.log(
-      table(
-        [
-          'cell',
-          'ratio to raw: before → now',
-          'quotient',
-          'router req/s, now / before (range)',
-          'by CPU per request',
-          'router req/s',
-          'router CPU µs/req',
-        ],
-        rows,
-      ),
-    )
-  } finally {
-    for (const side of [now, before]) for (const server of [side.raw, ...side.routers.values()]) server.child.kill()
-  }
+  if (PIN) pin(process.pid, 1)
+  const bursts = new Map(cells().map((c) => [c.name, [] as Burst[]]))
+  let sides = ''
+  // Fresh processes each round: two processes of one server can differ by more than the
+  // versions do (the same raw server, seeded alike, was 15% apart for a whole run).
+  for (let r = 0; r < ROUNDS; r++) sides = await round(other, bursts)
+  process.stderr.write('\n')
+  console.log(
+    `${sides}; wrk -t1 -c${CONNECTIONS}; ${ROUNDS} rounds of fresh servers x ${BURSTS} bursts of ${BURST_SECONDS} s per server and cell; ` +
+      (PIN ? 'servers on CPU 0, wrk on CPU 1' : 'not pinned'),
+  )
+  const header = [
+    'cell',
+    'ratio to raw: before → now',
+    'quotient',
+    'router req/s, now / before (range)',
+    'by CPU per request',
+    'router req/s',
+    'router CPU µs/req',
+  ]
+  console.log(
+    table(
+      header,
+      [...bursts].map(([name, measured]) => report(name, measured)),
+    ),
+  )
 }
 
 await main()

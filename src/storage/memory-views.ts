@@ -5,7 +5,7 @@
  * changes cannot update exactly (translation groups; counts once a term itself changed, since a
  * term's language decides which events count for it) is dropped and rebuilt when next read.
  */
-import type { EventRecord, PostRecord } from './types.js'
+import type { EventRecord, PostRecord, TermWithCount } from './types.js'
 
 export interface Derived {
   /** Events by (start date, id): lists walk it instead of sorting every time. */
@@ -15,6 +15,8 @@ export interface Derived {
   counts?: Map<number, number>
   /** Posts by type, language and slug (slugKey): a slug check or lookup without a scan. */
   postSlugs?: Map<string, number>
+  /** Terms with their counts as handed out (not carried: a commit may change any count). */
+  withCounts?: Map<number, TermWithCount>
 }
 
 /** A post a transaction wrote: as committed before it (absent: new) and after it (absent: deleted). */

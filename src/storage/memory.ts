@@ -356,8 +356,14 @@ class Reader implements StorageReader {
     return [...p.categoryIds, ...p.tagIds].filter((id) => this.term(id)?.language === p.language)
   }
 
+  /** A committed term with its count is made once per commit: every page shows a few of them. */
   protected withCount(t: TermRecord, counts: Map<number, number>): TermWithCount {
-    return { ...t, count: counts.get(t.id) ?? 0 }
+    const derived = this.derived()
+    const made = derived?.withCounts?.get(t.id)
+    if (made) return made
+    const out = { ...t, count: counts.get(t.id) ?? 0 }
+    if (derived) (derived.withCounts ??= new Map()).set(t.id, out)
+    return out
   }
 
   async getTerm(id: number) {
