@@ -47,6 +47,8 @@ export async function cachedReply(
       // Encoded once: the ETag hashes these bytes, and the cache and the adapter send them.
       const body = encoder.encode(raw.body)
       raw.body = body
+      // Known here, and kept with a cached entry: the adapter need not copy the headers to add it.
+      raw.headers['Content-Length'] = String(body.byteLength)
       raw.headers.ETag = raw.validator === 'strong' ? strongEtag(body) : weakEtag(body)
       if (!principal && options.cacheControl) {
         raw.headers['Cache-Control'] = options.cacheControl

@@ -505,6 +505,12 @@ export function responseCacheSuite(name: string, makeStorage: () => Storage | Pr
       const head = await fetch(url, { method: 'HEAD' })
       expect(head.status).toBe(200)
       expect(Buffer.from(await head.arrayBuffer()).byteLength).toBe(0)
+      // The length a GET would send (RFC 9110 §8.6), and none on a 304.
+      expect(head.headers.get('content-length')).toBe(String(bodies[0]!.byteLength))
+      const etag = head.headers.get('etag')!
+      const unchanged = await fetch(url, { headers: { 'if-none-match': etag } })
+      expect(unchanged.status).toBe(304)
+      expect(unchanged.headers.get('content-length')).toBeNull()
     })
 
     it("two routers over one storage see each other's writes: SQLite at once, PostgreSQL within pollMs, memory after ttlMs", async () => {
