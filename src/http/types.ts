@@ -31,7 +31,10 @@ export interface RequestLike {
 
 export interface RawResponse {
   status: number
-  /** Header name → value; names in their canonical case. */
+  /**
+   * Header name → value; names in their canonical case. A read's encoded body comes with its
+   * `Content-Length` (kept on HEAD); whoever changes the body changes or removes it too.
+   */
   headers: Record<string, string>
   /**
    * Serialized body, or null for none (HEAD, 304). Bytes are UTF-8, sent as they are (a cached
