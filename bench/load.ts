@@ -65,7 +65,7 @@ export function serverCpu(server: { child: ChildProcess }): Promise<number> {
   })
 }
 
-export const run = promisify(execFile)
+const run = promisify(execFile)
 
 /** One wrk run (one thread, on CPU 1 when pinned); its stdout. */
 export async function runWrk(args: string[]): Promise<string> {

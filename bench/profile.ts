@@ -7,13 +7,14 @@
  *
  * The .cpuprofile is kept (its path is printed) for Chrome DevTools or speedscope.
  */
-import { execFileSync, fork } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { EDITOR_TOKEN, EVENTS_PATH, type Ready } from './seed.js'
+import { startServer } from './load.js'
+import { EDITOR_TOKEN, EVENTS_PATH } from './seed.js'
 
 const [route = 'list', storage = 'sqlite', cache = 'off'] = process.argv.slice(2)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -26,12 +27,8 @@ interface ProfileNode {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'calendar-profile-'))
-const child = fork(fileURLToPath(new URL('./servers/router.ts', import.meta.url)), [], {
-  cwd: fileURLToPath(new URL('..', import.meta.url)),
-  execArgv: ['--import', 'tsx'],
-  env: { ...process.env, BENCH_STORAGE: storage, BENCH_CACHE: cache },
-})
-const ready = await new Promise<Ready>((resolve) => child.once('message', resolve))
+const ready = await startServer(fileURLToPath(new URL('..', import.meta.url)), 'router.ts', { BENCH_STORAGE: storage, BENCH_CACHE: cache })
+const { child } = ready
 const reply = <T>(message: string) =>
   new Promise<T>((resolve) => {
     child.once('message', (answer) => resolve(answer as T))
